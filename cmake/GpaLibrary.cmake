@@ -1,0 +1,9 @@
+# opengpa_add_gpa_library(<Suffix> <backend target>): builds libGPUPerfAPI<Suffix>.so from the
+# exported entry layer, the core, and one backend (a static library defining opengpa::ActiveBackend()).
+function(opengpa_add_gpa_library suffix backend_target)
+  set(lib GPUPerfAPI${suffix})
+  add_library(${lib} SHARED $<TARGET_OBJECTS:opengpa_entry>)
+  target_link_libraries(${lib} PRIVATE opengpa_entry_deps ${backend_target} opengpa_core opengpa_counters)
+  target_link_options(${lib} PRIVATE -Wl,--no-undefined)
+  set_target_properties(${lib} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+endfunction()
