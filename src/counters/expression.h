@@ -28,6 +28,10 @@ class Expression {
   // offending token or unknown name.
   static bool Parse(std::string_view text, const SymbolResolver& resolve, Expression* out, std::string* error);
 
+  // The formula that reads input `input` unchanged (a hardware counter exposed as itself); `text` is what
+  // Text() reports. Hardware names need not be valid formula names, so this does not go through Parse.
+  static Expression ForInput(std::uint32_t input, std::string_view text);
+
   // Division by zero yields 0 (a ratio over an idle unit reads as 0, not NaN or inf).
   double Evaluate(const double* inputs) const;
 

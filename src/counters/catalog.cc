@@ -1,0 +1,183 @@
+// Reads a derived-counter catalog (JSON, format in counters/README.md) and checks every field.
+#include "counters/catalog.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace opengpa {
+namespace {
+
+using Json = nlohmann::json;
+
+struct NamedValue {
+  std::string_view name;
+  int value;
+};
+
+constexpr std::array<NamedValue, 2> kDataTypes{{
+    {"float64", kGpaDataTypeFloat64},
+    {"uint64", kGpaDataTypeUint64},
+}};
+
+constexpr std::array<NamedValue, 8> kUsageTypes{{
+    {"ratio", kGpaUsageTypeRatio},
+    {"percentage", kGpaUsageTypePercentage},
+    {"cycles", kGpaUsageTypeCycles},
+    {"milliseconds", kGpaUsageTypeMilliseconds},
+    {"bytes", kGpaUsageTypeBytes},
+    {"items", kGpaUsageTypeItems},
+    {"kilobytes", kGpaUsageTypeKilobytes},
+    {"nanoseconds", kGpaUsageTypeNanoseconds},
+}};
+
+template <std::size_t N>
+const NamedValue* FindNamed(const std::array<NamedValue, N>& table, std::string_view text) {
+  for (const NamedValue& entry : table) {
+    if (entry.name == text) return &entry;
+  }
+  return nullptr;
+}
+
+template <std::size_t N>
+std::string ListNames(const std::array<NamedValue, N>& table) {
+  std::string names;
+  for (const NamedValue& entry : table) {
+    if (!names.empty()) names += ", ";
+    names += entry.name;
+  }
+  return names;
+}
+
+// The same rule formulas use for names, so every counter and constant can be referred to.
+bool IsIdentifier(std::string_view text) {
+  if (text.empty()) return false;
+  const auto start = static_cast<unsigned char>(text[0]);
+  if (std::isalpha(start) == 0 && start != '_') return false;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) == 0 && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+bool Fail(std::string* error, std::string message) {
+  if (error != nullptr) *error = std::move(message);
+  return false;
+}
+
+// Reads counters[index].field as a string; `allow_empty` for descriptions of hardware-like counters.
+bool ReadString(const Json& entry, std::string_view where, const char* field, bool allow_empty, std::string* out,
+                std::string* error) {
+  const auto it = entry.find(field);
+  if (it == entry.end()) return Fail(error, fmt::format("{}: missing field \"{}\"", where, field));
+  if (!it->is_string()) {
+    return Fail(error, fmt::format("{}: field \"{}\" must be a string, found {}", where, field, it->dump()));
+  }
+  *out = it->get<std::string>();
+  if (!allow_empty && out->empty()) return Fail(error, fmt::format("{}: field \"{}\" is empty", where, field));
+  return true;
+}
+
+bool ParseConstants(const Json& constants, Catalog* out, std::string* error) {
+  if (!constants.is_object()) {
+    return Fail(error, fmt::format("\"constants\" must be an object of name: number, found {}", constants.dump()));
+  }
+  for (const auto& [name, value] : constants.items()) {
+    if (!IsIdentifier(name)) {
+      return Fail(error, fmt::format("constants: \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", name));
+    }
+    if (!value.is_number()) {
+      return Fail(error, fmt::format("constants: \"{}\" must be a number, found {}", name, value.dump()));
+    }
+    out->constants.emplace_back(name, value.get<double>());
+  }
+  return true;
+}
+
+bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, std::string* error) {
+  std::string where = fmt::format("counters[{}]", index);
+  if (!entry.is_object()) return Fail(error, fmt::format("{}: must be an object, found {}", where, entry.dump()));
+  static constexpr std::array<std::string_view, 7> kFields{"name",  "group",   "description", "type",
+                                                           "usage", "formula", "comment"};
+  for (const auto& item : entry.items()) {
+    if (std::find(kFields.begin(), kFields.end(), item.key()) == kFields.end()) {
+      return Fail(error, fmt::format("{}: unknown field \"{}\"", where, item.key()));
+    }
+  }
+  if (!ReadString(entry, where, "name", false, &out->name, error)) return false;
+  if (!IsIdentifier(out->name)) {
+    return Fail(error, fmt::format("{}: field \"name\": \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", where,
+                                   out->name));
+  }
+  where = fmt::format("counters[{}] (\"{}\")", index, out->name);
+  std::string type;
+  std::string usage;
+  if (!ReadString(entry, where, "group", false, &out->group, error) ||
+      !ReadString(entry, where, "description", false, &out->description, error) ||
+      !ReadString(entry, where, "type", false, &type, error) || !ReadString(entry, where, "usage", false, &usage, error) ||
+      !ReadString(entry, where, "formula", false, &out->formula, error)) {
+    return false;
+  }
+  if (!ParseDataType(type, &out->data_type)) {
+    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where, type,
+                                   ListNames(kDataTypes)));
+  }
+  if (!ParseUsageType(usage, &out->usage)) {
+    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where, usage,
+                                   ListNames(kUsageTypes)));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ParseDataType(std::string_view text, GpaDataType* out) {
+  const NamedValue* found = FindNamed(kDataTypes, text);
+  if (found == nullptr) return false;
+  if (out != nullptr) *out = static_cast<GpaDataType>(found->value);
+  return true;
+}
+
+bool ParseUsageType(std::string_view text, GpaUsageType* out) {
+  const NamedValue* found = FindNamed(kUsageTypes, text);
+  if (found == nullptr) return false;
+  if (out != nullptr) *out = static_cast<GpaUsageType>(found->value);
+  return true;
+}
+
+bool ParseCatalog(std::string_view json_text, Catalog* out, std::string* error) {
+  if (out == nullptr) return Fail(error, "ParseCatalog: output is null");
+  Json root;
+  try {
+    root = Json::parse(json_text.begin(), json_text.end());
+  } catch (const Json::exception& e) {
+    return Fail(error, fmt::format("catalog is not valid JSON: {}", e.what()));
+  }
+  if (!root.is_object()) return Fail(error, "catalog must be a JSON object with \"counters\" (and optional \"constants\")");
+  for (const auto& item : root.items()) {
+    if (item.key() != "constants" && item.key() != "counters" && item.key() != "comment") {
+      return Fail(error, fmt::format("catalog: unknown top-level field \"{}\"", item.key()));
+    }
+  }
+  Catalog catalog;
+  if (const auto constants = root.find("constants"); constants != root.end()) {
+    if (!ParseConstants(*constants, &catalog, error)) return false;
+  }
+  const auto counters = root.find("counters");
+  if (counters == root.end()) return Fail(error, "catalog: missing field \"counters\"");
+  if (!counters->is_array()) {
+    return Fail(error, fmt::format("catalog: \"counters\" must be an array, found {}", counters->type_name()));
+  }
+  catalog.counters.resize(counters->size());
+  for (std::size_t i = 0; i < counters->size(); ++i) {
+    if (!ParseCounter((*counters)[i], i, &catalog.counters[i], error)) return false;
+  }
+  *out = std::move(catalog);
+  return true;
+}
+
+}  // namespace opengpa
