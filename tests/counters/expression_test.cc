@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
+#include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -219,6 +224,140 @@ TEST(ExpressionTest, DefaultExpressionEvaluatesToZero) {
   const Expression expression;
   EXPECT_DOUBLE_EQ(expression.Evaluate(nullptr), 0.0);
   EXPECT_TRUE(expression.Inputs().empty());
+}
+
+// A random syntax tree, printed with the parentheses precedence requires, must evaluate after parsing
+// exactly as the tree itself does: checks precedence, associativity, unary minus, min/max and folding.
+struct Node {
+  enum class Kind { kNumber, kInput, kConstant, kNegate, kAdd, kSubtract, kMultiply, kDivide, kMin, kMax } kind;
+  double number = 0;
+  int input = 0;
+  std::vector<std::unique_ptr<Node>> children;
+};
+
+int Precedence(const Node& node) {
+  switch (node.kind) {
+    case Node::Kind::kAdd:
+    case Node::Kind::kSubtract: return 1;
+    case Node::Kind::kMultiply:
+    case Node::Kind::kDivide: return 2;
+    case Node::Kind::kNegate: return 3;
+    default: return 4;
+  }
+}
+
+std::unique_ptr<Node> RandomTree(std::mt19937& random, int depth) {
+  auto node = std::make_unique<Node>();
+  const int choice = depth <= 0 ? static_cast<int>(random() % 3) : static_cast<int>(random() % 10);
+  node->kind = static_cast<Node::Kind>(choice);
+  switch (node->kind) {
+    case Node::Kind::kNumber: node->number = static_cast<double>(random() % 1000) / 8.0; break;
+    case Node::Kind::kInput: node->input = static_cast<int>(random() % 5); break;
+    case Node::Kind::kConstant: break;
+    case Node::Kind::kNegate: node->children.push_back(RandomTree(random, depth - 1)); break;
+    case Node::Kind::kMin:
+    case Node::Kind::kMax: {
+      const int arguments = 2 + static_cast<int>(random() % 3);
+      for (int i = 0; i < arguments; ++i) node->children.push_back(RandomTree(random, depth - 1));
+      break;
+    }
+    default:
+      node->children.push_back(RandomTree(random, depth - 1));
+      node->children.push_back(RandomTree(random, depth - 1));
+  }
+  return node;
+}
+
+std::string Print(const Node& node) {
+  auto wrap = [](const Node& child, bool parenthesize) {
+    return parenthesize ? "(" + Print(child) + ")" : Print(child);
+  };
+  char number[64];
+  switch (node.kind) {
+    case Node::Kind::kNumber:
+      std::snprintf(number, sizeof(number), "%.17g", node.number);
+      return number;
+    case Node::Kind::kInput: return std::string(1, static_cast<char>('a' + node.input));
+    case Node::Kind::kConstant: return "PI";
+    case Node::Kind::kNegate: return "-" + wrap(*node.children[0], Precedence(*node.children[0]) < 3);
+    case Node::Kind::kMin:
+    case Node::Kind::kMax: {
+      std::string text = node.kind == Node::Kind::kMin ? "min(" : "MAX(";
+      for (std::size_t i = 0; i < node.children.size(); ++i) text += (i ? ", " : "") + Print(*node.children[i]);
+      return text + ")";
+    }
+    default: {
+      static const char* const kSymbols[] = {" + ", " - ", " * ", " / "};
+      const int symbol = static_cast<int>(node.kind) - static_cast<int>(Node::Kind::kAdd);
+      // The right operand of an operator of equal precedence needs parentheses to keep the tree's grouping.
+      return wrap(*node.children[0], Precedence(*node.children[0]) < Precedence(node)) + kSymbols[symbol] +
+             wrap(*node.children[1], Precedence(*node.children[1]) <= Precedence(node));
+    }
+  }
+}
+
+double Reference(const Node& node, const double* inputs) {
+  switch (node.kind) {
+    case Node::Kind::kNumber: return node.number;
+    case Node::Kind::kInput: return inputs[node.input];
+    case Node::Kind::kConstant: return 3.14159;
+    case Node::Kind::kNegate: return -Reference(*node.children[0], inputs);
+    case Node::Kind::kAdd: return Reference(*node.children[0], inputs) + Reference(*node.children[1], inputs);
+    case Node::Kind::kSubtract: return Reference(*node.children[0], inputs) - Reference(*node.children[1], inputs);
+    case Node::Kind::kMultiply: return Reference(*node.children[0], inputs) * Reference(*node.children[1], inputs);
+    case Node::Kind::kDivide: {
+      const double denominator = Reference(*node.children[1], inputs);
+      return denominator == 0 ? 0 : Reference(*node.children[0], inputs) / denominator;
+    }
+    case Node::Kind::kMin:
+    case Node::Kind::kMax: {
+      double value = Reference(*node.children[0], inputs);
+      for (std::size_t i = 1; i < node.children.size(); ++i) {
+        const double next = Reference(*node.children[i], inputs);
+        value = node.kind == Node::Kind::kMin ? std::min(value, next) : std::max(value, next);
+      }
+      return value;
+    }
+  }
+  return 0;
+}
+
+TEST(ExpressionTest, RandomFormulasEvaluateExactlyLikeTheirSyntaxTrees) {
+  std::mt19937 random(12345);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::unique_ptr<Node> tree = RandomTree(random, 1 + trial % 6);
+    const std::string text = Print(*tree);
+    const Expression expression = MustParse(text);
+    double inputs[26] = {};
+    for (int i = 0; i < 5; ++i) inputs[i] = static_cast<double>(static_cast<int>(random() % 200) - 100) / 4.0;
+    const double expected = Reference(*tree, inputs);
+    const double actual = expression.Evaluate(inputs);
+    if (std::isnan(expected)) {
+      EXPECT_TRUE(std::isnan(actual)) << text;
+    } else {
+      ASSERT_EQ(actual, expected) << text;
+    }
+  }
+}
+
+TEST(ExpressionTest, RandomTextNeverCrashesAndEitherParsesOrExplains) {
+  static const char kAlphabet[] = "ab PI1.e+-*/(),minax#_";
+  std::mt19937 random(777);
+  int parsed = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string text(random() % 24, ' ');
+    for (char& c : text) c = kAlphabet[random() % (sizeof(kAlphabet) - 1)];
+    Expression expression;
+    std::string error;
+    if (Expression::Parse(text, TestResolver, &expression, &error)) {
+      ++parsed;
+      const double inputs[26] = {1, 2};
+      (void)expression.Evaluate(inputs);
+    } else {
+      EXPECT_EQ(error.rfind("formula \"" + text + "\": ", 0), 0u) << error;
+    }
+  }
+  EXPECT_GT(parsed, 0);
 }
 
 }  // namespace
