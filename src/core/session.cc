@@ -1,0 +1,609 @@
+#include "core/session.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "core/context.h"
+#include "core/logging.h"
+
+namespace opengpa {
+namespace {
+
+using Lock = std::lock_guard<std::mutex>;
+
+const char* ListTypeName(GpaCommandListType type) {
+  switch (type) {
+    case kGpaCommandListNone: return "kGpaCommandListNone";
+    case kGpaCommandListPrimary: return "kGpaCommandListPrimary";
+    case kGpaCommandListSecondary: return "kGpaCommandListSecondary";
+    default: return "invalid";
+  }
+}
+
+}  // namespace
+
+void Session::PassRecord::Set(SampleSlot slot, SampleState state) {
+  if (slot >= sample_state.size()) {
+    // Geometric growth: after the first pass has sized it, recording never allocates.
+    std::size_t size = std::max<std::size_t>(64, sample_state.size());
+    while (size <= slot) size *= 2;
+    sample_state.resize(size, kAbsent);
+  }
+  sample_state[slot] = state;
+}
+
+Session::Session(Context& context, GpaSessionSampleType sample_type)
+    : context_(context), sample_type_(sample_type), enabled_mask_(context.counters().size(), false) {}
+
+Session::~Session() { context_.Deactivate(this); }
+
+// ---- Counter selection -------------------------------------------------------------------------
+
+bool Session::CollectsCounters() const {
+  return sample_type_ == kGpaSessionSampleTypeDiscreteCounter || sample_type_ == kGpaSessionSampleTypeStreamingCounter ||
+         sample_type_ == kGpaSessionSampleTypeStreamingCounterAndSqtt;
+}
+
+GpaStatus Session::CheckCanChangeCounters() const {
+  if (state_ != State::kCreated) {
+    return LogError(kGpaStatusErrorCannotChangeCountersWhenSampling,
+                    "counters cannot be enabled or disabled after GpaBeginSession");
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::EnableLocked(GpaUInt32 index) {
+  if (enabled_mask_[index]) {
+    return LogError(kGpaStatusErrorAlreadyEnabled, "counter {} ('{}') is already enabled", index,
+                    context_.counters().at(index).name);
+  }
+  if (!CollectsCounters()) {
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes, "the session's sample type {} collects no counters",
+                    static_cast<int>(sample_type_));
+  }
+  enabled_mask_[index] = true;
+  enabled_.push_back(index);
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::DisableLocked(GpaUInt32 index) {
+  if (!enabled_mask_[index]) {
+    return LogError(kGpaStatusErrorNotEnabled, "counter {} ('{}') is not enabled", index,
+                    context_.counters().at(index).name);
+  }
+  enabled_mask_[index] = false;
+  enabled_.erase(std::find(enabled_.begin(), enabled_.end(), index));
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::EnableCounter(GpaUInt32 index) {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
+  if (index >= context_.counters().size()) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "index {} is not below the counter count {}", index,
+                    context_.counters().size());
+  }
+  return EnableLocked(index);
+}
+
+GpaStatus Session::DisableCounter(GpaUInt32 index) {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
+  if (index >= context_.counters().size()) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "index {} is not below the counter count {}", index,
+                    context_.counters().size());
+  }
+  return DisableLocked(index);
+}
+
+GpaStatus Session::EnableCounterByName(std::string_view name) {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
+  const auto index = context_.counters().Find(name);
+  if (!index) return LogError(kGpaStatusErrorCounterNotFound, "counter_name '{}' is not a counter of this context", name);
+  return EnableLocked(*index);
+}
+
+GpaStatus Session::DisableCounterByName(std::string_view name) {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
+  const auto index = context_.counters().Find(name);
+  if (!index) return LogError(kGpaStatusErrorCounterNotFound, "counter_name '{}' is not a counter of this context", name);
+  return DisableLocked(*index);
+}
+
+GpaStatus Session::EnableAllCounters() {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
+  if (!CollectsCounters()) {
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes, "the session's sample type {} collects no counters",
+                    static_cast<int>(sample_type_));
+  }
+  for (GpaUInt32 i = 0; i < context_.counters().size(); ++i) {
+    if (!enabled_mask_[i]) {
+      enabled_mask_[i] = true;
+      enabled_.push_back(i);
+    }
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::DisableAllCounters() {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
+  enabled_.clear();
+  std::fill(enabled_mask_.begin(), enabled_mask_.end(), false);
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::GetPassCount(GpaUInt32* passes) {
+  Lock lock(mutex_);
+  if (state_ != State::kCreated) {
+    *passes = pass_count_;
+    return kGpaStatusOk;
+  }
+  if (enabled_.empty()) {
+    *passes = 0;
+    return kGpaStatusOk;
+  }
+  GpaUInt32 count = 0;
+  const GpaStatus status = context_.backend().CountPasses(context_.counters().HardwareNeeded(enabled_), &count);
+  if (status != kGpaStatusOk) {
+    return LogError(status, "the backend could not count the passes of {} enabled counters", enabled_.size());
+  }
+  *passes = std::max<GpaUInt32>(count, 1);
+  return kGpaStatusOk;
+}
+
+GpaUInt32 Session::NumEnabledCounters() {
+  Lock lock(mutex_);
+  return static_cast<GpaUInt32>(enabled_.size());
+}
+
+GpaStatus Session::GetEnabledIndex(GpaUInt32 enabled_number, GpaUInt32* counter_index) {
+  Lock lock(mutex_);
+  if (enabled_number >= enabled_.size()) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "enabled_number {} is not below the enabled counter count {}",
+                    enabled_number, enabled_.size());
+  }
+  *counter_index = enabled_[enabled_number];
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::IsCounterEnabled(GpaUInt32 index) {
+  Lock lock(mutex_);
+  if (index >= context_.counters().size()) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "counter_index {} is not below the counter count {}", index,
+                    context_.counters().size());
+  }
+  if (!enabled_mask_[index]) {
+    return LogError(kGpaStatusErrorCounterNotFound, "counter {} ('{}') is not enabled", index,
+                    context_.counters().at(index).name);
+  }
+  return kGpaStatusOk;
+}
+
+// ---- Lifecycle ---------------------------------------------------------------------------------
+
+GpaStatus Session::Begin() {
+  Lock lock(mutex_);
+  if (state_ != State::kCreated) {
+    return LogError(kGpaStatusErrorSessionAlreadyStarted, "the session was already begun{}",
+                    state_ == State::kEnded ? " and ended" : "");
+  }
+  if (enabled_.empty()) return LogError(kGpaStatusErrorNoCountersEnabled, "no counters are enabled on the session");
+  if (!context_.TryActivate(this)) {
+    return LogError(kGpaStatusErrorOtherSessionActive,
+                    "another session of this context is between GpaBeginSession and GpaEndSession");
+  }
+  hardware_ = context_.counters().HardwareNeeded(enabled_);
+  std::unique_ptr<BackendSession> backend;
+  GpaStatus status = context_.backend().CreateSession(sample_type_, hardware_, &backend);
+  if (status == kGpaStatusOk && !backend) status = kGpaStatusErrorFailed;
+  if (status == kGpaStatusOk) status = backend->Begin();
+  if (status != kGpaStatusOk) {
+    context_.Deactivate(this);
+    return LogError(status, "the backend could not begin a session collecting {} hardware counters",
+                    hardware_.size());
+  }
+  pass_count_ = std::max<GpaUInt32>(backend->PassCount(), 1);
+  backend_ = std::move(backend);
+  passes_.assign(pass_count_, PassRecord{});
+  state_ = State::kStarted;
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::CheckPassesConsistent() const {
+  for (GpaUInt32 pass = 0; pass < pass_count_; ++pass) {
+    if (!passes_[pass].recorded) {
+      return LogError(kGpaStatusErrorNotEnoughPasses, "pass {} of {} was never recorded (no GpaBeginCommandList for it)",
+                      pass, pass_count_);
+    }
+  }
+  for (SampleSlot slot = 0; slot < slots_.size(); ++slot) {
+    const bool in_first = passes_[0].StateOf(slot) != kAbsent;
+    for (GpaUInt32 pass = 1; pass < pass_count_; ++pass) {
+      if ((passes_[pass].StateOf(slot) != kAbsent) != in_first) {
+        return LogError(kGpaStatusErrorVariableNumberOfSamplesInPasses, "sample_id {} is in pass {} but not in pass {}",
+                        slots_[slot].sample_id, in_first ? 0 : pass, in_first ? pass : 0);
+      }
+    }
+  }
+  for (GpaUInt32 pass = 0; pass < pass_count_; ++pass) {
+    for (SampleSlot slot = 0; slot < slots_.size(); ++slot) {
+      if (passes_[pass].StateOf(slot) == kOpen) {
+        return LogError(kGpaStatusErrorSampleNotEnded, "sample_id {} was begun in pass {} but never ended",
+                        slots_[slot].sample_id, pass);
+      }
+    }
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::End() {
+  Lock lock(mutex_);
+  if (state_ != State::kStarted) {
+    return LogError(kGpaStatusErrorSessionNotStarted, "the session {}",
+                    state_ == State::kEnded ? "was already ended" : "was not begun");
+  }
+  for (const CommandList* list : lists_) {
+    if (list->open) {
+      return LogError(kGpaStatusErrorCommandListNotEnded, "a command list of pass {} was not ended with GpaEndCommandList",
+                      list->pass);
+    }
+  }
+  if (GpaStatus status = CheckPassesConsistent(); status != kGpaStatusOk) return status;
+  if (GpaStatus status = backend_->End(); status != kGpaStatusOk) {
+    return LogError(status, "the backend could not end the session");
+  }
+  state_ = State::kEnded;
+  context_.Deactivate(this);
+  return kGpaStatusOk;
+}
+
+// ---- Command lists -----------------------------------------------------------------------------
+
+GpaStatus Session::CheckSessionRecording(std::string_view function) const {
+  if (state_ == State::kCreated) {
+    return LogError(kGpaStatusErrorSessionNotStarted, "{}: the session was not begun with GpaBeginSession", function);
+  }
+  if (state_ == State::kEnded) {
+    return LogError(kGpaStatusErrorSessionNotStarted, "{}: the session was already ended with GpaEndSession", function);
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                                    std::unique_ptr<CommandList>* out) {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckSessionRecording("GpaBeginCommandList"); status != kGpaStatusOk) return status;
+  if (pass >= pass_count_) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "pass_index {} is not below the session's pass count {}", pass,
+                    pass_count_);
+  }
+  for (const CommandList* list : lists_) {
+    if (list->open && list->pass == pass && list->api_list == api_list) {
+      return LogError(kGpaStatusErrorCommandListAlreadyStarted,
+                      "command_list {} is already begun for pass {} and not yet ended", api_list, pass);
+    }
+  }
+  auto list = std::make_unique<CommandList>();
+  list->session = this;
+  list->pass = pass;
+  list->type = type;
+  list->api_list = api_list;
+  const GpaStatus status = backend_->BeginCommandList(pass, api_list, type, &list->backend);
+  if (status != kGpaStatusOk || !list->backend) {
+    return LogError(status != kGpaStatusOk ? status : kGpaStatusErrorFailed,
+                    "the backend could not begin command_list {} ({}) for pass {}", api_list, ListTypeName(type), pass);
+  }
+  passes_[pass].recorded = true;
+  *out = std::move(list);
+  return kGpaStatusOk;
+}
+
+void Session::AddCommandList(HandleValue id, CommandList* list) {
+  Lock lock(mutex_);
+  lists_.push_back(list);
+  command_list_ids_.push_back(id);
+}
+
+GpaStatus Session::CheckListRecording(const CommandList& list, std::string_view function) const {
+  if (!list.open) {
+    return LogError(kGpaStatusErrorCommandListAlreadyEnded, "{}: the command list of pass {} was already ended", function,
+                    list.pass);
+  }
+  if (list.pass >= pass_count_) {  // not reachable through GpaBeginCommandList; kept as GPA documents it
+    return LogError(kGpaStatusErrorIndexOutOfRange, "{}: the command list's pass {} is not below the pass count {}",
+                    function, list.pass, pass_count_);
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::EndCommandList(CommandList& list) {
+  Lock lock(mutex_);
+  if (!list.open) {
+    return LogError(kGpaStatusErrorCommandListAlreadyEnded, "the command list of pass {} was already ended", list.pass);
+  }
+  if (GpaStatus status = backend_->EndCommandList(*list.backend); status != kGpaStatusOk) {
+    return LogError(status, "the backend could not end the command list of pass {}", list.pass);
+  }
+  list.open = false;  // a sample still open here may be continued on another command list
+  return kGpaStatusOk;
+}
+
+// ---- Samples -----------------------------------------------------------------------------------
+
+GpaStatus Session::BeginSample(GpaUInt32 sample_id, CommandList& list) {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckListRecording(list, "GpaBeginSample"); status != kGpaStatusOk) return status;
+  if (list.open_sample != kNoSlot) {
+    return LogError(kGpaStatusErrorSampleAlreadyStarted,
+                    "sample_id {}: sample {} is still open on this command list (samples do not nest)", sample_id,
+                    slots_[list.open_sample].sample_id);
+  }
+  PassRecord& pass = passes_[list.pass];
+  SampleSlot slot = slot_of_id_.Find(sample_id);
+  const bool is_new = slot == kNoSlot;
+  if (is_new) {
+    slot = static_cast<SampleSlot>(slots_.size());
+  } else if (pass.StateOf(slot) != kAbsent) {
+    return LogError(kGpaStatusErrorInvalidParameter, "sample_id {} is already used in pass {}", sample_id, list.pass);
+  }
+  if (GpaStatus status = backend_->BeginSample(*list.backend, slot); status != kGpaStatusOk) {
+    return LogError(status, "the backend could not begin sample_id {} in pass {}", sample_id, list.pass);
+  }
+  const bool secondary = list.type == kGpaCommandListSecondary;
+  if (is_new) {
+    slots_.push_back(SlotInfo{sample_id, secondary});
+    slot_of_id_.Insert(sample_id, slot);
+  } else if (secondary) {
+    slots_[slot].on_secondary = true;
+  }
+  pass.Set(slot, kOpen);
+  list.open_sample = slot;
+  if (secondary) list.samples.push_back(slot);
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::EndSample(CommandList& list) {
+  Lock lock(mutex_);
+  if (GpaStatus status = CheckListRecording(list, "GpaEndSample"); status != kGpaStatusOk) return status;
+  const SampleSlot slot = list.open_sample;
+  if (slot == kNoSlot) {
+    return LogError(kGpaStatusErrorSampleNotStarted, "no sample is open on this command list of pass {}", list.pass);
+  }
+  if (GpaStatus status = backend_->EndSample(*list.backend, slot); status != kGpaStatusOk) {
+    return LogError(status, "the backend could not end sample_id {} in pass {}", slots_[slot].sample_id, list.pass);
+  }
+  passes_[list.pass].Set(slot, kEnded);
+  list.open_sample = kNoSlot;
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::ContinueSample(GpaUInt32 sample_id, CommandList& primary) {
+  Lock lock(mutex_);
+  const SampleSlot slot = slot_of_id_.Find(sample_id);
+  if (slot == kNoSlot || primary.pass >= pass_count_ || passes_[primary.pass].StateOf(slot) == kAbsent) {
+    return LogError(kGpaStatusErrorSampleNotFound, "src_sample_id {} was not begun in pass {}", sample_id, primary.pass);
+  }
+  if (primary.type == kGpaCommandListNone) {
+    return LogError(kGpaStatusErrorApiNotSupported,
+                    "samples cannot be continued on this API (primary_command_list_id has type kGpaCommandListNone)");
+  }
+  if (primary.type != kGpaCommandListPrimary) {
+    return LogError(kGpaStatusErrorInvalidParameter, "primary_command_list_id is a {} command list, not a primary one",
+                    ListTypeName(primary.type));
+  }
+  if (passes_[primary.pass].StateOf(slot) != kOpen) {
+    return LogError(kGpaStatusErrorFailed, "src_sample_id {} was already ended in pass {}", sample_id, primary.pass);
+  }
+  if (GpaStatus status = CheckListRecording(primary, "GpaContinueSampleOnCommandList"); status != kGpaStatusOk) {
+    return status;
+  }
+  if (primary.open_sample != kNoSlot) {
+    return LogError(kGpaStatusErrorSampleAlreadyStarted,
+                    "primary_command_list_id already has sample {} open (samples do not nest)",
+                    slots_[primary.open_sample].sample_id);
+  }
+  CommandList* source = nullptr;
+  for (CommandList* list : lists_) {
+    if (list->pass == primary.pass && list->open_sample == slot) source = list;
+  }
+  if (source == nullptr) {
+    return LogError(kGpaStatusErrorFailed, "src_sample_id {} is not open on any command list of pass {}", sample_id,
+                    primary.pass);
+  }
+  if (source->type != kGpaCommandListPrimary) {
+    return LogError(kGpaStatusErrorInvalidParameter, "src_sample_id {} was begun on a {} command list, not a primary one",
+                    sample_id, ListTypeName(source->type));
+  }
+  if (GpaStatus status = backend_->ContinueSample(slot, *source->backend, *primary.backend); status != kGpaStatusOk) {
+    return LogError(status, "the backend could not continue src_sample_id {} on another command list (status {})",
+                    sample_id, static_cast<int>(status));
+  }
+  source->open_sample = kNoSlot;
+  primary.open_sample = slot;
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::CopySecondarySamples(CommandList& secondary, CommandList& primary, GpaUInt32 count,
+                                        const GpaUInt32* new_sample_ids) {
+  Lock lock(mutex_);
+  if (secondary.type == kGpaCommandListNone || primary.type == kGpaCommandListNone) {
+    return LogError(kGpaStatusErrorApiNotSupported,
+                    "this API has no secondary command lists (a command list of type kGpaCommandListNone was given)");
+  }
+  if (secondary.type != kGpaCommandListSecondary) {
+    return LogError(kGpaStatusErrorInvalidParameter, "secondary_command_list_id is a {} command list",
+                    ListTypeName(secondary.type));
+  }
+  if (primary.type != kGpaCommandListPrimary) {
+    return LogError(kGpaStatusErrorInvalidParameter, "primary_command_list_id is a {} command list",
+                    ListTypeName(primary.type));
+  }
+  if (secondary.pass != primary.pass) {
+    return LogError(kGpaStatusErrorInvalidParameter, "the secondary command list is in pass {}, the primary in pass {}",
+                    secondary.pass, primary.pass);
+  }
+  if (secondary.open) {
+    return LogError(kGpaStatusErrorCommandListNotEnded,
+                    "secondary_command_list_id must be ended with GpaEndCommandList before its samples are copied");
+  }
+  if (GpaStatus status = CheckListRecording(primary, "GpaCopySecondarySamples"); status != kGpaStatusOk) return status;
+  if (count != secondary.samples.size()) {
+    return LogError(kGpaStatusErrorInvalidParameter, "num_samples {} differs from the {} samples of the secondary command list",
+                    count, secondary.samples.size());
+  }
+  PassRecord& pass = passes_[primary.pass];
+  for (SampleSlot slot : secondary.samples) {
+    if (pass.StateOf(slot) != kEnded) {
+      return LogError(kGpaStatusErrorSampleNotEnded, "sample_id {} of the secondary command list was not ended",
+                      slots_[slot].sample_id);
+    }
+  }
+  // Every new id must be new to this pass; an id seen in an earlier pass keeps its slot.
+  std::vector<std::pair<SampleSlot, SampleSlot>> copies;
+  copies.reserve(count);
+  std::vector<GpaUInt32> fresh_ids;
+  std::unordered_set<GpaUInt32> seen;
+  for (GpaUInt32 i = 0; i < count; ++i) {
+    const GpaUInt32 id = new_sample_ids[i];
+    if (!seen.insert(id).second) {
+      return LogError(kGpaStatusErrorInvalidParameter, "new_sample_ids[{}] = {} appears twice", i, id);
+    }
+    SampleSlot slot = slot_of_id_.Find(id);
+    if (slot == kNoSlot) {
+      slot = static_cast<SampleSlot>(slots_.size() + fresh_ids.size());
+      fresh_ids.push_back(id);
+    } else if (pass.StateOf(slot) != kAbsent) {
+      return LogError(kGpaStatusErrorInvalidParameter, "new_sample_ids[{}] = {} is already used in pass {}", i, id,
+                      primary.pass);
+    }
+    copies.emplace_back(secondary.samples[i], slot);
+  }
+  if (GpaStatus status = backend_->CopySecondarySamples(*secondary.backend, *primary.backend, copies);
+      status != kGpaStatusOk) {
+    return LogError(status, "the backend could not copy {} secondary samples (status {})", count,
+                    static_cast<int>(status));
+  }
+  for (GpaUInt32 id : fresh_ids) {
+    slot_of_id_.Insert(id, static_cast<SampleSlot>(slots_.size()));
+    slots_.push_back(SlotInfo{id, false});
+  }
+  for (const auto& copy : copies) pass.Set(copy.second, kEnded);
+  return kGpaStatusOk;
+}
+
+// ---- Queries and results -----------------------------------------------------------------------
+
+GpaStatus Session::GetSampleCount(GpaUInt32* count) {
+  Lock lock(mutex_);
+  if (state_ != State::kEnded) {
+    return LogError(kGpaStatusErrorSessionNotEnded, "the sample count is known once GpaEndSession succeeded");
+  }
+  *count = static_cast<GpaUInt32>(slots_.size());
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::GetSampleId(GpaUInt32 index, GpaUInt32* sample_id) {
+  Lock lock(mutex_);
+  if (state_ == State::kCreated) {
+    return LogError(kGpaStatusErrorSessionNotStarted, "the session was not begun with GpaBeginSession");
+  }
+  if (index >= slots_.size()) {
+    return LogError(kGpaStatusErrorSampleNotFound, "index {} is not below the sample count {}", index, slots_.size());
+  }
+  *sample_id = slots_[index].sample_id;
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::IsPassComplete(GpaUInt32 pass) {
+  Lock lock(mutex_);
+  if (state_ == State::kCreated) {
+    return LogError(kGpaStatusErrorSessionNotStarted, "the session was not begun with GpaBeginSession");
+  }
+  if (pass >= pass_count_) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "pass_index {} is not below the pass count {}", pass, pass_count_);
+  }
+  if (results_.ready()) return kGpaStatusOk;
+  for (const CommandList* list : lists_) {
+    if (list->pass == pass && list->open) return kGpaStatusResultNotReady;
+  }
+  if (!passes_[pass].recorded) return kGpaStatusResultNotReady;
+  return backend_->IsPassComplete(pass) ? kGpaStatusOk : kGpaStatusResultNotReady;
+}
+
+GpaStatus Session::IsComplete() {
+  Lock lock(mutex_);
+  if (state_ == State::kCreated) {
+    return LogError(kGpaStatusErrorSessionNotStarted, "the session was not begun with GpaBeginSession");
+  }
+  if (state_ == State::kStarted) {
+    return LogError(kGpaStatusErrorSessionNotEnded, "the session was not ended with GpaEndSession");
+  }
+  if (results_.ready()) return kGpaStatusOk;
+  for (GpaUInt32 pass = 0; pass < pass_count_; ++pass) {
+    if (!backend_->IsPassComplete(pass)) return kGpaStatusResultNotReady;
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::GetSampleResultSize(GpaUInt32 sample_id, std::size_t* size) {
+  Lock lock(mutex_);
+  if (state_ != State::kEnded) {
+    return LogError(kGpaStatusErrorSessionNotEnded, "results exist once GpaEndSession succeeded");
+  }
+  if (slot_of_id_.Find(sample_id) == kNoSlot) {
+    return LogError(kGpaStatusErrorSampleNotFound, "sample_id {} is not a sample of this session", sample_id);
+  }
+  *size = enabled_.size() * sizeof(GpaUInt64);
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::ReadResultsLocked() {
+  std::vector<double> raw;
+  const auto slot_count = static_cast<SampleSlot>(slots_.size());
+  if (GpaStatus status = backend_->ReadResults(slot_count, &raw); status != kGpaStatusOk) {
+    return LogError(kGpaStatusErrorReadingSampleResult, "the backend could not read the results (status {})",
+                    static_cast<int>(status));
+  }
+  const std::size_t expected = static_cast<std::size_t>(slot_count) * hardware_.size();
+  if (raw.size() != expected) {
+    return LogError(kGpaStatusErrorReadingSampleResult,
+                    "the backend returned {} values for {} samples of {} hardware counters", raw.size(), slot_count,
+                    hardware_.size());
+  }
+  results_.Evaluate(context_.counters(), enabled_, hardware_, context_.backend().HardwareCounters().size(), slot_count,
+                    raw);
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::GetSampleResult(GpaUInt32 sample_id, std::size_t size, void* out) {
+  Lock lock(mutex_);
+  if (state_ != State::kEnded) {
+    return LogError(kGpaStatusErrorSessionNotEnded, "results exist once GpaEndSession succeeded");
+  }
+  const SampleSlot slot = slot_of_id_.Find(sample_id);
+  if (slot == kNoSlot) {
+    return LogError(kGpaStatusErrorSampleNotFound, "sample_id {} is not a sample of this session", sample_id);
+  }
+  if (slots_[slot].on_secondary) {
+    return LogError(kGpaStatusErrorSampleInSecondaryCommandList,
+                    "sample_id {} was recorded on a secondary command list; read the ids given to GpaCopySecondarySamples",
+                    sample_id);
+  }
+  const std::size_t expected = enabled_.size() * sizeof(GpaUInt64);
+  if (size != expected) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "sample_result_size_in_bytes {} differs from the result size {} ({} enabled counters)", size,
+                    expected, enabled_.size());
+  }
+  if (!results_.ready()) {
+    if (GpaStatus status = ReadResultsLocked(); status != kGpaStatusOk) return status;
+  }
+  results_.CopyRow(slot, out);
+  return kGpaStatusOk;
+}
+
+}  // namespace opengpa

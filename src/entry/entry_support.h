@@ -1,0 +1,70 @@
+// What every exported Gpa* function shares: no exception crosses the C ABI, null arguments and
+// unknown ids are reported with the argument's name and value.
+#ifndef OPENGPA_ENTRY_ENTRY_SUPPORT_H_
+#define OPENGPA_ENTRY_ENTRY_SUPPORT_H_
+
+#include <exception>
+
+#include "core/library_state.h"
+#include "core/logging.h"
+#include "gpu_performance_api/gpu_perf_api.h"
+
+namespace opengpa::entry {
+
+template <typename Body>
+GpaStatus Guarded(const char* function, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    try {
+      return LogError(kGpaStatusErrorException, "{}: exception: {}", function, e.what());
+    } catch (...) {
+    }
+  } catch (...) {
+    try {
+      return LogError(kGpaStatusErrorException, "{}: unknown exception", function);
+    } catch (...) {
+    }
+  }
+  return kGpaStatusErrorException;
+}
+
+inline GpaStatus NullArgument(const char* function, const char* argument) {
+  return LogError(kGpaStatusErrorNullPointer, "{}: {} is NULL", function, argument);
+}
+
+// Each Find* logs and returns the *NotFound status when `id` names no live object of its kind
+// (stale, deleted, of another kind, or garbage). The caller holds Library().mutex.
+inline GpaStatus FindContext(const char* function, GpaContextId id, Context** out) {
+  *out = Library().contexts.Find(HandleValueOf(id));
+  if (*out == nullptr) {
+    return LogError(kGpaStatusErrorContextNotFound, "{}: context_id {:#x} is not an open context", function,
+                    HandleValueOf(id));
+  }
+  return kGpaStatusOk;
+}
+
+inline GpaStatus FindSession(const char* function, GpaSessionId id, Session** out) {
+  *out = Library().sessions.Find(HandleValueOf(id));
+  if (*out == nullptr) {
+    return LogError(kGpaStatusErrorSessionNotFound, "{}: session_id {:#x} is not an existing session", function,
+                    HandleValueOf(id));
+  }
+  return kGpaStatusOk;
+}
+
+inline GpaStatus FindCommandList(const char* function, const char* argument, GpaCommandListId id, CommandList** out) {
+  *out = Library().command_lists.Find(HandleValueOf(id));
+  if (*out == nullptr) {
+    return LogError(kGpaStatusErrorCommandListNotFound, "{}: {} {:#x} is not a command list of an existing session",
+                    function, argument, HandleValueOf(id));
+  }
+  return kGpaStatusOk;
+}
+
+using SharedLock = std::shared_lock<std::shared_mutex>;
+using ExclusiveLock = std::unique_lock<std::shared_mutex>;
+
+}  // namespace opengpa::entry
+
+#endif  // OPENGPA_ENTRY_ENTRY_SUPPORT_H_

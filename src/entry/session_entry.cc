@@ -1,0 +1,138 @@
+// Sessions and counter scheduling: GpaCreateSession ... GpaIsCounterEnabled.
+#include "entry/entry_support.h"
+
+using namespace opengpa;
+using namespace opengpa::entry;
+
+namespace {
+
+GpaContextSampleTypeFlags RequiredContextBits(GpaSessionSampleType type) {
+  switch (type) {
+    case kGpaSessionSampleTypeDiscreteCounter: return kGpaContextSampleTypeDiscreteCounter;
+    case kGpaSessionSampleTypeStreamingCounter: return kGpaContextSampleTypeStreamingCounter;
+    case kGpaSessionSampleTypeSqtt: return kGpaContextSampleTypeSqtt;
+    case kGpaSessionSampleTypeStreamingCounterAndSqtt:
+      return kGpaContextSampleTypeStreamingCounter | kGpaContextSampleTypeSqtt;
+    default: return 0;
+  }
+}
+
+// Null check of session_id, lookup under the shared lock, then `body(Session&)`.
+template <typename Body>
+GpaStatus WithSession(const char* function, GpaSessionId session_id, Body&& body) {
+  return Guarded(function, [&] {
+    if (session_id == nullptr) return NullArgument(function, "session_id");
+    SharedLock lock(Library().mutex);
+    Session* session = nullptr;
+    if (GpaStatus status = FindSession(function, session_id, &session); status != kGpaStatusOk) return status;
+    return body(*session);
+  });
+}
+
+}  // namespace
+
+GpaStatus GpaCreateSession(GpaContextId context_id, GpaSessionSampleType sample_type, GpaSessionId* session_id) {
+  return Guarded("GpaCreateSession", [&] {
+    if (context_id == nullptr) return NullArgument("GpaCreateSession", "context_id");
+    if (session_id == nullptr) return NullArgument("GpaCreateSession", "session_id");
+    ExclusiveLock lock(Library().mutex);
+    Context* context = nullptr;
+    if (GpaStatus status = FindContext("GpaCreateSession", context_id, &context); status != kGpaStatusOk) return status;
+    const GpaContextSampleTypeFlags required = RequiredContextBits(sample_type);
+    if (required == 0) {
+      return LogError(kGpaStatusErrorInvalidParameter, "GpaCreateSession: sample_type {} is not a GpaSessionSampleType",
+                      static_cast<int>(sample_type));
+    }
+    if ((context->supported_sample_types() & required) != required) {
+      return LogError(kGpaStatusErrorIncompatibleSampleTypes,
+                      "GpaCreateSession: sample_type {} needs context sample types {:#x}; the context supports {:#x}",
+                      static_cast<int>(sample_type), required, context->supported_sample_types());
+    }
+    const HandleValue id = Library().sessions.Add(std::make_unique<Session>(*context, sample_type));
+    if (id == 0) return LogError(kGpaStatusErrorFailed, "GpaCreateSession: too many sessions");
+    context->session_ids().push_back(id);
+    *session_id = HandleFromValue<GpaSessionId>(id);
+    return kGpaStatusOk;
+  });
+}
+
+GpaStatus GpaDeleteSession(GpaSessionId session_id) {
+  return Guarded("GpaDeleteSession", [&] {
+    if (session_id == nullptr) return NullArgument("GpaDeleteSession", "session_id");
+    ExclusiveLock lock(Library().mutex);
+    Session* session = nullptr;
+    if (GpaStatus status = FindSession("GpaDeleteSession", session_id, &session); status != kGpaStatusOk) return status;
+    Library().DeleteSessionLocked(HandleValueOf(session_id));
+    return kGpaStatusOk;
+  });
+}
+
+GpaStatus GpaBeginSession(GpaSessionId session_id) {
+  return WithSession("GpaBeginSession", session_id, [](Session& s) { return s.Begin(); });
+}
+
+GpaStatus GpaEndSession(GpaSessionId session_id) {
+  return WithSession("GpaEndSession", session_id, [](Session& s) { return s.End(); });
+}
+
+GpaStatus GpaEnableCounter(GpaSessionId session_id, GpaUInt32 counter_index) {
+  return WithSession("GpaEnableCounter", session_id, [&](Session& s) { return s.EnableCounter(counter_index); });
+}
+
+GpaStatus GpaDisableCounter(GpaSessionId session_id, GpaUInt32 counter_index) {
+  return WithSession("GpaDisableCounter", session_id, [&](Session& s) { return s.DisableCounter(counter_index); });
+}
+
+GpaStatus GpaEnableCounterByName(GpaSessionId session_id, const char* counter_name) {
+  return WithSession("GpaEnableCounterByName", session_id, [&](Session& s) {
+    if (counter_name == nullptr) return NullArgument("GpaEnableCounterByName", "counter_name");
+    return s.EnableCounterByName(counter_name);
+  });
+}
+
+GpaStatus GpaDisableCounterByName(GpaSessionId session_id, const char* counter_name) {
+  return WithSession("GpaDisableCounterByName", session_id, [&](Session& s) {
+    if (counter_name == nullptr) return NullArgument("GpaDisableCounterByName", "counter_name");
+    return s.DisableCounterByName(counter_name);
+  });
+}
+
+GpaStatus GpaEnableAllCounters(GpaSessionId session_id) {
+  return WithSession("GpaEnableAllCounters", session_id, [](Session& s) { return s.EnableAllCounters(); });
+}
+
+GpaStatus GpaDisableAllCounters(GpaSessionId session_id) {
+  return WithSession("GpaDisableAllCounters", session_id, [](Session& s) { return s.DisableAllCounters(); });
+}
+
+GpaStatus GpaGetPassCount(GpaSessionId session_id, GpaUInt32* number_of_passes) {
+  return Guarded("GpaGetPassCount", [&] {
+    if (session_id == nullptr) return NullArgument("GpaGetPassCount", "session_id");
+    if (number_of_passes == nullptr) return NullArgument("GpaGetPassCount", "number_of_passes");
+    return WithSession("GpaGetPassCount", session_id, [&](Session& s) { return s.GetPassCount(number_of_passes); });
+  });
+}
+
+GpaStatus GpaGetNumEnabledCounters(GpaSessionId session_id, GpaUInt32* counter_count) {
+  return Guarded("GpaGetNumEnabledCounters", [&] {
+    if (session_id == nullptr) return NullArgument("GpaGetNumEnabledCounters", "session_id");
+    if (counter_count == nullptr) return NullArgument("GpaGetNumEnabledCounters", "counter_count");
+    return WithSession("GpaGetNumEnabledCounters", session_id, [&](Session& s) {
+      *counter_count = s.NumEnabledCounters();
+      return kGpaStatusOk;
+    });
+  });
+}
+
+GpaStatus GpaGetEnabledIndex(GpaSessionId session_id, GpaUInt32 enabled_number, GpaUInt32* enabled_counter_index) {
+  return Guarded("GpaGetEnabledIndex", [&] {
+    if (session_id == nullptr) return NullArgument("GpaGetEnabledIndex", "session_id");
+    if (enabled_counter_index == nullptr) return NullArgument("GpaGetEnabledIndex", "enabled_counter_index");
+    return WithSession("GpaGetEnabledIndex", session_id,
+                       [&](Session& s) { return s.GetEnabledIndex(enabled_number, enabled_counter_index); });
+  });
+}
+
+GpaStatus GpaIsCounterEnabled(GpaSessionId session_id, GpaUInt32 counter_index) {
+  return WithSession("GpaIsCounterEnabled", session_id, [&](Session& s) { return s.IsCounterEnabled(counter_index); });
+}

@@ -1,0 +1,78 @@
+// GpaGetVersion, GpaGetFuncTable, GpaRegisterLoggingCallback, GpaGetStatusAsStr.
+#include <cstring>
+
+#include "core/type_strings.h"
+#include "core/version.h"
+#include "entry/entry_support.h"
+
+using namespace opengpa;
+using namespace opengpa::entry;
+
+GpaStatus GpaGetVersion(GpaUInt32* major_version, GpaUInt32* minor_version, GpaUInt32* build_version,
+                        GpaUInt32* update_version) {
+  return Guarded("GpaGetVersion", [&] {
+    if (major_version == nullptr) return NullArgument("GpaGetVersion", "major_version");
+    if (minor_version == nullptr) return NullArgument("GpaGetVersion", "minor_version");
+    if (build_version == nullptr) return NullArgument("GpaGetVersion", "build_version");
+    if (update_version == nullptr) return NullArgument("GpaGetVersion", "update_version");
+    *major_version = OPENGPA_VERSION_MAJOR;
+    *minor_version = OPENGPA_VERSION_MINOR;
+    *build_version = OPENGPA_VERSION_BUILD;
+    *update_version = OPENGPA_VERSION_UPDATE;
+    return kGpaStatusOk;
+  });
+}
+
+GpaStatus GpaGetFuncTable(void* gpa_func_table) {
+  return Guarded("GpaGetFuncTable", [&] {
+    if (gpa_func_table == nullptr) return NullArgument("GpaGetFuncTable", "gpa_func_table");
+    GpaFunctionTable ours{};
+    ours.major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
+    ours.minor_version = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
+#define GPA_FUNCTION_PREFIX(func) ours.func = func;
+#include "gpu_performance_api/gpu_perf_api_functions.h"
+#undef GPA_FUNCTION_PREFIX
+
+    // The header is two GpaUInt32s; the caller's table is only known to be that large.
+    GpaUInt32 header[2];
+    std::memcpy(header, gpa_func_table, sizeof header);
+    const GpaUInt32 caller_major = header[0];
+    const GpaUInt32 caller_size = header[1];
+    if (caller_major != GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER) {
+      header[0] = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
+      std::memcpy(gpa_func_table, header, sizeof header);
+      return LogError(kGpaStatusErrorLibLoadMajorVersionMismatch,
+                      "GpaGetFuncTable: major_version {} differs from this library's {}", caller_major,
+                      GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER);
+    }
+    constexpr GpaUInt32 kHeaderSize = offsetof(GpaFunctionTable, GpaGetVersion);
+    if (caller_size > sizeof(GpaFunctionTable) || caller_size < kHeaderSize) {
+      header[1] = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
+      std::memcpy(gpa_func_table, header, sizeof header);
+      return LogError(kGpaStatusErrorLibLoadMinorVersionMismatch,
+                      "GpaGetFuncTable: minor_version (the caller's table size) {} is not between {} and this "
+                      "library's table size {}",
+                      caller_size, kHeaderSize, sizeof(GpaFunctionTable));
+    }
+    // An older client's table is a prefix of ours: fill the whole entries that fit.
+    const std::size_t fitting = (caller_size - kHeaderSize) / sizeof(void*) * sizeof(void*);
+    std::memcpy(static_cast<char*>(gpa_func_table) + kHeaderSize, reinterpret_cast<const char*>(&ours) + kHeaderSize,
+                fitting);
+    header[0] = ours.major_version;
+    header[1] = ours.minor_version;
+    std::memcpy(gpa_func_table, header, sizeof header);
+    return kGpaStatusOk;
+  });
+}
+
+GpaStatus GpaRegisterLoggingCallback(GpaLoggingType logging_type, GpaLoggingCallbackPtrType callback_func_ptr) {
+  return Guarded("GpaRegisterLoggingCallback", [&] {
+    if (callback_func_ptr == nullptr && logging_type != kGpaLoggingNone) {
+      return NullArgument("GpaRegisterLoggingCallback", "callback_func_ptr");
+    }
+    SetLoggingCallback(logging_type, callback_func_ptr);
+    return kGpaStatusOk;
+  });
+}
+
+const char* GpaGetStatusAsStr(GpaStatus status) { return StatusAsString(status); }
