@@ -1,0 +1,23 @@
+// libGPUPerfAPIGL.so's backend: GpaOpenContext takes the application's current EGLContext or GLXContext.
+#include "backends/backend.h"
+#include "backends/opengl/gl_context.h"
+
+namespace opengpa {
+namespace {
+
+class OpenGlBackend final : public Backend {
+ public:
+  GpaApiType Api() const override { return kGpaApiOpengl; }
+  GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) override {
+    return gl::Context::Open(api_context, flags, out);
+  }
+};
+
+}  // namespace
+
+Backend& ActiveBackend() {
+  static OpenGlBackend backend;
+  return backend;
+}
+
+}  // namespace opengpa

@@ -1,0 +1,38 @@
+// BackendContext for an application's current GL context.
+#ifndef OPENGPA_BACKENDS_OPENGL_GL_CONTEXT_H_
+#define OPENGPA_BACKENDS_OPENGL_GL_CONTEXT_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/opengl/gl_context_state.h"
+
+namespace opengpa::gl {
+
+class Context final : public BackendContext {
+ public:
+  // kGpaStatusErrorFailed: `handle` is not current; kGpaStatusErrorDriverNotSupported: an OpenGL ES context,
+  // or neither timer nor pipeline-statistics queries. Every failure is logged.
+  static GpaStatus Open(void* handle, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out);
+
+  explicit Context(std::shared_ptr<ContextState> device) : device_(std::move(device)) {}
+
+  const DeviceInfo& Device() const override { return device_->info; }
+  GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
+  const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return device_->counter_infos; }
+  std::vector<std::string_view> DerivedCatalogs() const override;
+  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+                          std::unique_ptr<BackendSession>* out) override;
+
+ private:
+  GpaStatus CheckIndices(const std::vector<HardwareCounterIndex>& counters, std::string_view operation) const;
+
+  std::shared_ptr<ContextState> device_;
+};
+
+}  // namespace opengpa::gl
+
+#endif  // OPENGPA_BACKENDS_OPENGL_GL_CONTEXT_H_

@@ -1,0 +1,92 @@
+#include "backends/opengl/gl_hardware_counters.h"
+
+#include <utility>
+
+namespace opengpa::gl {
+namespace {
+
+HardwareCounter Query(const char* name, const char* group, const char* description, GLenum target) {
+  HardwareCounter counter;
+  counter.info = {name, group, description, kGpaDataTypeUint64, kGpaUsageTypeItems};
+  counter.source = CounterSource::kQuery;
+  counter.target = target;
+  return counter;
+}
+
+HardwareCounter Timestamp(const char* name, const char* description, CounterSource source) {
+  HardwareCounter counter;
+  counter.info = {name, "Timing", description, kGpaDataTypeUint64, kGpaUsageTypeNanoseconds};
+  counter.source = source;
+  return counter;
+}
+
+}  // namespace
+
+std::vector<HardwareCounter> SupportedHardwareCounters(const Capabilities& caps) {
+  std::vector<HardwareCounter> counters;
+  if (caps.timer_query() && caps.timestamp_bits > 0) {
+    counters.push_back(Timestamp("GL_TIMESTAMP_BEGIN",
+                                 "GL time, in nanoseconds since GpaBeginSession, at which every command issued before "
+                                 "GpaBeginSample had completed (glQueryCounter(GL_TIMESTAMP)).",
+                                 CounterSource::kTimestampAtBegin));
+    counters.push_back(Timestamp("GL_TIMESTAMP_END",
+                                 "GL time, in nanoseconds since GpaBeginSession, at which every command issued before "
+                                 "GpaEndSample had completed (glQueryCounter(GL_TIMESTAMP)).",
+                                 CounterSource::kTimestampAtEnd));
+  }
+
+  if (caps.pipeline_statistics()) {
+    const char* kGroup = "PipelineStatistics";
+    counters.push_back(Query("GL_VERTICES_SUBMITTED", kGroup,
+                             "Vertices submitted to the primitive assembly stage (GL_VERTICES_SUBMITTED).",
+                             GL_VERTICES_SUBMITTED_ARB));
+    counters.push_back(Query("GL_PRIMITIVES_SUBMITTED", kGroup,
+                             "Primitives submitted to the primitive assembly stage (GL_PRIMITIVES_SUBMITTED).",
+                             GL_PRIMITIVES_SUBMITTED_ARB));
+    counters.push_back(Query("GL_VERTEX_SHADER_INVOCATIONS", kGroup,
+                             "Vertex shader invocations (GL_VERTEX_SHADER_INVOCATIONS).",
+                             GL_VERTEX_SHADER_INVOCATIONS_ARB));
+    if (caps.tessellation()) {
+      counters.push_back(Query("GL_TESS_CONTROL_SHADER_PATCHES", kGroup,
+                               "Patches processed by the tessellation control shader stage "
+                               "(GL_TESS_CONTROL_SHADER_PATCHES).",
+                               GL_TESS_CONTROL_SHADER_PATCHES_ARB));
+      counters.push_back(Query("GL_TESS_EVALUATION_SHADER_INVOCATIONS", kGroup,
+                               "Tessellation evaluation shader invocations (GL_TESS_EVALUATION_SHADER_INVOCATIONS).",
+                               GL_TESS_EVALUATION_SHADER_INVOCATIONS_ARB));
+    }
+    if (caps.geometry_shaders()) {
+      counters.push_back(Query("GL_GEOMETRY_SHADER_INVOCATIONS", kGroup,
+                               "Geometry shader invocations (GL_GEOMETRY_SHADER_INVOCATIONS).",
+                               GL_GEOMETRY_SHADER_INVOCATIONS));
+      counters.push_back(Query("GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED", kGroup,
+                               "Primitives emitted by the geometry shader (GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED).",
+                               GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB));
+    }
+    counters.push_back(Query("GL_CLIPPING_INPUT_PRIMITIVES", kGroup,
+                             "Primitives that reached the clipping stage (GL_CLIPPING_INPUT_PRIMITIVES).",
+                             GL_CLIPPING_INPUT_PRIMITIVES_ARB));
+    counters.push_back(Query("GL_CLIPPING_OUTPUT_PRIMITIVES", kGroup,
+                             "Primitives that left the clipping stage (GL_CLIPPING_OUTPUT_PRIMITIVES).",
+                             GL_CLIPPING_OUTPUT_PRIMITIVES_ARB));
+    counters.push_back(Query("GL_FRAGMENT_SHADER_INVOCATIONS", kGroup,
+                             "Fragment shader invocations (GL_FRAGMENT_SHADER_INVOCATIONS).",
+                             GL_FRAGMENT_SHADER_INVOCATIONS_ARB));
+    if (caps.compute_shaders()) {
+      counters.push_back(Query("GL_COMPUTE_SHADER_INVOCATIONS", kGroup,
+                               "Compute shader invocations (GL_COMPUTE_SHADER_INVOCATIONS).",
+                               GL_COMPUTE_SHADER_INVOCATIONS_ARB));
+    }
+  }
+
+  HardwareCounter samples = Query("GL_SAMPLES_PASSED", "Occlusion",
+                                  "Samples that passed the depth and stencil tests (GL_SAMPLES_PASSED).",
+                                  GL_SAMPLES_PASSED);
+  // The occlusion targets share one active slot (ARB_occlusion_query2).
+  if (caps.any_samples_passed()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED);
+  if (caps.any_samples_passed_conservative()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED_CONSERVATIVE);
+  counters.push_back(std::move(samples));
+  return counters;
+}
+
+}  // namespace opengpa::gl

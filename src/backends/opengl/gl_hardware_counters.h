@@ -1,0 +1,34 @@
+// The hardware counters of the GL backend: a GL_TIMESTAMP pair around each sample and one query per
+// pipeline-statistics / occlusion target. Every one of them can be collected in the same pass (GL keeps
+// one active query per target, and each counter has its own target).
+#ifndef OPENGPA_BACKENDS_OPENGL_GL_HARDWARE_COUNTERS_H_
+#define OPENGPA_BACKENDS_OPENGL_GL_HARDWARE_COUNTERS_H_
+
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/opengl/gl_capabilities.h"
+
+namespace opengpa::gl {
+
+enum class CounterSource {
+  kTimestampAtBegin,  // glQueryCounter(GL_TIMESTAMP) at GpaBeginSample, ns since GpaBeginSession
+  kTimestampAtEnd,    // glQueryCounter(GL_TIMESTAMP) at GpaEndSample, ns since GpaBeginSession
+  kQuery,             // glBeginQuery(target) .. glEndQuery(target) around the sample
+};
+
+struct HardwareCounter {
+  HardwareCounterInfo info;
+  CounterSource source = CounterSource::kQuery;
+  GLenum target = 0;  // for kQuery
+  // Other query targets sharing this target's active slot: if the application has one of them active,
+  // GPA cannot begin its own query (GL_INVALID_OPERATION).
+  std::vector<GLenum> conflicting_targets;
+};
+
+// The counters this context supports, in HardwareCounterIndex order.
+std::vector<HardwareCounter> SupportedHardwareCounters(const Capabilities& caps);
+
+}  // namespace opengpa::gl
+
+#endif  // OPENGPA_BACKENDS_OPENGL_GL_HARDWARE_COUNTERS_H_

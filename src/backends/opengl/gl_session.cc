@@ -1,0 +1,206 @@
+#include "backends/opengl/gl_session.h"
+
+#include <utility>
+
+#include "core/logging.h"
+
+namespace opengpa::gl {
+namespace {
+
+class CommandList final : public BackendCommandList {};
+
+// Nanoseconds from `origin` to `timestamp` on a GL clock that wraps after `bits` bits.
+double NanosecondsSince(GLuint64 timestamp, GLint64 origin, GLint bits) {
+  GLuint64 delta = timestamp - static_cast<GLuint64>(origin);
+  if (bits > 0 && bits < 64) delta &= (GLuint64{1} << bits) - 1;
+  return static_cast<double>(delta);
+}
+
+}  // namespace
+
+Session::Session(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters)
+    : device_(std::move(device)), columns_(std::move(counters)) {
+  for (HardwareCounterIndex index : columns_) {
+    const HardwareCounter& counter = device_->counters[index];
+    if (counter.source == CounterSource::kQuery) {
+      bool seen = false;
+      for (const HardwareCounter* other : query_counters_) seen = seen || other == &counter;
+      if (!seen) query_counters_.push_back(&counter);
+    } else {
+      timestamps_ = true;
+    }
+  }
+}
+
+GpaStatus Session::Begin() {
+  if (GpaStatus status = device_->context->RequireCurrent("GpaBeginSession"); status != kGpaStatusOk) return status;
+  if (timestamps_) device_->gl.GetInteger64v(GL_TIMESTAMP, &origin_);
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::End() {
+  if (GpaStatus status = device_->context->RequireCurrent("GpaEndSession"); status != kGpaStatusOk) return status;
+  if (open_sample_) {
+    return LogError(kGpaStatusErrorSampleNotEnded, "GpaEndSession: sample slot {} is still open", *open_sample_);
+  }
+  // Results become available only once the commands reach the GPU.
+  device_->gl.Flush();
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                                    std::unique_ptr<BackendCommandList>* out) {
+  if (pass != 0) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "GpaBeginCommandList: pass {} of an OpenGL session that has 1 pass",
+                    pass);
+  }
+  if (type != kGpaCommandListNone || api_list != nullptr) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "GpaBeginCommandList: OpenGL has no command lists; pass GPA_NULL_COMMAND_LIST and "
+                    "kGpaCommandListNone (got command_list {}, type {})",
+                    api_list, static_cast<int>(type));
+  }
+  *out = std::make_unique<CommandList>();
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::EndCommandList(BackendCommandList& /*list*/) {
+  if (open_sample_) {
+    return LogError(kGpaStatusErrorSampleNotEnded, "GpaEndCommandList: sample slot {} is still open", *open_sample_);
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::CheckTargetsFree(SampleSlot slot) const {
+  const Api& gl = device_->gl;
+  for (const HardwareCounter* counter : query_counters_) {
+    std::vector<GLenum> targets = counter->conflicting_targets;
+    targets.insert(targets.begin(), counter->target);
+    for (GLenum target : targets) {
+      GLint active = 0;
+      gl.GetQueryiv(target, GL_CURRENT_QUERY, &active);
+      if (active != 0) {
+        return LogError(kGpaStatusErrorFailed,
+                        "GpaBeginSample (slot {}): the application's query {} is active on target 0x{:04X}, which "
+                        "counter {} needs; GL allows one active query per target. End that query before "
+                        "GpaBeginSample or disable {}",
+                        slot, active, target, counter->info.name, counter->info.name);
+      }
+    }
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
+  if (GpaStatus status = device_->context->RequireCurrent("GpaBeginSample"); status != kGpaStatusOk) return status;
+  if (open_sample_) {
+    return LogError(kGpaStatusErrorSampleAlreadyStarted,
+                    "GpaBeginSample: slot {} begins while slot {} is open; OpenGL samples cannot nest", slot,
+                    *open_sample_);
+  }
+  if (slot < samples_.size() && samples_[slot] != nullptr) {
+    return LogError(kGpaStatusErrorSampleAlreadyStarted, "GpaBeginSample: slot {} was already sampled in this pass",
+                    slot);
+  }
+  if (GpaStatus status = CheckTargetsFree(slot); status != kGpaStatusOk) return status;
+
+  const Api& gl = device_->gl;
+  auto sample = std::make_unique<Sample>(Sample{QueryNames(device_, FirstQueryIndex() + query_counters_.size())});
+  if (timestamps_) gl.QueryCounter(sample->queries[0], GL_TIMESTAMP);
+  for (std::size_t i = 0; i < query_counters_.size(); ++i) {
+    gl.BeginQuery(query_counters_[i]->target, sample->queries[FirstQueryIndex() + i]);
+  }
+  if (samples_.size() <= slot) samples_.resize(slot + 1);
+  samples_[slot] = std::move(sample);
+  open_sample_ = slot;
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
+  if (GpaStatus status = device_->context->RequireCurrent("GpaEndSample"); status != kGpaStatusOk) return status;
+  if (open_sample_ != slot) {
+    return LogError(kGpaStatusErrorSampleNotStarted, "GpaEndSample: slot {} is not the open sample", slot);
+  }
+  const Api& gl = device_->gl;
+  Sample& sample = *samples_[slot];
+  GpaStatus result = kGpaStatusOk;
+  for (std::size_t i = query_counters_.size(); i-- > 0;) {
+    const HardwareCounter& counter = *query_counters_[i];
+    GLuint ours = sample.queries[FirstQueryIndex() + i];
+    GLint active = 0;
+    gl.GetQueryiv(counter.target, GL_CURRENT_QUERY, &active);
+    if (static_cast<GLuint>(active) == ours) {
+      gl.EndQuery(counter.target);
+    } else {
+      sample.broken = true;
+      result = LogError(kGpaStatusErrorFailed,
+                        "GpaEndSample (slot {}): GPA's query {} for {} is no longer active (active query on target "
+                        "0x{:04X}: {}); the application ended it inside the sample, so {} has no value",
+                        slot, ours, counter.info.name, counter.target, active, counter.info.name);
+    }
+  }
+  if (timestamps_) gl.QueryCounter(sample.queries[1], GL_TIMESTAMP);
+  sample.ended = true;
+  open_sample_.reset();
+  return result;
+}
+
+bool Session::IsPassComplete(GpaUInt32 pass) {
+  if (pass != 0 || !device_->context->IsCurrent()) return false;
+  const Api& gl = device_->gl;
+  for (const auto& sample : samples_) {
+    if (sample == nullptr) continue;
+    if (!sample->ended) return false;
+    for (std::size_t i = 0; i < sample->queries.size(); ++i) {
+      GLuint available = GL_FALSE;
+      gl.GetQueryObjectuiv(sample->queries[i], GL_QUERY_RESULT_AVAILABLE, &available);
+      if (available == GL_FALSE) return false;
+    }
+  }
+  return true;
+}
+
+double Session::ValueOf(const HardwareCounter& counter, const std::vector<GLuint64>& results) const {
+  switch (counter.source) {
+    case CounterSource::kTimestampAtBegin:
+      return NanosecondsSince(results[0], origin_, device_->caps.timestamp_bits);
+    case CounterSource::kTimestampAtEnd:
+      return NanosecondsSince(results[1], origin_, device_->caps.timestamp_bits);
+    case CounterSource::kQuery:
+      for (std::size_t i = 0; i < query_counters_.size(); ++i) {
+        if (query_counters_[i] == &counter) return static_cast<double>(results[FirstQueryIndex() + i]);
+      }
+      break;
+  }
+  return 0.0;
+}
+
+GpaStatus Session::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
+  if (GpaStatus status = device_->context->RequireCurrent("GpaGetSampleResult"); status != kGpaStatusOk) {
+    return status;
+  }
+  const Api& gl = device_->gl;
+  values->assign(static_cast<std::size_t>(slot_count) * columns_.size(), 0.0);
+  std::vector<GLuint64> results;
+  for (SampleSlot slot = 0; slot < slot_count && slot < samples_.size(); ++slot) {
+    const Sample* sample = samples_[slot].get();
+    if (sample == nullptr) continue;
+    if (!sample->ended) {
+      return LogError(kGpaStatusErrorSampleNotEnded, "GpaGetSampleResult: sample slot {} was never ended", slot);
+    }
+    if (sample->broken) {
+      return LogError(kGpaStatusErrorReadingSampleResult,
+                      "GpaGetSampleResult: the application ended one of GPA's queries inside sample slot {}", slot);
+    }
+    results.assign(sample->queries.size(), 0);
+    for (std::size_t i = 0; i < sample->queries.size(); ++i) {
+      gl.GetQueryObjectui64v(sample->queries[i], GL_QUERY_RESULT, &results[i]);  // waits for the GPU
+    }
+    for (std::size_t column = 0; column < columns_.size(); ++column) {
+      (*values)[slot * columns_.size() + column] = ValueOf(device_->counters[columns_[column]], results);
+    }
+  }
+  return kGpaStatusOk;
+}
+
+}  // namespace opengpa::gl

@@ -1,0 +1,61 @@
+// A GPA session on a GL context: every sample is a GL_TIMESTAMP pair (glQueryCounter, so the single
+// GL_TIME_ELAPSED slot stays free for the application) plus one glBeginQuery/glEndQuery per enabled
+// pipeline-statistics or occlusion target. One pass; no command lists (kGpaCommandListNone); samples do
+// not nest, because GL allows one active query per target.
+//
+// If the application has its own query active on a target that an enabled counter needs, GpaBeginSample
+// fails with kGpaStatusErrorFailed and names the target and the application's query: GL would reject GPA's
+// glBeginQuery, and ending the application's query early would corrupt its result. If the application ends
+// GPA's query itself (glEndQuery on that target inside the sample), GpaEndSample fails the same way and the
+// session's results report kGpaStatusErrorReadingSampleResult.
+#ifndef OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
+#define OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/opengl/gl_context_state.h"
+#include "backends/opengl/gl_query_names.h"
+
+namespace opengpa::gl {
+
+class Session final : public BackendSession {
+ public:
+  Session(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters);
+
+  GpaUInt32 PassCount() const override { return 1; }
+  GpaStatus Begin() override;
+  GpaStatus End() override;
+  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                             std::unique_ptr<BackendCommandList>* out) override;
+  GpaStatus EndCommandList(BackendCommandList& list) override;
+  GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
+  GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
+  bool IsPassComplete(GpaUInt32 pass) override;
+  GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
+
+ private:
+  struct Sample {
+    QueryNames queries;  // [timestamp begin, timestamp end] when timestamps_, then one per query_counters_
+    bool ended = false;
+    bool broken = false;  // the application ended one of GPA's queries
+  };
+
+  std::size_t FirstQueryIndex() const { return timestamps_ ? 2 : 0; }
+  GpaStatus CheckTargetsFree(SampleSlot slot) const;
+  double ValueOf(const HardwareCounter& counter, const std::vector<GLuint64>& results) const;
+
+  std::shared_ptr<const ContextState> device_;
+  std::vector<HardwareCounterIndex> columns_;
+  std::vector<const HardwareCounter*> query_counters_;  // enabled kQuery counters, one query each per sample
+  bool timestamps_ = false;                             // a timestamp counter is enabled
+  GLint64 origin_ = 0;                                  // GL time at GpaBeginSession
+  std::vector<std::unique_ptr<Sample>> samples_;        // by slot
+  std::optional<SampleSlot> open_sample_;
+};
+
+}  // namespace opengpa::gl
+
+#endif  // OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
