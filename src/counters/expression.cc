@@ -108,7 +108,12 @@ class ExpressionParser {
       case '(': current_.kind = Token::Kind::kLeftParen; break;
       case ')': current_.kind = Token::Kind::kRightParen; break;
       case ',': current_.kind = Token::Kind::kComma; break;
-      default: return Error(pos_, fmt::format("unexpected character '{}'", c));
+      default:
+        // Non-printable bytes (control characters, UTF-8 lead bytes) are shown as hex so the message stays readable.
+        if (std::isprint(static_cast<unsigned char>(c)) == 0) {
+          return Error(pos_, fmt::format("unexpected byte 0x{:02x}", static_cast<unsigned char>(c)));
+        }
+        return Error(pos_, fmt::format("unexpected character '{}'", c));
     }
     current_.text = text_.substr(pos_, 1);
     ++pos_;

@@ -175,6 +175,11 @@ TEST(ExpressionTest, ErrorsNameTheColumnAndTheToken) {
   EXPECT_EQ(ParseError("a * "), "formula \"a * \": column 5: expected a number, a name, '-' or '(', found the end of the formula");
 }
 
+TEST(ExpressionTest, NonPrintableBytesAreReportedInHex) {
+  EXPECT_EQ(ParseError("a \xc3\xa9"), "formula \"a \xc3\xa9\": column 3: unexpected byte 0xc3");
+  EXPECT_EQ(ParseError(std::string_view("a\0b", 3)), std::string("formula \"a\0b\": column 2: unexpected byte 0x00", 45));
+}
+
 TEST(ExpressionTest, EmptyFormulasAreRejected) {
   EXPECT_EQ(ParseError(""), "formula \"\": empty formula");
   EXPECT_EQ(ParseError("   "), "formula \"   \": empty formula");
