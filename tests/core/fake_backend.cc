@@ -1,0 +1,224 @@
+#include "tests/core/fake_backend.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+
+namespace opengpa::fake {
+namespace {
+
+constexpr std::uint32_t kBlockOf[kHardwareCounterCount] = {0, 0, 1, 1, 2};
+
+constexpr const char* kCatalog = R"json({
+  "constants": {"SCALE": 4},
+  "counters": [
+    {"name": "FakeTotalWork", "group": "Fake", "description": "Cycles plus items.", "type": "uint64",
+     "usage": "items", "formula": "FakeCycles + FakeItems"},
+    {"name": "FakeBusyPercent", "group": "Fake", "description": "Busy over cycles.", "type": "float64",
+     "usage": "percentage", "formula": "max(min(FakeBusy / FakeCycles * 100, 100), 0)"},
+    {"name": "FakeBytesPerItem", "group": "Fake", "description": "Bytes per item.", "type": "float64",
+     "usage": "ratio", "formula": "FakeBytes / FakeItems"},
+    {"name": "FakeTimeMs", "group": "Timing", "description": "Time in milliseconds.", "type": "float64",
+     "usage": "milliseconds", "formula": "FakeTime / 1000000"},
+    {"name": "FakeScaledBytes", "group": "Fake", "description": "Bytes times SCALE times UNITS.", "type": "uint64",
+     "usage": "bytes", "formula": "FakeBytes * SCALE * UNITS"},
+    {"name": "FakeNegative", "group": "Fake", "description": "Always below zero: reads 0 as uint64.",
+     "type": "uint64", "usage": "items", "formula": "0 - FakeItems"},
+    {"name": "FakeNeedsMissing", "group": "Fake", "description": "Hidden: names an absent counter.",
+     "type": "uint64", "usage": "items", "formula": "FakeAbsent * 2"}
+  ]
+})json";
+
+// Which pass collects each requested counter: the k-th counter of a block goes to pass k / limit.
+std::vector<GpaUInt32> PassOfEach(const std::vector<HardwareCounterIndex>& counters, std::uint32_t limit) {
+  std::vector<GpaUInt32> pass_of;
+  std::uint32_t used[kBlockCount] = {};
+  for (HardwareCounterIndex h : counters) pass_of.push_back(used[kBlockOf[h]]++ / limit);
+  return pass_of;
+}
+
+struct FakeCommandList : BackendCommandList {
+  FakeCommandList(FakeDevice& device, GpaUInt32 pass, GpaCommandListType type)
+      : device(device), pass(pass), type(type) {
+    ++device.command_lists_alive;
+  }
+  ~FakeCommandList() override { --device.command_lists_alive; }
+  FakeDevice& device;
+  GpaUInt32 pass;
+  GpaCommandListType type;
+  SampleSlot open = 0xFFFFFFFFu;
+  std::vector<SampleSlot> ended;
+  bool closed = false;
+};
+
+class FakeSession : public BackendSession {
+ public:
+  FakeSession(FakeDevice& device, const std::vector<HardwareCounterIndex>& counters)
+      : device_(device), counters_(counters), pass_of_(PassOfEach(counters, std::max(1u, device.block_limit))) {
+    GpaUInt32 passes = 1;
+    for (GpaUInt32 p : pass_of_) passes = std::max(passes, p + 1);
+    ended_.resize(passes);
+    copies_.resize(passes);
+    ++device_.sessions_alive;
+  }
+  ~FakeSession() override { --device_.sessions_alive; }
+
+  GpaUInt32 PassCount() const override { return static_cast<GpaUInt32>(ended_.size()); }
+  GpaStatus Begin() override { return kGpaStatusOk; }
+  GpaStatus End() override { return kGpaStatusOk; }
+
+  GpaStatus BeginCommandList(GpaUInt32 pass, void*, GpaCommandListType type,
+                             std::unique_ptr<BackendCommandList>* out) override {
+    if (pass >= PassCount()) return kGpaStatusErrorFailed;
+    *out = std::make_unique<FakeCommandList>(device_, pass, type);
+    return kGpaStatusOk;
+  }
+  GpaStatus EndCommandList(BackendCommandList& list) override {
+    auto& fake = static_cast<FakeCommandList&>(list);
+    if (fake.closed) return kGpaStatusErrorFailed;
+    fake.closed = true;
+    return kGpaStatusOk;
+  }
+  GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override {
+    auto& fake = static_cast<FakeCommandList&>(list);
+    if (fake.closed || fake.open != 0xFFFFFFFFu) return kGpaStatusErrorFailed;
+    fake.open = slot;
+    return kGpaStatusOk;
+  }
+  GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override {
+    auto& fake = static_cast<FakeCommandList&>(list);
+    if (fake.closed || fake.open != slot) return kGpaStatusErrorFailed;  // the core passed the wrong slot
+    fake.open = 0xFFFFFFFFu;
+    MarkEnded(fake.pass, slot);
+    return kGpaStatusOk;
+  }
+  GpaStatus ContinueSample(SampleSlot slot, BackendCommandList& from, BackendCommandList& to) override {
+    if (!device_.supports_continue) return kGpaStatusErrorApiNotSupported;
+    auto& source = static_cast<FakeCommandList&>(from);
+    auto& target = static_cast<FakeCommandList&>(to);
+    if (source.open != slot || target.open != 0xFFFFFFFFu || source.pass != target.pass) return kGpaStatusErrorFailed;
+    source.open = 0xFFFFFFFFu;
+    target.open = slot;
+    return kGpaStatusOk;
+  }
+  GpaStatus CopySecondarySamples(BackendCommandList& secondary, BackendCommandList& primary,
+                                 const std::vector<std::pair<SampleSlot, SampleSlot>>& copies) override {
+    if (!device_.supports_secondary) return kGpaStatusErrorApiNotSupported;
+    auto& from = static_cast<FakeCommandList&>(secondary);
+    auto& to = static_cast<FakeCommandList&>(primary);
+    if (from.type != kGpaCommandListSecondary || to.type != kGpaCommandListPrimary || from.pass != to.pass) {
+      return kGpaStatusErrorFailed;
+    }
+    for (const auto& [source, target] : copies) {
+      copies_[to.pass][target] = source;
+      MarkEnded(to.pass, target);
+    }
+    return kGpaStatusOk;
+  }
+
+  bool IsPassComplete(GpaUInt32) override { return device_.passes_complete.load(); }
+
+  GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override {
+    ++device_.read_results_calls;
+    if (device_.read_status != kGpaStatusOk) return device_.read_status;
+    values->assign(static_cast<std::size_t>(slot_count) * counters_.size(), 0.0);
+    for (SampleSlot slot = 0; slot < slot_count; ++slot) {
+      for (std::size_t c = 0; c < counters_.size(); ++c) {
+        const GpaUInt32 pass = pass_of_[c];
+        if (!WasEnded(pass, slot)) continue;
+        auto copy = copies_[pass].find(slot);
+        const SampleSlot source = copy == copies_[pass].end() ? slot : copy->second;
+        (*values)[slot * counters_.size() + c] = FakeHardwareValue(counters_[c], source);
+      }
+    }
+    return kGpaStatusOk;
+  }
+
+ private:
+  void MarkEnded(GpaUInt32 pass, SampleSlot slot) {
+    auto& ended = ended_[pass];
+    if (slot >= ended.size()) ended.resize(slot + 1, 0);
+    ended[slot] = 1;
+  }
+  bool WasEnded(GpaUInt32 pass, SampleSlot slot) const {
+    return slot < ended_[pass].size() && ended_[pass][slot] != 0;
+  }
+
+  FakeDevice& device_;
+  std::vector<HardwareCounterIndex> counters_;
+  std::vector<GpaUInt32> pass_of_;
+  std::vector<std::vector<std::uint8_t>> ended_;              // [pass][slot]
+  std::vector<std::map<SampleSlot, SampleSlot>> copies_;      // [pass]: primary slot -> secondary slot
+};
+
+class FakeContext : public BackendContext {
+ public:
+  explicit FakeContext(FakeDevice& device) : device_(device) {
+    info_.name = "OpenGPA Fake Device (FAKE1)";
+    info_.chip = "FAKE1";
+    info_.vendor_id = 0x1234;
+    info_.device_id = 0xF00D;
+    info_.revision_id = 7;
+    info_.generation = kGpaHwGenerationSoftware;
+    const char* names[kHardwareCounterCount] = {"FakeCycles", "FakeItems", "FakeBytes", "FakeBusy", "FakeTime"};
+    for (std::uint32_t h = 0; h < kHardwareCounterCount; ++h) {
+      HardwareCounterInfo counter;
+      counter.name = names[h];
+      counter.group = "FakeBlock" + std::to_string(kBlockOf[h]);
+      counter.description = std::string("Fake hardware counter ") + names[h];
+      counter.data_type = h == 4 ? kGpaDataTypeFloat64 : kGpaDataTypeUint64;
+      counter.usage = h == 4 ? kGpaUsageTypeNanoseconds : kGpaUsageTypeItems;
+      hardware_.push_back(counter);
+    }
+  }
+
+  const DeviceInfo& Device() const override { return info_; }
+  GpaContextSampleTypeFlags SupportedSampleTypes() const override { return device_.sample_types; }
+  const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
+  std::vector<std::string_view> DerivedCatalogs() const override { return {kCatalog}; }
+  std::vector<std::pair<std::string, double>> Constants() const override { return {{"UNITS", kUnitsConstant}}; }
+
+  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override {
+    GpaUInt32 count = 1;
+    for (GpaUInt32 p : PassOfEach(counters, std::max(1u, device_.block_limit))) count = std::max(count, p + 1);
+    *passes = count;
+    return kGpaStatusOk;
+  }
+
+  GpaStatus CreateSession(GpaSessionSampleType, const std::vector<HardwareCounterIndex>& counters,
+                          std::unique_ptr<BackendSession>* out) override {
+    *out = std::make_unique<FakeSession>(device_, counters);
+    return kGpaStatusOk;
+  }
+
+ private:
+  FakeDevice& device_;
+  DeviceInfo info_;
+  std::vector<HardwareCounterInfo> hardware_;
+};
+
+class FakeBackend : public Backend {
+ public:
+  GpaApiType Api() const override { return kGpaApiNoSupport; }
+  GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) override {
+    auto* device = static_cast<FakeDevice*>(api_context);
+    device->last_open_flags = flags;
+    if (device->open_status != kGpaStatusOk) return device->open_status;
+    *out = std::make_unique<FakeContext>(*device);
+    return kGpaStatusOk;
+  }
+};
+
+}  // namespace
+}  // namespace opengpa::fake
+
+namespace opengpa {
+Backend& ActiveBackend() {
+  static fake::FakeBackend backend;
+  return backend;
+}
+}  // namespace opengpa

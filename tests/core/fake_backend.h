@@ -1,0 +1,51 @@
+// A deterministic in-process backend for testing the core and entry layer without a GPU.
+//
+// The application "context" handed to GpaOpenContext is a FakeDevice: it configures the backend
+// (how many counters of one block fit in a pass, which optional features exist) and records what the
+// core asked of it. Hardware counter h of sample slot s reads FakeHardwareValue(h, s), but only when
+// slot s was begun and ended in the pass that collects h: a sample missing from a pass reads 0, so a
+// bookkeeping error shows up as a wrong value.
+#ifndef OPENGPA_TESTS_CORE_FAKE_BACKEND_H_
+#define OPENGPA_TESTS_CORE_FAKE_BACKEND_H_
+
+#include <atomic>
+#include <cstdint>
+
+#include "gpu_performance_api/gpu_perf_api_types.h"
+
+namespace opengpa::fake {
+
+// The fake's hardware counters: name, block.
+//   0 FakeCycles (block 0)   1 FakeItems (block 0)   2 FakeBytes (block 1)   3 FakeBusy (block 1)
+//   4 FakeTime (block 2, nanoseconds, float64)
+inline constexpr std::uint32_t kHardwareCounterCount = 5;
+inline constexpr std::uint32_t kBlockCount = 3;
+inline constexpr double kUnitsConstant = 2.0;  // the backend constant UNITS
+
+inline double FakeHardwareValue(std::uint32_t counter, std::uint32_t slot) {
+  if (counter == 4) return 1000.0 * (slot + 1) + 0.25;  // a time in ns with a fraction
+  return static_cast<double>((counter + 1) * 1000 + slot * 7 + 3);
+}
+
+struct FakeDevice {
+  // Configuration, read when the context opens / the session begins.
+  std::uint32_t block_limit = 8;       // counters of one block collected per pass (>= 1)
+  bool supports_continue = true;       // ContinueSample
+  bool supports_secondary = true;      // CopySecondarySamples
+  GpaStatus open_status = kGpaStatusOk;  // what OpenContext returns
+  GpaContextSampleTypeFlags sample_types = kGpaContextSampleTypeDiscreteCounter;
+  GpaStatus read_status = kGpaStatusOk;  // what ReadResults returns
+
+  // Live state the test may flip.
+  std::atomic<bool> passes_complete{true};
+
+  // Observations.
+  std::atomic<int> read_results_calls{0};
+  std::atomic<int> sessions_alive{0};
+  std::atomic<int> command_lists_alive{0};
+  std::atomic<std::uint32_t> last_open_flags{0};
+};
+
+}  // namespace opengpa::fake
+
+#endif  // OPENGPA_TESTS_CORE_FAKE_BACKEND_H_

@@ -1,0 +1,97 @@
+// GpaApiManager loads a real built library (libGPUPerfAPITest.so, the fake backend) with dlopen.
+#include "gpu_performance_api/gpu_perf_api_interface_loader.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/core/fake_backend.h"
+
+GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
+
+namespace {
+
+using ::testing::HasSubstr;
+
+class InterfaceLoaderTest : public ::testing::Test {
+ protected:
+  void TearDown() override { GpaApiManager::DeleteInstance(); }
+};
+
+TEST_F(InterfaceLoaderTest, InstanceIsASingletonStoredInTheClientsPointer) {
+  GpaApiManager* manager = GpaApiManager::Instance();
+  EXPECT_EQ(manager, GpaApiManager::gpa_api_manager_);
+  EXPECT_EQ(GpaApiManager::Instance(), manager);
+  GpaApiManager::DeleteInstance();
+  EXPECT_EQ(GpaApiManager::gpa_api_manager_, nullptr);
+}
+
+TEST_F(InterfaceLoaderTest, LibraryNamesFollowGpa) {
+  EXPECT_STREQ(GpaApiManager::GetLibraryFileName(kGpaApiVulkan), "libGPUPerfAPIVK.so");
+  EXPECT_STREQ(GpaApiManager::GetLibraryFileName(kGpaApiOpengl), "libGPUPerfAPIGL.so");
+  EXPECT_STREQ(GpaApiManager::GetLibraryFileName(kGpaApiOpencl), "libGPUPerfAPICL.so");
+  EXPECT_STREQ(GpaApiManager::GetLibraryFileName(kGpaApiCuda), "libGPUPerfAPICUDA.so");
+  EXPECT_EQ(GpaApiManager::GetLibraryFileName(kGpaApiDirectx12), nullptr);
+}
+
+TEST_F(InterfaceLoaderTest, LoadsALibraryFileAndFillsItsWholeFunctionTable) {
+  GpaApiManager* manager = GpaApiManager::Instance();
+  ASSERT_EQ(manager->LoadApi(kGpaApiVulkan, OPENGPA_TEST_LIBRARY), kGpaStatusOk) << manager->GetLastError();
+  GpaFunctionTable* table = manager->GetFunctionTable(kGpaApiVulkan);
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->major_version, static_cast<GpaUInt32>(GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER));
+  EXPECT_EQ(table->minor_version, GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER);
+#define GPA_FUNCTION_PREFIX(func) EXPECT_NE(reinterpret_cast<void*>(table->func), nullptr) << #func;
+#include "gpu_performance_api/gpu_perf_api_functions.h"
+#undef GPA_FUNCTION_PREFIX
+  EXPECT_NE(manager->GetFuncTableInfo(kGpaApiVulkan).lib_handle, nullptr);
+}
+
+TEST_F(InterfaceLoaderTest, LoadedTableDrivesAWholeProfile) {
+  GpaApiManager* manager = GpaApiManager::Instance();
+  ASSERT_EQ(manager->LoadApi(kGpaApiVulkan, OPENGPA_TEST_LIBRARY), kGpaStatusOk) << manager->GetLastError();
+  GpaFunctionTable* gpa = manager->GetFunctionTable(kGpaApiVulkan);
+  ASSERT_EQ(gpa->GpaInitialize(kGpaInitializeDefaultBit), kGpaStatusOk);
+  opengpa::fake::FakeDevice device;
+  GpaContextId context = nullptr;
+  ASSERT_EQ(gpa->GpaOpenContext(&device, kGpaOpenContextDefaultBit, &context), kGpaStatusOk);
+  GpaSessionId session = nullptr;
+  ASSERT_EQ(gpa->GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session), kGpaStatusOk);
+  ASSERT_EQ(gpa->GpaEnableCounterByName(session, "faketotalwork"), kGpaStatusOk);
+  ASSERT_EQ(gpa->GpaBeginSession(session), kGpaStatusOk);
+  GpaCommandListId list = nullptr;
+  ASSERT_EQ(gpa->GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), kGpaStatusOk);
+  ASSERT_EQ(gpa->GpaBeginSample(42, list), kGpaStatusOk);
+  ASSERT_EQ(gpa->GpaEndSample(list), kGpaStatusOk);
+  ASSERT_EQ(gpa->GpaEndCommandList(list), kGpaStatusOk);
+  ASSERT_EQ(gpa->GpaEndSession(session), kGpaStatusOk);
+  GpaUInt64 value = 0;
+  ASSERT_EQ(gpa->GpaGetSampleResult(session, 42, sizeof value, &value), kGpaStatusOk);
+  const double expected = opengpa::fake::FakeHardwareValue(0, 0) + opengpa::fake::FakeHardwareValue(1, 0);
+  EXPECT_EQ(value, static_cast<GpaUInt64>(expected));
+  EXPECT_EQ(gpa->GpaDestroy(), kGpaStatusOk);
+}
+
+TEST_F(InterfaceLoaderTest, LoadsFromADirectoryByTheApisLibraryName) {
+  GpaApiManager* manager = GpaApiManager::Instance();
+  // The build directory holds libGPUPerfAPITest.so, not libGPUPerfAPICUDA.so (unless CUDA was built).
+  const GpaStatus status = manager->LoadApi(kGpaApiCuda, "/nonexistent-opengpa-dir");
+  EXPECT_EQ(status, kGpaStatusErrorLibLoadFailed);
+  EXPECT_THAT(manager->GetLastError(), HasSubstr("libGPUPerfAPICUDA.so"));
+  EXPECT_EQ(manager->GetFunctionTable(kGpaApiCuda), nullptr);
+}
+
+TEST_F(InterfaceLoaderTest, ApiWithoutAnOpenGpaLibraryIsNotSupported) {
+  EXPECT_EQ(GpaApiManager::Instance()->LoadApi(kGpaApiDirectx11), kGpaStatusErrorApiNotSupported);
+}
+
+TEST_F(InterfaceLoaderTest, LoadingTwiceKeepsTheFirstTableAndUnloadForgetsIt) {
+  GpaApiManager* manager = GpaApiManager::Instance();
+  ASSERT_EQ(manager->LoadApi(kGpaApiOpencl, OPENGPA_TEST_LIBRARY), kGpaStatusOk);
+  GpaFunctionTable* first = manager->GetFunctionTable(kGpaApiOpencl);
+  ASSERT_EQ(manager->LoadApi(kGpaApiOpencl, OPENGPA_TEST_LIBRARY), kGpaStatusOk);
+  EXPECT_EQ(manager->GetFunctionTable(kGpaApiOpencl), first);
+  manager->UnloadApi(kGpaApiOpencl);
+  EXPECT_EQ(manager->GetFunctionTable(kGpaApiOpencl), nullptr);
+}
+
+}  // namespace
