@@ -1,0 +1,40 @@
+#include "backends/realtime/dynamic_library.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+
+namespace opengpa::realtime {
+
+std::unique_ptr<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& candidates,
+                                                     std::string* error) {
+  std::string errors;
+  for (const std::string& candidate : candidates) {
+    // RTLD_LOCAL: the vendor's symbols must not leak into the process's global namespace.
+    void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle != nullptr) return std::make_unique<DynamicLibrary>(Key{}, handle, candidate);
+    const char* message = dlerror();
+    if (!errors.empty()) errors += "; ";
+    errors += message != nullptr ? message : candidate + ": unknown dlopen error";
+  }
+  if (candidates.empty()) errors = "no library candidates given";
+  if (error != nullptr) *error = errors;
+  return nullptr;
+}
+
+DynamicLibrary::~DynamicLibrary() { dlclose(handle_); }
+
+void* DynamicLibrary::Symbol(const char* name) const { return dlsym(handle_, name); }
+
+std::vector<std::string> LibraryCandidates(const std::vector<std::string>& explicit_candidates,
+                                           const char* environment_variable,
+                                           const std::vector<std::string>& defaults) {
+  if (!explicit_candidates.empty()) return explicit_candidates;
+  std::vector<std::string> candidates;
+  const char* from_environment = environment_variable != nullptr ? std::getenv(environment_variable) : nullptr;
+  if (from_environment != nullptr && *from_environment != '\0') candidates.emplace_back(from_environment);
+  candidates.insert(candidates.end(), defaults.begin(), defaults.end());
+  return candidates;
+}
+
+}  // namespace opengpa::realtime

@@ -1,0 +1,49 @@
+// A dlopen'ed vendor library (libnvidia-ml, libcuda, libcupti), closed when the object goes. The monitor
+// reaches every vendor library this way so it loads and reports a clean status on machines without them.
+#ifndef OPENGPA_BACKENDS_REALTIME_DYNAMIC_LIBRARY_H_
+#define OPENGPA_BACKENDS_REALTIME_DYNAMIC_LIBRARY_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace opengpa::realtime {
+
+class DynamicLibrary {
+ public:
+  // Tries each candidate (a soname or a path) in order. On failure returns nullptr and sets *error to
+  // every candidate's dlerror(), so the log says exactly what was tried.
+  static std::unique_ptr<DynamicLibrary> Open(const std::vector<std::string>& candidates, std::string* error);
+
+  class Key {  // only Open constructs one, so every DynamicLibrary holds a live handle
+    friend class DynamicLibrary;
+    Key() = default;
+  };
+  DynamicLibrary(Key, void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}
+  ~DynamicLibrary();
+  DynamicLibrary(const DynamicLibrary&) = delete;
+  DynamicLibrary& operator=(const DynamicLibrary&) = delete;
+
+  // nullptr when the library does not export `name`.
+  void* Symbol(const char* name) const;
+  template <typename Function>
+  bool Resolve(const char* name, Function* function) const {
+    *function = reinterpret_cast<Function>(Symbol(name));
+    return *function != nullptr;
+  }
+  const std::string& Name() const { return name_; }
+
+ private:
+  void* handle_;
+  std::string name_;
+};
+
+// Candidates for a library: the environment variable's value first when it is set (an explicit path
+// for unusual installs), then the defaults. An explicit list from the caller replaces both.
+std::vector<std::string> LibraryCandidates(const std::vector<std::string>& explicit_candidates,
+                                           const char* environment_variable,
+                                           const std::vector<std::string>& defaults);
+
+}  // namespace opengpa::realtime
+
+#endif  // OPENGPA_BACKENDS_REALTIME_DYNAMIC_LIBRARY_H_
