@@ -1,0 +1,53 @@
+// Fixture for tests that drive libGPUPerfAPIGL.so on a real GL context: llvmpipe through EGL surfaceless
+// in CI, the NVIDIA driver through the EGL device platform on the GPU machine (see tests/device/opengl).
+#ifndef OPENGPA_TESTS_OPENGL_GL_TEST_FIXTURE_H_
+#define OPENGPA_TESTS_OPENGL_GL_TEST_FIXTURE_H_
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "gl_workloads.h"
+#include "gpa_sampler.h"
+#include "headless_gl.h"
+
+namespace opengpa::testing {
+
+class GlTest : public ::testing::Test {
+ protected:
+  static constexpr int kWidth = 64;
+  static constexpr int kHeight = 32;
+
+  void SetUp() override {
+    std::string error;
+    gl_ = HeadlessGl::Create(kWidth, kHeight, &error);
+    ASSERT_NE(gl_, nullptr) << "no headless GL 4.5 context (" << error
+                            << "); CI needs Mesa's llvmpipe: apt-get install libegl-mesa0 libgl1-mesa-dri";
+    ASSERT_NE(gl_->renderer().find(ExpectedGlRenderer()), std::string::npos)
+        << "renderer is '" << gl_->renderer() << "', expected '" << ExpectedGlRenderer()
+        << "' (set OPENGPA_TEST_GL_RENDERER to test another driver)";
+    ASSERT_TRUE(workloads_.Build(&error)) << error;
+    sampler_ = std::make_unique<GpaSampler>();
+    ASSERT_EQ(sampler_->initialize_status(), kGpaStatusOk);
+    GpaLog::Clear();
+  }
+
+  void TearDown() override {
+    sampler_.reset();  // closes the GPA context while the GL context is still current
+  }
+
+  bool IsSoftwareRenderer() const { return gl_->renderer().find("llvmpipe") != std::string::npos; }
+
+  void OpenGpa(GpaOpenContextFlags flags = kGpaOpenContextEnableHardwareCountersBit) {
+    ASSERT_EQ(sampler_->Open(gl_->context(), flags), kGpaStatusOk) << GpaLog::Text();
+  }
+
+  std::unique_ptr<HeadlessGl> gl_;
+  GlWorkloads workloads_;
+  std::unique_ptr<GpaSampler> sampler_;
+};
+
+}  // namespace opengpa::testing
+
+#endif  // OPENGPA_TESTS_OPENGL_GL_TEST_FIXTURE_H_
