@@ -1,0 +1,42 @@
+// The hardware counters a Vulkan device offers: GPU timestamps around a sample and the pipeline statistics
+// of VkQueryPipelineStatisticFlagBits, named after the Vulkan statistic so catalog formulas read plainly.
+#ifndef OPENGPA_BACKENDS_VULKAN_HARDWARE_COUNTERS_H_
+#define OPENGPA_BACKENDS_VULKAN_HARDWARE_COUNTERS_H_
+
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/vulkan/vulkan_functions.h"
+
+namespace opengpa::vulkan {
+
+// Where a hardware counter's value comes from.
+enum class CounterSource {
+  kBottomToBottomTime,  // bottom-of-pipe before the sample to bottom-of-pipe after it (GPA's GPUTime)
+  kTopToBottomTime,     // top-of-pipe before the sample to bottom-of-pipe after it
+  kStartTime,           // top-of-pipe before the sample, from the session's time origin
+  kEndTime,             // bottom-of-pipe after the sample, from the session's time origin
+  kPipelineStatistic,   // one VkQueryPipelineStatisticFlagBits value, summed over the sample's segments
+};
+
+struct VulkanHardwareCounter {
+  HardwareCounterInfo info;
+  CounterSource source = CounterSource::kPipelineStatistic;
+  VkQueryPipelineStatisticFlagBits statistic = VK_QUERY_PIPELINE_STATISTIC_FLAG_BITS_MAX_ENUM;
+};
+
+// What the device can measure, as found when the context was opened.
+struct MeasurementCapabilities {
+  bool timestamps = false;                   // some graphics/compute queue family has timestampValidBits > 0
+  VkQueryPipelineStatisticFlags statistics = 0;  // statistics worth exposing (0 without pipelineStatisticsQuery)
+};
+
+// The statistics that mean something on a device with these features: all of them with
+// pipelineStatisticsQuery, less the geometry/tessellation ones where those stages do not exist.
+VkQueryPipelineStatisticFlags SupportedStatistics(const VkPhysicalDeviceFeatures& features);
+
+std::vector<VulkanHardwareCounter> BuildHardwareCounters(const MeasurementCapabilities& capabilities);
+
+}  // namespace opengpa::vulkan
+
+#endif  // OPENGPA_BACKENDS_VULKAN_HARDWARE_COUNTERS_H_

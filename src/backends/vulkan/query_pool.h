@@ -1,0 +1,81 @@
+// RAII for VkQueryPool, and the growing set of query pools one command list records its samples into.
+#ifndef OPENGPA_BACKENDS_VULKAN_QUERY_POOL_H_
+#define OPENGPA_BACKENDS_VULKAN_QUERY_POOL_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backends/vulkan/vulkan_functions.h"
+
+namespace opengpa::vulkan {
+
+class QueryPool {
+ public:
+  // Creates a pool and resets it from the host, so it can be written by any command buffer straight away.
+  static GpaStatus Create(const DeviceFunctions& functions, VkDevice device, VkQueryType type,
+                          VkQueryPipelineStatisticFlags statistics, std::uint32_t count,
+                          std::unique_ptr<QueryPool>* out);
+  QueryPool(const DeviceFunctions& functions, VkDevice device, VkQueryPool pool)  // takes ownership of `pool`
+      : functions_(functions), device_(device), pool_(pool) {}
+  ~QueryPool();
+  QueryPool(const QueryPool&) = delete;
+  QueryPool& operator=(const QueryPool&) = delete;
+
+  VkQueryPool handle() const { return pool_; }
+
+ private:
+  const DeviceFunctions& functions_;
+  VkDevice device_;
+  VkQueryPool pool_;
+};
+
+// Each sample segment recorded on a command list takes one *entry*: three timestamps (top-of-pipe and
+// bottom-of-pipe before, bottom-of-pipe after) and one pipeline-statistics query. Entries live in chunks of
+// pools that are added as samples grow, so a command list never has to be re-recorded for lack of queries.
+enum class TimestampRole : std::uint32_t { kTopBefore = 0, kBottomBefore = 1, kBottomAfter = 2 };
+
+struct EntryResults {
+  std::vector<std::uint64_t> timestamps;  // 3 per entry, by TimestampRole
+  std::vector<bool> timestamp_available;  // likewise
+  std::vector<std::uint64_t> statistics;  // statistic_count per entry, in bit order
+  std::vector<bool> statistics_available;  // 1 per entry
+};
+
+class EntryPools {
+ public:
+  static constexpr std::uint32_t kEntriesPerChunk = 64;
+
+  EntryPools(const DeviceFunctions& functions, VkDevice device, bool timestamps,
+             VkQueryPipelineStatisticFlags statistics);
+
+  // The next unused entry, adding a chunk of pools when the current ones are full.
+  GpaStatus Allocate(std::uint32_t* entry);
+
+  void WriteTimestamp(VkCommandBuffer command_buffer, std::uint32_t entry, TimestampRole role) const;
+  void BeginStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) const;
+  void EndStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) const;
+
+  // Reads every allocated entry without waiting; what the GPU has not written yet is marked unavailable.
+  GpaStatus Read(EntryResults* out) const;
+
+  std::uint32_t entry_count() const { return entry_count_; }
+  std::uint32_t statistic_count() const { return statistic_count_; }
+
+ private:
+  struct Chunk {
+    std::unique_ptr<QueryPool> timestamps;
+    std::unique_ptr<QueryPool> statistics;
+  };
+  const DeviceFunctions& functions_;
+  VkDevice device_;
+  bool timestamps_;
+  VkQueryPipelineStatisticFlags statistics_;
+  std::uint32_t statistic_count_;
+  std::vector<Chunk> chunks_;
+  std::uint32_t entry_count_ = 0;
+};
+
+}  // namespace opengpa::vulkan
+
+#endif  // OPENGPA_BACKENDS_VULKAN_QUERY_POOL_H_

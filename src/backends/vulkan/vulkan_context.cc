@@ -1,0 +1,203 @@
+#include "backends/vulkan/vulkan_context.h"
+
+#include <algorithm>
+
+#include "backends/vulkan/vulkan_session.h"
+#include "core/logging.h"
+
+namespace opengpa::embedded {
+extern const char vulkan_catalog[];
+}  // namespace opengpa::embedded
+
+namespace opengpa::vulkan {
+namespace {
+
+const void* Handle(const void* handle) { return handle; }
+
+// The physical device must be one the instance enumerates: it catches open-info members that do not belong
+// together before any call is made on the device.
+GpaStatus CheckPhysicalDeviceBelongsToInstance(const InstanceFunctions& functions, const GpaVkContextOpenInfo& info) {
+  std::uint32_t count = 0;
+  VkResult result = functions.EnumeratePhysicalDevices(info.instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> devices(count);
+  if (result == VK_SUCCESS && count > 0) result = functions.EnumeratePhysicalDevices(info.instance, &count, devices.data());
+  if (result != VK_SUCCESS && result != VK_INCOMPLETE) {
+    return LogError(kGpaStatusErrorFailed, "vkEnumeratePhysicalDevices on GpaVkContextOpenInfo::instance {} failed "
+                    "with VkResult {}", Handle(info.instance), static_cast<int>(result));
+  }
+  if (std::find(devices.begin(), devices.end(), info.physical_device) == devices.end()) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "GpaVkContextOpenInfo::physical_device {} is not one of the {} physical devices of "
+                    "GpaVkContextOpenInfo::instance {}",
+                    Handle(info.physical_device), count, Handle(info.instance));
+  }
+  return kGpaStatusOk;
+}
+
+struct OptionalDeviceFacts {
+  std::string driver_name;
+  bool host_query_reset_known = false;
+  bool host_query_reset = false;
+};
+
+OptionalDeviceFacts QueryOptionalFacts(const InstanceFunctions& functions, VkPhysicalDevice physical_device,
+                                       std::uint32_t api_version) {
+  OptionalDeviceFacts facts;
+  if (functions.GetPhysicalDeviceProperties2 != nullptr && api_version >= VK_API_VERSION_1_2) {
+    VkPhysicalDeviceDriverProperties driver{};
+    driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    VkPhysicalDeviceProperties2 properties{};
+    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    properties.pNext = &driver;
+    functions.GetPhysicalDeviceProperties2(physical_device, &properties);
+    facts.driver_name = driver.driverName;
+  }
+  if (functions.GetPhysicalDeviceFeatures2 != nullptr) {
+    VkPhysicalDeviceHostQueryResetFeatures reset{};
+    reset.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES;
+    VkPhysicalDeviceFeatures2 features{};
+    features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    features.pNext = &reset;
+    functions.GetPhysicalDeviceFeatures2(physical_device, &features);
+    facts.host_query_reset_known = true;
+    facts.host_query_reset = reset.hostQueryReset == VK_TRUE;
+  }
+  return facts;
+}
+
+// vkGetCalibratedTimestampsEXT is usable for a session time origin only if the application enabled the
+// extension (the entry point resolves) and the device can calibrate its own time domain.
+bool DeviceTimeDomainCalibratable(const InstanceFunctions& instance_functions, const DeviceFunctions& device_functions,
+                                  VkPhysicalDevice physical_device) {
+  if (device_functions.GetCalibratedTimestampsEXT == nullptr ||
+      instance_functions.GetPhysicalDeviceCalibrateableTimeDomainsEXT == nullptr) {
+    return false;
+  }
+  std::uint32_t count = 0;
+  if (instance_functions.GetPhysicalDeviceCalibrateableTimeDomainsEXT(physical_device, &count, nullptr) != VK_SUCCESS) {
+    return false;
+  }
+  std::vector<VkTimeDomainEXT> domains(count);
+  if (instance_functions.GetPhysicalDeviceCalibrateableTimeDomainsEXT(physical_device, &count, domains.data()) !=
+      VK_SUCCESS) {
+    return false;
+  }
+  return std::find(domains.begin(), domains.end(), VK_TIME_DOMAIN_DEVICE_EXT) != domains.end();
+}
+
+}  // namespace
+
+GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const GpaVkContextOpenInfo& info,
+                              std::unique_ptr<BackendContext>* out) {
+  if (info.instance == VK_NULL_HANDLE) {
+    return LogError(kGpaStatusErrorNullPointer, "GpaVkContextOpenInfo::instance is VK_NULL_HANDLE");
+  }
+  if (info.physical_device == VK_NULL_HANDLE) {
+    return LogError(kGpaStatusErrorNullPointer, "GpaVkContextOpenInfo::physical_device is VK_NULL_HANDLE");
+  }
+  if (info.device == VK_NULL_HANDLE) {
+    return LogError(kGpaStatusErrorNullPointer, "GpaVkContextOpenInfo::device is VK_NULL_HANDLE");
+  }
+  auto context = std::make_unique<VulkanContext>();
+  context->handles_ = info;
+  GpaStatus status = LoadInstanceFunctions(get_instance_proc_addr, info.instance, &context->instance_functions_);
+  if (status != kGpaStatusOk) return status;
+  const InstanceFunctions& f = context->instance_functions_;
+  status = CheckPhysicalDeviceBelongsToInstance(f, info);
+  if (status != kGpaStatusOk) return status;
+
+  VkPhysicalDeviceProperties properties{};
+  f.GetPhysicalDeviceProperties(info.physical_device, &properties);
+  VkPhysicalDeviceFeatures features{};
+  f.GetPhysicalDeviceFeatures(info.physical_device, &features);
+  std::uint32_t family_count = 0;
+  f.GetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(family_count);
+  f.GetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, families.data());
+  const OptionalDeviceFacts facts = QueryOptionalFacts(f, info.physical_device, properties.apiVersion);
+
+  if (facts.host_query_reset_known && !facts.host_query_reset) {
+    return LogError(kGpaStatusErrorDriverNotSupported,
+                    "{} does not support hostQueryReset, which OpenGPA needs to reset its query pools",
+                    properties.deviceName);
+  }
+  status = LoadDeviceFunctions(f, info.device, &context->device_functions_);
+  if (status != kGpaStatusOk) return status;
+
+  context->device_info_ = DescribeDevice(properties, facts.driver_name);
+  context->timestamps_ = TimestampsOf(properties, families);
+  context->calibrated_timestamps_ =
+      DeviceTimeDomainCalibratable(f, context->device_functions_, info.physical_device);
+
+  MeasurementCapabilities capabilities;
+  capabilities.timestamps = context->timestamps_.valid_bits > 0;
+  capabilities.statistics = SupportedStatistics(features);
+  if (!capabilities.timestamps && capabilities.statistics == 0) {
+    return LogError(kGpaStatusErrorHardwareNotSupported,
+                    "{} offers neither timestamps on a graphics/compute queue nor pipelineStatisticsQuery: "
+                    "nothing to measure", properties.deviceName);
+  }
+  if (capabilities.statistics == 0) {
+    Log(kGpaLoggingMessage, "{} lacks pipelineStatisticsQuery: only timing counters are offered",
+        properties.deviceName);
+  }
+  context->counters_ = BuildHardwareCounters(capabilities);
+  for (const VulkanHardwareCounter& counter : context->counters_) context->counter_infos_.push_back(counter.info);
+  Log(kGpaLoggingMessage,
+      "Vulkan context on {} (vendor 0x{:x}, device 0x{:x}, API {}.{}): {} hardware counters, timestamps {} bits "
+      "at {} ns/tick{}; pipelineStatisticsQuery must be enabled on the device for the statistics",
+      properties.deviceName, properties.vendorID, properties.deviceID, VK_API_VERSION_MAJOR(properties.apiVersion),
+      VK_API_VERSION_MINOR(properties.apiVersion), context->counters_.size(), context->timestamps_.valid_bits,
+      context->timestamps_.period_ns,
+      context->calibrated_timestamps_ ? ", session time origin from VK_EXT_calibrated_timestamps" : "");
+  *out = std::move(context);
+  return kGpaStatusOk;
+}
+
+std::vector<std::string_view> VulkanContext::DerivedCatalogs() const { return {embedded::vulkan_catalog}; }
+
+std::vector<std::pair<std::string, double>> VulkanContext::Constants() const {
+  return {{"TIMESTAMP_PERIOD_NS", timestamps_.period_ns},
+          {"TIMESTAMP_VALID_BITS", static_cast<double>(timestamps_.valid_bits)}};
+}
+
+GpaStatus VulkanContext::CheckCounters(const std::vector<HardwareCounterIndex>& counters) const {
+  for (HardwareCounterIndex index : counters) {
+    if (index >= counters_.size()) {
+      return LogError(kGpaStatusErrorIndexOutOfRange, "hardware counter index {} >= {} Vulkan hardware counters",
+                      index, counters_.size());
+    }
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanContext::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
+  GpaStatus status = CheckCounters(counters);
+  if (status != kGpaStatusOk) return status;
+  // Timestamps and every pipeline statistic are written by independent queries of one recording.
+  // VK_KHR_performance_query counters (which can need several passes) are not offered yet.
+  *passes = 1;
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanContext::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+                                       std::unique_ptr<BackendSession>* out) {
+  if (type != kGpaSessionSampleTypeDiscreteCounter) {
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
+                    "sample_type {} is not supported by the Vulkan backend: only kGpaSessionSampleTypeDiscreteCounter",
+                    static_cast<int>(type));
+  }
+  GpaStatus status = CheckCounters(counters);
+  if (status != kGpaStatusOk) return status;
+  SessionSetup setup;
+  setup.functions = &device_functions_;
+  setup.device = handles_.device;
+  for (HardwareCounterIndex index : counters) setup.counters.push_back(counters_[index]);
+  setup.timestamp_mask = timestamps_.mask();
+  setup.timestamp_period_ns = timestamps_.period_ns;
+  setup.calibrated_timestamps = calibrated_timestamps_;
+  *out = std::make_unique<VulkanSession>(std::move(setup));
+  return kGpaStatusOk;
+}
+
+}  // namespace opengpa::vulkan

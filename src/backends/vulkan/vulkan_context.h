@@ -1,0 +1,51 @@
+// A GPA context on the application's Vulkan device: what it can measure and the sessions that measure it.
+#ifndef OPENGPA_BACKENDS_VULKAN_VULKAN_CONTEXT_H_
+#define OPENGPA_BACKENDS_VULKAN_VULKAN_CONTEXT_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/vulkan/device_description.h"
+#include "backends/vulkan/hardware_counters.h"
+#include "backends/vulkan/vulkan_functions.h"
+#include "gpu_performance_api/gpu_perf_api_vk.h"
+
+namespace opengpa::vulkan {
+
+class VulkanContext final : public BackendContext {
+ public:
+  // Checks `open_info` (naming the bad member in the log) and what the device offers.
+  static GpaStatus Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const GpaVkContextOpenInfo& open_info,
+                        std::unique_ptr<BackendContext>* out);
+
+  VulkanContext() = default;  // use Open()
+
+  const DeviceInfo& Device() const override { return device_info_; }
+  GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
+  const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return counter_infos_; }
+  std::vector<std::string_view> DerivedCatalogs() const override;
+  std::vector<std::pair<std::string, double>> Constants() const override;
+  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+                          std::unique_ptr<BackendSession>* out) override;
+
+ private:
+  GpaStatus CheckCounters(const std::vector<HardwareCounterIndex>& counters) const;
+
+  GpaVkContextOpenInfo handles_{};
+  InstanceFunctions instance_functions_;
+  DeviceFunctions device_functions_;
+  DeviceInfo device_info_;
+  TimestampCapabilities timestamps_;
+  bool calibrated_timestamps_ = false;
+  std::vector<VulkanHardwareCounter> counters_;
+  std::vector<HardwareCounterInfo> counter_infos_;
+};
+
+}  // namespace opengpa::vulkan
+
+#endif  // OPENGPA_BACKENDS_VULKAN_VULKAN_CONTEXT_H_

@@ -1,0 +1,454 @@
+#include "backends/vulkan/vulkan_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "core/logging.h"
+
+namespace opengpa::vulkan {
+namespace {
+
+// How long ReadResults waits for the GPU before reporting that some command buffer was never submitted.
+constexpr std::chrono::seconds kResultTimeout{60};
+
+// The handle the core keeps for one of our command lists; the session owns what it refers to, so the
+// queries stay readable whatever the core does with the handle.
+class VulkanCommandList final : public BackendCommandList {
+ public:
+  VulkanCommandList(const VulkanSession* session, std::uint32_t index) : session_(session), index_(index) {}
+  const VulkanSession* session() const { return session_; }
+  std::uint32_t index() const { return index_; }
+
+ private:
+  const VulkanSession* session_;
+  std::uint32_t index_;
+};
+
+const char* TypeName(GpaCommandListType type) {
+  switch (type) {
+    case kGpaCommandListPrimary: return "primary";
+    case kGpaCommandListSecondary: return "secondary";
+    case kGpaCommandListNone: return "none";
+    default: return "invalid";
+  }
+}
+
+VkQueryPipelineStatisticFlags StatisticsOf(const std::vector<VulkanHardwareCounter>& counters) {
+  VkQueryPipelineStatisticFlags flags = 0;
+  for (const VulkanHardwareCounter& counter : counters) {
+    if (counter.source == CounterSource::kPipelineStatistic) flags |= counter.statistic;
+  }
+  return flags;
+}
+
+bool NeedsTimestamps(const std::vector<VulkanHardwareCounter>& counters) {
+  return std::any_of(counters.begin(), counters.end(), [](const VulkanHardwareCounter& counter) {
+    return counter.source != CounterSource::kPipelineStatistic;
+  });
+}
+
+// Position of `bit` among the set bits of `flags`: where Vulkan writes that statistic in a query's results.
+std::uint32_t StatisticColumn(VkQueryPipelineStatisticFlags flags, VkQueryPipelineStatisticFlagBits bit) {
+  std::uint32_t column = 0;
+  for (VkQueryPipelineStatisticFlags b = 1; b < static_cast<VkQueryPipelineStatisticFlags>(bit); b <<= 1) {
+    if (flags & b) ++column;
+  }
+  return column;
+}
+
+}  // namespace
+
+struct VulkanSession::ListRecord {
+  ListRecord(const SessionSetup& setup, bool timestamps, VkQueryPipelineStatisticFlags statistics)
+      : pools(*setup.functions, setup.device, timestamps, statistics) {}
+  std::uint32_t index = 0;  // position in lists_
+  VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+  GpaCommandListType type = kGpaCommandListPrimary;
+  GpaUInt32 pass = 0;
+  bool ended = false;
+  EntryPools pools;
+  std::vector<SampleSlot> open_slots;  // samples with a statistics query still open on this list
+  EntryResults results;                // last read of the pools
+};
+
+VulkanSession::VulkanSession(SessionSetup setup)
+    : setup_(std::move(setup)),
+      timestamps_(NeedsTimestamps(setup_.counters)),
+      statistics_(StatisticsOf(setup_.counters)),
+      records_(1),
+      pass_ready_(1, false) {}
+
+VulkanSession::~VulkanSession() = default;
+
+GpaStatus VulkanSession::Begin() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (setup_.calibrated_timestamps && timestamps_) {
+    VkCalibratedTimestampInfoEXT info{};
+    info.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT;
+    info.timeDomain = VK_TIME_DOMAIN_DEVICE_EXT;
+    std::uint64_t timestamp = 0;
+    std::uint64_t deviation = 0;
+    if (setup_.functions->GetCalibratedTimestampsEXT(setup_.device, 1, &info, &timestamp, &deviation) == VK_SUCCESS) {
+      time_origin_ = timestamp;
+    } else {
+      Log(kGpaLoggingMessage, "vkGetCalibratedTimestampsEXT failed; ExecutionStart/ExecutionEnd will be measured "
+                              "from the earliest sample of the session");
+    }
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                                          std::unique_ptr<BackendCommandList>* out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (pass >= PassCount()) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "pass_index {} is out of range: this session needs {} pass(es)",
+                    pass, PassCount());
+  }
+  if (type != kGpaCommandListPrimary && type != kGpaCommandListSecondary) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "command_list_type {} ({}) is not valid for Vulkan: pass kGpaCommandListPrimary or "
+                    "kGpaCommandListSecondary with a VkCommandBuffer",
+                    static_cast<int>(type), TypeName(type));
+  }
+  if (api_list == nullptr) {
+    return LogError(kGpaStatusErrorNullPointer, "command_list is NULL: Vulkan needs the VkCommandBuffer being recorded");
+  }
+  auto command_buffer = static_cast<VkCommandBuffer>(api_list);
+  for (const auto& list : lists_) {
+    if (list->command_buffer == command_buffer && !list->ended) {
+      return LogError(kGpaStatusErrorCommandListAlreadyStarted,
+                      "command_list {} was already begun in this session and not yet ended", api_list);
+    }
+  }
+  auto record = std::make_unique<ListRecord>(setup_, timestamps_, statistics_);
+  record->index = static_cast<std::uint32_t>(lists_.size());
+  record->command_buffer = command_buffer;
+  record->type = type;
+  record->pass = pass;
+  lists_.push_back(std::move(record));
+  *out = std::make_unique<VulkanCommandList>(this, lists_.back()->index);
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanSession::Resolve(BackendCommandList& list, const char* argument, ListRecord** out) {
+  auto* ours = dynamic_cast<VulkanCommandList*>(&list);
+  if (ours == nullptr || ours->session() != this || ours->index() >= lists_.size()) {
+    return LogError(kGpaStatusErrorCommandListNotFound, "{} does not belong to this Vulkan session", argument);
+  }
+  *out = lists_[ours->index()].get();
+  return kGpaStatusOk;
+}
+
+VulkanSession::SampleRecord* VulkanSession::Record(GpaUInt32 pass, SampleSlot slot) {
+  std::vector<SampleRecord>& records = records_[pass];
+  if (slot >= records.size()) records.resize(slot + 1);
+  return &records[slot];
+}
+
+GpaStatus VulkanSession::CloseContinuedSegments(ListRecord& list, const char* action) {
+  for (SampleSlot slot : list.open_slots) {
+    SampleRecord& record = *Record(list.pass, slot);
+    if (record.segments.back().list == list.index) {
+      return LogError(kGpaStatusErrorSampleAlreadyStarted,
+                      "cannot {}: sample slot {} is still open on this command list (end it first)", action, slot);
+    }
+  }
+  CloseOpenSegments(list);
+  return kGpaStatusOk;
+}
+
+void VulkanSession::CloseOpenSegments(ListRecord& list) {
+  for (SampleSlot slot : list.open_slots) {
+    for (Segment& segment : Record(list.pass, slot)->segments) {
+      if (segment.open && segment.list == list.index) {
+        list.pools.EndStatistics(list.command_buffer, segment.entry);
+        segment.open = false;
+      }
+    }
+  }
+  list.open_slots.clear();
+}
+
+GpaStatus VulkanSession::OpenSegment(ListRecord& list, SampleSlot slot, SampleRecord& record, bool first) {
+  std::uint32_t entry = 0;
+  GpaStatus status = list.pools.Allocate(&entry);
+  if (status != kGpaStatusOk) return status;
+  if (first) {
+    list.pools.WriteTimestamp(list.command_buffer, entry, TimestampRole::kTopBefore);
+    list.pools.WriteTimestamp(list.command_buffer, entry, TimestampRole::kBottomBefore);
+  }
+  list.pools.BeginStatistics(list.command_buffer, entry);
+  record.segments.push_back({list.index, entry, true});
+  list.open_slots.push_back(slot);
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanSession::BeginSample(BackendCommandList& handle, SampleSlot slot) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ListRecord* list = nullptr;
+  GpaStatus status = Resolve(handle, "command_list_id", &list);
+  if (status != kGpaStatusOk) return status;
+  if (list->ended) {
+    return LogError(kGpaStatusErrorCommandListAlreadyEnded, "cannot begin sample slot {}: its command list has ended",
+                    slot);
+  }
+  if (Record(list->pass, slot)->begun) {
+    return LogError(kGpaStatusErrorSampleAlreadyStarted, "sample slot {} was already begun in pass {}", slot,
+                    list->pass);
+  }
+  status = CloseContinuedSegments(*list, "begin a sample");
+  if (status != kGpaStatusOk) return status;
+  SampleRecord& record = *Record(list->pass, slot);  // taken after the vector stopped growing
+  record.begun = true;
+  record.required = list->type == kGpaCommandListPrimary;
+  return OpenSegment(*list, slot, record, /*first=*/true);
+}
+
+GpaStatus VulkanSession::EndSample(BackendCommandList& handle, SampleSlot slot) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ListRecord* list = nullptr;
+  GpaStatus status = Resolve(handle, "command_list_id", &list);
+  if (status != kGpaStatusOk) return status;
+  if (list->ended) {
+    return LogError(kGpaStatusErrorCommandListAlreadyEnded, "cannot end sample slot {}: its command list has ended",
+                    slot);
+  }
+  SampleRecord& record = *Record(list->pass, slot);
+  if (!record.begun || record.ended || record.segments.back().list != list->index ||
+      !record.segments.back().open) {
+    return LogError(kGpaStatusErrorSampleNotStarted, "sample slot {} is not running on this command list", slot);
+  }
+  Segment& segment = record.segments.back();
+  list->pools.EndStatistics(list->command_buffer, segment.entry);
+  list->pools.WriteTimestamp(list->command_buffer, segment.entry, TimestampRole::kBottomAfter);
+  segment.open = false;
+  record.ended = true;
+  list->open_slots.erase(std::remove(list->open_slots.begin(), list->open_slots.end(), slot), list->open_slots.end());
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanSession::EndCommandList(BackendCommandList& handle) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ListRecord* list = nullptr;
+  GpaStatus status = Resolve(handle, "command_list_id", &list);
+  if (status != kGpaStatusOk) return status;
+  if (list->ended) return LogError(kGpaStatusErrorCommandListAlreadyEnded, "command list was already ended");
+  // A sample still open here is one that continues on another primary: its part on this list ends now,
+  // because a query must begin and end in the same command buffer.
+  CloseOpenSegments(*list);
+  list->ended = true;
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanSession::ContinueSample(SampleSlot slot, BackendCommandList& from_handle,
+                                        BackendCommandList& to_handle) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ListRecord* from = nullptr;
+  ListRecord* to = nullptr;
+  GpaStatus status = Resolve(from_handle, "the command list the sample runs on", &from);
+  if (status != kGpaStatusOk) return status;
+  status = Resolve(to_handle, "primary_command_list_id", &to);
+  if (status != kGpaStatusOk) return status;
+  if (from->type != kGpaCommandListPrimary || to->type != kGpaCommandListPrimary) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "sample slot {} can only continue from a primary onto a primary command list (from {}, to {})",
+                    slot, TypeName(from->type), TypeName(to->type));
+  }
+  if (from == to) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "sample slot {} cannot be continued on the command list it already runs on", slot);
+  }
+  if (from->pass != to->pass) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "sample slot {} runs in pass {} and cannot continue on a command list of pass {}", slot,
+                    from->pass, to->pass);
+  }
+  if (to->ended) {
+    return LogError(kGpaStatusErrorCommandListAlreadyEnded,
+                    "cannot continue sample slot {}: primary_command_list_id has already ended", slot);
+  }
+  const SampleRecord& running = *Record(from->pass, slot);
+  if (!running.begun || running.ended || running.segments.back().list != from->index) {
+    return LogError(kGpaStatusErrorFailed, "sample slot {} is not running on the command list it continues from",
+                    slot);
+  }
+  status = CloseContinuedSegments(*to, "continue a sample");
+  if (status != kGpaStatusOk) return status;
+  return OpenSegment(*to, slot, *Record(from->pass, slot), /*first=*/false);
+}
+
+GpaStatus VulkanSession::CopySecondarySamples(BackendCommandList& secondary_handle, BackendCommandList& primary_handle,
+                                              const std::vector<std::pair<SampleSlot, SampleSlot>>& copies) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ListRecord* secondary = nullptr;
+  ListRecord* primary = nullptr;
+  GpaStatus status = Resolve(secondary_handle, "secondary_command_list_id", &secondary);
+  if (status != kGpaStatusOk) return status;
+  status = Resolve(primary_handle, "primary_command_list_id", &primary);
+  if (status != kGpaStatusOk) return status;
+  if (secondary->type != kGpaCommandListSecondary) {
+    return LogError(kGpaStatusErrorInvalidParameter, "secondary_command_list_id is a {} command list",
+                    TypeName(secondary->type));
+  }
+  if (primary->type != kGpaCommandListPrimary) {
+    return LogError(kGpaStatusErrorInvalidParameter, "primary_command_list_id is a {} command list",
+                    TypeName(primary->type));
+  }
+  if (secondary->pass != primary->pass) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "secondary command list is in pass {} but the primary is in pass {}", secondary->pass,
+                    primary->pass);
+  }
+  if (!secondary->ended) {
+    return LogError(kGpaStatusErrorCommandListNotEnded,
+                    "secondary_command_list_id must be ended (GpaEndCommandList) before its samples are copied");
+  }
+  // Check every copy before changing anything, so a failed call leaves no half-made copies.
+  for (const auto& [source, destination] : copies) {
+    const SampleRecord& record = *Record(secondary->pass, source);
+    const bool on_secondary = record.begun && std::all_of(record.segments.begin(), record.segments.end(),
+                                                          [&](const Segment& s) { return s.list == secondary->index; });
+    if (!on_secondary) {
+      return LogError(kGpaStatusErrorSampleNotFound, "sample slot {} was not recorded on the secondary command list",
+                      source);
+    }
+    if (!record.ended) {
+      return LogError(kGpaStatusErrorSampleNotEnded, "sample slot {} on the secondary command list was never ended",
+                      source);
+    }
+    if (Record(primary->pass, destination)->begun) {
+      return LogError(kGpaStatusErrorSampleAlreadyStarted, "destination sample slot {} is already in use", destination);
+    }
+  }
+  for (const auto& [source, destination] : copies) {
+    SampleRecord copy = *Record(secondary->pass, source);
+    copy.required = true;
+    *Record(primary->pass, destination) = std::move(copy);
+  }
+  return kGpaStatusOk;
+}
+
+std::optional<std::uint64_t> VulkanSession::TimestampOf(const Segment& segment, TimestampRole role) const {
+  const EntryResults& results = lists_[segment.list]->results;
+  const std::size_t query = 3 * static_cast<std::size_t>(segment.entry) + static_cast<std::size_t>(role);
+  if (query >= results.timestamp_available.size() || !results.timestamp_available[query]) return std::nullopt;
+  return results.timestamps[query];
+}
+
+bool VulkanSession::RecordAvailable(const SampleRecord& record) const {
+  if (!record.ended) return false;
+  if (timestamps_) {
+    if (!TimestampOf(record.segments.front(), TimestampRole::kTopBefore) ||
+        !TimestampOf(record.segments.front(), TimestampRole::kBottomBefore) ||
+        !TimestampOf(record.segments.back(), TimestampRole::kBottomAfter)) {
+      return false;
+    }
+  }
+  if (statistics_ != 0) {
+    for (const Segment& segment : record.segments) {
+      const std::vector<bool>& available = lists_[segment.list]->results.statistics_available;
+      if (segment.entry >= available.size() || !available[segment.entry]) return false;
+    }
+  }
+  return true;
+}
+
+GpaStatus VulkanSession::RefreshResults(GpaUInt32 pass) {
+  if (pass_ready_[pass]) return kGpaStatusOk;
+  for (const auto& list : lists_) {
+    if (list->pass != pass) continue;
+    GpaStatus status = list->pools.Read(&list->results);
+    if (status != kGpaStatusOk) return status;
+  }
+  pass_ready_[pass] = PassAvailable(pass);
+  return kGpaStatusOk;
+}
+
+bool VulkanSession::PassAvailable(GpaUInt32 pass) const {
+  for (const SampleRecord& record : records_[pass]) {
+    if (record.required && !RecordAvailable(record)) return false;
+  }
+  return true;
+}
+
+bool VulkanSession::IsPassComplete(GpaUInt32 pass) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (pass >= PassCount()) return false;
+  return RefreshResults(pass) == kGpaStatusOk && pass_ready_[pass];
+}
+
+GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const GpaUInt32 pass = 0;  // every counter of this backend is collected in the one pass
+  const auto deadline = std::chrono::steady_clock::now() + kResultTimeout;
+  auto pause = std::chrono::microseconds(50);
+  for (;;) {
+    GpaStatus status = RefreshResults(pass);
+    if (status != kGpaStatusOk) return status;
+    if (pass_ready_[pass]) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::size_t missing = 0;
+      for (const SampleRecord& record : records_[pass]) missing += record.required && !RecordAvailable(record);
+      return LogError(kGpaStatusErrorTimeout,
+                      "{} sample(s) had no results after {} s: was every command buffer of the pass submitted "
+                      "(and every secondary executed) exactly once?",
+                      missing, kResultTimeout.count());
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(2000));
+  }
+
+  const std::uint64_t mask = setup_.timestamp_mask;
+  const double period = setup_.timestamp_period_ns;
+  // The time origin of ExecutionStart/End: the GPU clock at Begin(), else the earliest sample start.
+  std::optional<std::uint64_t> origin = time_origin_;
+  if (!origin && timestamps_) {
+    for (const SampleRecord& record : records_[pass]) {
+      if (!record.required || !RecordAvailable(record)) continue;
+      std::uint64_t start = *TimestampOf(record.segments.front(), TimestampRole::kTopBefore);
+      origin = origin ? std::min(*origin, start) : start;
+    }
+  }
+
+  const std::size_t columns = setup_.counters.size();
+  values->assign(static_cast<std::size_t>(slot_count) * columns, 0.0);
+  for (SampleSlot slot = 0; slot < slot_count && slot < records_[pass].size(); ++slot) {
+    const SampleRecord& record = records_[pass][slot];
+    // Samples only ever seen on a secondary that was never copied may have no results: left 0.
+    if (!record.begun || !RecordAvailable(record)) continue;
+    for (std::size_t c = 0; c < columns; ++c) {
+      const VulkanHardwareCounter& counter = setup_.counters[c];
+      double value = 0;
+      if (counter.source == CounterSource::kPipelineStatistic) {
+        const std::uint32_t column = StatisticColumn(statistics_, counter.statistic);
+        std::uint64_t sum = 0;
+        for (const Segment& segment : record.segments) {
+          const EntryResults& results = lists_[segment.list]->results;
+          sum += results.statistics[static_cast<std::size_t>(segment.entry) * lists_[segment.list]->pools.statistic_count() +
+                                    column];
+        }
+        value = static_cast<double>(sum);
+      } else {
+        const std::uint64_t top = *TimestampOf(record.segments.front(), TimestampRole::kTopBefore);
+        const std::uint64_t bottom = *TimestampOf(record.segments.front(), TimestampRole::kBottomBefore);
+        const std::uint64_t end = *TimestampOf(record.segments.back(), TimestampRole::kBottomAfter);
+        // Differences are taken modulo 2^timestampValidBits, so a counter that wrapped still measures right.
+        std::uint64_t ticks = 0;
+        switch (counter.source) {
+          case CounterSource::kBottomToBottomTime: ticks = (end - bottom) & mask; break;
+          case CounterSource::kTopToBottomTime: ticks = (end - top) & mask; break;
+          case CounterSource::kStartTime: ticks = (top - origin.value_or(top)) & mask; break;
+          case CounterSource::kEndTime: ticks = (end - origin.value_or(top)) & mask; break;
+          case CounterSource::kPipelineStatistic: break;
+        }
+        value = static_cast<double>(ticks) * period;
+      }
+      (*values)[slot * columns + c] = value;
+    }
+  }
+  return kGpaStatusOk;
+}
+
+}  // namespace opengpa::vulkan
