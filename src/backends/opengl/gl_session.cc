@@ -123,7 +123,6 @@ GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
   }
   const Api& gl = device_->gl;
   Sample& sample = *samples_[slot];
-  GpaStatus result = kGpaStatusOk;
   for (std::size_t i = query_counters_.size(); i-- > 0;) {
     const HardwareCounter& counter = *query_counters_[i];
     GLuint ours = sample.queries[FirstQueryIndex() + i];
@@ -132,17 +131,18 @@ GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
     if (static_cast<GLuint>(active) == ours) {
       gl.EndQuery(counter.target);
     } else {
+      // The sample still ends (so the session can end); reading results reports the loss.
       sample.broken = true;
-      result = LogError(kGpaStatusErrorFailed,
-                        "GpaEndSample (slot {}): GPA's query {} for {} is no longer active (active query on target "
-                        "0x{:04X}: {}); the application ended it inside the sample, so {} has no value",
-                        slot, ours, counter.info.name, counter.target, active, counter.info.name);
+      Log(kGpaLoggingError,
+          "GpaEndSample (slot {}): GPA's query {} for {} is no longer active (active query on target 0x{:04X}: {}); "
+          "the application ended it inside the sample, so the session's results will be unavailable",
+          slot, ours, counter.info.name, counter.target, active);
     }
   }
   if (timestamps_) gl.QueryCounter(sample.queries[1], GL_TIMESTAMP);
   sample.ended = true;
   open_sample_.reset();
-  return result;
+  return kGpaStatusOk;
 }
 
 bool Session::IsPassComplete(GpaUInt32 pass) {

@@ -6,8 +6,8 @@
 // If the application has its own query active on a target that an enabled counter needs, GpaBeginSample
 // fails with kGpaStatusErrorFailed and names the target and the application's query: GL would reject GPA's
 // glBeginQuery, and ending the application's query early would corrupt its result. If the application ends
-// GPA's query itself (glEndQuery on that target inside the sample), GpaEndSample fails the same way and the
-// session's results report kGpaStatusErrorReadingSampleResult.
+// GPA's query itself (glEndQuery on that target inside the sample), GpaEndSample logs an error naming the
+// query and the session's results report kGpaStatusErrorReadingSampleResult.
 #ifndef OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
 #define OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
 

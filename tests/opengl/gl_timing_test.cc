@@ -1,0 +1,140 @@
+// GPUTime from GL_TIMESTAMP pairs: positive, ordered, bounded by host time, growing with the work, and
+// never in the way of the application's own GL_TIME_ELAPSED query.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gl_test_fixture.h"
+
+namespace opengpa::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class GlTimingTest : public GlTest {
+ protected:
+  // Fragment-shader loop length that keeps llvmpipe busy for milliseconds and the H100 for tens of microseconds.
+  static constexpr int kIterations = 4000;
+
+  std::vector<SampleValues> Collect(const std::vector<std::string>& counters,
+                                    const std::vector<std::function<void()>>& work) {
+    std::vector<SampleValues> values;
+    std::string failed_call;
+    GpaStatus status = sampler_->Run(counters, work, [] { glFinish(); }, &values, &failed_call);
+    EXPECT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
+    return values;
+  }
+};
+
+TEST_F(GlTimingTest, GpuTimeIsPositiveAndNoLongerThanTheHostWaitedForTheSample) {
+  OpenGpa();
+  workloads_.DrawHeavyFullScreenTriangle(kIterations);  // compile and warm up outside the measurement
+  glFinish();
+  const auto start = Clock::now();
+  auto values = Collect({"GPUTime"}, {[this] { workloads_.DrawHeavyFullScreenTriangle(kIterations); }});
+  const double host_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_GT(values[0]["GPUTime"], 0);
+  EXPECT_LE(values[0]["GPUTime"], host_ns);
+}
+
+TEST_F(GlTimingTest, SampleTimestampsAreOrderedAndEachSampleStartsAfterThePreviousEnded) {
+  OpenGpa();
+  std::vector<std::function<void()>> work;
+  for (int i = 0; i < 5; ++i) work.push_back([this] { workloads_.DrawHeavyFullScreenTriangle(kIterations / 4); });
+  auto values = Collect({"GL_TIMESTAMP_BEGIN", "GL_TIMESTAMP_END", "GPUTime"}, work);
+  ASSERT_EQ(values.size(), work.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_LE(values[i]["GL_TIMESTAMP_BEGIN"], values[i]["GL_TIMESTAMP_END"]) << "sample " << i;
+    EXPECT_EQ(values[i]["GPUTime"], values[i]["GL_TIMESTAMP_END"] - values[i]["GL_TIMESTAMP_BEGIN"]) << "sample " << i;
+    if (i > 0) EXPECT_LE(values[i - 1]["GL_TIMESTAMP_END"], values[i]["GL_TIMESTAMP_BEGIN"]) << "sample " << i;
+  }
+}
+
+TEST_F(GlTimingTest, TwiceTheFragmentWorkTakesLonger) {
+  OpenGpa();
+  workloads_.DrawHeavyFullScreenTriangle(kIterations);
+  glFinish();
+  auto values = Collect({"GPUTime"}, {[this] { workloads_.DrawHeavyFullScreenTriangle(kIterations); },
+                                      [this] { workloads_.DrawHeavyFullScreenTriangle(2 * kIterations); },
+                                      [this] {
+                                        workloads_.DrawHeavyFullScreenTriangle(2 * kIterations);
+                                        workloads_.DrawHeavyFullScreenTriangle(2 * kIterations);
+                                      }});
+  ASSERT_EQ(values.size(), 3u);
+  // Generous factors: twice the work must not be mistaken for the same work on a noisy machine.
+  EXPECT_GT(values[1]["GPUTime"], 1.3 * values[0]["GPUTime"]);
+  EXPECT_GT(values[2]["GPUTime"], 1.3 * values[1]["GPUTime"]);
+}
+
+// Mesa 22.3's llvmpipe returns a garbage GL_TIME_ELAPSED result (about 10^12 ns) when the query spans a
+// context's first draw with a program, with or without GPA; the application-query tests warm up first.
+void WarmUp(const GlWorkloads& workloads, int iterations) {
+  workloads.DrawHeavyFullScreenTriangle(iterations);
+  glFinish();
+}
+
+TEST_F(GlTimingTest, TheApplicationsTimeElapsedQueryAcrossASampleStillWorks) {
+  OpenGpa();
+  WarmUp(workloads_, kIterations);
+  ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  GLuint app_query = 0;
+  glGenQueries(1, &app_query);
+  const auto start = Clock::now();
+  std::vector<SampleValues> values;
+  std::string failed_call;
+  // The application's GL_TIME_ELAPSED query is active from before GpaBeginSession to after GpaEndSession.
+  glBeginQuery(GL_TIME_ELAPSED, app_query);
+  GpaStatus status = sampler_->Run({"GPUTime", "SamplesPassed"},
+                                   {[this] { workloads_.DrawHeavyFullScreenTriangle(kIterations); }}, nullptr, &values,
+                                   &failed_call);
+  glEndQuery(GL_TIME_ELAPSED);
+  ASSERT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  GLuint64 app_elapsed = 0;
+  glGetQueryObjectui64v(app_query, GL_QUERY_RESULT, &app_elapsed);
+  const double host_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  glDeleteQueries(1, &app_query);
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_EQ(values[0]["SamplesPassed"], kWidth * kHeight);
+  EXPECT_GT(values[0]["GPUTime"], 0);
+  EXPECT_GT(app_elapsed, 0u);
+  EXPECT_LE(static_cast<double>(app_elapsed), host_ns);
+  // Both clocks time the same draw; the application's interval contains GPA's (10% slack for clock granularity).
+  EXPECT_GE(1.1 * static_cast<double>(app_elapsed), values[0]["GPUTime"]);
+}
+
+TEST_F(GlTimingTest, ASampleAroundTheApplicationsTimeElapsedQueryLeavesBothValid) {
+  OpenGpa();
+  WarmUp(workloads_, kIterations);
+  GLuint app_query = 0;
+  glGenQueries(1, &app_query);
+  const auto start = Clock::now();
+  std::vector<SampleValues> values;
+  std::string failed_call;
+  GpaStatus status = sampler_->Run({"GPUTime"},
+                                   {[&] {
+                                     glBeginQuery(GL_TIME_ELAPSED, app_query);  // the application's query, inside
+                                     workloads_.DrawHeavyFullScreenTriangle(kIterations);
+                                     glEndQuery(GL_TIME_ELAPSED);
+                                   }},
+                                   [] { glFinish(); }, &values, &failed_call);
+  ASSERT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  GLuint64 app_elapsed = 0;
+  glGetQueryObjectui64v(app_query, GL_QUERY_RESULT, &app_elapsed);
+  const double host_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  glDeleteQueries(1, &app_query);
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_GT(app_elapsed, 0u);
+  EXPECT_LE(static_cast<double>(app_elapsed), host_ns);
+  EXPECT_LE(values[0]["GPUTime"], host_ns);
+  // GPA's interval contains the application's (10% slack for clock granularity).
+  EXPECT_GE(1.1 * values[0]["GPUTime"], static_cast<double>(app_elapsed));
+}
+
+}  // namespace
+}  // namespace opengpa::testing
