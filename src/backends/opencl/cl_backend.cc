@@ -1,0 +1,23 @@
+// libGPUPerfAPICL.so's backend: GpaOpenContext takes the application's cl_command_queue.
+#include "backends/backend.h"
+#include "backends/opencl/cl_context.h"
+
+namespace opengpa {
+namespace {
+
+class OpenClBackend final : public Backend {
+ public:
+  GpaApiType Api() const override { return kGpaApiOpencl; }
+  GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) override {
+    return cl::Context::Open(api_context, flags, out);
+  }
+};
+
+}  // namespace
+
+Backend& ActiveBackend() {
+  static OpenClBackend backend;
+  return backend;
+}
+
+}  // namespace opengpa

@@ -1,0 +1,166 @@
+#include "backends/opencl/cl_session.h"
+
+#include <cstdint>
+#include <utility>
+
+#include "core/logging.h"
+
+namespace opengpa::cl {
+namespace {
+
+class CommandList final : public BackendCommandList {};
+
+bool IsFinished(cl_event event) {
+  cl_int status = CL_QUEUED;
+  if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS) {
+    return true;  // ReadResults reports the failure
+  }
+  return status <= CL_COMPLETE;  // CL_COMPLETE is 0; negative values are errors
+}
+
+GpaStatus ProfilingTime(cl_event event, cl_profiling_info when, const char* what, SampleSlot slot, cl_ulong* out) {
+  cl_int status = clGetEventProfilingInfo(event, when, sizeof *out, out, nullptr);
+  if (status != CL_SUCCESS) {
+    return LogError(kGpaStatusErrorReadingSampleResult,
+                    "GpaGetSampleResult: clGetEventProfilingInfo(0x{:X}) of the {} of sample slot {} returned {}", when,
+                    what, slot, status);
+  }
+  return kGpaStatusOk;
+}
+
+}  // namespace
+
+GpaStatus Session::Begin() {
+  cl_event origin = nullptr;
+  cl_int status = clEnqueueMarkerWithWaitList(queue_->queue.get(), 0, nullptr, &origin);
+  if (status != CL_SUCCESS) {
+    return LogError(kGpaStatusErrorFailed, "GpaBeginSession: clEnqueueMarkerWithWaitList returned {}", status);
+  }
+  origin_.reset(origin);
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::End() {
+  if (open_sample_) {
+    return LogError(kGpaStatusErrorSampleNotEnded, "GpaEndSession: sample slot {} is still open", *open_sample_);
+  }
+  cl_int status = clFlush(queue_->queue.get());
+  if (status != CL_SUCCESS) return LogError(kGpaStatusErrorFailed, "GpaEndSession: clFlush returned {}", status);
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                                    std::unique_ptr<BackendCommandList>* out) {
+  if (pass != 0) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "GpaBeginCommandList: pass {} of an OpenCL session that has 1 pass",
+                    pass);
+  }
+  if (type != kGpaCommandListNone || api_list != nullptr) {
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "GpaBeginCommandList: OpenCL has no command lists; pass GPA_NULL_COMMAND_LIST and "
+                    "kGpaCommandListNone (got command_list {}, type {})",
+                    api_list, static_cast<int>(type));
+  }
+  *out = std::make_unique<CommandList>();
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::EndCommandList(BackendCommandList& /*list*/) {
+  if (open_sample_) {
+    return LogError(kGpaStatusErrorSampleNotEnded, "GpaEndCommandList: sample slot {} is still open", *open_sample_);
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
+  if (open_sample_) {
+    return LogError(kGpaStatusErrorSampleAlreadyStarted,
+                    "GpaBeginSample: slot {} begins while slot {} is open; OpenCL samples cannot nest", slot,
+                    *open_sample_);
+  }
+  if (slot < samples_.size() && samples_[slot] != nullptr) {
+    return LogError(kGpaStatusErrorSampleAlreadyStarted, "GpaBeginSample: slot {} was already sampled in this pass",
+                    slot);
+  }
+  cl_event begin = nullptr;
+  cl_int status = clEnqueueBarrierWithWaitList(queue_->queue.get(), 0, nullptr, &begin);
+  if (status != CL_SUCCESS) {
+    return LogError(kGpaStatusErrorFailed, "GpaBeginSample (slot {}): clEnqueueBarrierWithWaitList returned {}", slot,
+                    status);
+  }
+  if (samples_.size() <= slot) samples_.resize(slot + 1);
+  samples_[slot] = std::make_unique<Sample>();
+  samples_[slot]->begin.reset(begin);
+  open_sample_ = slot;
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
+  if (open_sample_ != slot) {
+    return LogError(kGpaStatusErrorSampleNotStarted, "GpaEndSample: slot {} is not the open sample", slot);
+  }
+  cl_event end = nullptr;
+  cl_int status = clEnqueueMarkerWithWaitList(queue_->queue.get(), 0, nullptr, &end);
+  if (status != CL_SUCCESS) {
+    return LogError(kGpaStatusErrorFailed, "GpaEndSample (slot {}): clEnqueueMarkerWithWaitList returned {}", slot,
+                    status);
+  }
+  samples_[slot]->end.reset(end);
+  open_sample_.reset();
+  return kGpaStatusOk;
+}
+
+bool Session::IsPassComplete(GpaUInt32 pass) {
+  if (pass != 0) return false;
+  for (const auto& sample : samples_) {
+    if (sample == nullptr) continue;
+    if (sample->end == nullptr || !IsFinished(sample->end.get()) || !IsFinished(sample->begin.get())) return false;
+  }
+  return true;
+}
+
+GpaStatus Session::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
+  values->assign(static_cast<std::size_t>(slot_count) * columns_.size(), 0.0);
+  cl_event origin_event = origin_.get();
+  if (clWaitForEvents(1, &origin_event) != CL_SUCCESS) {
+    // clWaitForEvents fails if any listed command failed; the profiling queries below say which.
+    Log(kGpaLoggingMessage, "GpaGetSampleResult: the session-start marker did not complete normally");
+  }
+  cl_ulong origin = 0;
+  if (GpaStatus status = ProfilingTime(origin_.get(), CL_PROFILING_COMMAND_QUEUED, "session-start marker", 0, &origin);
+      status != kGpaStatusOk) {
+    return status;
+  }
+  const std::vector<HardwareCounter>& counters = HardwareCounters();
+  for (SampleSlot slot = 0; slot < slot_count && slot < samples_.size(); ++slot) {
+    const Sample* sample = samples_[slot].get();
+    if (sample == nullptr) continue;
+    if (sample->end == nullptr) {
+      return LogError(kGpaStatusErrorSampleNotEnded, "GpaGetSampleResult: sample slot {} was never ended", slot);
+    }
+    cl_event events[2] = {sample->begin.get(), sample->end.get()};
+    cl_int wait = clWaitForEvents(2, events);
+    if (wait != CL_SUCCESS) {
+      return LogError(kGpaStatusErrorReadingSampleResult,
+                      "GpaGetSampleResult: the commands around sample slot {} did not complete (clWaitForEvents "
+                      "returned {})",
+                      slot, wait);
+    }
+    for (std::size_t column = 0; column < columns_.size(); ++column) {
+      const HardwareCounter& counter = counters[columns_[column]];
+      const bool begin = counter.bracket == Bracket::kBeginBarrier;
+      cl_ulong time = 0;
+      if (GpaStatus status = ProfilingTime(begin ? events[0] : events[1], counter.when,
+                                           begin ? "begin barrier" : "end marker", slot, &time);
+          status != kGpaStatusOk) {
+        return status;
+      }
+      // Signed, so a device clock that ran backwards shows as a negative time instead of wrapping.
+      (*values)[slot * columns_.size() + column] =
+          static_cast<double>(static_cast<std::int64_t>(time - origin));
+    }
+  }
+  return kGpaStatusOk;
+}
+
+}  // namespace opengpa::cl

@@ -1,0 +1,49 @@
+// A GPA session on a command queue: GpaBeginSession enqueues a marker whose QUEUED time is the session's
+// time origin; every sample enqueues a barrier at GpaBeginSample and a marker at GpaEndSample and reads
+// their profiling times (see cl_hardware_counters.h). One pass; no command lists (kGpaCommandListNone);
+// samples do not nest. GpaEndSession flushes the queue so the results can complete.
+#ifndef OPENGPA_BACKENDS_OPENCL_CL_SESSION_H_
+#define OPENGPA_BACKENDS_OPENCL_CL_SESSION_H_
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/opencl/cl_device.h"
+#include "backends/opencl/cl_hardware_counters.h"
+
+namespace opengpa::cl {
+
+class Session final : public BackendSession {
+ public:
+  Session(std::shared_ptr<const QueueState> queue, std::vector<HardwareCounterIndex> counters)
+      : queue_(std::move(queue)), columns_(std::move(counters)) {}
+
+  GpaUInt32 PassCount() const override { return 1; }
+  GpaStatus Begin() override;
+  GpaStatus End() override;
+  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                             std::unique_ptr<BackendCommandList>* out) override;
+  GpaStatus EndCommandList(BackendCommandList& list) override;
+  GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
+  GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
+  bool IsPassComplete(GpaUInt32 pass) override;
+  GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
+
+ private:
+  struct Sample {
+    Event begin;  // barrier enqueued at GpaBeginSample
+    Event end;    // marker enqueued at GpaEndSample; null while the sample is open
+  };
+
+  std::shared_ptr<const QueueState> queue_;
+  std::vector<HardwareCounterIndex> columns_;
+  Event origin_;                                  // marker enqueued at GpaBeginSession
+  std::vector<std::unique_ptr<Sample>> samples_;  // by slot
+  std::optional<SampleSlot> open_sample_;
+};
+
+}  // namespace opengpa::cl
+
+#endif  // OPENGPA_BACKENDS_OPENCL_CL_SESSION_H_
