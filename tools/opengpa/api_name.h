@@ -1,0 +1,21 @@
+// The API names the CLI accepts (--api cuda|vk|gl|cl) and the GPA api type each selects.
+#ifndef OPENGPA_TOOLS_OPENGPA_API_NAME_H_
+#define OPENGPA_TOOLS_OPENGPA_API_NAME_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "gpu_performance_api/gpu_perf_api_types.h"
+
+namespace opengpa::cli {
+
+// For CLI11's transform; long spellings (vulkan, opengl, opencl) are accepted too.
+std::map<std::string, GpaApiType> ApiNames();
+
+// "cuda", "vk", "gl", "cl"; "unknown" otherwise.
+std::string_view ApiShortName(GpaApiType api);
+
+}  // namespace opengpa::cli
+
+#endif  // OPENGPA_TOOLS_OPENGPA_API_NAME_H_

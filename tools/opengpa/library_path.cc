@@ -1,0 +1,49 @@
+#include "library_path.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <vector>
+
+namespace opengpa::cli {
+
+std::string LibraryDirectoryBesideExecutable() {
+  char path[PATH_MAX];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) return {};
+  std::string executable(path, static_cast<std::size_t>(length));
+  const std::size_t slash = executable.rfind('/');
+  if (slash == std::string::npos) return {};
+  std::string directory = executable.substr(0, slash) + "/../lib";
+  char resolved[PATH_MAX];
+  if (realpath(directory.c_str(), resolved)) return resolved;
+  return directory;
+}
+
+std::optional<std::string> FindOpenGpaLibrary(const std::string& file_name, std::string* error) {
+  std::vector<std::string> directories;
+  if (std::string beside = LibraryDirectoryBesideExecutable(); !beside.empty()) directories.push_back(beside);
+  if (const char* path = getenv("LD_LIBRARY_PATH")) {
+    std::string all(path);
+    std::size_t start = 0;
+    while (start <= all.size()) {
+      const std::size_t colon = std::min(all.find(':', start), all.size());
+      if (colon > start) directories.push_back(all.substr(start, colon - start));
+      start = colon + 1;
+    }
+  }
+  std::string looked;
+  for (const auto& directory : directories) {
+    const std::string candidate = directory + "/" + file_name;
+    if (access(candidate.c_str(), R_OK) == 0) {
+      char resolved[PATH_MAX];
+      return realpath(candidate.c_str(), resolved) ? std::string(resolved) : candidate;
+    }
+    looked += (looked.empty() ? "" : ", ") + directory;
+  }
+  *error = file_name + " not found (looked in " + (looked.empty() ? std::string("nothing") : looked) + ")";
+  return std::nullopt;
+}
+
+}  // namespace opengpa::cli

@@ -1,0 +1,162 @@
+// `opengpa list`: every counter of a context (NvPmApiQuery's enumeration, through the GPA API).
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iostream>
+
+#include "api_name.h"
+#include "command_registry.h"
+#include "counter_description.h"
+#include "opened_context.h"
+#include "output_file.h"
+#include "output_format.h"
+#include "text_table.h"
+
+namespace opengpa::cli {
+namespace {
+
+struct ListOptions {
+  ContextOptions context;
+  bool names_only = false;
+  std::vector<std::string> groups;
+  OutputFormat format = OutputFormat::kTable;
+  std::string output;
+};
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+nlohmann::json CounterJson(const CounterDescription& counter, bool names_only) {
+  nlohmann::json json = {{"index", counter.index}, {"name", counter.name}};
+  if (names_only) return json;
+  json["group"] = counter.group;
+  json["description"] = counter.description;
+  json["data_type"] = counter.data_type;
+  json["usage"] = counter.usage;
+  json["uuid"] = counter.uuid;
+  json["sample_type"] = counter.sample_type;
+  if (counter.formula) json["formula"] = *counter.formula;
+  if (counter.hardware_unit) json["hardware_unit"] = *counter.hardware_unit;
+  return json;
+}
+
+void WriteJson(const ListOptions& options, const OpenedContext& opened, const DeviceDescription& device,
+               const std::vector<CounterDescription>& counters, std::ostream& out) {
+  nlohmann::json json;
+  json["schema"] = "opengpa-counters/1";
+  json["api"] = std::string(ApiShortName(opened.Library().Api()));
+  json["device"] = {{"name", device.name},
+                    {"device_id", device.device_id},
+                    {"revision_id", device.revision_id},
+                    {"generation", device.generation},
+                    {"opened_as", opened.Api().Description()}};
+  json["hardware_counters"] = options.context.hardware;
+  json["formulas_available"] = opened.Library().Extensions().get_counter_formula != nullptr;
+  json["counters"] = nlohmann::json::array();
+  for (const auto& counter : counters) json["counters"].push_back(CounterJson(counter, options.names_only));
+  out << json.dump(2) << '\n';
+}
+
+TextTable BuildTable(const std::vector<CounterDescription>& counters, bool names_only) {
+  TextTable table;
+  if (names_only) {
+    table.header = {"name"};
+    for (const auto& counter : counters) table.rows.push_back({counter.name});
+    return table;
+  }
+  const bool any_unit = std::any_of(counters.begin(), counters.end(),
+                                    [](const CounterDescription& c) { return c.hardware_unit.has_value(); });
+  const bool any_formula =
+      std::any_of(counters.begin(), counters.end(), [](const CounterDescription& c) { return c.formula.has_value(); });
+  table.header = {"index", "name", "group", "usage", "type"};
+  table.alignment = {Alignment::kRight};
+  if (any_unit) table.header.push_back("unit");
+  if (any_formula) table.header.push_back("formula");
+  table.header.push_back("description");
+  for (const auto& counter : counters) {
+    std::vector<std::string> row = {std::to_string(counter.index), counter.name, counter.group, counter.usage,
+                                    counter.data_type};
+    if (any_unit) row.push_back(counter.hardware_unit.value_or(""));
+    if (any_formula) row.push_back(counter.formula.value_or(""));
+    row.push_back(counter.description);
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+int RunList(const ListOptions& options) {
+  std::string error;
+  auto opened = OpenedContext::Open(options.context, &error);
+  if (!opened) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 1;
+  }
+  DeviceDescription device;
+  std::vector<CounterDescription> counters;
+  if (!DescribeDevice(opened->Library(), opened->Context(), &device, &error) ||
+      !DescribeCounters(opened->Library(), opened->Context(), &counters, &error)) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 1;
+  }
+  if (!options.groups.empty()) {
+    counters.erase(std::remove_if(counters.begin(), counters.end(),
+                                  [&options](const CounterDescription& counter) {
+                                    return std::none_of(options.groups.begin(), options.groups.end(),
+                                                        [&counter](const std::string& group) {
+                                                          return EqualsIgnoringCase(group, counter.group);
+                                                        });
+                                  }),
+                   counters.end());
+    if (counters.empty()) {
+      std::cerr << "opengpa list: no counter is in --group";
+      for (const auto& group : options.groups) std::cerr << ' ' << group;
+      std::cerr << " (run without --group to see the groups)\n";
+      return 1;
+    }
+  }
+
+  OutputFile file(options.output, &error);
+  std::ostream* out = file.Stream();
+  if (!out) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 1;
+  }
+  switch (options.format) {
+    case OutputFormat::kJson:
+      WriteJson(options, *opened, device, counters, *out);
+      break;
+    case OutputFormat::kCsv:
+      WriteCsv(BuildTable(counters, options.names_only), *out);
+      break;
+    case OutputFormat::kTable:
+      if (options.names_only) {
+        for (const auto& counter : counters) *out << counter.name << '\n';
+        break;
+      }
+      *out << counters.size() << " counters of " << device.name << " (" << opened->Api().Description() << ")"
+           << (opened->Library().Extensions().get_counter_formula ? "" : "; this library exports no formulas")
+           << "\n\n";
+      WriteAligned(BuildTable(counters, false), *out);
+      break;
+  }
+  return out->good() ? 0 : 1;
+}
+
+void SetUpList(CLI::App& command, RunFunction* run) {
+  auto options = std::make_shared<ListOptions>();
+  AddContextOptions(command, &options->context);
+  command.add_flag("-n,--names", options->names_only, "Print only the counter names");
+  command.add_option("--group", options->groups, "Only counters of this group (repeatable, case-insensitive)");
+  command.add_option("--format", options->format, "table (default), csv or json")
+      ->transform(CLI::CheckedTransformer(OutputFormatNames(), CLI::ignore_case).description("{table,csv,json}"));
+  command.add_option("-o,--output", options->output, "Write to this file instead of stdout");
+  *run = [options] { return RunList(*options); };
+}
+
+const bool registered = RegisterCommand({"list", "List every counter of a device or chip", &SetUpList});
+
+}  // namespace
+}  // namespace opengpa::cli

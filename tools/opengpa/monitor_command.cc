@@ -1,0 +1,268 @@
+// `opengpa monitor`: samples device counters at a fixed interval while other programs run, without
+// replay (NVML, and CUPTI PM sampling on GPUs that have it), and shows them as a live table, a CSV file
+// and/or a Prometheus/OpenMetrics endpoint. Everything it does goes through src/backends/realtime
+// (static library opengpa_monitor); see docs/realtime.md.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/realtime/metrics_http_server.h"
+#include "backends/realtime/monitor.h"
+#include "backends/realtime/nvml_counter_source.h"
+#include "backends/realtime/pm_sampling_source.h"
+#include "command_registry.h"
+#include "core/logging.h"
+
+namespace opengpa::cli {
+namespace {
+
+using realtime::CounterKind;
+using realtime::MetricsView;
+using realtime::Monitor;
+using realtime::MonitorRecord;
+
+struct MonitorCommandOptions {
+  int interval_ms = 1000;
+  std::vector<std::string> counters;
+  double duration_s = 0.0;  // 0: until SIGINT/SIGTERM
+  std::string prometheus;   // [HOST:]PORT
+  std::string csv;
+  std::vector<unsigned> devices;
+  unsigned pm_interval_us = 1000;
+  bool table = false;  // forced on; otherwise shown only when no --csv/--prometheus
+  bool list_counters = false;
+  bool list_pm_metrics = false;
+  std::string chip;
+};
+
+std::atomic<bool> g_stop_requested{false};
+
+void RequestStop(int) { g_stop_requested = true; }
+
+void PrintLog(GpaLoggingType type, const char* message) {
+  std::fprintf(stderr, "opengpa monitor: %s%s\n", type == kGpaLoggingError ? "error: " : "", message);
+}
+
+// Restores the previous SIGINT/SIGTERM handlers when the command ends.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_requested = false;
+    previous_int_ = std::signal(SIGINT, RequestStop);
+    previous_term_ = std::signal(SIGTERM, RequestStop);
+  }
+  ~StopSignals() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  void (*previous_int_)(int) = SIG_DFL;
+  void (*previous_term_)(int) = SIG_DFL;
+};
+
+std::string FormatNumber(double value) {
+  const double magnitude = value < 0 ? -value : value;
+  if (magnitude != 0.0 && (magnitude >= 1e7 || magnitude < 1e-2)) return fmt::format("{:.4g}", value);
+  return fmt::format("{:.2f}", value);
+}
+
+// One row per counter, one column per GPU: gauges show the last tick's value, deltas the last tick's sum.
+void PrintTable(const MetricsView& view, std::FILE* out) {
+  size_t name_width = 7;
+  for (const auto& counter : view.counters) name_width = std::max(name_width, counter.name.size());
+  std::string text = fmt::format("{:<{}}", "counter", name_width);
+  for (const auto& device : view.devices) text += fmt::format(" {:>14}", fmt::format("gpu{}", device.index));
+  text += "  unit\n";
+  for (size_t c = 0; c < view.counters.size(); ++c) {
+    const auto& counter = view.counters[c];
+    text += fmt::format("{:<{}}", counter.name, name_width);
+    for (size_t d = 0; d < view.devices.size(); ++d) {
+      const auto& value = view.At(d, c);
+      text += fmt::format(" {:>14}", value.present ? FormatNumber(value.last) : "-");
+    }
+    text += fmt::format("  {}{}\n", counter.unit, counter.kind == CounterKind::kDelta ? " per tick" : "");
+  }
+  std::fputs(text.c_str(), out);
+  std::fputc('\n', out);
+  std::fflush(out);
+}
+
+int ListCounters(const MonitorCommandOptions& options) {
+  std::printf("NVML counters (default set; need libnvidia-ml.so.1):\n");
+  for (const auto& counter : realtime::NvmlCounterCatalog()) {
+    std::printf("  %-30s %-8s %s%s\n", counter.name.c_str(), counter.unit.c_str(), counter.description.c_str(),
+                counter.kind == CounterKind::kDelta ? " (delta)" : "");
+  }
+  const std::string chip = options.chip.empty() ? "GH100" : options.chip;
+  std::printf("\nCUPTI PM sampling: `--counters pm` is this set (shown for %s; any CUPTI metric name that fits one pass "
+              "works, see --list-pm-metrics):\n",
+              chip.c_str());
+  std::vector<realtime::CounterDescriptor> pm;
+  if (realtime::DescribePmMetrics(chip, realtime::DefaultPmMetrics(), {}, &pm) == kGpaStatusOk) {
+    for (const auto& counter : pm) {
+      std::printf("  %-52s %-10s %s%s\n", counter.name.c_str(), counter.unit.c_str(), counter.description.c_str(),
+                  counter.kind == CounterKind::kDelta ? " (delta)" : "");
+    }
+  } else {
+    for (const auto& name : realtime::DefaultPmMetrics()) std::printf("  %s\n", name.c_str());
+  }
+  return 0;
+}
+
+int ListPmMetrics(const MonitorCommandOptions& options) {
+  std::vector<std::string> names;
+  std::string chip;
+  if (realtime::ListPmBaseMetrics(options.chip, {}, &chip, &names) != kGpaStatusOk) return 1;
+  std::printf("CUPTI PM sampling base metrics of %s (%zu); add a rollup such as .sum, .avg, .max, "
+              ".avg.pct_of_peak_sustained_elapsed:\n",
+              chip.c_str(), names.size());
+  for (const auto& name : names) std::printf("  %s\n", name.c_str());
+  return 0;
+}
+
+class CsvWriter {
+ public:
+  bool Open(const std::string& path) {
+    file_.open(path, std::ios::out | std::ios::trunc);
+    if (!file_) return false;
+    file_ << "timestamp_ns,duration_ns,gpu,uuid,counter,unit,value\n";
+    return true;
+  }
+  bool IsOpen() const { return file_.is_open(); }
+  // Drains the monitor's records into the file.
+  void Drain(Monitor& monitor) {
+    MonitorRecord records[1024];
+    const auto& counters = monitor.Counters();
+    for (size_t count; (count = monitor.Read(records, 1024)) > 0;) {
+      for (size_t i = 0; i < count; ++i) {
+        const MonitorRecord& r = records[i];
+        std::string uuid;
+        for (const auto& device : monitor.Devices()) {
+          if (device.index == r.device_index) uuid = device.uuid;
+        }
+        const auto& counter = counters[r.counter_index];
+        file_ << fmt::format("{},{},{},{},{},{},{}\n", r.timestamp_ns, r.duration_ns, r.device_index, uuid,
+                             counter.name, counter.unit, r.value);
+      }
+    }
+    file_.flush();
+  }
+
+ private:
+  std::ofstream file_;
+};
+
+int RunMonitor(const MonitorCommandOptions& options) {
+  SetLoggingCallback(kGpaLoggingErrorAndMessage, PrintLog);
+  if (options.list_counters) return ListCounters(options);
+  if (options.list_pm_metrics) return ListPmMetrics(options);
+
+  realtime::MonitorOptions monitor_options;
+  monitor_options.interval = std::chrono::milliseconds(options.interval_ms);
+  monitor_options.counters = options.counters;
+  monitor_options.pm_interval_ns = uint64_t{options.pm_interval_us} * 1000;
+  for (unsigned device : options.devices) monitor_options.device_indices.push_back(device);
+  const bool to_csv = !options.csv.empty();
+  if (!to_csv) monitor_options.record_capacity = 1024;  // nobody reads the records: keep little
+
+  std::unique_ptr<Monitor> monitor;
+  if (Monitor::Create(monitor_options, &monitor) != kGpaStatusOk) return 1;
+
+  CsvWriter csv;
+  if (to_csv && !csv.Open(options.csv)) {
+    std::fprintf(stderr, "opengpa monitor: error: cannot write --csv %s\n", options.csv.c_str());
+    return 1;
+  }
+  std::unique_ptr<realtime::MetricsHttpServer> server;
+  if (!options.prometheus.empty()) {
+    realtime::ListenAddress address;
+    if (realtime::ParseListenAddress(options.prometheus, &address) != kGpaStatusOk) return 2;
+    Monitor* raw = monitor.get();  // outlives the server: the server is reset first below
+    if (realtime::MetricsHttpServer::Start(
+            address, [raw](realtime::ExpositionFormat format) { return FormatMetrics(raw->Metrics(), format); },
+            &server) != kGpaStatusOk) {
+      return 1;
+    }
+    std::fprintf(stderr, "opengpa monitor: serving http://%s:%u/metrics\n", server->Address().host.c_str(),
+                 static_cast<unsigned>(server->Port()));
+  }
+  const bool table = options.table || (!to_csv && server == nullptr);
+
+  StopSignals signals;
+  if (monitor->Start() != kGpaStatusOk) return 1;
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = options.duration_s > 0
+                            ? start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                          std::chrono::duration<double>(options.duration_s))
+                            : std::chrono::steady_clock::time_point::max();
+  const auto interval = std::chrono::milliseconds(options.interval_ms);
+  auto next_table = start + interval;
+  while (!g_stop_requested) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) break;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100),
+                                                                              deadline - now));
+    if (to_csv) csv.Drain(*monitor);
+    if (table && std::chrono::steady_clock::now() >= next_table) {
+      PrintTable(monitor->Metrics(), stdout);
+      next_table += interval;
+    }
+  }
+  server.reset();
+  const GpaStatus stopped = monitor->Stop();
+  if (to_csv) csv.Drain(*monitor);
+  if (table) PrintTable(monitor->Metrics(), stdout);
+  if (monitor->DroppedRecords() > 0 && to_csv) {
+    std::fprintf(stderr, "opengpa monitor: %llu records were dropped before they reached the CSV file\n",
+                 static_cast<unsigned long long>(monitor->DroppedRecords()));
+  }
+  return stopped == kGpaStatusOk ? 0 : 1;
+}
+
+void SetUpMonitor(CLI::App& command, RunFunction* run) {
+  auto options = std::make_shared<MonitorCommandOptions>();
+  command.add_option("--interval-ms", options->interval_ms, "Sampling interval in milliseconds (10..3600000)")
+      ->check(CLI::Range(10, 3600 * 1000))
+      ->capture_default_str();
+  command
+      .add_option("--counters", options->counters,
+                  "Comma-separated counters: NVML names, CUPTI metric names (sm__cycles_active.avg), 'nvml' (every "
+                  "NVML counter, the default) or 'pm' (the default PM sampling set)")
+      ->delimiter(',');
+  command.add_option("--duration-s", options->duration_s, "Stop after this many seconds (default: until Ctrl-C)")
+      ->check(CLI::NonNegativeNumber);
+  command.add_option("--prometheus", options->prometheus,
+                     "Serve GET /metrics (Prometheus text / OpenMetrics) on [HOST:]PORT; a bare PORT binds 127.0.0.1, "
+                     "port 0 picks a free one");
+  command.add_option("--csv", options->csv, "Write every record to FILE (timestamp_ns,duration_ns,gpu,uuid,counter,unit,value)");
+  command.add_option("--device", options->devices, "GPU index (nvidia-smi order); repeat or comma-separate; default all")
+      ->delimiter(',');
+  command.add_option("--pm-interval-us", options->pm_interval_us, "Hardware interval of PM sampling, microseconds")
+      ->check(CLI::Range(1u, 1000000u))
+      ->capture_default_str();
+  command.add_flag("--table", options->table, "Print the live table even with --csv or --prometheus");
+  command.add_flag("--list-counters", options->list_counters, "List the NVML counters and the default PM set, then exit");
+  command.add_flag("--list-pm-metrics", options->list_pm_metrics,
+                   "List the CUPTI PM sampling base metrics of --chip (or of GPU 0), then exit");
+  command.add_option("--chip", options->chip, "Chip for --list-pm-metrics / --list-counters without a GPU, e.g. GH100");
+  *run = [options] { return RunMonitor(*options); };
+}
+
+const bool registered = RegisterCommand(
+    {"monitor", "Sample device counters in real time (NVML, CUPTI PM sampling): table, CSV, Prometheus endpoint",
+     &SetUpMonitor});
+
+}  // namespace
+}  // namespace opengpa::cli

@@ -1,0 +1,53 @@
+#include "opened_context.h"
+
+#include "api_name.h"
+
+namespace opengpa::cli {
+
+void AddContextOptions(CLI::App& command, ContextOptions* options) {
+  command.add_option("--api", options->api, "API whose GPA library to load: cuda, vk, gl, cl")
+      ->transform(CLI::CheckedTransformer(ApiNames(), CLI::ignore_case).description("{cuda,vk,gl,cl}"));
+  command.add_option("--device", options->device, "Device index within the API (default: the best device)")
+      ->check(CLI::NonNegativeNumber);
+  command.add_option("--chip", options->chip,
+                     "Open an offline CUDA context for this chip (e.g. GH100): no GPU needed");
+  command.add_flag("--hardware", options->hardware,
+                   "Expose raw hardware counters (kGpaOpenContextEnableHardwareCountersBit)");
+  command.add_flag("-v,--verbose", options->verbose, "Print GPA's informational log messages on stderr");
+}
+
+std::unique_ptr<OpenedContext> OpenedContext::Open(const ContextOptions& options, std::string* error) {
+  ContextRequest request;
+  request.api = options.api;
+  request.device = options.device;
+  request.chip = options.chip;
+  if (request.api == kGpaApiLast) {
+    if (request.chip.empty()) {
+      *error = "choose an API with --api cuda|vk|gl|cl (or a chip with --chip)";
+      return nullptr;
+    }
+    request.api = kGpaApiCuda;
+  }
+  if (!request.chip.empty() && request.device >= 0) {
+    *error = "--chip " + request.chip + " and --device " + std::to_string(request.device) +
+             " exclude each other: a chip context has no device";
+    return nullptr;
+  }
+
+  auto opened = std::make_unique<OpenedContext>();
+  // GPA must be initialised before the API's device or queue exists (GpaInitialize's contract).
+  opened->library_ = GpaLibrary::Load(request.api, options.verbose, error);
+  if (!opened->library_) return nullptr;
+  opened->api_ = CreateApiContext(request, error);
+  if (!opened->api_) return nullptr;
+  const GpaOpenContextFlags flags =
+      options.hardware ? kGpaOpenContextEnableHardwareCountersBit : kGpaOpenContextDefaultBit;
+  opened->context_ = GpaContext::Open(*opened->library_, opened->api_->OpenContextArgument(), flags, error);
+  if (!opened->context_) {
+    *error += " on " + opened->api_->Description();
+    return nullptr;
+  }
+  return opened;
+}
+
+}  // namespace opengpa::cli

@@ -1,0 +1,28 @@
+// How `opengpa profile` gets into an unmodified program, per API, and which counters each way measures:
+//   cuda  CUDA_INJECTION64_PATH=libopengpa_inject_cuda.so: CUPTI range profiler, auto ranges, kernel
+//         replay; any CUPTI metric of the device (e.g. dram__bytes_read.sum)
+//   cl    LD_PRELOAD=libopengpa_intercept_cl.so: clEnqueueNDRangeKernel interception; GPUTime from each
+//         kernel's own event (profiling forced on every queue)
+#ifndef OPENGPA_TOOLS_OPENGPA_PROFILE_INJECTION_H_
+#define OPENGPA_TOOLS_OPENGPA_PROFILE_INJECTION_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gpu_performance_api/gpu_perf_api_types.h"
+
+namespace opengpa::cli {
+
+// Counters used when the user names none.
+std::vector<std::string> DefaultProfileCounters(GpaApiType api);
+
+// The environment that loads the profiling library into the program and tells it the counters and
+// the stream path. False and *error when the API cannot be profiled this way, the library is missing or a
+// counter is not one this way measures.
+bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, const std::string& stream_path,
+                      std::map<std::string, std::string>* environment, std::string* error);
+
+}  // namespace opengpa::cli
+
+#endif  // OPENGPA_TOOLS_OPENGPA_PROFILE_INJECTION_H_

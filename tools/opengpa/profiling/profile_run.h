@@ -1,0 +1,52 @@
+// The result of profiling one program: the counters measured and one sample per kernel launch (CUDA) or
+// kernel enqueue (OpenCL), in launch order. Filled from the sample stream (sample_stream.h) that the
+// library loaded into the program writes, and printed by profile_writers.h.
+#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_RUN_H_
+#define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_RUN_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opengpa::profiling {
+
+struct ProfiledCounter {
+  std::string name;
+  std::string usage;      // GPA usage name ("nanoseconds", "bytes", ...) or the raw metric's unit
+  std::string data_type;  // "float64" or "uint64"
+};
+
+struct Queue {
+  std::uint32_t id = 0;
+  std::string name;  // "stream 13", "queue 0"
+  std::string device;
+};
+
+struct Sample {
+  std::uint64_t index = 0;  // launch order across the whole program, from 0
+  std::string name;         // kernel name (demangled where the API gives a mangled one)
+  std::uint32_t queue = 0;  // Queue::id
+  std::array<std::uint64_t, 3> grid{1, 1, 1};   // CUDA grid, or OpenCL global size / local size (work-groups)
+  std::array<std::uint64_t, 3> block{1, 1, 1};  // CUDA block, or OpenCL local size
+  std::optional<std::uint64_t> start_ns;  // device timeline, when the API reports it
+  std::optional<std::uint64_t> end_ns;
+  std::vector<double> values;  // one per ProfiledCounter, same order
+};
+
+struct ProfileRun {
+  std::string api;  // "cuda", "cl"
+  std::string device;
+  std::vector<std::string> command;
+  std::vector<ProfiledCounter> counters;
+  std::vector<Queue> queues;
+  std::vector<Sample> samples;  // sorted by index
+  double wall_time_s = 0.0;     // the profiled program's wall time under the profiler
+  int exit_code = 0;            // the profiled program's
+  std::vector<std::string> messages;  // what the injected library reported (warnings, errors)
+};
+
+}  // namespace opengpa::profiling
+
+#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_RUN_H_

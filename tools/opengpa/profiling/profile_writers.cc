@@ -1,0 +1,201 @@
+#include "profile_writers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "text_table.h"
+
+namespace opengpa::profiling {
+namespace {
+
+using cli::Alignment;
+using cli::CsvCell;
+using cli::TextTable;
+
+std::string QueueName(const ProfileRun& run, std::uint32_t id) {
+  for (const auto& queue : run.queues) {
+    if (queue.id == id) return queue.name;
+  }
+  return "queue " + std::to_string(id);
+}
+
+std::string Dimensions(const std::array<std::uint64_t, 3>& d) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+nlohmann::ordered_json ValueJson(double value) {
+  if (!std::isfinite(value)) return nullptr;
+  return value;
+}
+
+// Index of the first counter measured in nanoseconds (a duration for samples without timestamps).
+std::optional<std::size_t> DurationCounter(const ProfileRun& run) {
+  for (std::size_t i = 0; i < run.counters.size(); ++i) {
+    if (run.counters[i].usage == "nanoseconds" || run.counters[i].name == "gpu__time_duration.sum") return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string FormatValue(double value) {
+  if (std::isnan(value)) return "";
+  char text[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof text, "%.*g", precision, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  return text;
+}
+
+void WriteProfileCsv(const ProfileRun& run, std::ostream& out) {
+  out << "index,kernel,queue,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns";
+  for (const auto& counter : run.counters) out << ',' << CsvCell(counter.name);
+  out << '\n';
+  for (const auto& sample : run.samples) {
+    out << sample.index << ',' << CsvCell(sample.name) << ',' << CsvCell(QueueName(run, sample.queue));
+    for (auto v : sample.grid) out << ',' << v;
+    for (auto v : sample.block) out << ',' << v;
+    out << ',' << (sample.start_ns ? std::to_string(*sample.start_ns) : "");
+    out << ',' << (sample.end_ns ? std::to_string(*sample.end_ns) : "");
+    for (double value : sample.values) out << ',' << FormatValue(value);
+    out << '\n';
+  }
+}
+
+nlohmann::ordered_json ProfileJson(const ProfileRun& run) {
+  nlohmann::ordered_json json;
+  json["schema"] = "opengpa-profile/1";
+  json["api"] = run.api;
+  json["device"] = run.device;
+  json["command"] = run.command;
+  json["exit_code"] = run.exit_code;
+  json["wall_time_s"] = run.wall_time_s;
+  json["counters"] = nlohmann::ordered_json::array();
+  for (const auto& counter : run.counters) {
+    json["counters"].push_back({{"name", counter.name}, {"usage", counter.usage}, {"data_type", counter.data_type}});
+  }
+  json["queues"] = nlohmann::ordered_json::array();
+  for (const auto& queue : run.queues) {
+    json["queues"].push_back({{"id", queue.id}, {"name", queue.name}, {"device", queue.device}});
+  }
+  json["samples"] = nlohmann::ordered_json::array();
+  for (const auto& sample : run.samples) {
+    nlohmann::ordered_json entry = {{"index", sample.index},
+                                    {"kernel", sample.name},
+                                    {"queue", sample.queue},
+                                    {"grid", {sample.grid[0], sample.grid[1], sample.grid[2]}},
+                                    {"block", {sample.block[0], sample.block[1], sample.block[2]}}};
+    if (sample.start_ns) entry["start_ns"] = *sample.start_ns;
+    if (sample.end_ns) entry["end_ns"] = *sample.end_ns;
+    nlohmann::ordered_json values = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
+      values[run.counters[i].name] = ValueJson(sample.values[i]);
+    }
+    entry["values"] = std::move(values);
+    json["samples"].push_back(std::move(entry));
+  }
+  json["messages"] = run.messages;
+  return json;
+}
+
+void WriteProfileSummary(const ProfileRun& run, std::ostream& out) {
+  struct KernelTotals {
+    std::size_t first_seen = 0;
+    std::uint64_t launches = 0;
+    std::vector<double> sums;
+    std::vector<std::uint64_t> finite;
+  };
+  std::map<std::string, KernelTotals> kernels;
+  for (const auto& sample : run.samples) {
+    auto [it, inserted] = kernels.try_emplace(sample.name);
+    KernelTotals& totals = it->second;
+    if (inserted) {
+      totals.first_seen = kernels.size();
+      totals.sums.assign(run.counters.size(), 0.0);
+      totals.finite.assign(run.counters.size(), 0);
+    }
+    ++totals.launches;
+    for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
+      if (std::isfinite(sample.values[i])) {
+        totals.sums[i] += sample.values[i];
+        ++totals.finite[i];
+      }
+    }
+  }
+  std::vector<const std::pair<const std::string, KernelTotals>*> order;
+  for (const auto& entry : kernels) order.push_back(&entry);
+  // Heaviest kernels first when the first counter is a duration; otherwise in order of first launch.
+  const auto duration = DurationCounter(run);
+  std::sort(order.begin(), order.end(), [&duration](const auto* a, const auto* b) {
+    if (duration) return a->second.sums[*duration] > b->second.sums[*duration];
+    return a->second.first_seen < b->second.first_seen;
+  });
+
+  TextTable table;
+  table.header = {"kernel", "launches"};
+  table.alignment = {Alignment::kLeft, Alignment::kRight};
+  for (const auto& counter : run.counters) {
+    table.header.push_back("mean " + counter.name);
+    table.alignment.push_back(Alignment::kRight);
+  }
+  for (const auto* entry : order) {
+    std::vector<std::string> row = {entry->first, std::to_string(entry->second.launches)};
+    for (std::size_t i = 0; i < run.counters.size(); ++i) {
+      const auto n = entry->second.finite[i];
+      row.push_back(n == 0 ? "-" : FormatValue(entry->second.sums[i] / static_cast<double>(n)));
+    }
+    table.rows.push_back(std::move(row));
+  }
+  cli::WriteAligned(table, out);
+}
+
+nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  const int pid = 1;
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0},
+                    {"args", {{"name", run.api + " " + run.device}}}});
+  for (const auto& queue : run.queues) {
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", queue.id},
+                      {"args", {{"name", queue.name}}}});
+  }
+  std::uint64_t origin = UINT64_MAX;
+  for (const auto& sample : run.samples) {
+    if (sample.start_ns) origin = std::min(origin, *sample.start_ns);
+  }
+  if (origin == UINT64_MAX) origin = 0;
+  const auto duration_counter = DurationCounter(run);
+  std::map<std::uint32_t, double> queue_cursor_us;  // where untimed samples are laid end to end
+  for (const auto& sample : run.samples) {
+    double ts_us = 0.0;
+    double dur_us = 0.0;
+    bool laid_out = false;
+    if (sample.start_ns && sample.end_ns && *sample.end_ns >= *sample.start_ns) {
+      ts_us = static_cast<double>(*sample.start_ns - origin) / 1000.0;
+      dur_us = static_cast<double>(*sample.end_ns - *sample.start_ns) / 1000.0;
+    } else {
+      // No device timestamps (kernel replay): consecutive on the queue, as long as the measured duration.
+      laid_out = true;
+      ts_us = queue_cursor_us[sample.queue];
+      if (duration_counter && sample.values.size() > *duration_counter &&
+          std::isfinite(sample.values[*duration_counter])) {
+        dur_us = sample.values[*duration_counter] / 1000.0;
+      }
+    }
+    queue_cursor_us[sample.queue] = std::max(queue_cursor_us[sample.queue], ts_us + dur_us);
+    nlohmann::ordered_json args = {{"index", sample.index},
+                                   {"grid", Dimensions(sample.grid)},
+                                   {"block", Dimensions(sample.block)}};
+    if (laid_out) args["timeline"] = "laid end to end (no device timestamps)";
+    for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
+      args[run.counters[i].name] = ValueJson(sample.values[i]);
+    }
+    events.push_back({{"name", sample.name}, {"cat", run.api}, {"ph", "X"}, {"ts", ts_us}, {"dur", dur_us},
+                      {"pid", pid}, {"tid", sample.queue}, {"args", std::move(args)}});
+  }
+  return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
+}
+
+}  // namespace opengpa::profiling

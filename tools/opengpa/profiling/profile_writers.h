@@ -1,0 +1,29 @@
+// The outputs of `opengpa profile` (formats documented in docs/cli.md, JSON schema in
+// docs/schema/profile.schema.json):
+//   CSV           one row per sample: index, kernel, queue, grid, block, start/end, one column per counter
+//   JSON          the run, its counters and every sample (values keyed by counter name)
+//   summary       an aligned table: per kernel name, launches and the mean of each counter
+//   Chrome trace  traceEvents with ph "X" (ts/dur in µs, one track per API queue), for chrome://tracing
+//                 and ui.perfetto.dev
+#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_WRITERS_H_
+#define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_WRITERS_H_
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+#include "profile_run.h"
+
+namespace opengpa::profiling {
+
+void WriteProfileCsv(const ProfileRun& run, std::ostream& out);
+nlohmann::ordered_json ProfileJson(const ProfileRun& run);
+void WriteProfileSummary(const ProfileRun& run, std::ostream& out);
+nlohmann::ordered_json ChromeTrace(const ProfileRun& run);
+
+// Shortest text that reads back as the same double ("12", "0.25", "1.5e+20"); "" for NaN.
+std::string FormatValue(double value);
+
+}  // namespace opengpa::profiling
+
+#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_WRITERS_H_

@@ -1,0 +1,31 @@
+// A table of strings printed either aligned (columns padded to their widest cell) or as RFC 4180 CSV.
+#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_TEXT_TABLE_H_
+#define OPENGPA_TOOLS_OPENGPA_PROFILING_TEXT_TABLE_H_
+
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opengpa::cli {
+
+enum class Alignment { kLeft, kRight };
+
+struct TextTable {
+  std::vector<std::string> header;
+  std::vector<Alignment> alignment;  // per column; missing entries are kLeft
+  std::vector<std::vector<std::string>> rows;
+};
+
+// Columns separated by two spaces, a dashed rule under the header, no trailing spaces.
+// The last column is never padded, so long descriptions do not widen every line.
+void WriteAligned(const TextTable& table, std::ostream& out);
+
+// Header line then one line per row; a cell holding a comma, quote, CR or LF is quoted, quotes doubled.
+void WriteCsv(const TextTable& table, std::ostream& out);
+
+std::string CsvCell(std::string_view cell);
+
+}  // namespace opengpa::cli
+
+#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_TEXT_TABLE_H_

@@ -1,0 +1,25 @@
+// Runs the program to profile as a child process with extra environment variables, reporting progress
+// while it runs and its exit status and wall time when it ends.
+#ifndef OPENGPA_TOOLS_OPENGPA_PROGRAM_LAUNCHER_H_
+#define OPENGPA_TOOLS_OPENGPA_PROGRAM_LAUNCHER_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace opengpa::cli {
+
+struct ProgramResult {
+  int exit_code = 0;     // the program's exit status; 128 + signal when a signal ended it
+  double wall_time_s = 0.0;
+};
+
+// `argv[0]` is looked up in PATH. `environment` entries replace (or add to) the inherited environment.
+// `on_tick` runs about every 50 ms while the program runs. False and *error when it cannot start.
+bool RunProgram(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment,
+                const std::function<void()>& on_tick, ProgramResult* result, std::string* error);
+
+}  // namespace opengpa::cli
+
+#endif  // OPENGPA_TOOLS_OPENGPA_PROGRAM_LAUNCHER_H_
