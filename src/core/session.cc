@@ -297,7 +297,10 @@ GpaStatus Session::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandLi
     return LogError(status != kGpaStatusOk ? status : kGpaStatusErrorFailed,
                     "the backend could not begin command_list {} ({}) for pass {}", api_list, ListTypeName(type), pass);
   }
-  passes_[pass].recorded = true;
+  PassRecord& record = passes_[pass];
+  record.recorded = true;
+  // Later passes repeat the samples already seen: size the pass for them now, off the hot path.
+  if (record.sample_state.size() < slots_.size()) record.sample_state.resize(slots_.size(), kAbsent);
   *out = std::move(list);
   return kGpaStatusOk;
 }

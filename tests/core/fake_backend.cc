@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,8 @@ class FakeSession : public BackendSession {
   GpaStatus BeginCommandList(GpaUInt32 pass, void*, GpaCommandListType type,
                              std::unique_ptr<BackendCommandList>* out) override {
     if (pass >= PassCount()) return kGpaStatusErrorFailed;
+    // Like a real backend sizing its query pool: room for every sample seen so far, before recording.
+    if (ended_[pass].size() < slots_seen_) ended_[pass].resize(slots_seen_, 0);
     *out = std::make_unique<FakeCommandList>(device_, pass, type);
     return kGpaStatusOk;
   }
@@ -84,6 +88,7 @@ class FakeSession : public BackendSession {
     return kGpaStatusOk;
   }
   GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override {
+    if (device_.throw_in_samples) throw std::bad_alloc();
     auto& fake = static_cast<FakeCommandList&>(list);
     if (fake.closed || fake.open != 0xFFFFFFFFu) return kGpaStatusErrorFailed;
     fake.open = slot;
@@ -140,6 +145,7 @@ class FakeSession : public BackendSession {
 
  private:
   void MarkEnded(GpaUInt32 pass, SampleSlot slot) {
+    slots_seen_ = std::max<std::size_t>(slots_seen_, slot + 1);
     auto& ended = ended_[pass];
     if (slot >= ended.size()) ended.resize(slot + 1, 0);
     ended[slot] = 1;
@@ -152,6 +158,7 @@ class FakeSession : public BackendSession {
   std::vector<HardwareCounterIndex> counters_;
   std::vector<GpaUInt32> pass_of_;
   std::vector<std::vector<std::uint8_t>> ended_;              // [pass][slot]
+  std::size_t slots_seen_ = 0;
   std::vector<std::map<SampleSlot, SampleSlot>> copies_;      // [pass]: primary slot -> secondary slot
 };
 
@@ -207,6 +214,7 @@ class FakeBackend : public Backend {
   GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) override {
     auto* device = static_cast<FakeDevice*>(api_context);
     device->last_open_flags = flags;
+    if (device->throw_in_open) throw std::runtime_error("fake device exploded");
     if (device->open_status != kGpaStatusOk) return device->open_status;
     *out = std::make_unique<FakeContext>(*device);
     return kGpaStatusOk;

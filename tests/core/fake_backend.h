@@ -35,6 +35,8 @@ struct FakeDevice {
   GpaStatus open_status = kGpaStatusOk;  // what OpenContext returns
   GpaContextSampleTypeFlags sample_types = kGpaContextSampleTypeDiscreteCounter;
   GpaStatus read_status = kGpaStatusOk;  // what ReadResults returns
+  bool throw_in_open = false;            // OpenContext throws std::runtime_error
+  bool throw_in_samples = false;         // BeginSample throws std::bad_alloc
 
   // Live state the test may flip.
   std::atomic<bool> passes_complete{true};
