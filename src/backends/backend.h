@@ -40,6 +40,7 @@ struct HardwareCounterInfo {
   std::string description;
   GpaDataType data_type = kGpaDataTypeUint64;
   GpaUsageType usage = kGpaUsageTypeItems;
+  std::string unit;  // hardware unit it is read from ("dram", "sm", ...); may be empty (OpenGpaGetCounterHardwareUnit)
 };
 
 // The application's command list as the backend sees it (a VkCommandBuffer, a CUPTI pass, ...).

@@ -179,6 +179,7 @@ class FakeContext : public BackendContext {
       counter.description = std::string("Fake hardware counter ") + names[h];
       counter.data_type = h == 4 ? kGpaDataTypeFloat64 : kGpaDataTypeUint64;
       counter.usage = h == 4 ? kGpaUsageTypeNanoseconds : kGpaUsageTypeItems;
+      counter.unit = "fakeblock" + std::to_string(kBlockOf[h]);
       hardware_.push_back(counter);
     }
   }

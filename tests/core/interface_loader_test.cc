@@ -43,7 +43,14 @@ TEST_F(InterfaceLoaderTest, LoadsALibraryFileAndFillsItsWholeFunctionTable) {
 #define GPA_FUNCTION_PREFIX(func) EXPECT_NE(reinterpret_cast<void*>(table->func), nullptr) << #func;
 #include "gpu_performance_api/gpu_perf_api_functions.h"
 #undef GPA_FUNCTION_PREFIX
-  EXPECT_NE(manager->GetFuncTableInfo(kGpaApiVulkan).lib_handle, nullptr);
+  void* library = manager->GetFuncTableInfo(kGpaApiVulkan).lib_handle;
+  ASSERT_NE(library, nullptr);
+  // Every entry point is also exported under its own name (and the table holds exactly that symbol).
+#define GPA_FUNCTION_PREFIX(func) EXPECT_EQ(dlsym(library, #func), reinterpret_cast<void*>(table->func)) << #func;
+#include "gpu_performance_api/gpu_perf_api_functions.h"
+#undef GPA_FUNCTION_PREFIX
+  EXPECT_NE(dlsym(library, "OpenGpaGetCounterFormula"), nullptr);
+  EXPECT_EQ(dlsym(library, "_ZN7opengpa13ActiveBackendEv"), nullptr) << "internals stay local";
 }
 
 TEST_F(InterfaceLoaderTest, LoadedTableDrivesAWholeProfile) {
