@@ -1,0 +1,64 @@
+// BackendContext for CUDA: the chip's CUPTI metrics as hardware counters, the embedded catalogs, pass
+// counts from CUPTI's scheduler, and sessions over the Range Profiler. A live context measures a
+// CUcontext; an offline one (no context, a chip name) enumerates and counts passes only.
+#ifndef OPENGPA_BACKENDS_CUDA_CUDA_CONTEXT_H_
+#define OPENGPA_BACKENDS_CUDA_CUDA_CONTEXT_H_
+
+#include <cuda.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/cupti_host_metrics.h"
+
+namespace opengpa::cuda {
+
+class CudaContext : public BackendContext {
+ public:
+  struct Live {
+    CUcontext context = nullptr;
+    const CudaDriver* driver = nullptr;
+    LiveDevice device;
+  };
+
+  // `live` is empty for an offline context (chip_name then names the chip).
+  static GpaStatus Open(const std::string& chip_name, std::unique_ptr<Live> live, std::uint32_t max_samples_per_pass,
+                        std::unique_ptr<BackendContext>* out);
+
+  const DeviceInfo& Device() const override { return device_; }
+  GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
+  const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
+  std::vector<std::string_view> DerivedCatalogs() const override;
+  std::vector<std::pair<std::string, double>> Constants() const override;
+  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+                          std::unique_ptr<BackendSession>* out) override;
+
+  bool offline() const { return live_ == nullptr; }
+  const CuptiHostMetrics& metrics() const { return *metrics_; }
+
+ private:
+  CudaContext() = default;
+
+  // The CUPTI metric names of `counters`, in order; fails (logged) for an index out of range.
+  GpaStatus MetricNames(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names) const;
+
+  std::unique_ptr<Live> live_;
+  DeviceInfo device_;
+  std::unique_ptr<CuptiHostMetrics> metrics_;
+  std::vector<HardwareCounterInfo> hardware_;
+  std::uint32_t max_samples_per_pass_ = 0;
+
+  std::mutex pass_cache_mutex_;
+  std::map<std::vector<HardwareCounterIndex>, GpaUInt32> pass_cache_;  // GpaGetPassCount is asked often
+};
+
+}  // namespace opengpa::cuda
+
+#endif  // OPENGPA_BACKENDS_CUDA_CUDA_CONTEXT_H_

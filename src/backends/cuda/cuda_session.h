@@ -1,0 +1,70 @@
+// BackendSession for CUDA: GPA samples are CUPTI user ranges, GPA passes are CUPTI user-replay passes.
+//
+//   GpaBeginSession       enables the Range Profiler on the context with the session's config image
+//   GpaBeginCommandList   starts pass p (passes in order, one at a time)
+//   GpaBeginSample/End    push/pop a range named after the sample's slot
+//   GpaEndCommandList     stops the pass and records an event to answer GpaIsPassComplete
+//   GpaEndSession         decodes the counter data (CUPTI waits for the context), evaluates every
+//                         range into metric values, and disables the Range Profiler
+#ifndef OPENGPA_BACKENDS_CUDA_CUDA_SESSION_H_
+#define OPENGPA_BACKENDS_CUDA_CUDA_SESSION_H_
+
+#include <cuda.h>
+
+#include <memory>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/cuda/cuda_driver.h"
+#include "backends/cuda/cupti_host_metrics.h"
+#include "backends/cuda/cupti_range_session.h"
+
+namespace opengpa::cuda {
+
+class CudaSession : public BackendSession {
+ public:
+  CudaSession(const CudaDriver& driver, CUcontext context, std::unique_ptr<CuptiMetricConfig> config,
+              std::uint32_t max_samples_per_pass);
+  ~CudaSession() override;
+
+  GpaUInt32 PassCount() const override { return static_cast<GpaUInt32>(config_->pass_count()); }
+  GpaStatus Begin() override;
+  GpaStatus End() override;
+  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                             std::unique_ptr<BackendCommandList>* out) override;
+  GpaStatus EndCommandList(BackendCommandList& list) override;
+  GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
+  GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
+  bool IsPassComplete(GpaUInt32 pass) override;
+  GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
+
+ private:
+  struct EventDestroyer {
+    const CudaDriver* driver;
+    void operator()(CUevent event) const { driver->cuEventDestroy(event); }
+  };
+  using EventPtr = std::unique_ptr<CUevent_st, EventDestroyer>;
+
+  // Fills values_ from the decoded counter data; one row per range, found by the range's name (its slot).
+  GpaStatus EvaluateRanges();
+
+  const CudaDriver& driver_;
+  CUcontext context_;
+  std::unique_ptr<CuptiMetricConfig> config_;
+  std::uint32_t max_samples_per_pass_;
+
+  std::unique_ptr<CuptiRangeSession> ranges_;
+  GpaUInt32 next_pass_ = 0;      // the pass GpaBeginCommandList must start next
+  bool list_open_ = false;
+  bool all_passes_submitted_ = false;
+  std::vector<EventPtr> pass_done_;  // per ended pass: recorded after its work
+
+  bool ended_ = false;
+  GpaStatus result_status_ = kGpaStatusOk;  // why results cannot be read, if they cannot
+  SampleSlot slots_seen_ = 0;
+  std::vector<double> values_;  // slots_seen_ rows of config_->metrics().size()
+};
+
+}  // namespace opengpa::cuda
+
+#endif  // OPENGPA_BACKENDS_CUDA_CUDA_SESSION_H_
