@@ -70,18 +70,20 @@ class FakeSession : public BackendSession {
   ~FakeSession() override { --device_.sessions_alive; }
 
   GpaUInt32 PassCount() const override { return static_cast<GpaUInt32>(ended_.size()); }
-  GpaStatus Begin() override { return kGpaStatusOk; }
-  GpaStatus End() override { return kGpaStatusOk; }
+  GpaStatus Begin() override { return device_.begin_session_status; }
+  GpaStatus End() override { return device_.end_session_status; }
 
   GpaStatus BeginCommandList(GpaUInt32 pass, void*, GpaCommandListType type,
                              std::unique_ptr<BackendCommandList>* out) override {
     if (pass >= PassCount()) return kGpaStatusErrorFailed;
+    if (device_.command_list_status != kGpaStatusOk) return device_.command_list_status;
     // Like a real backend sizing its query pool: room for every sample seen so far, before recording.
     if (ended_[pass].size() < slots_seen_) ended_[pass].resize(slots_seen_, 0);
     *out = std::make_unique<FakeCommandList>(device_, pass, type);
     return kGpaStatusOk;
   }
   GpaStatus EndCommandList(BackendCommandList& list) override {
+    if (device_.command_list_status != kGpaStatusOk) return device_.command_list_status;
     auto& fake = static_cast<FakeCommandList&>(list);
     if (fake.closed) return kGpaStatusErrorFailed;
     fake.closed = true;
@@ -89,12 +91,14 @@ class FakeSession : public BackendSession {
   }
   GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override {
     if (device_.throw_in_samples) throw std::bad_alloc();
+    if (device_.sample_status != kGpaStatusOk) return device_.sample_status;
     auto& fake = static_cast<FakeCommandList&>(list);
     if (fake.closed || fake.open != 0xFFFFFFFFu) return kGpaStatusErrorFailed;
     fake.open = slot;
     return kGpaStatusOk;
   }
   GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override {
+    if (device_.sample_status != kGpaStatusOk) return device_.sample_status;
     auto& fake = static_cast<FakeCommandList&>(list);
     if (fake.closed || fake.open != slot) return kGpaStatusErrorFailed;  // the core passed the wrong slot
     fake.open = 0xFFFFFFFFu;

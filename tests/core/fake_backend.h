@@ -35,6 +35,10 @@ struct FakeDevice {
   GpaStatus open_status = kGpaStatusOk;  // what OpenContext returns
   GpaContextSampleTypeFlags sample_types = kGpaContextSampleTypeDiscreteCounter;
   GpaStatus read_status = kGpaStatusOk;  // what ReadResults returns
+  GpaStatus begin_session_status = kGpaStatusOk;  // what BackendSession::Begin returns
+  GpaStatus end_session_status = kGpaStatusOk;    // what BackendSession::End returns
+  GpaStatus command_list_status = kGpaStatusOk;   // what BeginCommandList / EndCommandList return
+  GpaStatus sample_status = kGpaStatusOk;         // what BeginSample / EndSample return
   bool throw_in_open = false;            // OpenContext throws std::runtime_error
   bool throw_in_samples = false;         // BeginSample throws std::bad_alloc
 
