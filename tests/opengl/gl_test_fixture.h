@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -13,6 +14,16 @@
 #include "headless_gl.h"
 
 namespace opengpa::testing {
+
+using glwork::GlWorkloads;
+using glwork::HeadlessGl;
+
+// What the tests expect the renderer to be: $OPENGPA_TEST_GL_RENDERER, default "llvmpipe" (CI must run
+// on the software driver; a missing llvmpipe fails the tests instead of silently testing something else).
+inline std::string ExpectedGlRenderer() {
+  const char* value = std::getenv("OPENGPA_TEST_GL_RENDERER");
+  return value != nullptr && *value != '\0' ? value : "llvmpipe";
+}
 
 class GlTest : public ::testing::Test {
  protected:

@@ -21,7 +21,7 @@ HardwareCounter Make(Bracket bracket, cl_profiling_info when) {
                             ", in nanoseconds since GpaBeginSession.";
   return HardwareCounter{
       HardwareCounterInfo{std::string(command) + stage, "EventProfiling", description, kGpaDataTypeUint64,
-                          kGpaUsageTypeNanoseconds},
+                          kGpaUsageTypeNanoseconds, "command_queue"},
       bracket, when};
 }
 

@@ -5,9 +5,10 @@
 namespace opengpa::gl {
 namespace {
 
-HardwareCounter Query(const char* name, const char* group, const char* description, GLenum target) {
+HardwareCounter Query(const char* name, const char* group, const char* description, GLenum target,
+                      const char* unit) {
   HardwareCounter counter;
-  counter.info = {name, group, description, kGpaDataTypeUint64, kGpaUsageTypeItems};
+  counter.info = {name, group, description, kGpaDataTypeUint64, kGpaUsageTypeItems, unit};
   counter.source = CounterSource::kQuery;
   counter.target = target;
   return counter;
@@ -15,7 +16,7 @@ HardwareCounter Query(const char* name, const char* group, const char* descripti
 
 HardwareCounter Timestamp(const char* name, const char* description, CounterSource source) {
   HardwareCounter counter;
-  counter.info = {name, "Timing", description, kGpaDataTypeUint64, kGpaUsageTypeNanoseconds};
+  counter.info = {name, "Timing", description, kGpaDataTypeUint64, kGpaUsageTypeNanoseconds, "timer"};
   counter.source = source;
   return counter;
 }
@@ -39,49 +40,49 @@ std::vector<HardwareCounter> SupportedHardwareCounters(const Capabilities& caps)
     const char* kGroup = "PipelineStatistics";
     counters.push_back(Query("GL_VERTICES_SUBMITTED", kGroup,
                              "Vertices submitted to the primitive assembly stage (GL_VERTICES_SUBMITTED).",
-                             GL_VERTICES_SUBMITTED_ARB));
+                             GL_VERTICES_SUBMITTED_ARB, "input_assembly"));
     counters.push_back(Query("GL_PRIMITIVES_SUBMITTED", kGroup,
                              "Primitives submitted to the primitive assembly stage (GL_PRIMITIVES_SUBMITTED).",
-                             GL_PRIMITIVES_SUBMITTED_ARB));
+                             GL_PRIMITIVES_SUBMITTED_ARB, "input_assembly"));
     counters.push_back(Query("GL_VERTEX_SHADER_INVOCATIONS", kGroup,
                              "Vertex shader invocations (GL_VERTEX_SHADER_INVOCATIONS).",
-                             GL_VERTEX_SHADER_INVOCATIONS_ARB));
+                             GL_VERTEX_SHADER_INVOCATIONS_ARB, "vertex_shader"));
     if (caps.tessellation()) {
       counters.push_back(Query("GL_TESS_CONTROL_SHADER_PATCHES", kGroup,
                                "Patches processed by the tessellation control shader stage "
                                "(GL_TESS_CONTROL_SHADER_PATCHES).",
-                               GL_TESS_CONTROL_SHADER_PATCHES_ARB));
+                               GL_TESS_CONTROL_SHADER_PATCHES_ARB, "tess_control_shader"));
       counters.push_back(Query("GL_TESS_EVALUATION_SHADER_INVOCATIONS", kGroup,
                                "Tessellation evaluation shader invocations (GL_TESS_EVALUATION_SHADER_INVOCATIONS).",
-                               GL_TESS_EVALUATION_SHADER_INVOCATIONS_ARB));
+                               GL_TESS_EVALUATION_SHADER_INVOCATIONS_ARB, "tess_evaluation_shader"));
     }
     if (caps.geometry_shaders()) {
       counters.push_back(Query("GL_GEOMETRY_SHADER_INVOCATIONS", kGroup,
                                "Geometry shader invocations (GL_GEOMETRY_SHADER_INVOCATIONS).",
-                               GL_GEOMETRY_SHADER_INVOCATIONS));
+                               GL_GEOMETRY_SHADER_INVOCATIONS, "geometry_shader"));
       counters.push_back(Query("GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED", kGroup,
                                "Primitives emitted by the geometry shader (GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED).",
-                               GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB));
+                               GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB, "geometry_shader"));
     }
     counters.push_back(Query("GL_CLIPPING_INPUT_PRIMITIVES", kGroup,
                              "Primitives that reached the clipping stage (GL_CLIPPING_INPUT_PRIMITIVES).",
-                             GL_CLIPPING_INPUT_PRIMITIVES_ARB));
+                             GL_CLIPPING_INPUT_PRIMITIVES_ARB, "clipper"));
     counters.push_back(Query("GL_CLIPPING_OUTPUT_PRIMITIVES", kGroup,
                              "Primitives that left the clipping stage (GL_CLIPPING_OUTPUT_PRIMITIVES).",
-                             GL_CLIPPING_OUTPUT_PRIMITIVES_ARB));
+                             GL_CLIPPING_OUTPUT_PRIMITIVES_ARB, "clipper"));
     counters.push_back(Query("GL_FRAGMENT_SHADER_INVOCATIONS", kGroup,
                              "Fragment shader invocations (GL_FRAGMENT_SHADER_INVOCATIONS).",
-                             GL_FRAGMENT_SHADER_INVOCATIONS_ARB));
+                             GL_FRAGMENT_SHADER_INVOCATIONS_ARB, "fragment_shader"));
     if (caps.compute_shaders()) {
       counters.push_back(Query("GL_COMPUTE_SHADER_INVOCATIONS", kGroup,
                                "Compute shader invocations (GL_COMPUTE_SHADER_INVOCATIONS).",
-                               GL_COMPUTE_SHADER_INVOCATIONS_ARB));
+                               GL_COMPUTE_SHADER_INVOCATIONS_ARB, "compute_shader"));
     }
   }
 
   HardwareCounter samples = Query("GL_SAMPLES_PASSED", "Occlusion",
                                   "Samples that passed the depth and stencil tests (GL_SAMPLES_PASSED).",
-                                  GL_SAMPLES_PASSED);
+                                  GL_SAMPLES_PASSED, "depth_stencil_test");
   // The occlusion targets share one active slot (ARB_occlusion_query2).
   if (caps.any_samples_passed()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED);
   if (caps.any_samples_passed_conservative()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED_CONSERVATIVE);

@@ -1,13 +1,13 @@
-// GL work of exactly known size for the backend tests: the pipeline statistics each draw or dispatch
+// GL work of exactly known size, shared by opengpa_gl_sample and tests/opengl: the pipeline statistics each draw or dispatch
 // must produce follow from the numbers passed in.
-#ifndef OPENGPA_TESTS_OPENGL_GL_WORKLOADS_H_
-#define OPENGPA_TESTS_OPENGL_GL_WORKLOADS_H_
+#ifndef OPENGPA_SAMPLES_OPENGL_GL_WORKLOADS_H_
+#define OPENGPA_SAMPLES_OPENGL_GL_WORKLOADS_H_
 
 #include <string>
 
 #include "headless_gl.h"
 
-namespace opengpa::testing {
+namespace opengpa::glwork {
 
 class GlWorkloads {
  public:
@@ -46,6 +46,6 @@ class GlWorkloads {
   GLuint compute_ = 0;
 };
 
-}  // namespace opengpa::testing
+}  // namespace opengpa::glwork
 
-#endif  // OPENGPA_TESTS_OPENGL_GL_WORKLOADS_H_
+#endif  // OPENGPA_SAMPLES_OPENGL_GL_WORKLOADS_H_

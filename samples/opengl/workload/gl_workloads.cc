@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-namespace opengpa::testing {
+namespace opengpa::glwork {
 namespace {
 
 // Positions come from gl_VertexID, so vertex counts are exact and no attribute setup can hide vertices.
@@ -220,4 +220,4 @@ void GlWorkloads::Dispatch(int x, int y, int z) const {
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
-}  // namespace opengpa::testing
+}  // namespace opengpa::glwork

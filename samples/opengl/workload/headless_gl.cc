@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace opengpa::testing {
+namespace opengpa::glwork {
 namespace {
 
 std::string EglFailure(const char* call) {
@@ -43,13 +43,13 @@ EGLDisplay OpenDisplay(const std::string& platform, std::string* error) {
       *error = EglFailure("eglQueryDevicesEXT (no EGL device)");
       return EGL_NO_DISPLAY;
     }
-    int index = std::atoi(Env("OPENGPA_TEST_EGL_DEVICE", "0").c_str());
+    int index = std::atoi(Env("OPENGPA_EGL_DEVICE", "0").c_str());
     if (index < 0 || index >= count) index = 0;
     EGLDisplay display = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[index], nullptr);
     if (display == EGL_NO_DISPLAY) *error = EglFailure("eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT)");
     return display;
   }
-  *error = "OPENGPA_TEST_EGL_PLATFORM must be surfaceless or device, not " + platform;
+  *error = "OPENGPA_EGL_PLATFORM must be surfaceless or device, not " + platform;
   return EGL_NO_DISPLAY;
 }
 
@@ -62,11 +62,9 @@ EGLContext CreateContext(EGLDisplay display, EGLContext share) {
 
 }  // namespace
 
-std::string ExpectedGlRenderer() { return Env("OPENGPA_TEST_GL_RENDERER", "llvmpipe"); }
-
 std::unique_ptr<HeadlessGl> HeadlessGl::Create(int width, int height, std::string* error) {
   auto gl = std::make_unique<HeadlessGl>();
-  gl->platform_ = Env("OPENGPA_TEST_EGL_PLATFORM", "surfaceless");
+  gl->platform_ = Env("OPENGPA_EGL_PLATFORM", "surfaceless");
   gl->width_ = width;
   gl->height_ = height;
   gl->display_ = OpenDisplay(gl->platform_, error);
@@ -132,4 +130,4 @@ bool HeadlessGl::ReleaseCurrent() const {
 
 EGLContext HeadlessGl::CreateOtherContext() const { return CreateContext(display_, EGL_NO_CONTEXT); }
 
-}  // namespace opengpa::testing
+}  // namespace opengpa::glwork

@@ -1,8 +1,9 @@
-// A GL 4.5 core context without a window, for tests and device runs: EGL on Mesa's surfaceless platform
-// (llvmpipe in CI) or on the EGL device platform (OPENGPA_TEST_EGL_PLATFORM=device, e.g. the NVIDIA driver),
-// rendering into a W x H framebuffer object with color and depth.
-#ifndef OPENGPA_TESTS_OPENGL_HEADLESS_GL_H_
-#define OPENGPA_TESTS_OPENGL_HEADLESS_GL_H_
+// A GL 4.5 core context without a window, for the sample, the tests and device runs: EGL on Mesa's
+// surfaceless platform (llvmpipe, the default) or on the EGL device platform (OPENGPA_EGL_PLATFORM=device,
+// device OPENGPA_EGL_DEVICE, default 0: e.g. the NVIDIA driver), rendering into a W x H framebuffer object
+// with color and depth.
+#ifndef OPENGPA_SAMPLES_OPENGL_HEADLESS_GL_H_
+#define OPENGPA_SAMPLES_OPENGL_HEADLESS_GL_H_
 
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
@@ -12,7 +13,7 @@
 #include <memory>
 #include <string>
 
-namespace opengpa::testing {
+namespace opengpa::glwork {
 
 class HeadlessGl {
  public:
@@ -46,10 +47,6 @@ class HeadlessGl {
   GLuint depth_ = 0;
 };
 
-// What the tests expect the renderer to be: $OPENGPA_TEST_GL_RENDERER, default "llvmpipe" (CI must run
-// on the software driver; a missing llvmpipe fails the tests instead of silently testing something else).
-std::string ExpectedGlRenderer();
+}  // namespace opengpa::glwork
 
-}  // namespace opengpa::testing
-
-#endif  // OPENGPA_TESTS_OPENGL_HEADLESS_GL_H_
+#endif  // OPENGPA_SAMPLES_OPENGL_HEADLESS_GL_H_

@@ -1,0 +1,234 @@
+// opengpa_gl_sample: profiles a small OpenGL frame with OpenGPA's libGPUPerfAPIGL.so, the way GPA's sample
+// applications do, and prints a CSV of every counter per sample.
+//
+// It makes a headless GL 4.5 context (EGL surfaceless: Mesa's llvmpipe; --egl-platform device: a GPU
+// driver such as NVIDIA's), draws triangles, a full-screen triangle, a geometry-shader and a tessellation
+// draw and a compute dispatch, each in its own GPA sample, while the application's own GL_TIME_ELAPSED
+// query times the whole frame (GPA's GPUTime uses GL_TIMESTAMP queries and leaves that slot free). Counters
+// whose value follows from the workload are checked; the exit status is 1 if one differs.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gl_workloads.h"
+#include "gpu_performance_api/gpu_perf_api_gl.h"
+#include "gpu_performance_api/gpu_perf_api_interface_loader.h"
+#include "headless_gl.h"
+
+GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
+
+namespace opengpa::glwork {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: opengpa_gl_sample [--csv FILE] [--egl-platform surfaceless|device] [--gpa-lib PATH]\n"
+    "  Profiles draws and a dispatch with libGPUPerfAPIGL.so; prints one CSV row per sample on stdout.\n"
+    "  --csv FILE        write the CSV to FILE instead of stdout\n"
+    "  --egl-platform P  EGL platform (default surfaceless: llvmpipe; device: the first EGL device)\n"
+    "  --gpa-lib PATH    libGPUPerfAPIGL.so, or the folder holding it (default: beside the build, then the\n"
+    "                    loader's search path)\n";
+
+constexpr int kWidth = 1280;
+constexpr int kHeight = 720;
+constexpr int kTriangles = 4096;
+constexpr int kGsTriangles = 1024;
+constexpr int kPatches = 512;
+constexpr int kGroups[3] = {64, 16, 2};
+
+struct Options {
+  std::string csv;
+  std::string gpa_lib;
+};
+
+bool ParseOptions(int argc, char** argv, Options* options) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) return false;
+    const std::string value = argv[++i];
+    if (arg == "--csv") {
+      options->csv = value;
+    } else if (arg == "--gpa-lib") {
+      options->gpa_lib = value;
+    } else if (arg == "--egl-platform") {
+      setenv("OPENGPA_EGL_PLATFORM", value.c_str(), 1);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+void LogToStderr(GpaLoggingType type, const char* message) {
+  std::fprintf(stderr, "[GPA %s] %s\n", type == kGpaLoggingError ? "error" : "info", message);
+}
+
+// The folder of this program's build output holds samples/opengl/; the libraries are in <build>/lib.
+std::string DefaultLibraryFolder(const char* argv0) {
+  std::string self = argv0;
+  const std::size_t slash = self.rfind('/');
+  return slash == std::string::npos ? "../../lib" : self.substr(0, slash) + "/../../lib";
+}
+
+struct SampleSpec {
+  std::string label;
+  std::function<void()> work;
+  std::map<std::string, double> expected;  // counters whose value follows from the work
+};
+
+std::vector<SampleSpec> Frame(const GlWorkloads& gl) {
+  const double pixels = double(kWidth) * kHeight;
+  const double threads = double(kGroups[0]) * kGroups[1] * kGroups[2] * GlWorkloads::kLocalSizeX * GlWorkloads::kLocalSizeY;
+  return {
+      {"triangles", [&gl] { gl.DrawSmallTriangles(kTriangles); },
+       {{"InputVertices", 3.0 * kTriangles}, {"InputPrimitives", kTriangles}, {"VSVerticesIn", 3.0 * kTriangles},
+        {"PrimitivesIn", kTriangles}, {"CSThreads", 0}}},
+      {"fullscreen", [&gl] { gl.DrawFullScreenTriangle(); },
+       {{"InputVertices", 3}, {"InputPrimitives", 1}, {"SamplesPassed", pixels}}},
+      {"squares", [&gl] { gl.DrawAlignedSquares((kWidth / 16) * (kHeight / 16), kWidth, kHeight); },
+       {{"SamplesPassed", pixels}, {"PSInvocations", pixels}}},
+      {"geometry", [&gl] { gl.DrawThroughGeometryShader(kGsTriangles); },
+       {{"GSPrimsIn", kGsTriangles}, {"GSPrimsOut", 2.0 * kGsTriangles}, {"PrimitivesIn", 2.0 * kGsTriangles}}},
+      {"tessellation", [&gl] { gl.DrawTessellatedPatches(kPatches); }, {{"HSPatches", kPatches}, {"PrimitivesIn", kPatches}}},
+      {"compute", [&gl] { gl.Dispatch(kGroups[0], kGroups[1], kGroups[2]); },
+       {{"CSThreads", threads}, {"InputVertices", 0}, {"SamplesPassed", 0}}},
+  };
+}
+
+int Run(const Options& options, const char* argv0) {
+  std::string error;
+  std::unique_ptr<HeadlessGl> context = HeadlessGl::Create(kWidth, kHeight, &error);
+  if (!context) {
+    std::cerr << "opengpa_gl_sample: no GL context: " << error
+              << "\n  install Mesa's EGL/llvmpipe (apt-get install libegl-mesa0 libgl1-mesa-dri) or use --egl-platform device\n";
+    return 1;
+  }
+  GlWorkloads workloads;
+  if (!workloads.Build(&error)) {
+    std::cerr << "opengpa_gl_sample: " << error << "\n";
+    return 1;
+  }
+  std::cerr << "GL renderer: " << context->renderer() << " (EGL " << context->platform() << ")\n";
+
+  GpaApiManager* manager = GpaApiManager::Instance();
+  const std::string library = options.gpa_lib.empty() ? DefaultLibraryFolder(argv0) : options.gpa_lib;
+  if (manager->LoadApi(kGpaApiOpengl, library) != kGpaStatusOk && manager->LoadApi(kGpaApiOpengl) != kGpaStatusOk) {
+    std::cerr << "opengpa_gl_sample: cannot load libGPUPerfAPIGL.so: " << manager->GetLastError()
+              << "\n  build it, or pass --gpa-lib PATH\n";
+    return 1;
+  }
+  const GpaFunctionTable& gpa = *manager->GetFunctionTable(kGpaApiOpengl);
+  gpa.GpaRegisterLoggingCallback(kGpaLoggingError, LogToStderr);
+  auto check = [&](GpaStatus status, const char* what) {
+    if (status != kGpaStatusOk) std::cerr << "opengpa_gl_sample: " << what << ": " << gpa.GpaGetStatusAsStr(status) << "\n";
+    return status == kGpaStatusOk;
+  };
+
+  GpaContextId gpa_context = nullptr;
+  GpaSessionId session = nullptr;
+  if (!check(gpa.GpaInitialize(kGpaInitializeDefaultBit), "GpaInitialize") ||
+      !check(gpa.GpaOpenContext(context->context(), kGpaOpenContextDefaultBit, &gpa_context), "GpaOpenContext") ||
+      !check(gpa.GpaCreateSession(gpa_context, kGpaSessionSampleTypeDiscreteCounter, &session), "GpaCreateSession") ||
+      !check(gpa.GpaEnableAllCounters(session), "GpaEnableAllCounters") ||
+      !check(gpa.GpaBeginSession(session), "GpaBeginSession")) {
+    return 1;
+  }
+  GpaUInt32 passes = 0;
+  gpa.GpaGetPassCount(session, &passes);
+
+  const std::vector<SampleSpec> frame = Frame(workloads);
+  // Draw the frame once unmeasured: drivers compile shader variants at the first draw, which is not the
+  // cost the samples should show.
+  for (const SampleSpec& sample : frame) sample.work();
+  glFinish();
+  GLuint frame_query = 0;
+  glGenQueries(1, &frame_query);
+  for (GpaUInt32 pass = 0; pass < passes; ++pass) {
+    GpaCommandListId list = nullptr;
+    if (!check(gpa.GpaBeginCommandList(session, pass, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list),
+               "GpaBeginCommandList")) {
+      return 1;
+    }
+    glBeginQuery(GL_TIME_ELAPSED, frame_query);  // the application's own timer, across every sample
+    for (GpaUInt32 id = 0; id < frame.size(); ++id) {
+      if (!check(gpa.GpaBeginSample(id, list), "GpaBeginSample")) return 1;
+      frame[id].work();
+      if (!check(gpa.GpaEndSample(list), "GpaEndSample")) return 1;
+    }
+    glEndQuery(GL_TIME_ELAPSED);
+    if (!check(gpa.GpaEndCommandList(list), "GpaEndCommandList")) return 1;
+  }
+  if (!check(gpa.GpaEndSession(session), "GpaEndSession")) return 1;
+  glFinish();
+  GLuint64 frame_ns = 0;
+  glGetQueryObjectui64v(frame_query, GL_QUERY_RESULT, &frame_ns);
+  glDeleteQueries(1, &frame_query);
+
+  GpaUInt32 enabled = 0;
+  gpa.GpaGetNumEnabledCounters(session, &enabled);
+  std::vector<std::string> names(enabled);
+  std::vector<GpaDataType> types(enabled);
+  for (GpaUInt32 e = 0; e < enabled; ++e) {
+    GpaUInt32 index = 0;
+    const char* name = nullptr;
+    gpa.GpaGetEnabledIndex(session, e, &index);
+    gpa.GpaGetCounterName(gpa_context, index, &name);
+    gpa.GpaGetCounterDataType(gpa_context, index, &types[e]);
+    names[e] = name;
+  }
+
+  std::ofstream file;
+  if (!options.csv.empty()) file.open(options.csv);
+  std::ostream& csv = options.csv.empty() ? std::cout : file;
+  csv << "SampleId,Label";
+  for (const std::string& name : names) csv << "," << name;
+  csv << "\n";
+  int mismatches = 0;
+  double gpu_time_sum = 0.0;
+  for (GpaUInt32 id = 0; id < frame.size(); ++id) {
+    std::vector<GpaUInt64> raw(enabled);
+    if (!check(gpa.GpaGetSampleResult(session, id, raw.size() * sizeof(GpaUInt64), raw.data()), "GpaGetSampleResult")) {
+      return 1;
+    }
+    csv << id << "," << frame[id].label;
+    for (GpaUInt32 e = 0; e < enabled; ++e) {
+      double value = static_cast<double>(raw[e]);
+      if (types[e] == kGpaDataTypeFloat64) std::memcpy(&value, &raw[e], sizeof value);
+      csv << "," << (types[e] == kGpaDataTypeFloat64 ? std::to_string(value) : std::to_string(raw[e]));
+      if (names[e] == "GPUTime") gpu_time_sum += value;
+      auto expected = frame[id].expected.find(names[e]);
+      if (expected != frame[id].expected.end() && expected->second != value) {
+        std::cerr << "MISMATCH sample " << id << " (" << frame[id].label << ") " << names[e] << " = " << value
+                  << ", the workload implies " << expected->second << "\n";
+        ++mismatches;
+      }
+    }
+    csv << "\n";
+  }
+  std::cerr << "application GL_TIME_ELAPSED over the frame: " << frame_ns << " ns; sum of GPA GPUTime: "
+            << static_cast<GpaUInt64>(gpu_time_sum) << " ns\n";
+  if (mismatches == 0) std::cerr << "every counter implied by the workload matches\n";
+
+  gpa.GpaDeleteSession(session);
+  gpa.GpaCloseContext(gpa_context);
+  gpa.GpaDestroy();
+  return mismatches == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace opengpa::glwork
+
+int main(int argc, char** argv) {
+  opengpa::glwork::Options options;
+  if (!opengpa::glwork::ParseOptions(argc, argv, &options)) {
+    std::cerr << opengpa::glwork::kUsage;
+    return 2;
+  }
+  return opengpa::glwork::Run(options, argv[0]);
+}
