@@ -80,5 +80,21 @@ TEST_F(BackendFailureTest, ContinuingAnEndedSampleFails) {
   EXPECT_THAT(ErrorLog::Last(), HasSubstr("already ended"));
 }
 
+TEST_F(BackendFailureTest, ABackendExceptionBecomesTheExceptionStatus) {
+  device_.throw_in_open = true;
+  GpaContextId context = nullptr;
+  EXPECT_EQ(GpaOpenContext(&device_, 0, &context), kGpaStatusErrorException);
+  EXPECT_THAT(ErrorLog::Last(), HasSubstr("fake device exploded"));
+  device_.throw_in_open = false;
+  GpaSessionId session = BegunSession({"FakeTotalWork"});
+  GpaCommandListId list = nullptr;
+  ASSERT_EQ(GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), kGpaStatusOk);
+  device_.throw_in_samples = true;
+  EXPECT_EQ(GpaBeginSample(0, list), kGpaStatusErrorException);
+  EXPECT_THAT(ErrorLog::Last(), HasSubstr("GpaBeginSample"));
+  device_.throw_in_samples = false;
+  EXPECT_EQ(GpaBeginSample(0, list), kGpaStatusOk) << "the failed call left no half-made sample";
+}
+
 }  // namespace
 }  // namespace opengpa::testing
