@@ -3,6 +3,10 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
 
 #include "tests/core/fake_backend.h"
 
@@ -78,7 +82,21 @@ TEST_F(InterfaceLoaderTest, LoadedTableDrivesAWholeProfile) {
   EXPECT_EQ(gpa->GpaDestroy(), kGpaStatusOk);
 }
 
-TEST_F(InterfaceLoaderTest, LoadsFromADirectoryByTheApisLibraryName) {
+TEST_F(InterfaceLoaderTest, LoadsTheApisLibraryByNameFromADirectory) {
+  // A directory holding "libGPUPerfAPICL.so" (a link to the test library).
+  char directory[] = "/tmp/opengpa-loader-XXXXXX";
+  ASSERT_NE(mkdtemp(directory), nullptr);
+  const std::string link = std::string(directory) + "/libGPUPerfAPICL.so";
+  ASSERT_EQ(symlink(OPENGPA_TEST_LIBRARY, link.c_str()), 0);
+  GpaApiManager* manager = GpaApiManager::Instance();
+  EXPECT_EQ(manager->LoadApi(kGpaApiOpencl, directory), kGpaStatusOk) << manager->GetLastError();
+  EXPECT_NE(manager->GetFunctionTable(kGpaApiOpencl), nullptr);
+  manager->UnloadApi(kGpaApiOpencl);
+  unlink(link.c_str());
+  rmdir(directory);
+}
+
+TEST_F(InterfaceLoaderTest, AMissingLibraryIsALoadFailureNamingIt) {
   GpaApiManager* manager = GpaApiManager::Instance();
   // The build directory holds libGPUPerfAPITest.so, not libGPUPerfAPICUDA.so (unless CUDA was built).
   const GpaStatus status = manager->LoadApi(kGpaApiCuda, "/nonexistent-opengpa-dir");
