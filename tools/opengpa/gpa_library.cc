@@ -17,9 +17,11 @@ namespace opengpa::cli {
 namespace {
 
 std::atomic<bool> verbose_logging{false};
+std::atomic<int> error_mutes{0};
 
 void PrintGpaLog(GpaLoggingType type, const char* message) {
   if ((type & kGpaLoggingError) != 0) {
+    if (error_mutes > 0) return;
     std::fprintf(stderr, "opengpa: GPA error: %s\n", message);
   } else if (verbose_logging) {
     std::fprintf(stderr, "opengpa: GPA: %s\n", message);
@@ -27,6 +29,9 @@ void PrintGpaLog(GpaLoggingType type, const char* message) {
 }
 
 }  // namespace
+
+GpaErrorLogMute::GpaErrorLogMute() { ++error_mutes; }
+GpaErrorLogMute::~GpaErrorLogMute() { --error_mutes; }
 
 std::string GpaLibraryFileName(GpaApiType api) {
   switch (api) {

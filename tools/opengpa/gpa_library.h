@@ -48,6 +48,16 @@ class GpaLibrary {
 // "GPA status <n>" for statuses reported before a function table exists.
 std::string GpaStatusText(GpaStatus status);
 
+// While one exists, GPA's error messages are not printed (for calls whose failure the CLI expects and
+// handles, such as trial counter sets in `opengpa passes`).
+class GpaErrorLogMute {
+ public:
+  GpaErrorLogMute();
+  ~GpaErrorLogMute();
+  GpaErrorLogMute(const GpaErrorLogMute&) = delete;
+  GpaErrorLogMute& operator=(const GpaErrorLogMute&) = delete;
+};
+
 // GpaCloseContext at scope exit.
 class GpaContext {
  public:

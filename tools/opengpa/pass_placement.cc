@@ -5,33 +5,24 @@ namespace opengpa::cli {
 std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32_t>& counters,
                                                    const PassCountOracle& oracle, std::string* error) {
   PassPlacement placement;
-  const auto total = oracle(counters);
-  if (!total) {
-    *error = "the library could not count the passes of the whole counter set";
-    return std::nullopt;
-  }
-  placement.library_passes = *total;
+  placement.library_passes = oracle(counters, false);
 
   for (std::uint32_t counter : counters) {
     bool placed = false;
     for (PassGroup& group : placement.groups) {
       std::vector<std::uint32_t> candidate = group.counters;
       candidate.push_back(counter);
-      const auto passes = oracle(candidate);
-      if (!passes) {
-        *error = "the library could not count the passes of a subset holding counter " + std::to_string(counter);
-        return std::nullopt;
-      }
-      if (*passes <= group.pass_count) {
+      const auto passes = oracle(candidate, true);
+      if (passes && *passes <= group.pass_count) {
         group.counters.push_back(counter);
         placed = true;
         break;
       }
     }
     if (placed) continue;
-    const auto alone = oracle({counter});
+    const auto alone = oracle({counter}, false);
     if (!alone) {
-      *error = "the library could not count the passes of counter " + std::to_string(counter);
+      *error = "the library cannot schedule counter " + std::to_string(counter) + " even on its own";
       return std::nullopt;
     }
     PassGroup group;

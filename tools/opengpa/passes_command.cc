@@ -58,7 +58,10 @@ int RunPasses(const PassesOptions& options) {
   }
 
   std::string oracle_error;
-  const PassCountOracle oracle = [&](const std::vector<std::uint32_t>& subset) -> std::optional<std::uint32_t> {
+  const PassCountOracle oracle = [&](const std::vector<std::uint32_t>& subset,
+                                    bool probing) -> std::optional<std::uint32_t> {
+    std::optional<GpaErrorLogMute> mute;
+    if (probing) mute.emplace();
     const GpaFunctionTable& gpa = library.Gpa();
     if (!library.Succeeded(gpa.GpaDisableAllCounters(session->Id()), "GpaDisableAllCounters", &oracle_error)) {
       return std::nullopt;
@@ -77,7 +80,7 @@ int RunPasses(const PassesOptions& options) {
   };
   auto placement = PlaceCountersInPasses(indices, oracle, &error);
   if (!placement) {
-    std::cerr << "opengpa passes: " << error << ": " << oracle_error << '\n';
+    std::cerr << "opengpa passes: " << error << " (" << oracle_error << ")\n";
     return 1;
   }
   auto name_of = [&](std::uint32_t index) {
@@ -98,7 +101,7 @@ int RunPasses(const PassesOptions& options) {
     json["schema"] = "opengpa-passes/1";
     json["api"] = std::string(ApiShortName(library.Api()));
     json["device"] = {{"name", device.name}, {"opened_as", opened->Api().Description()}};
-    json["passes"] = placement->library_passes;
+    json["passes"] = placement->library_passes ? nlohmann::json(*placement->library_passes) : nlohmann::json();
     json["placed_passes"] = placement->placed_passes;
     json["placement_method"] = kPlacementMethod;
     json["groups"] = nlohmann::json::array();
@@ -122,11 +125,18 @@ int RunPasses(const PassesOptions& options) {
     WriteCsv(table, *out);
     return out->good() ? 0 : 1;
   }
-  *out << device.name << " — " << indices.size() << " counter(s) need " << placement->library_passes
+  if (!placement->library_passes) {
+    *out << device.name << " — the library cannot collect these " << indices.size()
+         << " counters in one session; split them into the groups below (one session each, "
+         << placement->placed_passes << " passes in all).\n\n";
+    WriteAligned(table, *out);
+    return out->good() ? 0 : 1;
+  }
+  *out << device.name << " — " << indices.size() << " counter(s) need " << *placement->library_passes
        << " pass(es) (GpaGetPassCount)\n";
-  if (placement->placed_passes != placement->library_passes) {
+  if (placement->placed_passes != *placement->library_passes) {
     *out << "The placement below is derived (" << kPlacementMethod << ") and uses " << placement->placed_passes
-         << " passes; the library's scheduler packs the whole set into " << placement->library_passes << ".\n";
+         << " passes; the library's scheduler packs the whole set into " << *placement->library_passes << ".\n";
   }
   *out << '\n';
   WriteAligned(table, *out);

@@ -1,0 +1,36 @@
+// One kernel launch as the CUDA program made it, read from CUPTI's launch callbacks: the kernel's
+// (demangled) name, grid, block and stream. Runtime-API launches reach the driver API too; a thread-local
+// scope makes each launch count once, taking grid and block from whichever callback carries them.
+#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_KERNEL_LAUNCH_H_
+#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_KERNEL_LAUNCH_H_
+
+#include <cupti.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace opengpa::inject_cuda {
+
+struct KernelLaunch {
+  std::string name;
+  std::array<std::uint64_t, 3> grid{0, 0, 0};   // 0: not known (a launch path whose parameters CUPTI hides)
+  std::array<std::uint64_t, 3> block{0, 0, 0};
+  std::uint32_t stream_id = 0;  // CUPTI's stream id
+  bool dimensions_known = false;
+};
+
+// Whether `cbid` of `domain` is a kernel launch this library profiles.
+bool IsKernelLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+
+// The launch described by a launch callback (ENTER site). Grid and block stay 0 where the callback's
+// parameters are not published (the runtime's internal __cudaLaunchKernel of CUDA 13).
+KernelLaunch DescribeLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data);
+
+// "void scale<float>(float*, int)" from "_Z5scaleIfEvPT_i"; the input when it is not a mangled name.
+std::string Demangle(const char* symbol);
+
+}  // namespace opengpa::inject_cuda
+
+#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_KERNEL_LAUNCH_H_
