@@ -100,7 +100,13 @@ std::vector<std::string> NamesInFormulas(const std::vector<std::string_view>& ca
             ++i;
           }
           std::string name = formula.substr(start, i - start);
-          if (name != "min" && name != "max" && seen.insert(name).second) names.push_back(std::move(name));
+          std::size_t next = i;
+          while (next < formula.size() && std::isspace(static_cast<unsigned char>(formula[next])) != 0) ++next;
+          const bool call = next < formula.size() && formula[next] == '(';
+          std::string lower = name;
+          std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
+          const bool function = call && (lower == "min" || lower == "max");
+          if (!function && seen.insert(name).second) names.push_back(std::move(name));
         } else {
           ++i;
         }
@@ -114,6 +120,7 @@ HardwareCounterInfo DescribeMetric(std::string_view name, const MetricProperties
   const auto [base, suffix] = SplitMetric(name);
   HardwareCounterInfo info;
   info.name = std::string(name);
+  info.unit = properties.hw_unit;
   info.group = properties.hw_unit.empty() ? std::string("cupti") : properties.hw_unit;
   const std::string what = properties.description.empty() ? fmt::format("CUPTI metric {}", base) : properties.description;
   info.description = suffix.empty() ? what : fmt::format("{} ({})", what, RollupPhrase(suffix, info.group));
@@ -148,9 +155,7 @@ GpaStatus EnumerateHardwareCounters(const CuptiHostMetrics& chip, const std::vec
   std::vector<HardwareCounterInfo> counters;
   std::unordered_set<std::string> listed;
   for (MetricKind kind : {MetricKind::kCounter, MetricKind::kRatio, MetricKind::kThroughput}) {
-    std::vector<std::string> bases;
-    if (GpaStatus status = chip.BaseMetrics(kind, &bases); status != kGpaStatusOk) return status;
-    for (const std::string& base : bases) {
+    for (const std::string& base : chip.BaseMetrics(kind)) {
       MetricProperties properties;
       if (chip.Properties(base, &properties) != kGpaStatusOk) continue;
       properties.kind = kind;

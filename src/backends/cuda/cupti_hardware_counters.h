@@ -15,7 +15,7 @@
 
 namespace opengpa::cuda {
 
-// The names formulas in `catalogs` refer to (identifiers other than min/max), in first-seen order.
+// The names formulas in `catalogs` refer to (not the min/max functions), in first-seen order.
 std::vector<std::string> NamesInFormulas(const std::vector<std::string_view>& catalogs);
 
 // Every rolled-up metric of the chip, then those of `extra_names` that are CUPTI metrics of the chip

@@ -100,19 +100,28 @@ GpaStatus CuptiHostMetrics::Create(std::string_view chip, std::vector<std::uint8
   }
   HostObjectPtr host;
   if (GpaStatus status = CreateHostObject(chip, counter_availability, &host); status != kGpaStatusOk) return status;
-  out->reset(new CuptiHostMetrics(std::string(chip), std::move(counter_availability), std::move(host)));
+  std::unique_ptr<CuptiHostMetrics> metrics(
+      new CuptiHostMetrics(std::string(chip), std::move(counter_availability), std::move(host)));
+  if (GpaStatus status = metrics->ReadBaseMetrics(); status != kGpaStatusOk) return status;
+  *out = std::move(metrics);
   return kGpaStatusOk;
 }
 
-GpaStatus CuptiHostMetrics::BaseMetrics(MetricKind kind, std::vector<std::string>* names) const {
-  CUpti_Profiler_Host_GetBaseMetrics_Params params{CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
-  params.pHostObject = host_.get();
-  params.metricType = ToCupti(kind);
-  if (const CUptiResult result = cuptiProfilerHostGetBaseMetrics(&params); result != CUPTI_SUCCESS) {
-    return CuptiFailure(result, "cuptiProfilerHostGetBaseMetrics", "chip " + chip_);
+GpaStatus CuptiHostMetrics::ReadBaseMetrics() {
+  for (MetricKind kind : {MetricKind::kCounter, MetricKind::kRatio, MetricKind::kThroughput}) {
+    CUpti_Profiler_Host_GetBaseMetrics_Params params{CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
+    params.pHostObject = host_.get();
+    params.metricType = ToCupti(kind);
+    if (const CUptiResult result = cuptiProfilerHostGetBaseMetrics(&params); result != CUPTI_SUCCESS) {
+      return CuptiFailure(result, "cuptiProfilerHostGetBaseMetrics", "chip " + chip_);
+    }
+    base_metrics_[static_cast<int>(kind)].assign(params.ppMetricNames, params.ppMetricNames + params.numMetrics);
   }
-  names->assign(params.ppMetricNames, params.ppMetricNames + params.numMetrics);
   return kGpaStatusOk;
+}
+
+const std::vector<std::string>& CuptiHostMetrics::BaseMetrics(MetricKind kind) const {
+  return base_metrics_[static_cast<int>(kind)];
 }
 
 GpaStatus CuptiHostMetrics::SubMetrics(MetricKind kind, std::string_view base,

@@ -55,7 +55,7 @@ class CuptiHostMetrics {
   const std::vector<std::uint8_t>& counter_availability() const { return counter_availability_; }
 
   // Base metric names of one kind, in CUPTI's order.
-  GpaStatus BaseMetrics(MetricKind kind, std::vector<std::string>* names) const;
+  const std::vector<std::string>& BaseMetrics(MetricKind kind) const;
   // Suffixes CUPTI offers for `base` (".sum", ".avg.pct_of_peak_sustained_elapsed", ".pct", ...).
   GpaStatus SubMetrics(MetricKind kind, std::string_view base, std::vector<std::string>* suffixes) const;
   // Properties of a base metric or of a full name with rollup/sub-metric. Fails (not logged) for a name
@@ -65,7 +65,11 @@ class CuptiHostMetrics {
  private:
   CuptiHostMetrics(std::string chip, std::vector<std::uint8_t> availability, HostObjectPtr host);
 
+  // Read once: CUPTI 13.0 appends to its list again on every cuptiProfilerHostGetBaseMetrics call.
+  GpaStatus ReadBaseMetrics();
+
   std::string chip_;
+  std::vector<std::string> base_metrics_[3];  // by MetricKind
   std::vector<std::uint8_t> counter_availability_;
   HostObjectPtr host_;
 };
