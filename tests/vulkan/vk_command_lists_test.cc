@@ -48,6 +48,29 @@ TEST_F(VulkanGpaTest, SamplesOfASecondaryAreReadThroughTheIdsTheyWereCopiedTo) {
   EXPECT_EQ(gpa().GpaGetSampleResult(session, 0, size, raw.data()), kGpaStatusErrorSampleInSecondaryCommandList);
 }
 
+// Results wait only for work that was submitted: a secondary that is recorded but never executed (and
+// whose samples are never copied) does not hold up the primary's samples.
+TEST_F(VulkanGpaTest, ASecondaryThatNeverRunsDoesNotHoldUpThePrimarysResults) {
+  GpaSessionId session = BeginSessionWith({"IAPrimitivesIn"});
+  VkCommandBuffer secondary = BeginSecondaryInRenderPass();
+  GpaCommandListId secondary_list = BeginList(session, secondary, kGpaCommandListSecondary);
+  target().SetViewport(secondary);
+  ASSERT_EQ(gpa().GpaBeginSample(0, secondary_list), kGpaStatusOk);
+  grid().Draw(secondary, 3, 1, kColor);
+  ASSERT_EQ(gpa().GpaEndSample(secondary_list), kGpaStatusOk);
+  ASSERT_EQ(gpa().GpaEndCommandList(secondary_list), kGpaStatusOk);
+  vkEndCommandBuffer(secondary);
+  VkCommandBuffer primary = BeginPrimary();
+  GpaCommandListId primary_list = BeginList(session, primary);
+  SampleGridDraw(primary_list, 1, primary, 8);
+  ASSERT_EQ(gpa().GpaEndCommandList(primary_list), kGpaStatusOk);
+  vkEndCommandBuffer(primary);
+  ASSERT_GE(device().SubmitAndWait({primary}), 0);
+  ASSERT_EQ(gpa().GpaEndSession(session), kGpaStatusOk);
+  EXPECT_EQ(gpa().GpaIsSessionComplete(session), kGpaStatusOk);
+  EXPECT_EQ(Read(session, 1)["IAPrimitivesIn"], 8);
+}
+
 // Begun on A, continued on B after A ended: the sample's statistics are A's part plus B's part and its
 // time runs from A's start to B's end.
 TEST_F(VulkanGpaTest, ASampleContinuedOnASecondPrimaryCountsTheWorkOfBoth) {
