@@ -109,7 +109,8 @@ TEST_F(GlTimingTest, GpuTimesOfBackToBackSamplesAddUpToTheDriversOwnTimeElapsed)
   const double sum = values[0]["GPUTime"] + values[1]["GPUTime"] + values[2]["GPUTime"];
   // The samples follow each other with no GL work between them, so the driver's GL_TIME_ELAPSED over all
   // of them is their sum plus the gaps of issuing GPA's queries.
-  EXPECT_LE(sum, 1.02 * static_cast<double>(app_elapsed));
+  // Slack: 2% and 5 us, for timer granularity where the whole frame takes tens of microseconds (a GPU).
+  EXPECT_LE(sum, 1.02 * static_cast<double>(app_elapsed) + 5000);
   EXPECT_GE(sum, 0.5 * static_cast<double>(app_elapsed));
 }
 

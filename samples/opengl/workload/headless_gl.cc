@@ -53,11 +53,26 @@ EGLDisplay OpenDisplay(const std::string& platform, std::string* error) {
   return EGL_NO_DISPLAY;
 }
 
+// A pbuffer-capable desktop-GL config, for drivers without EGL_KHR_no_config_context.
+EGLConfig PbufferConfig(EGLDisplay display) {
+  const EGLint attributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint count = 0;
+  if (!eglChooseConfig(display, attributes, &config, 1, &count) || count == 0) return nullptr;
+  return config;
+}
+
+bool HasExtension(EGLDisplay display, const char* name) {
+  const char* extensions = eglQueryString(display, EGL_EXTENSIONS);
+  return extensions != nullptr && std::strstr(extensions, name) != nullptr;
+}
+
 EGLContext CreateContext(EGLDisplay display, EGLContext share) {
   const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
                                EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-  // No config: EGL_KHR_no_config_context, offered by Mesa and NVIDIA; we render to an FBO.
-  return eglCreateContext(display, EGL_NO_CONFIG_KHR, share, attributes);
+  // We render to an FBO, so no config is needed where EGL_KHR_no_config_context is offered (Mesa, NVIDIA).
+  EGLConfig config = HasExtension(display, "EGL_KHR_no_config_context") ? EGL_NO_CONFIG_KHR : PbufferConfig(display);
+  return eglCreateContext(display, config, share, attributes);
 }
 
 }  // namespace
@@ -82,6 +97,12 @@ std::unique_ptr<HeadlessGl> HeadlessGl::Create(int width, int height, std::strin
   if (gl->context_ == EGL_NO_CONTEXT) {
     *error = EglFailure("eglCreateContext(OpenGL 4.5 core)");
     return nullptr;
+  }
+  if (!HasExtension(gl->display_, "EGL_KHR_surfaceless_context")) {
+    // Without surfaceless contexts a (tiny, unused) pbuffer makes the context current.
+    const EGLint size[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+    EGLConfig config = PbufferConfig(gl->display_);
+    gl->surface_ = config != nullptr ? eglCreatePbufferSurface(gl->display_, config, size) : EGL_NO_SURFACE;
   }
   if (!gl->MakeCurrent()) {
     *error = EglFailure("eglMakeCurrent");
@@ -114,6 +135,7 @@ HeadlessGl::~HeadlessGl() {
   }
   eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   if (context_ != EGL_NO_CONTEXT) eglDestroyContext(display_, context_);
+  if (surface_ != EGL_NO_SURFACE) eglDestroySurface(display_, surface_);
   eglTerminate(display_);
 }
 
@@ -122,7 +144,7 @@ std::string HeadlessGl::renderer() const {
   return text != nullptr ? reinterpret_cast<const char*>(text) : "";
 }
 
-bool HeadlessGl::MakeCurrent() const { return eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, context_); }
+bool HeadlessGl::MakeCurrent() const { return eglMakeCurrent(display_, surface_, surface_, context_); }
 
 bool HeadlessGl::ReleaseCurrent() const {
   return eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

@@ -39,6 +39,7 @@ class HeadlessGl {
  private:
   EGLDisplay display_ = EGL_NO_DISPLAY;
   EGLContext context_ = EGL_NO_CONTEXT;
+  EGLSurface surface_ = EGL_NO_SURFACE;  // only where EGL_KHR_surfaceless_context is missing
   std::string platform_;
   int width_ = 0;
   int height_ = 0;
