@@ -43,6 +43,11 @@ std::optional<std::size_t> DurationCounter(const ProfileRun& run) {
 std::string FormatValue(double value) {
   if (std::isnan(value)) return "";
   char text[32];
+  // Counts (bytes, instructions, nanoseconds) print as integers, not "2e+03".
+  if (std::fabs(value) < 1e15 && value == std::floor(value)) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(text, sizeof text, "%.*g", precision, value);
     if (std::strtod(text, nullptr) == value) break;

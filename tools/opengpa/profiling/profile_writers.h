@@ -21,7 +21,8 @@ nlohmann::ordered_json ProfileJson(const ProfileRun& run);
 void WriteProfileSummary(const ProfileRun& run, std::ostream& out);
 nlohmann::ordered_json ChromeTrace(const ProfileRun& run);
 
-// Shortest text that reads back as the same double ("12", "0.25", "1.5e+20"); "" for NaN.
+// Integers below 1e15 as integers ("2000"); otherwise the shortest text that reads back as the same
+// double ("0.25", "1.5e+20"); "" for NaN.
 std::string FormatValue(double value);
 
 }  // namespace opengpa::profiling

@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""End-to-end checks of the `opengpa` binary, run by ctest (tests/cli/CMakeLists.txt).
+
+Usage: cli_checks.py CHECK --opengpa PATH --schemas DIR [--workload PATH] [--sample PATH]
+
+Every JSON output is validated against docs/schema/*.json with python3-jsonschema (Debian package,
+installed by scripts/install_deps.sh); a missing validator fails the check rather than skipping it.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:  # fail, never skip: the schema is part of the contract
+    sys.exit("cli_checks: python3-jsonschema is required (apt-get install python3-jsonschema)")
+
+CHECKS = {}
+
+
+def check(function):
+    CHECKS[function.__name__] = function
+    return function
+
+
+class Context:
+    def __init__(self, args):
+        self.opengpa = args.opengpa
+        self.schemas = args.schemas
+        self.workload = args.workload
+        self.sample = args.sample
+        self.tmp = tempfile.mkdtemp(prefix="opengpa-cli-")
+
+    def run(self, *arguments, expect_ok=True, cwd=None):
+        result = subprocess.run([self.opengpa, *arguments], capture_output=True, text=True, cwd=cwd, timeout=300)
+        if expect_ok and result.returncode != 0:
+            raise AssertionError(f"opengpa {' '.join(arguments)} failed ({result.returncode}):\n{result.stderr}")
+        return result
+
+    def json_output(self, schema, *arguments):
+        path = os.path.join(self.tmp, "out.json")
+        self.run(*arguments, "--format", "json", "-o", path)
+        return self.validated(schema, path)
+
+    def validated(self, schema, path):
+        with open(path) as f:
+            document = json.load(f)
+        with open(os.path.join(self.schemas, schema)) as f:
+            jsonschema.Draft7Validator(json.load(f)).validate(document)
+        return document
+
+
+def expect(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+# ---- list ---------------------------------------------------------------------------------------
+
+@check
+def list_chip_works_offline_and_matches_the_schema(ctx):
+    doc = ctx.json_output("counters.schema.json", "list", "--chip", "GH100")
+    expect(doc["api"] == "cuda" and doc["device"]["generation"] == "nvidia", doc["device"])
+    names = [c["name"] for c in doc["counters"]]
+    expect("GPUTime" in names, "GPUTime missing from the GH100 list")
+    expect([c["index"] for c in doc["counters"]] == list(range(len(names))), "indices are not 0..n-1")
+    if doc["formulas_available"]:
+        expect(all("formula" in c for c in doc["counters"]), "a derived counter has no formula")
+
+
+@check
+def list_chip_hardware_exposes_raw_cupti_metrics(ctx):
+    names = ctx.run("list", "--chip", "GH100", "--hardware", "--names").stdout.split()
+    for metric in ("dram__bytes_read.sum", "gpu__time_duration.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"):
+        expect(metric in names, f"{metric} missing from list --chip GH100 --hardware")
+    expect(len(names) > 1000, f"only {len(names)} raw metrics")
+
+
+@check
+def list_unknown_chip_fails_naming_the_chip(ctx):
+    result = ctx.run("list", "--chip", "NOPE42", expect_ok=False)
+    expect(result.returncode != 0, "an unknown chip was accepted")
+    expect("NOPE42" in result.stderr, f"the error does not name the chip:\n{result.stderr}")
+
+
+def check_list_of_software_driver(ctx, api, must_have):
+    doc = ctx.json_output("counters.schema.json", "list", "--api", api)
+    expect(doc["device"]["generation"] == "software", f"{api}: not a software driver: {doc['device']}")
+    names = {c["name"] for c in doc["counters"]}
+    for name in must_have:
+        expect(name in names, f"{api}: {name} missing from {sorted(names)}")
+    return doc
+
+
+@check
+def list_vk_opens_its_own_device_on_lavapipe(ctx):
+    check_list_of_software_driver(ctx, "vk", ["GPUTime", "CSThreads", "VSVerticesIn"])
+
+
+@check
+def list_gl_opens_a_surfaceless_context_on_llvmpipe(ctx):
+    check_list_of_software_driver(ctx, "gl", ["GPUTime"])
+
+
+@check
+def list_cl_opens_a_profiling_queue_on_pocl(ctx):
+    check_list_of_software_driver(ctx, "cl", ["GPUTime"])
+
+
+@check
+def list_csv_and_table_hold_the_same_counters_as_json(ctx):
+    doc = ctx.json_output("counters.schema.json", "list", "--api", "vk")
+    rows = list(csv.DictReader(io.StringIO(ctx.run("list", "--api", "vk", "--format", "csv").stdout)))
+    expect([r["name"] for r in rows] == [c["name"] for c in doc["counters"]], "CSV and JSON disagree")
+    expect(all(r["usage"] == c["usage"] for r, c in zip(rows, doc["counters"])), "usage differs")
+    table = ctx.run("list", "--api", "vk").stdout.splitlines()
+    header = next(i for i, line in enumerate(table) if line.startswith("index"))
+    body = table[header + 2:]
+    expect(len(body) == len(rows), f"table has {len(body)} rows, CSV {len(rows)}")
+    expect(all(not line.endswith(" ") for line in table), "table lines end in spaces")
+
+
+@check
+def list_group_keeps_only_that_group(ctx):
+    doc = ctx.json_output("counters.schema.json", "list", "--api", "vk", "--group", "timing")
+    expect(doc["counters"] and all(c["group"] == "Timing" for c in doc["counters"]), doc["counters"])
+    result = ctx.run("list", "--api", "vk", "--group", "NoSuchGroup", expect_ok=False)
+    expect(result.returncode != 0 and "NoSuchGroup" in result.stderr, result.stderr)
+
+
+# ---- passes -------------------------------------------------------------------------------------
+
+RAW = ["gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
+       "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed"]
+
+
+def check_groups(ctx, doc, names):
+    placed = [c["name"] for g in doc["groups"] for c in g["counters"]]
+    expect(sorted(placed) == sorted(names), f"groups hold {placed}, asked for {names}")
+    next_pass = 0
+    for group in doc["groups"]:
+        expect(group["first_pass"] == next_pass, f"group starts at {group['first_pass']}, expected {next_pass}")
+        next_pass += group["pass_count"]
+        # Each group, asked for alone, needs exactly the passes the placement gives it.
+        alone = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--hardware", "--counters",
+                                ",".join(c["name"] for c in group["counters"]))
+        expect(alone["passes"] == group["pass_count"], f"group {group} alone needs {alone['passes']} passes")
+    expect(doc["placed_passes"] == next_pass, "placed_passes is not the sum of the groups")
+    if doc["passes"] is not None:
+        expect(doc["passes"] <= doc["placed_passes"], "the library needs more passes than the placement")
+
+
+@check
+def passes_chip_places_every_counter_in_passes_the_library_confirms(ctx):
+    doc = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--hardware", "--counters", ",".join(RAW))
+    expect(doc["passes"] is not None and doc["passes"] >= 2, f"passes = {doc['passes']}")
+    check_groups(ctx, doc, RAW)
+
+
+@check
+def passes_splits_a_set_the_library_cannot_collect_in_one_session(ctx):
+    names = ["dram__bytes_read.sum", "pcie__read_bytes.sum"]
+    doc = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--hardware", "--counters", ",".join(names))
+    expect(doc["passes"] is None, "CUPTI combined PCIe and DRAM counters in one session")
+    expect(len(doc["groups"]) == 2, doc["groups"])
+    check_groups(ctx, doc, names)
+
+
+@check
+def passes_counter_list_file_is_the_same_as_counters(ctx):
+    path = os.path.join(ctx.tmp, "counters.txt")
+    with open(path, "w") as f:
+        f.write("# derived counters\nGPUTime, GPUBusy\n\nCSBusy\n")
+    from_file = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--counter-list", path)
+    inline = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--counters", "GPUTime,GPUBusy,CSBusy")
+    expect(from_file == inline, f"{from_file} != {inline}")
+
+
+@check
+def passes_unknown_counter_fails_naming_it(ctx):
+    result = ctx.run("passes", "--chip", "GH100", "--counters", "GPUTime,NotACounter", expect_ok=False)
+    expect(result.returncode != 0 and "NotACounter" in result.stderr, result.stderr)
+
+
+# ---- profile ------------------------------------------------------------------------------------
+
+def profile(ctx, *program, counters=None):
+    prefix = os.path.join(ctx.tmp, "profile")
+    arguments = ["profile", "--api", "cl", "-o", prefix]
+    if counters:
+        arguments += ["--counters", counters]
+    result = ctx.run(*arguments, "--", *program)
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    trace = ctx.validated("chrome-trace.schema.json", prefix + ".trace.json")
+    with open(prefix + ".csv") as f:
+        rows = list(csv.DictReader(f))
+    return result, doc, trace, rows
+
+
+def check_sample_times(doc, trace, rows):
+    for sample in doc["samples"]:
+        gpu_time = sample["values"]["GPUTime"]
+        expect(gpu_time > 0, f"sample {sample['index']} has GPUTime {gpu_time}")
+        expect(gpu_time == sample["end_ns"] - sample["start_ns"], f"GPUTime is not END-START: {sample}")
+    starts = [s["start_ns"] for s in doc["samples"]]
+    expect(starts == sorted(starts), "an in-order queue ran kernels out of order")
+    expect(len(rows) == len(doc["samples"]), f"CSV has {len(rows)} rows for {len(doc['samples'])} samples")
+    expect([r["kernel"] for r in rows] == [s["kernel"] for s in doc["samples"]], "CSV and JSON disagree")
+    events = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+    expect(len(events) == len(doc["samples"]), "trace and samples disagree")
+    for event, sample in zip(events, doc["samples"]):
+        expect(abs(event["dur"] * 1000 - sample["values"]["GPUTime"]) < 1, f"trace dur {event} vs {sample}")
+
+
+@check
+def profile_cl_records_every_kernel_enqueue_of_an_unmodified_program(ctx):
+    n = 4096
+    result, doc, trace, rows = profile(ctx, ctx.workload, str(n))
+    expect(doc["exit_code"] == 0, doc["messages"])
+    kernels = [s["kernel"] for s in doc["samples"]]
+    expect(kernels == ["scale"] * 3 + ["add"] * 4 + ["fill2d"], f"kernels {kernels}")
+    expect([s["index"] for s in doc["samples"]] == list(range(8)), "launch indices are not 0..7")
+    expect(all(s["grid"] == [n, 1, 1] for s in doc["samples"][:7]), "1D global sizes")
+    expect([s["block"][0] for s in doc["samples"][:7]] == [64] * 3 + [0] * 4, "local sizes (0 = implementation's)")
+    expect(doc["samples"][7]["grid"] == [128, 32, 1] and doc["samples"][7]["block"] == [8, 8, 1], "2D sizes")
+    check_sample_times(doc, trace, rows)
+    expect("enqueued 8 kernels" in result.stdout, "the program's own output is lost")
+
+
+@check
+def profile_cl_of_the_opencl_sample_matches_the_samples_own_event_times(ctx):
+    own_csv = os.path.join(ctx.tmp, "sample.csv")
+    _, doc, trace, rows = profile(ctx, ctx.sample, "--csv", own_csv)
+    expect(doc["exit_code"] == 0, f"the sample's own checks failed under interception: {doc['messages']}")
+    kernels = [s["kernel"] for s in doc["samples"]]
+    expect(kernels == ["add", "spin", "spin"] * 2, f"kernels {kernels}")
+    check_sample_times(doc, trace, rows)
+    # The sample measures the same kernels through GPA and prints each command's own event time
+    # (CommandNs): the profiled enqueues 3..5 are those commands, timed by the same events.
+    with open(own_csv) as f:
+        own = {r["Label"]: float(r["CommandNs"]) for r in csv.DictReader(f)}
+    for sample, label in zip(doc["samples"][3:], ["vector_add", "spin_1x", "spin_2x"]):
+        expect(sample["values"]["GPUTime"] == own[label], f"{label}: {sample['values']['GPUTime']} != {own[label]}")
+
+
+@check
+def profile_cl_refuses_counters_it_cannot_measure(ctx):
+    result = ctx.run("profile", "--api", "cl", "--counters", "CSBusy", "--", ctx.workload, expect_ok=False)
+    expect(result.returncode != 0 and "CSBusy" in result.stderr, result.stderr)
+
+
+@check
+def profile_without_a_program_or_with_a_missing_one_fails_clearly(ctx):
+    result = ctx.run("profile", "--api", "cl", expect_ok=False)
+    expect(result.returncode != 0 and "program" in result.stderr, result.stderr)
+    result = ctx.run("profile", "--api", "cl", "-o", os.path.join(ctx.tmp, "x"), "--", "/nonexistent/app",
+                     expect_ok=False)
+    expect(result.returncode != 0 and "/nonexistent/app" in result.stderr, result.stderr)
+
+
+@check
+def profile_vk_explains_that_vulkan_programs_link_gpa(ctx):
+    result = ctx.run("profile", "--api", "vk", "--", "true", expect_ok=False)
+    expect(result.returncode != 0 and "vk" in result.stderr, result.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("check", choices=sorted(CHECKS))
+    parser.add_argument("--opengpa", required=True)
+    parser.add_argument("--schemas", required=True)
+    parser.add_argument("--workload")
+    parser.add_argument("--sample")
+    args = parser.parse_args()
+    ctx = Context(args)
+    try:
+        CHECKS[args.check](ctx)
+    except (AssertionError, jsonschema.ValidationError) as failure:
+        print(f"FAILED {args.check}: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        shutil.rmtree(ctx.tmp, ignore_errors=True)
+    print(f"ok {args.check}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
