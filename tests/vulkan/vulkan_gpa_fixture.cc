@@ -25,12 +25,12 @@ bool VulkanRequired() {
 
 }  // namespace
 
-VulkanGpaTest::Shared* VulkanGpaTest::shared_ = nullptr;
+std::unique_ptr<VulkanGpaTest::Shared> VulkanGpaTest::shared_;
 
 void VulkanGpaTest::SetUpTestSuite() {
   if (shared_ != nullptr) return;
-  static Shared shared;
-  shared_ = &shared;
+  shared_ = std::make_unique<Shared>();
+  Shared& shared = *shared_;
   std::string error;
   shared.device = VulkanDevice::Create(vkwork::DevicePreference::kSoftware, &error);
   if (!shared.device) {
@@ -53,7 +53,16 @@ void VulkanGpaTest::SetUpTestSuite() {
   if (!shared.fullscreen) shared.problem = "GPU objects: " + error;
 }
 
-void VulkanGpaTest::TearDownTestSuite() {}
+void VulkanGpaTest::TearDownTestSuite() {
+  if (shared_ == nullptr) return;
+  // GPU objects before their device, the device before the GPA library is unloaded.
+  shared_->fullscreen.reset();
+  shared_->grid.reset();
+  shared_->target.reset();
+  shared_->device.reset();
+  shared_->library.reset();
+  shared_.reset();
+}
 
 void VulkanGpaTest::SetUp() {
   if (!shared_->problem.empty()) {

@@ -78,7 +78,9 @@ class VulkanGpaTest : public ::testing::Test {
     std::unique_ptr<GraphicsPipeline> fullscreen;
     std::string problem;  // why the suite cannot run
   };
-  static Shared* shared_;
+  // Built by each suite's SetUpTestSuite and torn down by its TearDownTestSuite, never at exit: some drivers
+  // (NVIDIA's) are already unloading when static destructors run, and destroying a device then crashes.
+  static std::unique_ptr<Shared> shared_;
   GpaContextId context_ = nullptr;
   std::vector<GpaSessionId> sessions_;
 };
