@@ -33,6 +33,22 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 double SafeDivide(double a, double b) { return b == 0.0 ? 0.0 : a / b; }
 
+// argmax(): 0-based index of the largest of `count` arguments (`value(i)` gives argument i). The first wins a
+// tie, so a formula lists its candidates in the order it prefers them. A NaN never wins over a number.
+template <typename Value>
+double ArgMax(std::uint32_t count, Value value) {
+  std::uint32_t best = 0;
+  double best_value = value(0);
+  for (std::uint32_t i = 1; i < count; ++i) {
+    const double candidate = value(i);
+    if (std::isnan(best_value) ? !std::isnan(candidate) : candidate > best_value) {
+      best = i;
+      best_value = candidate;
+    }
+  }
+  return static_cast<double>(best);
+}
+
 struct Token {
   enum class Kind { kEnd, kNumber, kName, kPlus, kMinus, kStar, kSlash, kLeftParen, kRightParen, kComma };
   Kind kind = Kind::kEnd;
@@ -167,7 +183,7 @@ class ExpressionParser {
   // sum     := product (('+' | '-') product)*
   // product := unary (('*' | '/') unary)*
   // unary   := '-' unary | primary
-  // primary := number | name | ('min' | 'max') '(' sum (',' sum)+ ')' | '(' sum ')'
+  // primary := number | name | ('min' | 'max' | 'argmax') '(' sum (',' sum)+ ')' | '(' sum ')'
   bool ParseSum(int depth) {
     if (!ParseProduct(depth)) return false;
     while (current_.kind == Token::Kind::kPlus || current_.kind == Token::Kind::kMinus) {
@@ -223,8 +239,10 @@ class ExpressionParser {
       op = Op::kMin;
     } else if (EqualsIgnoreCase(function.text, "max")) {
       op = Op::kMax;
+    } else if (EqualsIgnoreCase(function.text, "argmax")) {
+      op = Op::kArgmax;
     } else {
-      return Error(function, fmt::format("unknown function '{}' (only min and max exist)", function.text));
+      return Error(function, fmt::format("unknown function '{}' (only min, max and argmax exist)", function.text));
     }
     if (!Advance()) return false;  // past '('
     std::uint32_t arguments = 0;
@@ -286,6 +304,7 @@ class ExpressionParser {
           value = op == Op::kMin ? std::min(value, operands[i].constant) : std::max(value, operands[i].constant);
         }
         break;
+      case Op::kArgmax: value = ArgMax(arity, [operands](std::uint32_t i) { return operands[i].constant; }); break;
       default: break;
     }
     program.resize(program.size() - arity);
@@ -374,6 +393,12 @@ double Expression::Evaluate(const double* inputs) const {
         }
         top = first + 1;
         stack[first] = value;
+        break;
+      }
+      case Op::kArgmax: {
+        const std::uint32_t first = top - instruction.arity_or_input;
+        stack[first] = ArgMax(instruction.arity_or_input, [&](std::uint32_t i) { return stack[first + i]; });
+        top = first + 1;
         break;
       }
     }

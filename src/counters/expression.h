@@ -1,6 +1,6 @@
 // The formula language of derived counters: numbers, names, + - * /, unary minus, parentheses,
-// min(a, b, ...), max(a, b, ...). Names resolve, when parsed, to hardware-counter inputs or to
-// named constants. Parsed once (when a context opens); evaluated per sample without allocating.
+// min(a, b, ...), max(a, b, ...), argmax(a, b, ...) (0-based index of the largest argument). Names resolve,
+// when parsed, to hardware-counter inputs or to named constants. Parsed once (when a context opens); evaluated per sample without allocating.
 #ifndef OPENGPA_COUNTERS_EXPRESSION_H_
 #define OPENGPA_COUNTERS_EXPRESSION_H_
 
@@ -40,10 +40,12 @@ class Expression {
   const std::string& Text() const { return text_; }
 
  private:
-  enum class Op : std::uint8_t { kPushConstant, kPushInput, kNegate, kAdd, kSubtract, kMultiply, kDivide, kMin, kMax };
+  enum class Op : std::uint8_t {
+    kPushConstant, kPushInput, kNegate, kAdd, kSubtract, kMultiply, kDivide, kMin, kMax, kArgmax
+  };
   struct Instruction {
     Op op;
-    std::uint32_t arity_or_input;  // input index for kPushInput; argument count for kMin/kMax
+    std::uint32_t arity_or_input;  // input index for kPushInput; argument count for kMin/kMax/kArgmax
     double constant;
   };
   friend class ExpressionParser;

@@ -194,7 +194,7 @@ TEST(ExpressionTest, MalformedNumbersAreRejected) {
 
 TEST(ExpressionTest, FunctionCallsAreChecked) {
   EXPECT_EQ(ParseError("min(a)"), "formula \"min(a)\": column 1: min() needs at least 2 arguments, found 1");
-  EXPECT_EQ(ParseError("sqrt(a, b)"), "formula \"sqrt(a, b)\": column 1: unknown function 'sqrt' (only min and max exist)");
+  EXPECT_EQ(ParseError("sqrt(a, b)"), "formula \"sqrt(a, b)\": column 1: unknown function 'sqrt' (only min, max and argmax exist)");
   EXPECT_EQ(ParseError("max(a, b"),
             "formula \"max(a, b\": column 9: expected ',' or ')' in the arguments of max() at column 1, found the end of the formula");
   EXPECT_EQ(ParseError("max()"), "formula \"max()\": column 5: expected a number, a name, '-' or '(', found ')'");
