@@ -44,6 +44,7 @@ GpaStatus DescribeContextDevice(const CudaDriver& driver, CUcontext context, Liv
     return driver.Failure(kGpaStatusErrorFailed, result, "cuDeviceGetName");
   }
   std::string chip;
+  if (GpaStatus status = EnsureCuptiProfilerInitialized(); status != kGpaStatusOk) return status;
   if (GpaStatus status = CuptiChipName(live.device, &chip); status != kGpaStatusOk) return status;
 
   live.info.name = fmt::format("{} ({})", name.data(), chip);
