@@ -38,6 +38,17 @@ std::optional<std::size_t> DurationCounter(const ProfileRun& run) {
   return std::nullopt;
 }
 
+// For the summary table: six significant digits, and no exponent for the large counts of a GPU.
+std::string Readable(double value) {
+  char text[32];
+  if (std::fabs(value) >= 1e6 && std::fabs(value) < 1e15) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+  } else {
+    std::snprintf(text, sizeof text, "%.6g", value);
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string FormatValue(double value) {
@@ -150,7 +161,7 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out) {
     std::vector<std::string> row = {entry->first, std::to_string(entry->second.launches)};
     for (std::size_t i = 0; i < run.counters.size(); ++i) {
       const auto n = entry->second.finite[i];
-      row.push_back(n == 0 ? "-" : FormatValue(entry->second.sums[i] / static_cast<double>(n)));
+      row.push_back(n == 0 ? "-" : Readable(entry->second.sums[i] / static_cast<double>(n)));
     }
     table.rows.push_back(std::move(row));
   }
