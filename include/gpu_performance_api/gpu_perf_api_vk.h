@@ -17,7 +17,11 @@
 // Command buffers passed to GpaBeginCommandList must come from a queue family that supports both graphics
 // and compute (OpenGPA's pipeline-statistics queries count stages of both). Each command buffer is
 // submitted once per pass; a secondary command buffer whose samples are copied with
-// GpaCopySecondarySamples is executed once, by the primary it is copied to.
+// GpaCopySecondarySamples is executed once, by the primary it is copied to. GpaGetSampleResult waits for
+// the GPU at most 60 s (environment: OPENGPA_VK_RESULT_TIMEOUT_MS, read at GpaBeginSession), then fails
+// with kGpaStatusErrorReadingSampleResult rather than block forever on a command buffer never submitted.
+//
+// Counters need one pass. VK_KHR_performance_query (vendor counters, possibly several passes) is not used yet.
 #ifndef GPU_PERFORMANCE_API_GPU_PERF_API_VK_H_
 #define GPU_PERFORMANCE_API_GPU_PERF_API_VK_H_
 

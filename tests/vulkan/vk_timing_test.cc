@@ -1,5 +1,6 @@
 // Timing counters: GPU timestamps around each sample, converted with the device's timestamp period.
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "vulkan_gpa_fixture.h"
@@ -78,6 +79,29 @@ TEST_F(VulkanGpaTest, IsPassCompleteIsFalseUntilTheCommandBufferHasRun) {
   EXPECT_EQ(gpa().GpaIsPassComplete(session, 0), kGpaStatusOk);
   EXPECT_EQ(gpa().GpaIsSessionComplete(session), kGpaStatusOk);
   EXPECT_EQ(Read(session, 0)["IAPrimitivesIn"], 10);
+}
+
+// A command buffer that is recorded but never submitted can never produce results: reading them fails
+// after the timeout (OPENGPA_VK_RESULT_TIMEOUT_MS, 60 s by default) instead of blocking forever.
+TEST_F(VulkanGpaTest, ReadingResultsOfAnUnsubmittedCommandBufferFailsAfterTheTimeoutInsteadOfHanging) {
+  setenv("OPENGPA_VK_RESULT_TIMEOUT_MS", "300", 1);
+  GpaSessionId session = BeginSessionWith({"GPUTime", "IAPrimitivesIn"});
+  unsetenv("OPENGPA_VK_RESULT_TIMEOUT_MS");
+  VkCommandBuffer command_buffer = BeginPrimary();
+  GpaCommandListId list = BeginList(session, command_buffer);
+  SampleGridDraw(list, 0, command_buffer, 10);
+  ASSERT_EQ(gpa().GpaEndCommandList(list), kGpaStatusOk);
+  vkEndCommandBuffer(command_buffer);
+  ASSERT_EQ(gpa().GpaEndSession(session), kGpaStatusOk);
+  std::size_t size = 0;
+  ASSERT_EQ(gpa().GpaGetSampleResultSize(session, 0, &size), kGpaStatusOk);
+  std::vector<GpaUInt64> raw(size / sizeof(GpaUInt64));
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(gpa().GpaGetSampleResult(session, 0, size, raw.data()), kGpaStatusErrorReadingSampleResult);
+  const auto waited = std::chrono::steady_clock::now() - asked;
+  EXPECT_GE(waited, std::chrono::milliseconds(300));
+  EXPECT_LT(waited, std::chrono::seconds(10));
+  EXPECT_TRUE(ErrorMentions("submitted"));
 }
 
 }  // namespace

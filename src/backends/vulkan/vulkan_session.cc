@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "core/logging.h"
@@ -9,8 +10,18 @@
 namespace opengpa::vulkan {
 namespace {
 
-// How long ReadResults waits for the GPU before reporting that some command buffer was never submitted.
-constexpr std::chrono::seconds kResultTimeout{60};
+// How long ReadResults waits for the GPU before reporting that some command buffer was never submitted:
+// 60 s, or OPENGPA_VK_RESULT_TIMEOUT_MS milliseconds (read when the session begins).
+std::chrono::milliseconds ResultTimeout() {
+  if (const char* text = std::getenv("OPENGPA_VK_RESULT_TIMEOUT_MS"); text != nullptr && *text != '\0') {
+    char* end = nullptr;
+    const long long value = std::strtoll(text, &end, 10);
+    if (*end == '\0' && value > 0) return std::chrono::milliseconds(value);
+    Log(kGpaLoggingMessage, "OPENGPA_VK_RESULT_TIMEOUT_MS=\"{}\" is not a positive number of milliseconds; using 60000",
+        text);
+  }
+  return std::chrono::milliseconds(60000);
+}
 
 // The handle the core keeps for one of our command lists; the session owns what it refers to, so the
 // queries stay readable whatever the core does with the handle.
@@ -76,6 +87,7 @@ VulkanSession::VulkanSession(SessionSetup setup)
     : setup_(std::move(setup)),
       timestamps_(NeedsTimestamps(setup_.counters)),
       statistics_(StatisticsOf(setup_.counters)),
+      result_timeout_(ResultTimeout()),
       records_(1),
       pass_ready_(1, false) {}
 
@@ -382,7 +394,7 @@ bool VulkanSession::IsPassComplete(GpaUInt32 pass) {
 GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
   std::lock_guard<std::mutex> lock(mutex_);
   const GpaUInt32 pass = 0;  // every counter of this backend is collected in the one pass
-  const auto deadline = std::chrono::steady_clock::now() + kResultTimeout;
+  const auto deadline = std::chrono::steady_clock::now() + result_timeout_;
   auto pause = std::chrono::microseconds(50);
   for (;;) {
     GpaStatus status = RefreshResults(pass);
@@ -392,9 +404,9 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
       std::size_t missing = 0;
       for (const SampleRecord& record : records_[pass]) missing += record.required && !RecordAvailable(record);
       return LogError(kGpaStatusErrorTimeout,
-                      "{} sample(s) had no results after {} s: was every command buffer of the pass submitted "
+                      "{} sample(s) had no results after {} ms: was every command buffer of the pass submitted "
                       "(and every secondary executed) exactly once?",
-                      missing, kResultTimeout.count());
+                      missing, result_timeout_.count());
     }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(2000));

@@ -11,6 +11,7 @@
 #ifndef OPENGPA_BACKENDS_VULKAN_VULKAN_SESSION_H_
 #define OPENGPA_BACKENDS_VULKAN_VULKAN_SESSION_H_
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -85,6 +86,7 @@ class VulkanSession final : public BackendSession {
   const SessionSetup setup_;
   const bool timestamps_;
   const VkQueryPipelineStatisticFlags statistics_;
+  const std::chrono::milliseconds result_timeout_;  // how long ReadResults waits for unsubmitted work
   std::mutex mutex_;
   std::vector<std::unique_ptr<ListRecord>> lists_;
   std::vector<std::vector<SampleRecord>> records_;  // [pass][slot]
