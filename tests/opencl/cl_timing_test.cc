@@ -1,6 +1,7 @@
 // The timing counters of OpenCL samples against the application's own kernel events and host time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -45,15 +46,15 @@ TEST_F(ClTimingTest, ASampleBracketsTheKernelsEnqueuedInsideIt) {
 TEST_F(ClTimingTest, TheBracketingCommandsRunBeforeAndAfterTheSamplesKernel) {
   OpenGpa();
   cl_event kernel = nullptr;
-  auto values = Collect({"BeginBarrierEnd", "EndMarkerStart", "EndMarkerEnd", "BeginBarrierQueued"},
+  auto values = Collect({"BeginMarkerEnd", "EndMarkerStart", "EndMarkerEnd", "BeginMarkerQueued"},
                         {[&] { env_->EnqueueSpin(env_->queue(), kIterations, &kernel); }});
   ASSERT_EQ(values.size(), 1u);
   const double kernel_ns = ProfiledNs(kernel, CL_PROFILING_COMMAND_START, kernel, CL_PROFILING_COMMAND_END);
   clReleaseEvent(kernel);
-  // The kernel ran entirely between the barrier's end and the marker's start.
-  EXPECT_GE(values[0]["EndMarkerStart"] - values[0]["BeginBarrierEnd"], kernel_ns);
+  // The kernel ran entirely between the begin marker's end and the end marker's start.
+  EXPECT_GE(values[0]["EndMarkerStart"] - values[0]["BeginMarkerEnd"], kernel_ns);
   EXPECT_LE(values[0]["EndMarkerStart"], values[0]["EndMarkerEnd"]);
-  EXPECT_GE(values[0]["BeginBarrierQueued"], 0);
+  EXPECT_GE(values[0]["BeginMarkerQueued"], 0);
 }
 
 TEST_F(ClTimingTest, SamplesAreOrderedInTime) {
@@ -73,16 +74,23 @@ TEST_F(ClTimingTest, SamplesAreOrderedInTime) {
 
 TEST_F(ClTimingTest, TwiceTheWorkTakesLonger) {
   OpenGpa();
-  auto values = Collect({"GPUTime"}, {[this] { env_->EnqueueSpin(env_->queue(), kIterations, nullptr); },
-                                      [this] { env_->EnqueueSpin(env_->queue(), 2 * kIterations, nullptr); },
-                                      [this] {
-                                        env_->EnqueueSpin(env_->queue(), 2 * kIterations, nullptr);
-                                        env_->EnqueueSpin(env_->queue(), 2 * kIterations, nullptr);
-                                      }});
-  ASSERT_EQ(values.size(), 3u);
-  // Generous factors: twice the work must not be mistaken for the same work on a noisy machine.
-  EXPECT_GT(values[1]["GPUTime"], 1.3 * values[0]["GPUTime"]);
-  EXPECT_GT(values[2]["GPUTime"], 1.3 * values[1]["GPUTime"]);
+  // Each size three times, interleaved; the fastest of each is compared, so a sample the shared CPU (PoCL)
+  // was taken away from cannot decide the outcome.
+  std::vector<std::function<void()>> work;
+  for (int round = 0; round < 3; ++round) {
+    work.push_back([this] { env_->EnqueueSpin(env_->queue(), kIterations, nullptr); });
+    work.push_back([this] { env_->EnqueueSpin(env_->queue(), 2 * kIterations, nullptr); });
+  }
+  auto values = Collect({"GPUTime"}, work);
+  ASSERT_EQ(values.size(), work.size());
+  double single = values[0]["GPUTime"];
+  double twice = values[1]["GPUTime"];
+  for (size_t i = 2; i < values.size(); i += 2) {
+    single = std::min(single, values[i]["GPUTime"]);
+    twice = std::min(twice, values[i + 1]["GPUTime"]);
+  }
+  EXPECT_GT(single, 0);
+  EXPECT_GT(twice, 1.3 * single);  // generous: twice the work must not pass for the same work
 }
 
 TEST_F(ClTimingTest, QueueToStartLatencyIncludesWaitingBehindEarlierWork) {
@@ -126,14 +134,14 @@ TEST_F(ClTimingTest, SamplesBracketTheirKernelsOnAnOutOfOrderQueueToo) {
   cl_event inside = nullptr;
   std::vector<SampleValues> values;
   std::string failed_call;
-  GpaStatus status = sampler_->Run({"BeginBarrierEnd", "EndMarkerStart", "GPUTime"},
+  GpaStatus status = sampler_->Run({"BeginMarkerEnd", "EndMarkerStart", "GPUTime"},
                                    {[&] { env_->EnqueueSpin(queue, kIterations, &inside); }},
                                    [queue] { clFinish(queue); }, &values, &failed_call);
   ASSERT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
   const double inside_ns = ProfiledNs(inside, CL_PROFILING_COMMAND_START, inside, CL_PROFILING_COMMAND_END);
   clReleaseEvent(inside);
   ASSERT_EQ(values.size(), 1u);
-  EXPECT_GE(values[0]["EndMarkerStart"] - values[0]["BeginBarrierEnd"], inside_ns);
+  EXPECT_GE(values[0]["EndMarkerStart"] - values[0]["BeginMarkerEnd"], inside_ns);
   EXPECT_GE(values[0]["GPUTime"], inside_ns);
   sampler_.reset();  // close GPA's context before the queue goes
   clReleaseCommandQueue(queue);

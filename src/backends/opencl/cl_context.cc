@@ -57,7 +57,7 @@ GpaStatus Context::Open(void* api_context, GpaOpenContextFlags flags, std::uniqu
   if (!AtLeastOpenCl12(state->device, &version)) {
     return LogError(kGpaStatusErrorDriverNotSupported,
                     "GpaOpenContext: the queue's device reports '{}'; GPA needs OpenCL 1.2 (markers and barriers "
-                    "with events)",
+                    "with wait lists)",
                     version);
   }
   if (flags & (kGpaOpenContextClockModeNoneBit | kGpaOpenContextClockModePeakBit |
@@ -65,6 +65,7 @@ GpaStatus Context::Open(void* api_context, GpaOpenContextFlags flags, std::uniqu
     Log(kGpaLoggingMessage, "OpenCL: clock-mode flags 0x{:X} have no effect; OpenCL offers no way to set clocks", flags);
   }
   state->queue = RetainQueue(queue);
+  state->out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
   state->info = DescribeDevice(state->device);
   Log(kGpaLoggingMessage, "OpenCL: {} ({}), {}-order queue", state->info.name, version,
       (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? "out-of" : "in");

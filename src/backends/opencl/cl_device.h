@@ -10,6 +10,7 @@ namespace opengpa::cl {
 struct QueueState {
   Queue queue;  // GPA's own reference
   cl_device_id device = nullptr;
+  bool out_of_order = false;  // CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
   DeviceInfo info;
 };
 

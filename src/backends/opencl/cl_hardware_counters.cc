@@ -6,8 +6,8 @@ namespace opengpa::cl {
 namespace {
 
 HardwareCounter Make(Bracket bracket, cl_profiling_info when) {
-  const bool begin = bracket == Bracket::kBeginBarrier;
-  const char* command = begin ? "BeginBarrier" : "EndMarker";
+  const bool begin = bracket == Bracket::kBeginMarker;
+  const char* command = begin ? "BeginMarker" : "EndMarker";
   const char* stage = when == CL_PROFILING_COMMAND_QUEUED   ? "Queued"
                       : when == CL_PROFILING_COMMAND_SUBMIT ? "Submit"
                       : when == CL_PROFILING_COMMAND_START  ? "Start"
@@ -17,7 +17,7 @@ HardwareCounter Make(Bracket bracket, cl_profiling_info when) {
                           : when == CL_PROFILING_COMMAND_START  ? "CL_PROFILING_COMMAND_START"
                                                                 : "CL_PROFILING_COMMAND_END";
   std::string description = std::string(profiling) + " of the " +
-                            (begin ? "barrier GPA enqueues at GpaBeginSample" : "marker GPA enqueues at GpaEndSample") +
+                            (begin ? "marker GPA enqueues at GpaBeginSample" : "marker GPA enqueues at GpaEndSample") +
                             ", in nanoseconds since GpaBeginSession.";
   return HardwareCounter{
       HardwareCounterInfo{std::string(command) + stage, "EventProfiling", description, kGpaDataTypeUint64,
@@ -27,7 +27,7 @@ HardwareCounter Make(Bracket bracket, cl_profiling_info when) {
 
 std::vector<HardwareCounter> Build() {
   std::vector<HardwareCounter> counters;
-  for (Bracket bracket : {Bracket::kBeginBarrier, Bracket::kEndMarker}) {
+  for (Bracket bracket : {Bracket::kBeginMarker, Bracket::kEndMarker}) {
     for (cl_profiling_info when : {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
                                    CL_PROFILING_COMMAND_END}) {
       counters.push_back(Make(bracket, when));

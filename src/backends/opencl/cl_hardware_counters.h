@@ -1,11 +1,12 @@
-// The hardware counters of the OpenCL backend: the profiling timestamps of the two commands GPA enqueues
-// around each sample, a barrier at GpaBeginSample and a marker at GpaEndSample.
+// The hardware counters of the OpenCL backend: the profiling timestamps of the two markers GPA enqueues
+// around each sample, at GpaBeginSample and at GpaEndSample.
 //
-// The barrier completes when every command enqueued before the sample has completed and no command
-// enqueued after it starts before that, in in-order and out-of-order queues alike; the marker completes
-// when every command enqueued before GpaEndSample has completed. Their CL_PROFILING_COMMAND_* times
-// therefore bracket the sample's work. Values are nanoseconds since GpaBeginSession (the QUEUED time of
-// a marker GPA enqueues there).
+// A marker completes when every command enqueued before it has completed, so the two markers' times
+// bracket the sample's work. In an in-order queue nothing enqueued after the begin marker starts before
+// it; in an out-of-order queue GPA also enqueues a barrier waiting on the begin marker (without an event
+// of its own) to keep the sample's commands after it. Markers, not barriers, carry the times: the NVIDIA
+// driver reports CL_PROFILING_COMMAND_START/END of 0 for barrier events (seen on the H100, driver 580).
+// Values are nanoseconds since GpaBeginSession (the QUEUED time of a marker GPA enqueues there).
 #ifndef OPENGPA_BACKENDS_OPENCL_CL_HARDWARE_COUNTERS_H_
 #define OPENGPA_BACKENDS_OPENCL_CL_HARDWARE_COUNTERS_H_
 
@@ -16,7 +17,7 @@
 
 namespace opengpa::cl {
 
-enum class Bracket { kBeginBarrier, kEndMarker };
+enum class Bracket { kBeginMarker, kEndMarker };
 
 struct HardwareCounter {
   HardwareCounterInfo info;

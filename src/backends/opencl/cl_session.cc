@@ -28,6 +28,26 @@ GpaStatus ProfilingTime(cl_event event, cl_profiling_info when, const char* what
   return kGpaStatusOk;
 }
 
+// A driver that does not time a command reports 0 or an END before its START; such values are refused
+// rather than turned into times.
+GpaStatus CheckDeviceTimes(cl_event event, const char* what, SampleSlot slot) {
+  cl_ulong start = 0;
+  cl_ulong end = 0;
+  if (GpaStatus status = ProfilingTime(event, CL_PROFILING_COMMAND_START, what, slot, &start); status != kGpaStatusOk) {
+    return status;
+  }
+  if (GpaStatus status = ProfilingTime(event, CL_PROFILING_COMMAND_END, what, slot, &end); status != kGpaStatusOk) {
+    return status;
+  }
+  if (start == 0 || end < start) {
+    return LogError(kGpaStatusErrorReadingSampleResult,
+                    "GpaGetSampleResult: the driver timed the {} of sample slot {} as START {} END {}, which are not "
+                    "device times",
+                    what, slot, start, end);
+  }
+  return kGpaStatusOk;
+}
+
 }  // namespace
 
 GpaStatus Session::Begin() {
@@ -83,14 +103,23 @@ GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
                     slot);
   }
   cl_event begin = nullptr;
-  cl_int status = clEnqueueBarrierWithWaitList(queue_->queue.get(), 0, nullptr, &begin);
+  cl_int status = clEnqueueMarkerWithWaitList(queue_->queue.get(), 0, nullptr, &begin);
   if (status != CL_SUCCESS) {
-    return LogError(kGpaStatusErrorFailed, "GpaBeginSample (slot {}): clEnqueueBarrierWithWaitList returned {}", slot,
+    return LogError(kGpaStatusErrorFailed, "GpaBeginSample (slot {}): clEnqueueMarkerWithWaitList returned {}", slot,
                     status);
+  }
+  Event begin_event(begin);
+  if (queue_->out_of_order) {
+    // Keeps the sample's commands from starting before the begin marker has completed.
+    status = clEnqueueBarrierWithWaitList(queue_->queue.get(), 1, &begin, nullptr);
+    if (status != CL_SUCCESS) {
+      return LogError(kGpaStatusErrorFailed, "GpaBeginSample (slot {}): clEnqueueBarrierWithWaitList returned {}", slot,
+                      status);
+    }
   }
   if (samples_.size() <= slot) samples_.resize(slot + 1);
   samples_[slot] = std::make_unique<Sample>();
-  samples_[slot]->begin.reset(begin);
+  samples_[slot]->begin = std::move(begin_event);
   open_sample_ = slot;
   return kGpaStatusOk;
 }
@@ -146,12 +175,14 @@ GpaStatus Session::ReadResults(SampleSlot slot_count, std::vector<double>* value
                       "returned {})",
                       slot, wait);
     }
+    if (GpaStatus status = CheckDeviceTimes(events[0], "begin marker", slot); status != kGpaStatusOk) return status;
+    if (GpaStatus status = CheckDeviceTimes(events[1], "end marker", slot); status != kGpaStatusOk) return status;
     for (std::size_t column = 0; column < columns_.size(); ++column) {
       const HardwareCounter& counter = counters[columns_[column]];
-      const bool begin = counter.bracket == Bracket::kBeginBarrier;
+      const bool begin = counter.bracket == Bracket::kBeginMarker;
       cl_ulong time = 0;
       if (GpaStatus status = ProfilingTime(begin ? events[0] : events[1], counter.when,
-                                           begin ? "begin barrier" : "end marker", slot, &time);
+                                           begin ? "begin marker" : "end marker", slot, &time);
           status != kGpaStatusOk) {
         return status;
       }
