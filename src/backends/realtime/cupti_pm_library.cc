@@ -39,7 +39,7 @@ class Resolver {
 GpaStatus CuptiLibrary::Load(const std::vector<std::string>& candidates, std::unique_ptr<CuptiLibrary>* library) {
   library->reset();
   std::string error;
-  std::unique_ptr<DynamicLibrary> loaded = DynamicLibrary::Open(candidates, &error);
+  std::unique_ptr<DynamicLibrary> loaded = DynamicLibrary::Open(candidates, &error, DynamicLibrary::Unload::kNever);
   if (loaded == nullptr) {
     return LogError(kGpaStatusErrorLibLoadFailed, "CUPTI PM sampling: cannot load {}: {}",
                     fmt::join(candidates, " or "), error);
@@ -89,7 +89,7 @@ std::string CuptiLibrary::Describe(CUptiResult result) const {
 GpaStatus CudaLibrary::Load(const std::vector<std::string>& candidates, std::unique_ptr<CudaLibrary>* library) {
   library->reset();
   std::string error;
-  std::unique_ptr<DynamicLibrary> loaded = DynamicLibrary::Open(candidates, &error);
+  std::unique_ptr<DynamicLibrary> loaded = DynamicLibrary::Open(candidates, &error, DynamicLibrary::Unload::kNever);
   if (loaded == nullptr) {
     return LogError(kGpaStatusErrorLibLoadFailed, "CUPTI PM sampling: cannot load the CUDA driver {}: {}",
                     fmt::join(candidates, " or "), error);

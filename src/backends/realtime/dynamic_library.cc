@@ -7,11 +7,12 @@
 namespace opengpa::realtime {
 
 std::unique_ptr<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& candidates,
-                                                     std::string* error) {
+                                                     std::string* error, Unload unload) {
+  const int flags = RTLD_NOW | RTLD_LOCAL | (unload == Unload::kNever ? RTLD_NODELETE : 0);
   std::string errors;
   for (const std::string& candidate : candidates) {
     // RTLD_LOCAL: the vendor's symbols must not leak into the process's global namespace.
-    void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* handle = dlopen(candidate.c_str(), flags);
     if (handle != nullptr) return std::make_unique<DynamicLibrary>(Key{}, handle, candidate);
     const char* message = dlerror();
     if (!errors.empty()) errors += "; ";

@@ -11,9 +11,15 @@ namespace opengpa::realtime {
 
 class DynamicLibrary {
  public:
+  enum class Unload { kOnDestruction, kNever };
+
   // Tries each candidate (a soname or a path) in order. On failure returns nullptr and sets *error to
-  // every candidate's dlerror(), so the log says exactly what was tried.
-  static std::unique_ptr<DynamicLibrary> Open(const std::vector<std::string>& candidates, std::string* error);
+  // every candidate's dlerror(), so the log says exactly what was tried. Unload::kNever (RTLD_NODELETE)
+  // is for libraries that cannot be unloaded and loaded again in one process: libcupti registers itself
+  // with the CUDA driver, and a second load is then refused (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+  // seen on the H100).
+  static std::unique_ptr<DynamicLibrary> Open(const std::vector<std::string>& candidates, std::string* error,
+                                              Unload unload = Unload::kOnDestruction);
 
   class Key {  // only Open constructs one, so every DynamicLibrary holds a live handle
     friend class DynamicLibrary;

@@ -40,8 +40,11 @@ class ProfilerSession {
   static GpaStatus Begin(const CuptiLibrary& cupti, std::unique_ptr<ProfilerSession>* session) {
     auto params = MakeParams<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     if (CUptiResult result = cupti.Api().profiler_initialize(&params); result != CUPTI_SUCCESS) {
-      return LogError(kGpaStatusErrorDriverNotSupported, "CUPTI PM sampling: cuptiProfilerInitialize failed: {}",
-                      cupti.Describe(result));
+      return LogError(kGpaStatusErrorDriverNotSupported,
+                      "CUPTI PM sampling: cuptiProfilerInitialize failed: {}{}", cupti.Describe(result),
+                      result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                          ? " (another CUPTI client, e.g. a profiler, is active in this process)"
+                          : "");
     }
     *session = std::make_unique<ProfilerSession>(cupti);
     return kGpaStatusOk;
@@ -162,6 +165,7 @@ class DeviceSampler {
     cupti_.Api().get_timestamp(&cupti_now);
     const uint64_t after = RealtimeNanoseconds();
     epoch_offset_ns_ = static_cast<int64_t>(before / 2 + after / 2) - static_cast<int64_t>(cupti_now);
+    start_cupti_ns_ = cupti_now;
     auto start = MakeParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
     start.pPmSamplingObject = sampler_;
     if (CUptiResult r = cupti_.Api().pm_start(&start); r != CUPTI_SUCCESS) {
@@ -184,28 +188,30 @@ class DeviceSampler {
                       identity_.index, cupti_.Describe(r));
     }
     const GpaStatus status = Decode(records);
+    const double per_sample = samples_ ? 1e-3 / static_cast<double>(samples_) : 0.0;
     Log(kGpaLoggingMessage,
-        "CUPTI PM sampling on GPU {} ({}): {} samples decoded in {:.3f} ms of decode+evaluate ({:.2f} us per sample); "
-        "first sample spanned {:.1f} us; hardware buffer overflowed {} time(s)",
-        identity_.index, chip_, samples_, decode_ns_ / 1e6, samples_ ? decode_ns_ / 1e3 / samples_ : 0.0,
-        first_sample_span_ns_ / 1e3, overflows_);
+        "CUPTI PM sampling on GPU {} ({}): {} samples of {} metrics; per sample {:.2f} us decode, {:.2f} us evaluate, "
+        "{:.2f} us image reset; {} sample(s) begun before Start left out (the first spanned {:.1f} us); hardware "
+        "buffer overflowed {} time(s); CUPTI clock = Unix time - {:.3f} ms",
+        identity_.index, chip_, samples_, metric_names_.size(), decode_ns_ * per_sample, evaluate_ns_ * per_sample,
+        reset_ns_ * per_sample, skipped_before_start_, first_sample_span_ns_ / 1e3, overflows_, epoch_offset_ns_ / 1e6);
     return status;
   }
 
   // Decodes what the hardware buffer holds, one counter-data image at a time.
   GpaStatus Decode(std::vector<MonitorRecord>* records) {
     MakeContextCurrent();
-    const uint64_t begin = RealtimeNanoseconds();
-    GpaStatus status = kGpaStatusOk;
     for (int round = 0; round < 64; ++round) {  // bounded: each round empties a full image
       auto decode = MakeParams<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
       decode.pPmSamplingObject = sampler_;
       decode.pCounterDataImage = counter_data_.data();
       decode.counterDataImageSize = counter_data_.size();
-      if (CUptiResult r = cupti_.Api().pm_decode_data(&decode); r != CUPTI_SUCCESS) {
-        status = LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on GPU {} failed: {}",
-                          identity_.index, cupti_.Describe(r));
-        break;
+      uint64_t begin = RealtimeNanoseconds();
+      const CUptiResult decoded = cupti_.Api().pm_decode_data(&decode);
+      decode_ns_ += RealtimeNanoseconds() - begin;
+      if (decoded != CUPTI_SUCCESS) {
+        return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on GPU {} failed: {}",
+                        identity_.index, cupti_.Describe(decoded));
       }
       if (decode.overflow != 0 && overflows_++ == 0) {
         Log(kGpaLoggingError,
@@ -213,18 +219,17 @@ class DeviceSampler {
             "interval or poll more often",
             identity_.index);
       }
-      if (GpaStatus evaluated = Evaluate(records); evaluated != kGpaStatusOk) {
-        status = evaluated;
-        break;
-      }
-      if (GpaStatus reset = ResetCounterData(); reset != kGpaStatusOk) {
-        status = reset;
-        break;
-      }
+      begin = RealtimeNanoseconds();
+      const GpaStatus evaluated = Evaluate(records);
+      evaluate_ns_ += RealtimeNanoseconds() - begin;
+      if (evaluated != kGpaStatusOk) return evaluated;
+      begin = RealtimeNanoseconds();
+      const GpaStatus reset = ResetCounterData();
+      reset_ns_ += RealtimeNanoseconds() - begin;
+      if (reset != kGpaStatusOk) return reset;
       if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) break;
     }
-    decode_ns_ += RealtimeNanoseconds() - begin;
-    return status;
+    return kGpaStatusOk;
   }
 
   const std::vector<CounterDescriptor>& Descriptors() const { return descriptors_; }
@@ -319,6 +324,12 @@ class DeviceSampler {
         return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: sample {} info failed: {}", sample,
                         cupti_.Describe(r));
       }
+      // The first record spans from SetConfig to the first trigger after Start: work from before Start
+      // (any process's) would be counted in it.
+      if (when.startTimestamp < start_cupti_ns_) {
+        if (skipped_before_start_++ == 0) first_sample_span_ns_ = when.endTimestamp - when.startTimestamp;
+        continue;
+      }
       auto evaluate = MakeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
           CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
       evaluate.pHostObject = host_->Raw();
@@ -332,7 +343,6 @@ class DeviceSampler {
         return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: evaluating sample {} failed: {}",
                         sample, cupti_.Describe(r));
       }
-      if (samples_ == 0) first_sample_span_ns_ = when.endTimestamp - when.startTimestamp;
       ++samples_;
       for (size_t m = 0; m < values_.size(); ++m) {
         MonitorRecord record;
@@ -364,7 +374,11 @@ class DeviceSampler {
   bool started_ = false;
   int64_t epoch_offset_ns_ = 0;
   uint64_t samples_ = 0;
+  uint64_t start_cupti_ns_ = 0;
   uint64_t decode_ns_ = 0;
+  uint64_t evaluate_ns_ = 0;
+  uint64_t reset_ns_ = 0;
+  uint64_t skipped_before_start_ = 0;
   uint64_t first_sample_span_ns_ = 0;
   uint64_t overflows_ = 0;
 };

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds, on the development machine (no GPU needed), what run.sh executes on the GPU machine:
+#   <out>/libOpenGPAMonitor.so, <out>/realtime_device_check (CUDA, sm_90), <out>/opengpa (the CLI).
+# Usage: tests/device/realtime/build.sh [build-dir]   (default build-device-rt; outputs in <build-dir>/out)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${1:-$root/build-device-rt}
+out=$build/out
+export PATH="$PATH:/usr/local/cuda/bin"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENGPA_BUILD_TESTS=OFF \
+  -DOPENGPA_BUILD_BENCHMARKS=OFF >/dev/null
+ninja -C "$build" -j2 OpenGPAMonitor opengpa_monitor opengpa_core opengpa_counters
+mkdir -p "$out"
+cp "$build/lib/libOpenGPAMonitor.so" "$out/"
+nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" -I"$root/tests/device/realtime" \
+  "$root/tests/device/realtime/realtime_device_check.cu" -o "$out/realtime_device_check" \
+  -L"$out" -lOpenGPAMonitor -Xlinker -rpath -Xlinker '$ORIGIN'
+# The CLI: the whole tool when it builds; otherwise its entry point with the monitor command alone (the
+# same main.cc and monitor_command.cc), so the device run never depends on the other subcommands.
+if ninja -C "$build" -j2 opengpa >/dev/null 2>&1; then
+  cp "$build/bin/opengpa" "$out/opengpa"
+  echo "CLI: full opengpa"
+else
+  g++ -std=c++17 -O2 -I"$root/include" -I"$root/src" -I"$root/tools/opengpa" \
+    "$root/tools/opengpa/main.cc" "$root/tools/opengpa/monitor_command.cc" -o "$out/opengpa" \
+    "$build/src/backends/realtime/libopengpa_monitor.a" "$build/src/core/libopengpa_core.a" \
+    "$build/src/counters/libopengpa_counters.a" "$build/src/core/libopengpa_core.a" -ldl -lpthread
+  echo "CLI: opengpa with the monitor command only (the full tool did not build)"
+fi
+ls -la "$out"
