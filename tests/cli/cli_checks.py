@@ -80,6 +80,11 @@ def list_chip_hardware_exposes_raw_cupti_metrics(ctx):
     for metric in ("dram__bytes_read.sum", "gpu__time_duration.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"):
         expect(metric in names, f"{metric} missing from list --chip GH100 --hardware")
     expect(len(names) > 1000, f"only {len(names)} raw metrics")
+    doc = ctx.json_output("counters.schema.json", "list", "--chip", "GH100", "--hardware", "--group", "dram")
+    dram = {c["name"]: c for c in doc["counters"]}["dram__bytes_read.sum"]
+    # A raw metric is its own formula and names the unit it is read from (OpenGPA extension).
+    expect(dram["formula"] == "dram__bytes_read.sum", dram)
+    expect(dram.get("hardware_unit") == "dram" and dram["usage"] == "bytes", dram)
 
 
 @check

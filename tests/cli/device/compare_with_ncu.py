@@ -34,6 +34,10 @@ def read_ncu(path):
     return [launches[i] for i in sorted(launches)]
 
 
+def readable(value):
+    return f"{value:.0f}" if abs(value) >= 1e6 else f"{value:.6g}"
+
+
 def relative(a, b):
     if a == b:
         return 0.0
@@ -74,8 +78,8 @@ def main():
     print("|---|---|---:|---:|---:|---:|---:|")
     for (kernel, metric), pairs in sorted(per_kernel.items()):
         diffs = [relative(a, b) for a, b in pairs]
-        print(f"| {kernel} | {metric} | {len(pairs)} | {statistics.mean(a for a, _ in pairs):.6g} | "
-              f"{statistics.mean(b for _, b in pairs):.6g} | {statistics.median(diffs) * 100:.2f}% | {max(diffs) * 100:.2f}% |")
+        print(f"| {kernel} | {metric} | {len(pairs)} | {readable(statistics.mean(a for a, _ in pairs))} | "
+              f"{readable(statistics.mean(b for _, b in pairs))} | {statistics.median(diffs) * 100:.2f}% | {max(diffs) * 100:.2f}% |")
 
     print("\nGround truth fixed by the workload:\n")
     print("| check | expected | opengpa | ncu |")
@@ -94,7 +98,7 @@ def main():
         pairs = per_kernel.get((kernel, "dram__bytes_read.sum"), [])
         if pairs:
             print(f"| {kernel}: mean dram__bytes_read.sum (expected {read_bytes} = arrays read) | {read_bytes} | "
-                  f"{statistics.mean(a for a, _ in pairs):.6g} | {statistics.mean(b for _, b in pairs):.6g} |")
+                  f"{readable(statistics.mean(a for a, _ in pairs))} | {readable(statistics.mean(b for _, b in pairs))} |")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "backends/cuda/cuda_driver.h"
 
@@ -100,6 +101,10 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream, bool restart)
   }
   batch_.clear();
   if (!session_) return;
+  // At exit or context teardown the context need not be current on this thread; decoding waits on it.
+  const cuda::CudaDriver* driver = cuda::LoadCudaDriver();
+  std::optional<cuda::ScopedCurrentContext> current;
+  if (driver) current.emplace(*driver, context_);
   bool all_passes = false;
   std::size_t dropped = 0;
   std::size_t ranges = 0;
