@@ -54,6 +54,9 @@ tail -n 5 "$results/ncu_stderr.txt"
 echo "== 2. sol_device_check (OpenGPA) and the comparison"
 timeout 240 "$bin/sol_device_check" --csv "$results/gpa.csv" --ncu-csv "$results/ncu.csv" 2>&1 | tee "$results/check.txt"
 failures=${PIPESTATUS[0]}
+if [[ $failures -ge 128 ]] && command -v cuda-gdb >/dev/null; then  # a crash: where
+  timeout 120 cuda-gdb -batch -ex run -ex bt --args "$bin/sol_device_check" 2>&1 | tail -n 30 | tee "$results/backtrace.txt"
+fi
 echo "failures: $failures"
 [[ -n ${OUT:-} ]] && cp "$results"/*.txt "$results"/*.csv "$OUT/" 2>/dev/null
 exit "$failures"

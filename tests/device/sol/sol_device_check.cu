@@ -334,6 +334,7 @@ int RunWorkloadOnly() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress survives a crash when stdout is a pipe
   std::string csv_path, ncu_csv_path;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -391,10 +392,12 @@ int main(int argc, char** argv) {
   GpaUInt32 sol_passes = 0;
   GPA_OK(GpaGetPassCount(session, &sol_passes));
   std::printf("SpeedOfLight group: %zu counters in %u pass(es)\n", group.size(), sol_passes);
+  // GPUTime for the table; SharedWavefronts (cuda.json) to prove the shared kernels execute every load.
   GPA_OK(GpaEnableCounterByName(session, "GPUTime"));
+  GPA_OK(GpaEnableCounterByName(session, "SharedWavefronts"));
   GpaUInt32 passes = 0;
   GPA_OK(GpaGetPassCount(session, &passes));
-  std::printf("with GPUTime: %u pass(es)\n", passes);
+  std::printf("with GPUTime and SharedWavefronts: %u pass(es)\n", passes);
 
   GPA_OK(GpaBeginSession(session));
   for (GpaUInt32 pass = 0; pass < passes; ++pass) {
@@ -474,6 +477,15 @@ int main(int argc, char** argv) {
   for (std::size_t s = 0; s < workloads.size(); ++s) {
     auto& r = results[s];
     const Workload& w = workloads[s];
+    if (w.expected_unit == kL1Tex) {
+      // Every warp: iterations x 8 loads x 4 wavefronts (LDS.128: 4 quarter warps; LDS.32: 4-way conflict),
+      // plus FillTile's 8 conflict-free stores per warp.
+      const double warps = double(w.blocks) * w.threads / 32;
+      const double expected = warps * kSharedIterations * 8 * 4 + warps * 8;
+      Check(std::fabs(r["SharedWavefronts"] - expected) <= 0.001 * expected,
+            Format("%s: executes every shared load (SharedWavefronts)", w.label),
+            Format("%.0f, expected %.0f", r["SharedWavefronts"], expected));
+    }
     const int unit = static_cast<int>(r["GPUBottleneck"]);
     Check(unit == w.expected_unit, Format("%s: GPUBottleneck is %s", w.label, UnitName(w.expected_unit)),
           Format("got %d (%s), GPUBottleneckSOL %.2f%%", unit, UnitName(unit), r["GPUBottleneckSOL"]));

@@ -6,12 +6,14 @@
 //   StreamCopy           float4 copy of 1 GiB to another 1 GiB: DRAM-bound (the arrays are 20x the L2)
 //   FfmaLoop             8 independent FFMA chains per thread, no memory traffic: SM (FMA pipe / issue) bound
 //   SharedLoads128       conflict-free 128-bit shared loads (LDS.128): L1/TEX-bound, 4 data-stage wavefronts
-//                        per instruction while the SM issues one instruction
+//                        per instruction while the SM issues it (and two adds) once
 //   SharedLoadsConflict4 32-bit shared loads with 4-way bank conflicts: L1/TEX-bound, the data stage
 //                        replays every instruction 4 times while the SM's issue and register writeback idle
 //
-// Shared loads are `asm volatile`, so the compiler can neither hoist the loop-invariant addresses' loads
-// out of the loop nor merge them: every load in the source is executed.
+// Shared loads are PTX `ld.volatile.shared`: neither nvcc nor ptxas may hoist these loop-invariant loads
+// out of the loop or merge them (a plain `asm volatile` ld.shared only binds nvcc; ptxas hoisted it in the
+// first device run), so every load in the source is executed. The device check confirms it by counting
+// shared-memory wavefronts against warps x iterations x loads x 4.
 #ifndef OPENGPA_TESTS_DEVICE_SOL_SOL_KERNELS_CUH_
 #define OPENGPA_TESTS_DEVICE_SOL_SOL_KERNELS_CUH_
 
@@ -62,13 +64,13 @@ __device__ __forceinline__ void FillTile(float* tile) {
 
 __device__ __forceinline__ float4 LoadShared128(unsigned address) {
   float4 v;
-  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(address));
+  asm volatile("ld.volatile.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(address));
   return v;
 }
 
 __device__ __forceinline__ float LoadShared32(unsigned address) {
   float v;
-  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(address));
+  asm volatile("ld.volatile.shared.f32 %0, [%1];" : "=f"(v) : "r"(address));
   return v;
 }
 
@@ -78,18 +80,17 @@ __global__ void SharedLoads128(float* out, int iterations) {
   // Consecutive threads read consecutive 16-byte words: each quarter warp reads 128 contiguous bytes, one
   // wavefront, so a warp's load is 4 wavefronts and no bank conflicts.
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(tile)) + threadIdx.x * 16u;
-  float x = 0, y = 0, z = 0, w = 0;
+  // Two adds per load keep the SM's issue slots and FMA pipe far below L1's data stage (4 cycles per load).
+  float x = 0, y = 0;
   for (int it = 0; it < iterations; ++it) {
 #pragma unroll
     for (unsigned u = 0; u < 8; ++u) {
       const float4 v = LoadShared128(base + ((u * 4096u) & (kSharedTileBytes - 1)));
       x += v.x;
-      y += v.y;
-      z += v.z;
-      w += v.w;
+      y += v.w;
     }
   }
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x + y + z + w;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x + y;
 }
 
 __global__ void SharedLoadsConflict4(float* out, int iterations) {
