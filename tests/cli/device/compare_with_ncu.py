@@ -86,14 +86,19 @@ def main():
     print("|---|---:|---:|---:|")
     ffma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
     exact_ours = exact_ncu = total = 0
-    for i in range(count):
+    if ffma not in metrics:
+        count_for_ffma = 0
+    else:
+        count_for_ffma = count
+    for i in range(count_for_ffma):
         if base_name(samples[i]["kernel"]) != "ffma":
             continue
         iters = 64 * (1 + (i // 4) % 4)
         total += 1
         exact_ours += samples[i]["values"].get(ffma) == FFMA_THREADS * iters
         exact_ncu += theirs[i]["values"].get(ffma) == FFMA_THREADS * iters
-    print(f"| ffma launches whose FFMA count = threads x iters exactly | {total} | {exact_ours} | {exact_ncu} |")
+    if total:
+        print(f"| ffma launches whose FFMA count = threads x iters exactly | {total} | {exact_ours} | {exact_ncu} |")
     for kernel, read_bytes in (("add", 8 * N), ("scale", 4 * N)):
         pairs = per_kernel.get((kernel, "dram__bytes_read.sum"), [])
         if pairs:

@@ -70,6 +70,7 @@ class ContextProfiler {
   std::vector<PendingLaunch> batch_;
   std::vector<std::string> units_;
   std::set<std::uint32_t> announced_streams_;
+  double setup_ms_ = 0.0;
 };
 
 }  // namespace opengpa::inject_cuda
