@@ -1,9 +1,10 @@
 // Kernels built to saturate one GPU unit each, for the Speed-of-Light / GPU Bottleneck check
 // (sol_device_check.cu). Each fills every SM (8 blocks of 256 threads per SM, 64 warps: full occupancy
-// on sm_90) and runs about a millisecond on an H100, long enough that launch gaps inside a sample are
-// negligible against its elapsed cycles.
+// on sm_90) and runs about 2 ms on an H100: a GPA sample also holds 20-70 us of CUPTI range start/stop
+// around the kernel (docs/sol.md), which must stay small against the sample's elapsed time for its SOL to
+// compare with ncu's per-kernel value.
 //
-//   StreamCopy           float4 copy of 1 GiB to another 1 GiB: DRAM-bound (the arrays are 20x the L2)
+//   StreamCopy           float4 copy of 1 GiB to another 1 GiB, 3 times: DRAM-bound (the arrays are 20x the L2)
 //   FfmaLoop             8 independent FFMA chains per thread, no memory traffic: SM (FMA pipe / issue) bound
 //   SharedLoads128       conflict-free 128-bit shared loads (LDS.128): L1/TEX-bound, 4 data-stage wavefronts
 //                        per instruction while the SM issues it (and two adds) once
@@ -26,11 +27,13 @@ namespace sol {
 constexpr int kThreadsPerBlock = 256;
 constexpr int kBlocksPerSm = 8;
 
-__global__ void StreamCopy(const float4* __restrict__ in, float4* __restrict__ out, std::size_t count) {
+__global__ void StreamCopy(const float4* __restrict__ in, float4* __restrict__ out, std::size_t count, int repeats) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (int r = 0; r < repeats; ++r) {
 #pragma unroll 4
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
-    out[i] = in[i];
+    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+      out[i] = in[i];
+    }
   }
 }
 
