@@ -18,8 +18,12 @@ std::string Join(const std::vector<std::string>& names) {
 }  // namespace
 
 std::vector<std::string> DefaultProfileCounters(GpaApiType api) {
-  if (api == kGpaApiCuda) return {"gpu__time_duration.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-                                  "dram__bytes_read.sum", "dram__bytes_write.sum"};
+  // One pass on GH100 (`opengpa passes --chip GH100 --hardware`): time, SM activity, instructions, L2 and DRAM
+  // traffic. (sm__throughput.* alone would take 8 passes.)
+  if (api == kGpaApiCuda) {
+    return {"gpu__time_duration.sum", "sm__cycles_active.avg",      "smsp__inst_executed.sum",
+            "lts__t_sectors_op_read.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"};
+  }
   return {"GPUTime"};
 }
 
