@@ -15,7 +15,11 @@ class DynamicLibrary {
   // Tries each name in turn; nullptr and *error listing every dlerror() when none loads.
   static std::unique_ptr<DynamicLibrary> Open(const std::vector<std::string>& names, std::string* error);
 
-  struct PrivateKey {};  // only Open constructs one
+  struct PrivateKey {  // only Open constructs one
+   private:
+    PrivateKey() = default;
+    friend class DynamicLibrary;
+  };
   DynamicLibrary(PrivateKey, void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}
   ~DynamicLibrary();
   DynamicLibrary(const DynamicLibrary&) = delete;

@@ -25,7 +25,11 @@ class GpaLibrary {
   // (LD_LIBRARY_PATH, ...). GPA's own log messages go to stderr: errors always, messages when verbose.
   static std::unique_ptr<GpaLibrary> Load(GpaApiType api, bool verbose, std::string* error);
 
-  struct PrivateKey {};
+  struct PrivateKey {  // only Load constructs one
+   private:
+    PrivateKey() = default;
+    friend class GpaLibrary;
+  };
   GpaLibrary(PrivateKey, GpaApiType api, GpaFunctionTable* table, void* library_handle);
   ~GpaLibrary();
   GpaLibrary(const GpaLibrary&) = delete;

@@ -23,7 +23,7 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
     return nullptr;
   }
   const auto setup_start = std::chrono::steady_clock::now();
-  std::unique_ptr<ContextProfiler> profiler(new ContextProfiler());
+  auto profiler = std::make_unique<ContextProfiler>(PrivateKey{});
   profiler->context_ = context;
   profiler->batch_size_ = batch_size;
   char name[256] = {};

@@ -34,6 +34,12 @@ class ContextProfiler {
   // nullptr and *error says why (unknown metric, device CUPTI cannot profile, another profiler attached).
   static std::unique_ptr<ContextProfiler> Create(CUcontext context, const std::vector<std::string>& metrics,
                                                  std::size_t batch_size, std::string* error);
+  struct PrivateKey {  // only Create constructs one
+   private:
+    PrivateKey() = default;
+    friend class ContextProfiler;
+  };
+  explicit ContextProfiler(PrivateKey) {}
   ~ContextProfiler();
 
   // The counters as the stream header lists them (usage = CUPTI's unit of each metric).
@@ -58,7 +64,6 @@ class ContextProfiler {
   };
 
  private:
-  ContextProfiler() = default;
   bool StartBatch(std::string* error);
 
   CUcontext context_ = nullptr;
