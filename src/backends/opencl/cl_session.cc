@@ -8,8 +8,6 @@
 namespace opengpa::cl {
 namespace {
 
-class CommandList final : public BackendCommandList {};
-
 bool IsFinished(cl_event event) {
   cl_int status = CL_QUEUED;
   if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS) {
@@ -61,46 +59,16 @@ GpaStatus Session::Begin() {
 }
 
 GpaStatus Session::End() {
-  if (open_sample_) {
-    return LogError(kGpaStatusErrorSampleNotEnded, "GpaEndSession: sample slot {} is still open", *open_sample_);
-  }
+  if (GpaStatus status = RequireNoOpenSample("GpaEndSession"); status != kGpaStatusOk) return status;
   cl_int status = clFlush(queue_->queue.get());
   if (status != CL_SUCCESS) return LogError(kGpaStatusErrorFailed, "GpaEndSession: clFlush returned {}", status);
   return kGpaStatusOk;
 }
 
-GpaStatus Session::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                                    std::unique_ptr<BackendCommandList>* out) {
-  if (pass != 0) {
-    return LogError(kGpaStatusErrorIndexOutOfRange, "GpaBeginCommandList: pass {} of an OpenCL session that has 1 pass",
-                    pass);
-  }
-  if (type != kGpaCommandListNone || api_list != nullptr) {
-    return LogError(kGpaStatusErrorInvalidParameter,
-                    "GpaBeginCommandList: OpenCL has no command lists; pass GPA_NULL_COMMAND_LIST and "
-                    "kGpaCommandListNone (got command_list {}, type {})",
-                    api_list, static_cast<int>(type));
-  }
-  *out = std::make_unique<CommandList>();
-  return kGpaStatusOk;
-}
-
-GpaStatus Session::EndCommandList(BackendCommandList& /*list*/) {
-  if (open_sample_) {
-    return LogError(kGpaStatusErrorSampleNotEnded, "GpaEndCommandList: sample slot {} is still open", *open_sample_);
-  }
-  return kGpaStatusOk;
-}
-
 GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
-  if (open_sample_) {
-    return LogError(kGpaStatusErrorSampleAlreadyStarted,
-                    "GpaBeginSample: slot {} begins while slot {} is open; OpenCL samples cannot nest", slot,
-                    *open_sample_);
-  }
-  if (slot < samples_.size() && samples_[slot] != nullptr) {
-    return LogError(kGpaStatusErrorSampleAlreadyStarted, "GpaBeginSample: slot {} was already sampled in this pass",
-                    slot);
+  if (GpaStatus status = CheckSampleCanBegin(slot, slot < samples_.size() && samples_[slot] != nullptr);
+      status != kGpaStatusOk) {
+    return status;
   }
   cl_event begin = nullptr;
   cl_int status = clEnqueueMarkerWithWaitList(queue_->queue.get(), 0, nullptr, &begin);
@@ -120,14 +88,12 @@ GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (samples_.size() <= slot) samples_.resize(slot + 1);
   samples_[slot] = std::make_unique<Sample>();
   samples_[slot]->begin = std::move(begin_event);
-  open_sample_ = slot;
+  SampleOpened(slot);
   return kGpaStatusOk;
 }
 
 GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
-  if (open_sample_ != slot) {
-    return LogError(kGpaStatusErrorSampleNotStarted, "GpaEndSample: slot {} is not the open sample", slot);
-  }
+  if (GpaStatus status = CheckSampleIsOpen(slot); status != kGpaStatusOk) return status;
   cl_event end = nullptr;
   cl_int status = clEnqueueMarkerWithWaitList(queue_->queue.get(), 0, nullptr, &end);
   if (status != CL_SUCCESS) {
@@ -135,7 +101,7 @@ GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
                     status);
   }
   samples_[slot]->end.reset(end);
-  open_sample_.reset();
+  SampleClosed();
   return kGpaStatusOk;
 }
 

@@ -6,26 +6,22 @@
 #define OPENGPA_BACKENDS_OPENCL_CL_SESSION_H_
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/common/immediate_session.h"
 #include "backends/opencl/cl_device.h"
 #include "backends/opencl/cl_hardware_counters.h"
 
 namespace opengpa::cl {
 
-class Session final : public BackendSession {
+class Session final : public ImmediateSession {
  public:
   Session(std::shared_ptr<const QueueState> queue, std::vector<HardwareCounterIndex> counters)
-      : queue_(std::move(queue)), columns_(std::move(counters)) {}
+      : ImmediateSession("OpenCL"), queue_(std::move(queue)), columns_(std::move(counters)) {}
 
-  GpaUInt32 PassCount() const override { return 1; }
   GpaStatus Begin() override;
   GpaStatus End() override;
-  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                             std::unique_ptr<BackendCommandList>* out) override;
-  GpaStatus EndCommandList(BackendCommandList& list) override;
   GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
   GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
   bool IsPassComplete(GpaUInt32 pass) override;
@@ -41,7 +37,6 @@ class Session final : public BackendSession {
   std::vector<HardwareCounterIndex> columns_;
   Event origin_;                                  // marker enqueued at GpaBeginSession
   std::vector<std::unique_ptr<Sample>> samples_;  // by slot
-  std::optional<SampleSlot> open_sample_;
 };
 
 }  // namespace opengpa::cl

@@ -7,8 +7,6 @@
 namespace opengpa::gl {
 namespace {
 
-class CommandList final : public BackendCommandList {};
-
 // Nanoseconds from `origin` to `timestamp` on a GL clock that wraps after `bits` bits.
 double NanosecondsSince(GLuint64 timestamp, GLint64 origin, GLint bits) {
   GLuint64 delta = timestamp - static_cast<GLuint64>(origin);
@@ -19,7 +17,7 @@ double NanosecondsSince(GLuint64 timestamp, GLint64 origin, GLint bits) {
 }  // namespace
 
 Session::Session(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters)
-    : device_(std::move(device)), columns_(std::move(counters)) {
+    : ImmediateSession("OpenGL"), device_(std::move(device)), columns_(std::move(counters)) {
   for (HardwareCounterIndex index : columns_) {
     const HardwareCounter& counter = device_->counters[index];
     if (counter.source == CounterSource::kQuery) {
@@ -40,34 +38,9 @@ GpaStatus Session::Begin() {
 
 GpaStatus Session::End() {
   if (GpaStatus status = device_->context->RequireCurrent("GpaEndSession"); status != kGpaStatusOk) return status;
-  if (open_sample_) {
-    return LogError(kGpaStatusErrorSampleNotEnded, "GpaEndSession: sample slot {} is still open", *open_sample_);
-  }
+  if (GpaStatus status = RequireNoOpenSample("GpaEndSession"); status != kGpaStatusOk) return status;
   // Results become available only once the commands reach the GPU.
   device_->gl.Flush();
-  return kGpaStatusOk;
-}
-
-GpaStatus Session::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                                    std::unique_ptr<BackendCommandList>* out) {
-  if (pass != 0) {
-    return LogError(kGpaStatusErrorIndexOutOfRange, "GpaBeginCommandList: pass {} of an OpenGL session that has 1 pass",
-                    pass);
-  }
-  if (type != kGpaCommandListNone || api_list != nullptr) {
-    return LogError(kGpaStatusErrorInvalidParameter,
-                    "GpaBeginCommandList: OpenGL has no command lists; pass GPA_NULL_COMMAND_LIST and "
-                    "kGpaCommandListNone (got command_list {}, type {})",
-                    api_list, static_cast<int>(type));
-  }
-  *out = std::make_unique<CommandList>();
-  return kGpaStatusOk;
-}
-
-GpaStatus Session::EndCommandList(BackendCommandList& /*list*/) {
-  if (open_sample_) {
-    return LogError(kGpaStatusErrorSampleNotEnded, "GpaEndCommandList: sample slot {} is still open", *open_sample_);
-  }
   return kGpaStatusOk;
 }
 
@@ -93,14 +66,9 @@ GpaStatus Session::CheckTargetsFree(SampleSlot slot) const {
 
 GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (GpaStatus status = device_->context->RequireCurrent("GpaBeginSample"); status != kGpaStatusOk) return status;
-  if (open_sample_) {
-    return LogError(kGpaStatusErrorSampleAlreadyStarted,
-                    "GpaBeginSample: slot {} begins while slot {} is open; OpenGL samples cannot nest", slot,
-                    *open_sample_);
-  }
-  if (slot < samples_.size() && samples_[slot] != nullptr) {
-    return LogError(kGpaStatusErrorSampleAlreadyStarted, "GpaBeginSample: slot {} was already sampled in this pass",
-                    slot);
+  if (GpaStatus status = CheckSampleCanBegin(slot, slot < samples_.size() && samples_[slot] != nullptr);
+      status != kGpaStatusOk) {
+    return status;
   }
   if (GpaStatus status = CheckTargetsFree(slot); status != kGpaStatusOk) return status;
 
@@ -112,15 +80,13 @@ GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
   }
   if (samples_.size() <= slot) samples_.resize(slot + 1);
   samples_[slot] = std::move(sample);
-  open_sample_ = slot;
+  SampleOpened(slot);
   return kGpaStatusOk;
 }
 
 GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (GpaStatus status = device_->context->RequireCurrent("GpaEndSample"); status != kGpaStatusOk) return status;
-  if (open_sample_ != slot) {
-    return LogError(kGpaStatusErrorSampleNotStarted, "GpaEndSample: slot {} is not the open sample", slot);
-  }
+  if (GpaStatus status = CheckSampleIsOpen(slot); status != kGpaStatusOk) return status;
   const Api& gl = device_->gl;
   Sample& sample = *samples_[slot];
   for (std::size_t i = query_counters_.size(); i-- > 0;) {
@@ -141,7 +107,7 @@ GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
   }
   if (timestamps_) gl.QueryCounter(sample.queries[1], GL_TIMESTAMP);
   sample.ended = true;
-  open_sample_.reset();
+  SampleClosed();
   return kGpaStatusOk;
 }
 

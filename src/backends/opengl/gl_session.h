@@ -12,25 +12,21 @@
 #define OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/common/immediate_session.h"
 #include "backends/opengl/gl_context_state.h"
 #include "backends/opengl/gl_query_names.h"
 
 namespace opengpa::gl {
 
-class Session final : public BackendSession {
+class Session final : public ImmediateSession {
  public:
   Session(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters);
 
-  GpaUInt32 PassCount() const override { return 1; }
   GpaStatus Begin() override;
   GpaStatus End() override;
-  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                             std::unique_ptr<BackendCommandList>* out) override;
-  GpaStatus EndCommandList(BackendCommandList& list) override;
   GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
   GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
   bool IsPassComplete(GpaUInt32 pass) override;
@@ -53,7 +49,6 @@ class Session final : public BackendSession {
   bool timestamps_ = false;                             // a timestamp counter is enabled
   GLint64 origin_ = 0;                                  // GL time at GpaBeginSession
   std::vector<std::unique_ptr<Sample>> samples_;        // by slot
-  std::optional<SampleSlot> open_sample_;
 };
 
 }  // namespace opengpa::gl
