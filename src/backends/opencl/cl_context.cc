@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/common/context_checks.h"
 #include "backends/opencl/cl_hardware_counters.h"
 #include "backends/opencl/cl_session.h"
 #include "core/logging.h"
@@ -79,30 +80,22 @@ Context::Context(std::shared_ptr<QueueState> queue) : queue_(std::move(queue)) {
 
 std::vector<std::string_view> Context::DerivedCatalogs() const { return {embedded::kOpenClCatalog}; }
 
-GpaStatus Context::CheckIndices(const std::vector<HardwareCounterIndex>& counters, std::string_view operation) const {
-  for (HardwareCounterIndex index : counters) {
-    if (index >= counter_infos_.size()) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "{}: hardware counter {} >= {}", operation, index,
-                      counter_infos_.size());
-    }
-  }
-  return kGpaStatusOk;
-}
-
 GpaStatus Context::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
-  if (GpaStatus status = CheckIndices(counters, "GpaGetPassCount"); status != kGpaStatusOk) return status;
+  if (GpaStatus status = CheckHardwareCounterIndices(counters, counter_infos_.size(), "GpaGetPassCount");
+      status != kGpaStatusOk) {
+    return status;
+  }
   *passes = 1;  // every counter is a timestamp of the same two events
   return kGpaStatusOk;
 }
 
 GpaStatus Context::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
                                  std::unique_ptr<BackendSession>* out) {
-  if (type != kGpaSessionSampleTypeDiscreteCounter) {
-    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                    "GpaCreateSession: sample type {} is not supported by OpenCL (only discrete counters)",
-                    static_cast<int>(type));
+  if (GpaStatus status = CheckDiscreteCountersOnly(type, "OpenCL"); status != kGpaStatusOk) return status;
+  if (GpaStatus status = CheckHardwareCounterIndices(counters, counter_infos_.size(), "GpaCreateSession");
+      status != kGpaStatusOk) {
+    return status;
   }
-  if (GpaStatus status = CheckIndices(counters, "GpaCreateSession"); status != kGpaStatusOk) return status;
   *out = std::make_unique<Session>(queue_, counters);
   return kGpaStatusOk;
 }

@@ -30,8 +30,6 @@ class Context final : public BackendContext {
                           std::unique_ptr<BackendSession>* out) override;
 
  private:
-  GpaStatus CheckIndices(const std::vector<HardwareCounterIndex>& counters, std::string_view operation) const;
-
   std::shared_ptr<QueueState> queue_;
   std::vector<HardwareCounterInfo> counter_infos_;
 };

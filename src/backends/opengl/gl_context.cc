@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "backends/common/context_checks.h"
 #include "backends/opengl/gl_session.h"
 #include "core/logging.h"
 
@@ -63,30 +64,22 @@ GpaStatus Context::Open(void* handle, GpaOpenContextFlags flags, std::unique_ptr
 
 std::vector<std::string_view> Context::DerivedCatalogs() const { return {embedded::kOpenGlCatalog}; }
 
-GpaStatus Context::CheckIndices(const std::vector<HardwareCounterIndex>& counters, std::string_view operation) const {
-  for (HardwareCounterIndex index : counters) {
-    if (index >= device_->counters.size()) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "{}: hardware counter {} >= {}", operation, index,
-                      device_->counters.size());
-    }
-  }
-  return kGpaStatusOk;
-}
-
 GpaStatus Context::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
-  if (GpaStatus status = CheckIndices(counters, "GpaGetPassCount"); status != kGpaStatusOk) return status;
+  if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaGetPassCount");
+      status != kGpaStatusOk) {
+    return status;
+  }
   *passes = 1;  // each counter has its own query target, so all of them are collected together
   return kGpaStatusOk;
 }
 
 GpaStatus Context::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
                                  std::unique_ptr<BackendSession>* out) {
-  if (type != kGpaSessionSampleTypeDiscreteCounter) {
-    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                    "GpaCreateSession: sample type {} is not supported by OpenGL (only discrete counters)",
-                    static_cast<int>(type));
+  if (GpaStatus status = CheckDiscreteCountersOnly(type, "OpenGL"); status != kGpaStatusOk) return status;
+  if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaCreateSession");
+      status != kGpaStatusOk) {
+    return status;
   }
-  if (GpaStatus status = CheckIndices(counters, "GpaCreateSession"); status != kGpaStatusOk) return status;
   *out = std::make_unique<Session>(device_, counters);
   return kGpaStatusOk;
 }
