@@ -7,23 +7,12 @@ using namespace opengpa::entry;
 
 namespace {
 
-// Null checks (output, then context_id), lookup, index check, then `read(const PublicCounter&)`.
+// ReadContextCounter for reads that need only the counter: `read(const PublicCounter&)`.
 template <typename Output, typename Read>
 GpaStatus ReadCounter(const char* function, const char* output_name, GpaContextId context_id, GpaUInt32 index,
                       Output* output, Read&& read) {
-  return Guarded(function, [&] {
-    if (output == nullptr) return NullArgument(function, output_name);
-    if (context_id == nullptr) return NullArgument(function, "context_id");
-    SharedLock lock(Library().mutex);
-    Context* context = nullptr;
-    if (GpaStatus status = FindContext(function, context_id, &context); status != kGpaStatusOk) return status;
-    if (index >= context->counters().size()) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "{}: index {} is not below the counter count {}", function, index,
-                      context->counters().size());
-    }
-    *output = read(context->counters().at(index));
-    return kGpaStatusOk;
-  });
+  return ReadContextCounter(function, output_name, context_id, index, output,
+                            [&](Context&, const PublicCounter& counter) { return read(counter); });
 }
 
 }  // namespace

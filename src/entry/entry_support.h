@@ -65,6 +65,26 @@ inline GpaStatus FindCommandList(const char* function, const char* argument, Gpa
 using SharedLock = std::shared_lock<std::shared_mutex>;
 using ExclusiveLock = std::unique_lock<std::shared_mutex>;
 
+// What every per-counter query shares: null checks (output, then context_id), context lookup, index check,
+// then `*output = read(Context&, const PublicCounter&)` under the library's shared lock.
+template <typename Output, typename Read>
+GpaStatus ReadContextCounter(const char* function, const char* output_name, GpaContextId context_id,
+                             GpaUInt32 index, Output* output, Read&& read) {
+  return Guarded(function, [&] {
+    if (output == nullptr) return NullArgument(function, output_name);
+    if (context_id == nullptr) return NullArgument(function, "context_id");
+    SharedLock lock(Library().mutex);
+    Context* context = nullptr;
+    if (GpaStatus status = FindContext(function, context_id, &context); status != kGpaStatusOk) return status;
+    if (index >= context->counters().size()) {
+      return LogError(kGpaStatusErrorIndexOutOfRange, "{}: index {} is not below the counter count {}", function, index,
+                      context->counters().size());
+    }
+    *output = read(*context, context->counters().at(index));
+    return kGpaStatusOk;
+  });
+}
+
 }  // namespace opengpa::entry
 
 #endif  // OPENGPA_ENTRY_ENTRY_SUPPORT_H_
