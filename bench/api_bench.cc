@@ -65,14 +65,17 @@ const std::vector<const char*> kAllCounters = {"FakeTotalWork", "FakeBusyPercent
                                                "FakeTimeMs",    "FakeScaledBytes", "FakeNegative"};
 constexpr GpaUInt32 kSamplesPerBatch = 10000;
 
-// GpaBeginSample + GpaEndSample with ids the session has not seen (the first pass: each id gets a slot).
-void BM_BeginEndSample_FirstPass(benchmark::State& state) {
-  Profiler profiler(8);
+// Times kSamplesPerBatch GpaBeginSample + GpaEndSample pairs in pass `pass` of a fresh session per iteration;
+// the earlier passes are recorded untimed.
+void TimeBeginEndSamples(benchmark::State& state, std::uint32_t block_limit, GpaUInt32 pass) {
+  Profiler profiler(block_limit);
   for (auto _ : state) {
     state.PauseTiming();
     GpaSessionId session = profiler.BegunSession({"FakeTotalWork"});
+    for (GpaUInt32 earlier = 0; earlier < pass; ++earlier) Profiler::RecordPass(session, earlier, kSamplesPerBatch);
     GpaCommandListId list = nullptr;
-    Require(GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), "GpaBeginCommandList");
+    Require(GpaBeginCommandList(session, pass, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list),
+            "GpaBeginCommandList");
     state.ResumeTiming();
     for (GpaUInt32 id = 0; id < kSamplesPerBatch; ++id) {
       benchmark::DoNotOptimize(GpaBeginSample(id, list));
@@ -84,28 +87,13 @@ void BM_BeginEndSample_FirstPass(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * kSamplesPerBatch);
 }
+
+// GpaBeginSample + GpaEndSample with ids the session has not seen (the first pass: each id gets a slot).
+void BM_BeginEndSample_FirstPass(benchmark::State& state) { TimeBeginEndSamples(state, 8, 0); }
 BENCHMARK(BM_BeginEndSample_FirstPass)->Unit(benchmark::kMicrosecond);
 
 // The same pair in a later pass: ids already have slots, nothing is allocated.
-void BM_BeginEndSample_LaterPass(benchmark::State& state) {
-  Profiler profiler(1);
-  for (auto _ : state) {
-    state.PauseTiming();
-    GpaSessionId session = profiler.BegunSession({"FakeTotalWork"});
-    Profiler::RecordPass(session, 0, kSamplesPerBatch);
-    GpaCommandListId list = nullptr;
-    Require(GpaBeginCommandList(session, 1, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), "GpaBeginCommandList");
-    state.ResumeTiming();
-    for (GpaUInt32 id = 0; id < kSamplesPerBatch; ++id) {
-      benchmark::DoNotOptimize(GpaBeginSample(id, list));
-      benchmark::DoNotOptimize(GpaEndSample(list));
-    }
-    state.PauseTiming();
-    GpaDeleteSession(session);
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(state.iterations() * kSamplesPerBatch);
-}
+void BM_BeginEndSample_LaterPass(benchmark::State& state) { TimeBeginEndSamples(state, 1, 1); }
 BENCHMARK(BM_BeginEndSample_LaterPass)->Unit(benchmark::kMicrosecond);
 
 // Reading every sample once, the first read included (backend read + evaluating 6 counters per sample).
