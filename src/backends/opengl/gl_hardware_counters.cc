@@ -21,6 +21,60 @@ HardwareCounter Timestamp(const char* name, const char* description, CounterSour
   return counter;
 }
 
+// The optional stage a pipeline statistic counts in; without it the driver offers no such query target.
+enum class OptionalStage { kNone, kTessellation, kGeometryShader, kComputeShader };
+
+bool StageOffered(const Capabilities& caps, OptionalStage stage) {
+  switch (stage) {
+    case OptionalStage::kNone:
+      return true;
+    case OptionalStage::kTessellation:
+      return caps.tessellation();
+    case OptionalStage::kGeometryShader:
+      return caps.geometry_shaders();
+    case OptionalStage::kComputeShader:
+      return caps.compute_shaders();
+  }
+  return false;
+}
+
+struct PipelineStatistic {
+  const char* name;
+  const char* description;
+  GLenum target;
+  const char* unit;
+  OptionalStage stage;
+};
+
+// GL_ARB_pipeline_statistics_query's targets, in the order the counters are listed.
+constexpr PipelineStatistic kPipelineStatistics[] = {
+    {"GL_VERTICES_SUBMITTED", "Vertices submitted to the primitive assembly stage (GL_VERTICES_SUBMITTED).",
+     GL_VERTICES_SUBMITTED_ARB, "input_assembly", OptionalStage::kNone},
+    {"GL_PRIMITIVES_SUBMITTED", "Primitives submitted to the primitive assembly stage (GL_PRIMITIVES_SUBMITTED).",
+     GL_PRIMITIVES_SUBMITTED_ARB, "input_assembly", OptionalStage::kNone},
+    {"GL_VERTEX_SHADER_INVOCATIONS", "Vertex shader invocations (GL_VERTEX_SHADER_INVOCATIONS).",
+     GL_VERTEX_SHADER_INVOCATIONS_ARB, "vertex_shader", OptionalStage::kNone},
+    {"GL_TESS_CONTROL_SHADER_PATCHES",
+     "Patches processed by the tessellation control shader stage (GL_TESS_CONTROL_SHADER_PATCHES).",
+     GL_TESS_CONTROL_SHADER_PATCHES_ARB, "tess_control_shader", OptionalStage::kTessellation},
+    {"GL_TESS_EVALUATION_SHADER_INVOCATIONS",
+     "Tessellation evaluation shader invocations (GL_TESS_EVALUATION_SHADER_INVOCATIONS).",
+     GL_TESS_EVALUATION_SHADER_INVOCATIONS_ARB, "tess_evaluation_shader", OptionalStage::kTessellation},
+    {"GL_GEOMETRY_SHADER_INVOCATIONS", "Geometry shader invocations (GL_GEOMETRY_SHADER_INVOCATIONS).",
+     GL_GEOMETRY_SHADER_INVOCATIONS, "geometry_shader", OptionalStage::kGeometryShader},
+    {"GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED",
+     "Primitives emitted by the geometry shader (GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED).",
+     GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB, "geometry_shader", OptionalStage::kGeometryShader},
+    {"GL_CLIPPING_INPUT_PRIMITIVES", "Primitives that reached the clipping stage (GL_CLIPPING_INPUT_PRIMITIVES).",
+     GL_CLIPPING_INPUT_PRIMITIVES_ARB, "clipper", OptionalStage::kNone},
+    {"GL_CLIPPING_OUTPUT_PRIMITIVES", "Primitives that left the clipping stage (GL_CLIPPING_OUTPUT_PRIMITIVES).",
+     GL_CLIPPING_OUTPUT_PRIMITIVES_ARB, "clipper", OptionalStage::kNone},
+    {"GL_FRAGMENT_SHADER_INVOCATIONS", "Fragment shader invocations (GL_FRAGMENT_SHADER_INVOCATIONS).",
+     GL_FRAGMENT_SHADER_INVOCATIONS_ARB, "fragment_shader", OptionalStage::kNone},
+    {"GL_COMPUTE_SHADER_INVOCATIONS", "Compute shader invocations (GL_COMPUTE_SHADER_INVOCATIONS).",
+     GL_COMPUTE_SHADER_INVOCATIONS_ARB, "compute_shader", OptionalStage::kComputeShader},
+};
+
 }  // namespace
 
 std::vector<HardwareCounter> SupportedHardwareCounters(const Capabilities& caps) {
@@ -37,46 +91,11 @@ std::vector<HardwareCounter> SupportedHardwareCounters(const Capabilities& caps)
   }
 
   if (caps.pipeline_statistics()) {
-    const char* kGroup = "PipelineStatistics";
-    counters.push_back(Query("GL_VERTICES_SUBMITTED", kGroup,
-                             "Vertices submitted to the primitive assembly stage (GL_VERTICES_SUBMITTED).",
-                             GL_VERTICES_SUBMITTED_ARB, "input_assembly"));
-    counters.push_back(Query("GL_PRIMITIVES_SUBMITTED", kGroup,
-                             "Primitives submitted to the primitive assembly stage (GL_PRIMITIVES_SUBMITTED).",
-                             GL_PRIMITIVES_SUBMITTED_ARB, "input_assembly"));
-    counters.push_back(Query("GL_VERTEX_SHADER_INVOCATIONS", kGroup,
-                             "Vertex shader invocations (GL_VERTEX_SHADER_INVOCATIONS).",
-                             GL_VERTEX_SHADER_INVOCATIONS_ARB, "vertex_shader"));
-    if (caps.tessellation()) {
-      counters.push_back(Query("GL_TESS_CONTROL_SHADER_PATCHES", kGroup,
-                               "Patches processed by the tessellation control shader stage "
-                               "(GL_TESS_CONTROL_SHADER_PATCHES).",
-                               GL_TESS_CONTROL_SHADER_PATCHES_ARB, "tess_control_shader"));
-      counters.push_back(Query("GL_TESS_EVALUATION_SHADER_INVOCATIONS", kGroup,
-                               "Tessellation evaluation shader invocations (GL_TESS_EVALUATION_SHADER_INVOCATIONS).",
-                               GL_TESS_EVALUATION_SHADER_INVOCATIONS_ARB, "tess_evaluation_shader"));
-    }
-    if (caps.geometry_shaders()) {
-      counters.push_back(Query("GL_GEOMETRY_SHADER_INVOCATIONS", kGroup,
-                               "Geometry shader invocations (GL_GEOMETRY_SHADER_INVOCATIONS).",
-                               GL_GEOMETRY_SHADER_INVOCATIONS, "geometry_shader"));
-      counters.push_back(Query("GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED", kGroup,
-                               "Primitives emitted by the geometry shader (GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED).",
-                               GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB, "geometry_shader"));
-    }
-    counters.push_back(Query("GL_CLIPPING_INPUT_PRIMITIVES", kGroup,
-                             "Primitives that reached the clipping stage (GL_CLIPPING_INPUT_PRIMITIVES).",
-                             GL_CLIPPING_INPUT_PRIMITIVES_ARB, "clipper"));
-    counters.push_back(Query("GL_CLIPPING_OUTPUT_PRIMITIVES", kGroup,
-                             "Primitives that left the clipping stage (GL_CLIPPING_OUTPUT_PRIMITIVES).",
-                             GL_CLIPPING_OUTPUT_PRIMITIVES_ARB, "clipper"));
-    counters.push_back(Query("GL_FRAGMENT_SHADER_INVOCATIONS", kGroup,
-                             "Fragment shader invocations (GL_FRAGMENT_SHADER_INVOCATIONS).",
-                             GL_FRAGMENT_SHADER_INVOCATIONS_ARB, "fragment_shader"));
-    if (caps.compute_shaders()) {
-      counters.push_back(Query("GL_COMPUTE_SHADER_INVOCATIONS", kGroup,
-                               "Compute shader invocations (GL_COMPUTE_SHADER_INVOCATIONS).",
-                               GL_COMPUTE_SHADER_INVOCATIONS_ARB, "compute_shader"));
+    for (const PipelineStatistic& statistic : kPipelineStatistics) {
+      if (StageOffered(caps, statistic.stage)) {
+        counters.push_back(
+            Query(statistic.name, "PipelineStatistics", statistic.description, statistic.target, statistic.unit));
+      }
     }
   }
 
