@@ -6,9 +6,7 @@
 // GPA sample. Each command also has its own event, so the sample's GPUTime is checked to contain the
 // command's own execution time (CL_PROFILING_COMMAND_START..END) and the samples to follow each other in
 // time; the exit status is 1 if a check fails.
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <initializer_list>
 #include <iostream>
@@ -18,6 +16,7 @@
 
 #include <CL/cl.h>
 
+#include "gpa_sample_support.h"
 #include "gpu_performance_api/gpu_perf_api_cl.h"
 #include "gpu_performance_api/gpu_perf_api_interface_loader.h"
 
@@ -57,31 +56,10 @@ struct Options {
 };
 
 bool ParseOptions(int argc, char** argv, Options* options) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) return false;
-    const std::string value = argv[++i];
-    if (arg == "--csv") {
-      options->csv = value;
-    } else if (arg == "--platform") {
-      options->platform = value;
-    } else if (arg == "--gpa-lib") {
-      options->gpa_lib = value;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-void LogToStderr(GpaLoggingType type, const char* message) {
-  std::fprintf(stderr, "[GPA %s] %s\n", type == kGpaLoggingError ? "error" : "info", message);
-}
-
-std::string DefaultLibraryFolder(const char* argv0) {
-  std::string self = argv0;
-  const std::size_t slash = self.rfind('/');
-  return slash == std::string::npos ? "../../lib" : self.substr(0, slash) + "/../../lib";
+  return opengpa::sample::ParseFlagValues(argc, argv,
+                                          {{"--csv", [&](const std::string& value) { options->csv = value; }},
+                                           {"--platform", [&](const std::string& value) { options->platform = value; }},
+                                           {"--gpa-lib", [&](const std::string& value) { options->gpa_lib = value; }}});
 }
 
 std::string InfoString(cl_platform_id platform, cl_platform_info what) {
@@ -175,15 +153,10 @@ int Run(const Options& options, const char* argv0) {
   for (const Sample& sample : samples) clReleaseEvent(sample.enqueue());
   clFinish(queue);
 
-  GpaApiManager* manager = GpaApiManager::Instance();
-  const std::string library = options.gpa_lib.empty() ? DefaultLibraryFolder(argv0) : options.gpa_lib;
-  if (manager->LoadApi(kGpaApiOpencl, library) != kGpaStatusOk && manager->LoadApi(kGpaApiOpencl) != kGpaStatusOk) {
-    std::cerr << "opengpa_cl_sample: cannot load libGPUPerfAPICL.so: " << manager->GetLastError()
-              << "\n  build it, or pass --gpa-lib PATH\n";
-    return 1;
-  }
-  const GpaFunctionTable& gpa = *manager->GetFunctionTable(kGpaApiOpencl);
-  gpa.GpaRegisterLoggingCallback(kGpaLoggingError, LogToStderr);
+  const GpaFunctionTable* loaded =
+      opengpa::sample::LoadGpa(kGpaApiOpencl, options.gpa_lib, argv0, "opengpa_cl_sample", "libGPUPerfAPICL.so");
+  if (loaded == nullptr) return 1;
+  const GpaFunctionTable& gpa = *loaded;
   auto check = [&](GpaStatus result, const char* what) {
     if (result != kGpaStatusOk) std::cerr << "opengpa_cl_sample: " << what << ": " << gpa.GpaGetStatusAsStr(result) << "\n";
     return result == kGpaStatusOk;
@@ -212,21 +185,13 @@ int Run(const Options& options, const char* argv0) {
   }
   clFinish(queue);
 
-  GpaUInt32 enabled = 0;
-  gpa.GpaGetNumEnabledCounters(session, &enabled);
-  std::vector<std::string> names(enabled);
-  for (GpaUInt32 e = 0; e < enabled; ++e) {
-    GpaUInt32 index = 0;
-    const char* name = nullptr;
-    gpa.GpaGetEnabledIndex(session, e, &index);
-    gpa.GpaGetCounterName(gpa_context, index, &name);
-    names[e] = name;
-  }
-  std::ofstream file;
-  if (!options.csv.empty()) file.open(options.csv);
-  std::ostream& csv = options.csv.empty() ? std::cout : file;
+  const std::vector<opengpa::sample::EnabledCounter> counters =
+      opengpa::sample::EnabledCounters(gpa, gpa_context, session);
+  const auto enabled = static_cast<GpaUInt32>(counters.size());
+  opengpa::sample::CsvOutput output(options.csv);
+  std::ostream& csv = output.stream();
   csv << "SampleId,Label";
-  for (const std::string& name : names) csv << "," << name;
+  for (const opengpa::sample::EnabledCounter& counter : counters) csv << "," << counter.name;
   csv << ",CommandNs\n";  // the command's own START..END, for comparison
   int failures = 0;
   double previous_end = 0.0;
@@ -239,7 +204,7 @@ int Run(const Options& options, const char* argv0) {
     csv << id << "," << samples[id].label;
     for (GpaUInt32 e = 0; e < enabled; ++e) {
       csv << "," << raw[e];
-      value[names[e]] = static_cast<double>(raw[e]);
+      value[counters[e].name] = static_cast<double>(raw[e]);
     }
     cl_ulong start = 0;
     cl_ulong end = 0;

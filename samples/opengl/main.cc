@@ -6,10 +6,8 @@
 // draw and a compute dispatch, each in its own GPA sample, while the application's own GL_TIME_ELAPSED
 // query times the whole frame (GPA's GPUTime uses GL_TIMESTAMP queries and leaves that slot free). Counters
 // whose value follows from the workload are checked; the exit status is 1 if one differs.
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "gl_workloads.h"
+#include "gpa_sample_support.h"
 #include "gpu_performance_api/gpu_perf_api_gl.h"
 #include "gpu_performance_api/gpu_perf_api_interface_loader.h"
 #include "headless_gl.h"
@@ -48,32 +47,11 @@ struct Options {
 };
 
 bool ParseOptions(int argc, char** argv, Options* options) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) return false;
-    const std::string value = argv[++i];
-    if (arg == "--csv") {
-      options->csv = value;
-    } else if (arg == "--gpa-lib") {
-      options->gpa_lib = value;
-    } else if (arg == "--egl-platform") {
-      setenv("OPENGPA_EGL_PLATFORM", value.c_str(), 1);
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-void LogToStderr(GpaLoggingType type, const char* message) {
-  std::fprintf(stderr, "[GPA %s] %s\n", type == kGpaLoggingError ? "error" : "info", message);
-}
-
-// The folder of this program's build output holds samples/opengl/; the libraries are in <build>/lib.
-std::string DefaultLibraryFolder(const char* argv0) {
-  std::string self = argv0;
-  const std::size_t slash = self.rfind('/');
-  return slash == std::string::npos ? "../../lib" : self.substr(0, slash) + "/../../lib";
+  return sample::ParseFlagValues(
+      argc, argv,
+      {{"--csv", [&](const std::string& value) { options->csv = value; }},
+       {"--gpa-lib", [&](const std::string& value) { options->gpa_lib = value; }},
+       {"--egl-platform", [](const std::string& value) { setenv("OPENGPA_EGL_PLATFORM", value.c_str(), 1); }}});
 }
 
 struct SampleSpec {
@@ -116,15 +94,10 @@ int Run(const Options& options, const char* argv0) {
   }
   std::cerr << "GL renderer: " << context->renderer() << " (EGL " << context->platform() << ")\n";
 
-  GpaApiManager* manager = GpaApiManager::Instance();
-  const std::string library = options.gpa_lib.empty() ? DefaultLibraryFolder(argv0) : options.gpa_lib;
-  if (manager->LoadApi(kGpaApiOpengl, library) != kGpaStatusOk && manager->LoadApi(kGpaApiOpengl) != kGpaStatusOk) {
-    std::cerr << "opengpa_gl_sample: cannot load libGPUPerfAPIGL.so: " << manager->GetLastError()
-              << "\n  build it, or pass --gpa-lib PATH\n";
-    return 1;
-  }
-  const GpaFunctionTable& gpa = *manager->GetFunctionTable(kGpaApiOpengl);
-  gpa.GpaRegisterLoggingCallback(kGpaLoggingError, LogToStderr);
+  const GpaFunctionTable* loaded =
+      sample::LoadGpa(kGpaApiOpengl, options.gpa_lib, argv0, "opengpa_gl_sample", "libGPUPerfAPIGL.so");
+  if (loaded == nullptr) return 1;
+  const GpaFunctionTable& gpa = *loaded;
   auto check = [&](GpaStatus status, const char* what) {
     if (status != kGpaStatusOk) std::cerr << "opengpa_gl_sample: " << what << ": " << gpa.GpaGetStatusAsStr(status) << "\n";
     return status == kGpaStatusOk;
@@ -170,24 +143,13 @@ int Run(const Options& options, const char* argv0) {
   glGetQueryObjectui64v(frame_query, GL_QUERY_RESULT, &frame_ns);
   glDeleteQueries(1, &frame_query);
 
-  GpaUInt32 enabled = 0;
-  gpa.GpaGetNumEnabledCounters(session, &enabled);
-  std::vector<std::string> names(enabled);
-  std::vector<GpaDataType> types(enabled);
-  for (GpaUInt32 e = 0; e < enabled; ++e) {
-    GpaUInt32 index = 0;
-    const char* name = nullptr;
-    gpa.GpaGetEnabledIndex(session, e, &index);
-    gpa.GpaGetCounterName(gpa_context, index, &name);
-    gpa.GpaGetCounterDataType(gpa_context, index, &types[e]);
-    names[e] = name;
-  }
+  const std::vector<sample::EnabledCounter> counters = sample::EnabledCounters(gpa, gpa_context, session);
+  const auto enabled = static_cast<GpaUInt32>(counters.size());
 
-  std::ofstream file;
-  if (!options.csv.empty()) file.open(options.csv);
-  std::ostream& csv = options.csv.empty() ? std::cout : file;
+  sample::CsvOutput output(options.csv);
+  std::ostream& csv = output.stream();
   csv << "SampleId,Label";
-  for (const std::string& name : names) csv << "," << name;
+  for (const sample::EnabledCounter& counter : counters) csv << "," << counter.name;
   csv << "\n";
   int mismatches = 0;
   double gpu_time_sum = 0.0;
@@ -199,12 +161,12 @@ int Run(const Options& options, const char* argv0) {
     csv << id << "," << frame[id].label;
     for (GpaUInt32 e = 0; e < enabled; ++e) {
       double value = static_cast<double>(raw[e]);
-      if (types[e] == kGpaDataTypeFloat64) std::memcpy(&value, &raw[e], sizeof value);
-      csv << "," << (types[e] == kGpaDataTypeFloat64 ? std::to_string(value) : std::to_string(raw[e]));
-      if (names[e] == "GPUTime") gpu_time_sum += value;
-      auto expected = frame[id].expected.find(names[e]);
+      if (counters[e].type == kGpaDataTypeFloat64) std::memcpy(&value, &raw[e], sizeof value);
+      csv << "," << (counters[e].type == kGpaDataTypeFloat64 ? std::to_string(value) : std::to_string(raw[e]));
+      if (counters[e].name == "GPUTime") gpu_time_sum += value;
+      auto expected = frame[id].expected.find(counters[e].name);
       if (expected != frame[id].expected.end() && expected->second != value) {
-        std::cerr << "MISMATCH sample " << id << " (" << frame[id].label << ") " << names[e] << " = " << value
+        std::cerr << "MISMATCH sample " << id << " (" << frame[id].label << ") " << counters[e].name << " = " << value
                   << ", the workload implies " << expected->second << "\n";
         ++mismatches;
       }
