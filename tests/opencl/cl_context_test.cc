@@ -47,13 +47,10 @@ TEST_F(ClContextTest, ExposesTheTimingCountersWithDescriptions) {
 
 TEST_F(ClContextTest, CollectsEveryCounterInOnePass) {
   OpenGpa();
-  GpaSessionId session = nullptr;
-  ASSERT_EQ(GpaCreateSession(sampler_->context(), kGpaSessionSampleTypeDiscreteCounter, &session), kGpaStatusOk);
-  ASSERT_EQ(GpaEnableAllCounters(session), kGpaStatusOk);
   GpaUInt32 passes = 0;
-  ASSERT_EQ(GpaGetPassCount(session, &passes), kGpaStatusOk);
+  std::string failed_call;
+  ASSERT_EQ(sampler_->CountPassesOfAllCounters(&passes, &failed_call), kGpaStatusOk) << failed_call;
   EXPECT_EQ(passes, 1u);
-  GpaDeleteSession(session);
 }
 
 TEST_F(ClContextTest, KeepsWorkingAfterTheApplicationReleasesItsQueue) {
@@ -61,9 +58,8 @@ TEST_F(ClContextTest, KeepsWorkingAfterTheApplicationReleasesItsQueue) {
   ASSERT_NE(queue, nullptr);
   ASSERT_EQ(sampler_->Open(queue), kGpaStatusOk) << GpaLog::Text();
   GpaSessionId session = nullptr;
-  ASSERT_EQ(GpaCreateSession(sampler_->context(), kGpaSessionSampleTypeDiscreteCounter, &session), kGpaStatusOk);
-  ASSERT_EQ(GpaEnableCounterByName(session, "GPUTime"), kGpaStatusOk);
-  ASSERT_EQ(GpaBeginSession(session), kGpaStatusOk);
+  std::string failed_call;
+  ASSERT_EQ(sampler_->BeginSession({"GPUTime"}, &session, &failed_call), kGpaStatusOk) << failed_call;
   GpaCommandListId list = nullptr;
   ASSERT_EQ(GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), kGpaStatusOk);
   ASSERT_EQ(GpaBeginSample(0, list), kGpaStatusOk);

@@ -1,7 +1,6 @@
 // The timing counters of OpenCL samples against the application's own kernel events and host time.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -83,12 +82,8 @@ TEST_F(ClTimingTest, TwiceTheWorkTakesLonger) {
   }
   auto values = Collect({"GPUTime"}, work);
   ASSERT_EQ(values.size(), work.size());
-  double single = values[0]["GPUTime"];
-  double twice = values[1]["GPUTime"];
-  for (size_t i = 2; i < values.size(); i += 2) {
-    single = std::min(single, values[i]["GPUTime"]);
-    twice = std::min(twice, values[i + 1]["GPUTime"]);
-  }
+  const double single = FastestOf(values, "GPUTime", 0, 2);
+  const double twice = FastestOf(values, "GPUTime", 1, 2);
   EXPECT_GT(single, 0);
   EXPECT_GT(twice, 1.3 * single);  // generous: twice the work must not pass for the same work
 }
@@ -96,9 +91,8 @@ TEST_F(ClTimingTest, TwiceTheWorkTakesLonger) {
 TEST_F(ClTimingTest, QueueToStartLatencyIncludesWaitingBehindEarlierWork) {
   OpenGpa();
   GpaSessionId session = nullptr;
-  ASSERT_EQ(GpaCreateSession(sampler_->context(), kGpaSessionSampleTypeDiscreteCounter, &session), kGpaStatusOk);
-  ASSERT_EQ(GpaEnableCounterByName(session, "QueueToStartLatency"), kGpaStatusOk);
-  ASSERT_EQ(GpaBeginSession(session), kGpaStatusOk);
+  std::string failed_call;
+  ASSERT_EQ(sampler_->BeginSession({"QueueToStartLatency"}, &session, &failed_call), kGpaStatusOk) << failed_call;
   GpaCommandListId list = nullptr;
   ASSERT_EQ(GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), kGpaStatusOk);
   // Sample 0 begins on an idle queue.

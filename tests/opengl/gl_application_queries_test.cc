@@ -92,9 +92,7 @@ TEST_F(GlApplicationQueriesTest, BeginSampleFailsWhenTheContextIsNotCurrent) {
   std::vector<SampleValues> values;
   std::string failed_call;
   GpaSessionId session = nullptr;
-  ASSERT_EQ(GpaCreateSession(sampler_->context(), kGpaSessionSampleTypeDiscreteCounter, &session), kGpaStatusOk);
-  ASSERT_EQ(GpaEnableCounterByName(session, "GPUTime"), kGpaStatusOk);
-  ASSERT_EQ(GpaBeginSession(session), kGpaStatusOk);
+  ASSERT_EQ(sampler_->BeginSession({"GPUTime"}, &session, &failed_call), kGpaStatusOk) << failed_call;
   GpaCommandListId list = nullptr;
   ASSERT_EQ(GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), kGpaStatusOk);
   ASSERT_TRUE(gl_->ReleaseCurrent());
@@ -111,9 +109,8 @@ TEST_F(GlApplicationQueriesTest, BeginSampleFailsWhenTheContextIsNotCurrent) {
 TEST_F(GlApplicationQueriesTest, SamplesCannotNest) {
   OpenGpa();
   GpaSessionId session = nullptr;
-  ASSERT_EQ(GpaCreateSession(sampler_->context(), kGpaSessionSampleTypeDiscreteCounter, &session), kGpaStatusOk);
-  ASSERT_EQ(GpaEnableCounterByName(session, "InputVertices"), kGpaStatusOk);
-  ASSERT_EQ(GpaBeginSession(session), kGpaStatusOk);
+  std::string failed_call;
+  ASSERT_EQ(sampler_->BeginSession({"InputVertices"}, &session, &failed_call), kGpaStatusOk) << failed_call;
   GpaCommandListId list = nullptr;
   ASSERT_EQ(GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), kGpaStatusOk);
   ASSERT_EQ(GpaBeginSample(0, list), kGpaStatusOk);

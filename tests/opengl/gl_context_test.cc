@@ -84,21 +84,17 @@ TEST_F(GlContextTest, ExposesTheQueriesThemselvesAsHardwareCountersWhenAsked) {
 
 TEST_F(GlContextTest, CollectsEveryCounterInOnePass) {
   OpenGpa();
-  GpaSessionId session = nullptr;
-  ASSERT_EQ(GpaCreateSession(sampler_->context(), kGpaSessionSampleTypeDiscreteCounter, &session), kGpaStatusOk);
-  ASSERT_EQ(GpaEnableAllCounters(session), kGpaStatusOk);
   GpaUInt32 passes = 0;
-  ASSERT_EQ(GpaGetPassCount(session, &passes), kGpaStatusOk);
+  std::string failed_call;
+  ASSERT_EQ(sampler_->CountPassesOfAllCounters(&passes, &failed_call), kGpaStatusOk) << failed_call;
   EXPECT_EQ(passes, 1u);
-  GpaDeleteSession(session);
 }
 
 TEST_F(GlContextTest, RefusesCommandListsBecauseGlHasNone) {
   OpenGpa();
   GpaSessionId session = nullptr;
-  ASSERT_EQ(GpaCreateSession(sampler_->context(), kGpaSessionSampleTypeDiscreteCounter, &session), kGpaStatusOk);
-  ASSERT_EQ(GpaEnableCounterByName(session, "GPUTime"), kGpaStatusOk);
-  ASSERT_EQ(GpaBeginSession(session), kGpaStatusOk);
+  std::string failed_call;
+  ASSERT_EQ(sampler_->BeginSession({"GPUTime"}, &session, &failed_call), kGpaStatusOk) << failed_call;
   int not_a_command_list = 0;
   GpaCommandListId list = nullptr;
   EXPECT_NE(GpaBeginCommandList(session, 0, &not_a_command_list, kGpaCommandListPrimary, &list), kGpaStatusOk);

@@ -12,12 +12,10 @@ namespace {
 
 class GlPipelineStatisticsTest : public GlTest {
  protected:
+  // GlTest::Collect, and GL raised no error while the samples were recorded and read.
   std::vector<SampleValues> Collect(const std::vector<std::string>& counters,
                                     const std::vector<std::function<void()>>& work) {
-    std::vector<SampleValues> values;
-    std::string failed_call;
-    GpaStatus status = sampler_->Run(counters, work, [] { glFinish(); }, &values, &failed_call);
-    EXPECT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
+    std::vector<SampleValues> values = GlTest::Collect(counters, work);
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
     return values;
   }

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gl_workloads.h"
 #include "gpa_sampler.h"
@@ -52,6 +54,16 @@ class GlTest : public ::testing::Test {
 
   void OpenGpa(GpaOpenContextFlags flags = kGpaOpenContextEnableHardwareCountersBit) {
     ASSERT_EQ(sampler_->Open(gl_->context(), flags), kGpaStatusOk) << GpaLog::Text();
+  }
+
+  // Runs work[i] in sample i of one session collecting `counters`; glFinish before the results are read.
+  std::vector<SampleValues> Collect(const std::vector<std::string>& counters,
+                                    const std::vector<std::function<void()>>& work) {
+    std::vector<SampleValues> values;
+    std::string failed_call;
+    GpaStatus status = sampler_->Run(counters, work, [] { glFinish(); }, &values, &failed_call);
+    EXPECT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
+    return values;
   }
 
   std::unique_ptr<HeadlessGl> gl_;

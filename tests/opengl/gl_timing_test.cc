@@ -2,7 +2,6 @@
 // never in the way of the application's own GL_TIME_ELAPSED query.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -26,15 +25,6 @@ class GlTimingTest : public GlTest {
  protected:
   // Fragment-shader loop length that keeps llvmpipe busy for milliseconds and the H100 for tens of microseconds.
   static constexpr int kIterations = 4000;
-
-  std::vector<SampleValues> Collect(const std::vector<std::string>& counters,
-                                    const std::vector<std::function<void()>>& work) {
-    std::vector<SampleValues> values;
-    std::string failed_call;
-    GpaStatus status = sampler_->Run(counters, work, [] { glFinish(); }, &values, &failed_call);
-    EXPECT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
-    return values;
-  }
 };
 
 TEST_F(GlTimingTest, GpuTimeIsPositiveAndNoLongerThanTheHostWaitedForTheSample) {
@@ -77,12 +67,8 @@ TEST_F(GlTimingTest, TwiceTheFragmentWorkTakesLonger) {
   }
   auto values = Collect({"GPUTime"}, work);
   ASSERT_EQ(values.size(), work.size());
-  double single = values[0]["GPUTime"];
-  double twice = values[1]["GPUTime"];
-  for (size_t i = 2; i < values.size(); i += 2) {
-    single = std::min(single, values[i]["GPUTime"]);
-    twice = std::min(twice, values[i + 1]["GPUTime"]);
-  }
+  const double single = FastestOf(values, "GPUTime", 0, 2);
+  const double twice = FastestOf(values, "GPUTime", 1, 2);
   EXPECT_GT(single, 0);
   EXPECT_GT(twice, 1.3 * single);  // generous: twice the work must not pass for the same work
 }

@@ -4,6 +4,8 @@
 #ifndef OPENGPA_TESTS_OPENGL_GPA_SAMPLER_H_
 #define OPENGPA_TESTS_OPENGL_GPA_SAMPLER_H_
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -83,10 +85,35 @@ class GpaSampler {
   GpaStatus Run(const std::vector<std::string>& counters, const std::vector<std::function<void()>>& work,
                 const std::function<void()>& finish, std::vector<SampleValues>* out, std::string* failed_call) {
     GpaSessionId session = nullptr;
+    GpaStatus status = BeginSession(counters, &session, failed_call);
+    if (status == kGpaStatusOk) status = RecordAndRead(session, work, finish, out, failed_call);
+    if (session != nullptr) GpaDeleteSession(session);
+    return status;
+  }
+
+  // Creates a discrete-counter session, enables `counters` by name and begins it. *session is set as soon
+  // as it exists (the caller deletes it, also after a later failure); the first failing call is returned
+  // and named in *failed_call.
+  GpaStatus BeginSession(const std::vector<std::string>& counters, GpaSessionId* session, std::string* failed_call) {
+    GpaStatus status = Check(GpaCreateSession(context_, kGpaSessionSampleTypeDiscreteCounter, session),
+                             "GpaCreateSession", failed_call);
+    if (status != kGpaStatusOk) return status;
+    for (const std::string& name : counters) {
+      status = Check(GpaEnableCounterByName(*session, name.c_str()), "GpaEnableCounterByName(" + name + ")",
+                     failed_call);
+      if (status != kGpaStatusOk) return status;
+    }
+    return Check(GpaBeginSession(*session), "GpaBeginSession", failed_call);
+  }
+
+  // How many passes a session with every counter enabled takes; the session is deleted again.
+  GpaStatus CountPassesOfAllCounters(GpaUInt32* passes, std::string* failed_call) {
+    GpaSessionId session = nullptr;
     GpaStatus status = Check(GpaCreateSession(context_, kGpaSessionSampleTypeDiscreteCounter, &session),
                              "GpaCreateSession", failed_call);
     if (status != kGpaStatusOk) return status;
-    status = RunInSession(session, counters, work, finish, out, failed_call);
+    status = Check(GpaEnableAllCounters(session), "GpaEnableAllCounters", failed_call);
+    if (status == kGpaStatusOk) status = Check(GpaGetPassCount(session, passes), "GpaGetPassCount", failed_call);
     GpaDeleteSession(session);
     return status;
   }
@@ -97,16 +124,11 @@ class GpaSampler {
     return status;
   }
 
-  GpaStatus RunInSession(GpaSessionId session, const std::vector<std::string>& counters,
-                         const std::vector<std::function<void()>>& work, const std::function<void()>& finish,
-                         std::vector<SampleValues>* out, std::string* failed_call) {
+  // Records work[i] in sample i of every pass of a begun session, ends it and reads every sample back.
+  GpaStatus RecordAndRead(GpaSessionId session, const std::vector<std::function<void()>>& work,
+                          const std::function<void()>& finish, std::vector<SampleValues>* out,
+                          std::string* failed_call) {
     GpaStatus status = kGpaStatusOk;
-    for (const std::string& name : counters) {
-      status = Check(GpaEnableCounterByName(session, name.c_str()), "GpaEnableCounterByName(" + name + ")",
-                     failed_call);
-      if (status != kGpaStatusOk) return status;
-    }
-    if ((status = Check(GpaBeginSession(session), "GpaBeginSession", failed_call)) != kGpaStatusOk) return status;
     GpaUInt32 passes = 0;
     if ((status = Check(GpaGetPassCount(session, &passes), "GpaGetPassCount", failed_call)) != kGpaStatusOk) {
       return status;
@@ -156,6 +178,15 @@ class GpaSampler {
   GpaStatus initialize_status_ = kGpaStatusErrorFailed;
   GpaContextId context_ = nullptr;
 };
+
+// The smallest value of `counter` among samples first, first + stride, ... (the fastest of repeated work,
+// so one sample the shared CPU was taken away from cannot decide a comparison).
+inline double FastestOf(const std::vector<SampleValues>& values, const std::string& counter, std::size_t first,
+                        std::size_t stride) {
+  double fastest = values.at(first).at(counter);
+  for (std::size_t i = first + stride; i < values.size(); i += stride) fastest = std::min(fastest, values[i].at(counter));
+  return fastest;
+}
 
 }  // namespace opengpa::testing
 
