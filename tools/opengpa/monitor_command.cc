@@ -38,6 +38,7 @@ struct MonitorCommandOptions {
   std::string csv;
   std::vector<unsigned> devices;
   unsigned pm_interval_us = 1000;
+  unsigned pm_buffer_mib = 0;  // 0: the library's default
   bool table = false;  // forced on; otherwise shown only when no --csv/--prometheus
   bool list_counters = false;
   bool list_pm_metrics = false;
@@ -173,6 +174,7 @@ int RunMonitor(const MonitorCommandOptions& options) {
   monitor_options.interval = std::chrono::milliseconds(options.interval_ms);
   monitor_options.counters = options.counters;
   monitor_options.pm_interval_ns = uint64_t{options.pm_interval_us} * 1000;
+  monitor_options.pm_hardware_buffer_bytes = size_t{options.pm_buffer_mib} << 20;
   for (unsigned device : options.devices) monitor_options.device_indices.push_back(device);
   const bool to_csv = !options.csv.empty();
   if (!to_csv) monitor_options.record_capacity = 1024;  // nobody reads the records: keep little
@@ -252,6 +254,9 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
   command.add_option("--pm-interval-us", options->pm_interval_us, "Hardware interval of PM sampling, microseconds")
       ->check(CLI::Range(1u, 1000000u))
       ->capture_default_str();
+  command.add_option("--pm-buffer-mib", options->pm_buffer_mib,
+                     "GPU buffer for PM records between decodes, MiB (default: see docs/realtime.md)")
+      ->check(CLI::Range(1u, 4096u));
   command.add_flag("--table", options->table, "Print the live table even with --csv or --prometheus");
   command.add_flag("--list-counters", options->list_counters, "List the NVML counters and the default PM set, then exit");
   command.add_flag("--list-pm-metrics", options->list_pm_metrics,

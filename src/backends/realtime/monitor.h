@@ -25,6 +25,7 @@ struct MonitorOptions {
   std::vector<std::string> counters;
   std::chrono::milliseconds interval{1000};  // sampler tick: NVML reads, PM decodes
   uint64_t pm_interval_ns = 1'000'000;       // hardware interval of PM sampling
+  size_t pm_hardware_buffer_bytes = 0;       // 0: PmSamplingOptions' default
   size_t record_capacity = size_t{1} << 18;
   std::vector<std::string> nvml_library_candidates;   // empty: defaults (see nvml_library.h)
   std::vector<std::string> cupti_library_candidates;  // empty: defaults (see cupti_pm_library.h)

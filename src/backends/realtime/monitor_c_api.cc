@@ -72,6 +72,7 @@ GpaStatus CreateMonitor(const OpenGpaMonitorConfig* config, OpenGpaMonitor* hand
     options.counters.emplace_back(config->counter_names[i]);
   }
   if (config->pm_interval_ns != 0) options.pm_interval_ns = config->pm_interval_ns;
+  if (config->pm_hardware_buffer_bytes != 0) options.pm_hardware_buffer_bytes = config->pm_hardware_buffer_bytes;
   if (config->record_capacity != 0) options.record_capacity = config->record_capacity;
   if (config->nvml_library != nullptr) options.nvml_library_candidates = {config->nvml_library};
   if (config->cupti_library != nullptr) options.cupti_library_candidates = {config->cupti_library};

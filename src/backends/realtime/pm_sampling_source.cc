@@ -129,6 +129,8 @@ class DeviceSampler {
     config.pConfig = config_.data();
     config.hardwareBufferSize = options.hardware_buffer_bytes;
     config.samplingInterval = options.interval_ns;
+    interval_ns_ = options.interval_ns;
+    hardware_buffer_bytes_ = options.hardware_buffer_bytes;
     config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
     // Keep the newest records: a long-running monitor must keep flowing even if a decode came late.
     config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_LATEST;
@@ -191,10 +193,13 @@ class DeviceSampler {
     const double per_sample = samples_ ? 1e-3 / static_cast<double>(samples_) : 0.0;
     Log(kGpaLoggingMessage,
         "CUPTI PM sampling on GPU {} ({}): {} samples of {} metrics; per sample {:.2f} us decode, {:.2f} us evaluate, "
-        "{:.2f} us image reset; {} sample(s) begun before Start left out (the first spanned {:.1f} us); hardware "
-        "buffer overflowed {} time(s); CUPTI clock = Unix time - {:.3f} ms",
+        "{:.2f} us image reset ({} decode calls, {:.2f} ms each); {} sample(s) begun before Start left out (the first "
+        "spanned {:.1f} us); {:.3f} ms of samples lost in {} gap(s) with a {} KiB hardware buffer; CUPTI clock = Unix "
+        "time - {:.3f} ms",
         identity_.index, chip_, samples_, metric_names_.size(), decode_ns_ * per_sample, evaluate_ns_ * per_sample,
-        reset_ns_ * per_sample, skipped_before_start_, first_sample_span_ns_ / 1e3, overflows_, epoch_offset_ns_ / 1e6);
+        reset_ns_ * per_sample, decode_calls_, decode_calls_ ? decode_ns_ / 1e6 / decode_calls_ : 0.0,
+        skipped_before_start_, first_sample_span_ns_ / 1e3, lost_ns_ / 1e6, gaps_, hardware_buffer_bytes_ >> 10,
+        epoch_offset_ns_ / 1e6);
     return status;
   }
 
@@ -209,6 +214,7 @@ class DeviceSampler {
       uint64_t begin = RealtimeNanoseconds();
       const CUptiResult decoded = cupti_.Api().pm_decode_data(&decode);
       decode_ns_ += RealtimeNanoseconds() - begin;
+      ++decode_calls_;
       if (decoded != CUPTI_SUCCESS) {
         return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on GPU {} failed: {}",
                         identity_.index, cupti_.Describe(decoded));
@@ -343,6 +349,18 @@ class DeviceSampler {
         return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: evaluating sample {} failed: {}",
                         sample, cupti_.Describe(r));
       }
+      // KEEP_LATEST overwrites unread records without setting `overflow`: a hole between consecutive
+      // samples is how lost records show.
+      if (last_end_ns_ != 0 && when.startTimestamp > last_end_ns_ + interval_ns_ / 2) {
+        lost_ns_ += when.startTimestamp - last_end_ns_;
+        if (gaps_++ == 0) {
+          Log(kGpaLoggingError,
+              "CUPTI PM sampling: GPU {} lost {:.3f} ms of samples (the hardware buffer wrapped before a decode); use a "
+              "longer interval, a shorter monitor interval or a larger hardware buffer",
+              identity_.index, (when.startTimestamp - last_end_ns_) / 1e6);
+        }
+      }
+      last_end_ns_ = when.endTimestamp;
       ++samples_;
       for (size_t m = 0; m < values_.size(); ++m) {
         MonitorRecord record;
@@ -379,6 +397,12 @@ class DeviceSampler {
   uint64_t evaluate_ns_ = 0;
   uint64_t reset_ns_ = 0;
   uint64_t skipped_before_start_ = 0;
+  uint64_t interval_ns_ = 0;
+  size_t hardware_buffer_bytes_ = 0;
+  uint64_t last_end_ns_ = 0;
+  uint64_t lost_ns_ = 0;
+  uint64_t gaps_ = 0;
+  uint64_t decode_calls_ = 0;
   uint64_t first_sample_span_ns_ = 0;
   uint64_t overflows_ = 0;
 };

@@ -110,8 +110,10 @@ struct Record {
 // A monitor through the C API, records collected after Stop.
 class Session {
  public:
-  Session(std::vector<const char*> counters, uint32_t interval_ms, uint64_t pm_interval_ns) {
+  Session(std::vector<const char*> counters, uint32_t interval_ms, uint64_t pm_interval_ns,
+          uint64_t pm_buffer_bytes = 0) {
     OpenGpaMonitorConfig config{};
+    config.pm_hardware_buffer_bytes = pm_buffer_bytes;
     config.struct_size = sizeof(config);
     config.interval_ms = interval_ms;
     config.counter_names = counters.data();
@@ -467,6 +469,64 @@ void PmIntervalSweep(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
   }
 }
 
+
+// How the GPU-side buffer size drives decode cost and loss, and what one record takes (a buffer too
+// small for a tick's records loses samples, which the monitor logs as gaps).
+void PmBufferStudy(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
+  std::printf("\n== CUPTI PM sampling, hardware buffer size study (decode every 100 ms, 40 FFMA launches)\n");
+  struct Case {
+    uint64_t interval_ns;
+    uint64_t buffer;
+    bool default_set;
+  };
+  const Case cases[] = {{1000000, 64u << 20, true}, {1000000, 8u << 20, true}, {1000000, 1u << 20, true},
+                        {1000000, 256u << 10, true}, {100000, 8u << 20, true}, {100000, 2u << 20, true},
+                        {100000, 2u << 20, false}};
+  for (const Case& c : cases) {
+    std::vector<const char*> counters = {"pm"};
+    if (!c.default_set) counters = {"gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__inst_executed.sum"};
+    Session s(counters, 100, c.interval_ns, c.buffer);
+    std::printf("-- interval %llu us, buffer %llu KiB, %s\n", (unsigned long long)(c.interval_ns / 1000),
+                (unsigned long long)(c.buffer >> 10), c.default_set ? "default set (9 metrics)" : "3 metrics");
+    if (s.Status() != kGpaStatusOk) {
+      std::printf("info  not created: status %d\n", s.Status());
+      continue;
+    }
+    s.Start();
+    SleepSeconds(0.05);
+    RunFfma(ffma, 40);
+    SleepSeconds(0.05);
+    s.Stop();
+    const double window = (s.StopNs() - s.StartNs()) / 1e9;
+    std::printf("info  %zu samples in %.3f s (expected %.0f); inst / (ncu x 40) = %.5f\n",
+                s.Of("gpc__cycles_elapsed.max").size(), window, window * 1e9 / c.interval_ns,
+                ncu_inst_per_launch > 0 ? s.Sum("sm__inst_executed.sum") / (ncu_inst_per_launch * 40) : NAN);
+  }
+}
+
+// Per-sample values at long intervals, where SM-side counters came out low: is it every sample?
+void PmLongIntervalDump(const FfmaLaunch& ffma) {
+  for (uint64_t interval_ns : {10000000ull, 5000000ull, 2000000ull}) {
+    std::printf("\n== CUPTI PM sampling, per-sample values at %llu us (FFMA busy throughout)\n",
+                (unsigned long long)(interval_ns / 1000));
+    Session s({"gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__inst_executed.sum"}, 100, interval_ns);
+    if (s.Status() != kGpaStatusOk) continue;
+    s.Start();
+    const uint64_t begin = NowNs();
+    RunFfma(ffma, 25);
+    const uint64_t end = NowNs();
+    s.Stop();
+    const auto elapsed = s.Of("gpc__cycles_elapsed.max", begin + interval_ns, end);
+    const auto active = s.Of("sm__cycles_active.avg", begin + interval_ns, end);
+    const auto inst = s.Of("sm__inst_executed.sum", begin + interval_ns, end);
+    for (size_t i = 0; i < std::min({elapsed.size(), active.size(), inst.size()}); ++i) {
+      std::printf("sample span %8.1f us  elapsed %12.0f  active.avg %12.0f (%.4f)  inst/elapsed/132 %.4f\n",
+                  elapsed[i].duration / 1e3, elapsed[i].value, active[i].value, active[i].value / elapsed[i].value,
+                  inst[i].value / elapsed[i].value / 132);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -497,6 +557,8 @@ int main(int argc, char** argv) {
   PmDefaultSetChecks(ffma, ncu_inst);
   PmFmaCountCheck(ffma, ncu_fma);
   PmIntervalSweep(ffma, ncu_inst);
+  PmBufferStudy(ffma, ncu_inst);
+  PmLongIntervalDump(ffma);
   std::printf("\n%d check(s) failed\n", g_failures);
   return g_failures;
 }
