@@ -43,8 +43,10 @@ typedef struct CUctx_st* CUcontext;
 /// GpaCudaContextOpenInfo::type: "OGCU", so that a CUcontext passed by mistake is recognised and refused.
 #define GPA_CUDA_CONTEXT_OPEN_INFO_TYPE 0x5543474Fu
 
-/// Samples per pass when GpaCudaContextOpenInfo::max_samples_per_pass is 0.
-#define GPA_CUDA_DEFAULT_MAX_SAMPLES_PER_PASS 2048u
+/// Samples per pass when GpaCudaContextOpenInfo::max_samples_per_pass is 0. CUPTI sizes its buffers for
+/// this many ranges and the start of every pass costs more the larger it is (on an H100: about 0.4 s per
+/// pass at 256, 1.7 s at 2048; docs/cuda.md), so ask for more only when a pass needs more samples.
+#define GPA_CUDA_DEFAULT_MAX_SAMPLES_PER_PASS 256u
 
 /// What GpaOpenContext takes for CUDA. Start from GPA_CUDA_CONTEXT_OPEN_INFO_INIT.
 typedef struct GpaCudaContextOpenInfo

@@ -51,13 +51,13 @@ struct ChipExpectation {
 const std::vector<ChipExpectation>& Expectations() {
   static const std::vector<ChipExpectation> expectations{
       {"GH100", {}, 1, {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 3},
-                        {"LocalMemory", 1}, {"Interconnect", 1}}},
+                        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},
       {"AD102", {"NvlinkReceivedBytes", "NvlinkTransmittedBytes", "NvlinkBytes"}, 1,
        {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 3},
-        {"LocalMemory", 1}, {"Interconnect", 1}}},
+        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},
       // GA100 has no gr__ctas_launched: CSThreadGroups falls back to sm__ctas_launched, which needs its own pass.
       {"GA100", {}, 2, {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 2},
-                        {"LocalMemory", 1}, {"Interconnect", 1}}},
+                        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},
       // Volta and Turing have fewer L2/DRAM counter slots.
       {"GV100", {}, 3, {{"GlobalMemory", 2}, {"MemoryCache", 3}}},
       {"TU102", {}, 2, {{"GlobalMemory", 2}}},

@@ -1,5 +1,6 @@
 // libGPUPerfAPICUDA.so's backend: opens live (CUcontext) and offline (chip name) contexts.
 #include <memory>
+#include <string>
 
 #include "backends/backend.h"
 #include "backends/cuda/cuda_context.h"
@@ -39,7 +40,8 @@ class CudaBackend : public Backend {
                       "GpaCudaContextOpenInfo::chip_name \"{}\" does not match the context's chip {}",
                       request.chip_name, live->device.info.chip);
     }
-    return CudaContext::Open(live->device.info.chip, std::move(live), request.max_samples_per_pass, out);
+    const std::string chip = live->device.info.chip;  // read before `live` is moved into the call
+    return CudaContext::Open(chip, std::move(live), request.max_samples_per_pass, out);
   }
 };
 

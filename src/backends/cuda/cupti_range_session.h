@@ -39,7 +39,8 @@ GpaStatus CounterAvailabilityImage(CUcontext context, std::vector<std::uint8_t>*
 struct RangeProfilerOptions {
   CUpti_ProfilerRange range = CUPTI_UserRange;
   CUpti_ProfilerReplayMode replay = CUPTI_UserReplay;
-  std::size_t max_ranges_per_pass = 2048;  // capacity of the counter-data image
+  // Capacity of the counter-data image; CUPTI's Start costs more the larger it is (docs/cuda.md).
+  std::size_t max_ranges_per_pass = 256;
   std::uint16_t nesting_levels = 1;
 };
 

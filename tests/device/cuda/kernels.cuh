@@ -25,9 +25,11 @@ constexpr int kBankBlocks = 132;
 constexpr int kBankThreads = 256;
 constexpr int kBankLoads = 512;  // shared loads per thread
 
+constexpr std::size_t kFlushBytes = 128ull << 20;  // more than twice the L2: evicts (and writes back) it all
+
 constexpr std::size_t kL2Bytes = 8ull << 20;  // fits in any Hopper L2 (50 MB)
 constexpr std::size_t kL2Vectors = kL2Bytes / sizeof(float4);
-constexpr int kL2Repeats = 10;
+constexpr int kL2Repeats = 20;
 constexpr int kL2Blocks = 132 * 4;
 constexpr int kL2Threads = 256;
 
@@ -86,6 +88,17 @@ __global__ void l2_reread_kernel(const float4* data, std::size_t count, int repe
     }
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// Reads a clean buffer larger than L2, so that dirty lines of earlier work are written back before a
+// measured sample, not during it.
+__global__ void l2_flush_kernel(const float4* data, std::size_t count, float* out) {
+  float sum = 0.0f;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    sum += __ldcg(&data[i]).x;
+  }
+  if (sum == 12345.0f) out[0] = sum;  // keeps the loads; never true for the fill pattern
 }
 
 // Brings the L2 buffer into L2 before l2_reread_kernel (a separate name, so ncu's rows tell them apart).

@@ -17,7 +17,7 @@ cupti=$(ldconfig -p | awk '/libcupti.so.13 /{print $NF; exit}')
 echo "libcupti: ${cupti:-not found}"
 [[ -n $cupti ]] && export LD_LIBRARY_PATH="$(dirname "$cupti")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
-ffma_static=$(cuobjdump -sass -fun ffma_kernel "$bin/cuda_device_check" 2>/dev/null | grep -cE '^\s+/\*[0-9a-f]{4}\*/\s+FFMA')
+ffma_static=$(cuobjdump -sass "$bin/cuda_device_check" 2>/dev/null | awk '/Function :/{f=/ffma_kernel/} f' | grep -cE '\sFFMA\s')
 echo "FFMA instructions in ffma_kernel's SASS (static): $ffma_static (4 chains x unroll 4 = 16 in the loop body, plus the remainder loop)"
 
 echo "== 1. cuda_device_check"
