@@ -86,6 +86,15 @@ TEST(PmSamplingSource, FailsCleanlyWithoutACudaDriver) {
   EXPECT_NE(log.Text().find("cannot load the CUDA driver"), std::string::npos) << log.Text();
 }
 
+TEST(PmSamplingSource, RejectsAHardwareBufferBelowFourMebibytes) {
+  LogCapture log;
+  PmSamplingOptions options;
+  options.hardware_buffer_bytes = size_t{1} << 20;
+  std::unique_ptr<CounterSource> source;
+  EXPECT_EQ(CreatePmSamplingSource(options, &source), kGpaStatusErrorInvalidParameter);
+  EXPECT_NE(log.Text().find("hardware_buffer_bytes 1048576 is below the 4 MiB minimum"), std::string::npos) << log.Text();
+}
+
 TEST(PmSamplingSource, RejectsAZeroInterval) {
   LogCapture log;
   PmSamplingOptions options;

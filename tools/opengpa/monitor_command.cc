@@ -256,7 +256,7 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
       ->capture_default_str();
   command.add_option("--pm-buffer-mib", options->pm_buffer_mib,
                      "GPU buffer for PM records between decodes, MiB (default: see docs/realtime.md)")
-      ->check(CLI::Range(1u, 4096u));
+      ->check(CLI::Range(4u, 4096u));
   command.add_flag("--table", options->table, "Print the live table even with --csv or --prometheus");
   command.add_flag("--list-counters", options->list_counters, "List the NVML counters and the default PM set, then exit");
   command.add_flag("--list-pm-metrics", options->list_pm_metrics,

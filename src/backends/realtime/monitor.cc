@@ -74,7 +74,6 @@ GpaStatus Monitor::Create(const MonitorOptions& options, std::unique_ptr<Monitor
     pm.metrics = request.pm;
     pm.interval_ns = options.pm_interval_ns;
     if (options.pm_hardware_buffer_bytes != 0) pm.hardware_buffer_bytes = options.pm_hardware_buffer_bytes;
-    pm.poll_interval = options.interval;
     pm.cupti_library_candidates = options.cupti_library_candidates;
     pm.cuda_library_candidates = options.cuda_library_candidates;
     std::unique_ptr<CounterSource> source;

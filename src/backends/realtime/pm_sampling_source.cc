@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <mutex>
 
 #include <fmt/format.h>
 
 #include "backends/realtime/cupti_pm_library.h"
+#include "backends/realtime/periodic_sampler.h"
 #include "backends/realtime/pm_host_object.h"
 #include "core/logging.h"
 
@@ -34,23 +36,39 @@ std::string FormatUuid(const CUuuid& uuid) {
                      b[15]);
 }
 
-// cuptiProfilerInitialize / cuptiProfilerDeInitialize for the lifetime of a source.
+// How often records are decoded while sampling, whatever the monitor's tick. Measured on the H100:
+// each decode costs the SM-unit counts of one sample (so not much more often), and the hardware buffer
+// holds far fewer records than its size suggests (a 1 s backlog of 1 ms records overflowed 64 MiB and
+// made DecodeData fail), so not much less often either.
+constexpr std::chrono::nanoseconds kDecodePeriod = std::chrono::milliseconds(100);
+constexpr size_t kMinimumHardwareBuffer = size_t{4} << 20;
+
+// cuptiProfilerInitialize / cuptiProfilerDeInitialize, counted across the process: CUPTI's own
+// initialisation is process-wide and not reference-counted (a second DeInitialize while another
+// monitor still samples would tear it down under that monitor). libcupti is never unloaded, so every
+// CuptiLibrary holds the same functions.
 class ProfilerSession {
  public:
   static GpaStatus Begin(const CuptiLibrary& cupti, std::unique_ptr<ProfilerSession>* session) {
-    auto params = MakeParams<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-    if (CUptiResult result = cupti.Api().profiler_initialize(&params); result != CUPTI_SUCCESS) {
-      return LogError(kGpaStatusErrorDriverNotSupported,
-                      "CUPTI PM sampling: cuptiProfilerInitialize failed: {}{}", cupti.Describe(result),
-                      result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
-                          ? " (another CUPTI client, e.g. a profiler, is active in this process)"
-                          : "");
+    std::lock_guard<std::mutex> lock(Mutex());
+    if (Users() == 0) {
+      auto params = MakeParams<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+      if (CUptiResult result = cupti.Api().profiler_initialize(&params); result != CUPTI_SUCCESS) {
+        return LogError(kGpaStatusErrorDriverNotSupported,
+                        "CUPTI PM sampling: cuptiProfilerInitialize failed: {}{}", cupti.Describe(result),
+                        result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                            ? " (another CUPTI client, e.g. a profiler, is active in this process)"
+                            : "");
+      }
     }
+    ++Users();
     *session = std::make_unique<ProfilerSession>(cupti);
     return kGpaStatusOk;
   }
   explicit ProfilerSession(const CuptiLibrary& cupti) : cupti_(cupti) {}
   ~ProfilerSession() {
+    std::lock_guard<std::mutex> lock(Mutex());
+    if (--Users() > 0) return;
     auto params = MakeParams<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
     cupti_.Api().profiler_deinitialize(&params);
   }
@@ -58,6 +76,14 @@ class ProfilerSession {
   ProfilerSession& operator=(const ProfilerSession&) = delete;
 
  private:
+  static std::mutex& Mutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static int& Users() {
+    static int users = 0;
+    return users;
+  }
   const CuptiLibrary& cupti_;
 };
 
@@ -141,8 +167,8 @@ class DeviceSampler {
                       options.interval_ns, options.hardware_buffer_bytes, identity_.index, cupti_.Describe(r));
     }
 
-    // Room for two polls' worth of samples per decode; more simply takes another decode round.
-    const double per_poll = std::ceil(static_cast<double>(options.poll_interval.count()) /
+    // Room for two decode periods' worth of samples; more takes another decode round.
+    const double per_poll = std::ceil(static_cast<double>(kDecodePeriod.count()) /
                                       static_cast<double>(options.interval_ns));
     const auto max_samples = static_cast<uint32_t>(std::clamp(2.0 * per_poll + 16.0, 64.0, 100000.0));
     auto size = MakeParams<CUpti_PmSampling_GetCounterDataSize_Params>(
@@ -189,24 +215,38 @@ class DeviceSampler {
       return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuptiPmSamplingStop on GPU {} failed: {}",
                       identity_.index, cupti_.Describe(r));
     }
-    const GpaStatus status = Decode(records);
+    uint64_t stop_cupti_ns = 0;
+    cupti_.Api().get_timestamp(&stop_cupti_ns);
+    const GpaStatus status = Decode(records, true);
+    // Records lost inside CUPTI leave no gap in the timestamps (seen with hardware buffers below 64 MiB
+    // at 1 ms): compare the count with what the interval promises.
+    const double expected = static_cast<double>(stop_cupti_ns - start_cupti_ns_) / static_cast<double>(interval_ns_);
+    if (expected > 20 && static_cast<double>(samples_) < 0.9 * expected) {
+      Log(kGpaLoggingError,
+          "CUPTI PM sampling on GPU {}: decoded {} samples where {:.0f} intervals passed; the rest were lost (use a "
+          "longer interval or a larger hardware buffer)",
+          identity_.index, samples_, expected);
+    }
     const double per_sample = samples_ ? 1e-3 / static_cast<double>(samples_) : 0.0;
     Log(kGpaLoggingMessage,
         "CUPTI PM sampling on GPU {} ({}): {} samples of {} metrics; per sample {:.2f} us decode, {:.2f} us evaluate, "
         "{:.2f} us image reset ({} decode calls, {:.2f} ms each); {} sample(s) begun before Start left out (the first "
-        "spanned {:.1f} us); {:.3f} ms of samples lost in {} gap(s) with a {} KiB hardware buffer; CUPTI clock = Unix "
-        "time - {:.3f} ms",
+        "spanned {:.1f} us); {:.3f} ms of samples lost in {} gap(s) with a {} KiB hardware buffer; {} failed "
+        "decode(s); CUPTI clock = Unix time - {:.3f} ms",
         identity_.index, chip_, samples_, metric_names_.size(), decode_ns_ * per_sample, evaluate_ns_ * per_sample,
         reset_ns_ * per_sample, decode_calls_, decode_calls_ ? decode_ns_ / 1e6 / decode_calls_ : 0.0,
         skipped_before_start_, first_sample_span_ns_ / 1e3, lost_ns_ / 1e6, gaps_, hardware_buffer_bytes_ >> 10,
-        epoch_offset_ns_ / 1e6);
+        decode_failures_, epoch_offset_ns_ / 1e6);
     return status;
   }
 
-  // Decodes what the hardware buffer holds, one counter-data image at a time.
-  GpaStatus Decode(std::vector<MonitorRecord>* records) {
+  // Decodes records from the hardware buffer. While sampling runs: one DecodeData call (more only if the
+  // image filled up), because on the H100 (CUPTI 13.0, driver 580) every call zeroes the SM-unit
+  // counters of the sample in flight. After Stop nothing is in flight and `drain` empties the buffer.
+  // Measurements behind this: docs/realtime.md.
+  GpaStatus Decode(std::vector<MonitorRecord>* records, bool drain) {
     MakeContextCurrent();
-    for (int round = 0; round < 64; ++round) {  // bounded: each round empties a full image
+    for (int round = 0; round < 64; ++round) {  // bounded
       auto decode = MakeParams<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
       decode.pPmSamplingObject = sampler_;
       decode.pCounterDataImage = counter_data_.data();
@@ -216,6 +256,7 @@ class DeviceSampler {
       decode_ns_ += RealtimeNanoseconds() - begin;
       ++decode_calls_;
       if (decoded != CUPTI_SUCCESS) {
+        if (decode_failures_++ > 0) return kGpaStatusErrorReadingSampleResult;  // logged once; counted at Stop
         return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on GPU {} failed: {}",
                         identity_.index, cupti_.Describe(decoded));
       }
@@ -226,14 +267,21 @@ class DeviceSampler {
             identity_.index);
       }
       begin = RealtimeNanoseconds();
-      const GpaStatus evaluated = Evaluate(records);
+      size_t completed = 0;
+      const GpaStatus evaluated = Evaluate(records, &completed);
       evaluate_ns_ += RealtimeNanoseconds() - begin;
       if (evaluated != kGpaStatusOk) return evaluated;
       begin = RealtimeNanoseconds();
       const GpaStatus reset = ResetCounterData();
       reset_ns_ += RealtimeNanoseconds() - begin;
       if (reset != kGpaStatusOk) return reset;
-      if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) break;
+      // A decode can stop early: COUNTER_DATA_FULL (the image was too small; go on, the image is sized
+      // for two periods so this is rare), or OTHER with records left (seen at the buffer's wrap), which
+      // waits for the next period unless draining.
+      if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS) break;
+      if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL && (!drain || completed == 0)) {
+        break;
+      }
     }
     return kGpaStatusOk;
   }
@@ -309,7 +357,7 @@ class DeviceSampler {
     return kGpaStatusOk;
   }
 
-  GpaStatus Evaluate(std::vector<MonitorRecord>* records) {
+  GpaStatus Evaluate(std::vector<MonitorRecord>* records, size_t* completed) {
     auto info = MakeParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
         CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
     info.pCounterDataImage = counter_data_.data();
@@ -319,6 +367,7 @@ class DeviceSampler {
                       cupti_.Describe(r));
     }
     values_.resize(metric_names_.size());
+    *completed = info.numCompletedSamples;
     for (size_t sample = 0; sample < info.numCompletedSamples; ++sample) {
       auto when = MakeParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
           CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
@@ -403,6 +452,7 @@ class DeviceSampler {
   uint64_t lost_ns_ = 0;
   uint64_t gaps_ = 0;
   uint64_t decode_calls_ = 0;
+  uint64_t decode_failures_ = 0;
   uint64_t first_sample_span_ns_ = 0;
   uint64_t overflows_ = 0;
 };
@@ -413,6 +463,7 @@ class PmSamplingSource final : public CounterSource {
                    std::vector<std::string> metrics)
       : cupti_(std::move(cupti)), cuda_(std::move(cuda)), metrics_(std::move(metrics)) {}
   ~PmSamplingSource() override {
+    decoder_.reset();
     samplers_.clear();  // before the profiler session and the libraries they use
     session_.reset();
   }
@@ -439,16 +490,20 @@ class PmSamplingSource final : public CounterSource {
     for (auto& sampler : samplers_) {
       if (GpaStatus status = sampler->Start(); status != kGpaStatusOk) return status;
     }
+    decoder_ = std::make_unique<PeriodicSampler>(kDecodePeriod, [this] { DecodeTick(); });
+    decoder_->Start();
     return kGpaStatusOk;
   }
+  // Hands over what the decode thread produced since the last Poll.
   GpaStatus Poll(std::vector<MonitorRecord>* records) override {
-    GpaStatus result = kGpaStatusOk;
-    for (auto& sampler : samplers_) {
-      if (GpaStatus status = sampler->Decode(records); status != kGpaStatusOk) result = status;
-    }
-    return result;
+    std::lock_guard<std::mutex> lock(pending_mutex_);
+    records->insert(records->end(), pending_.begin(), pending_.end());
+    pending_.clear();
+    return kGpaStatusOk;
   }
   GpaStatus Stop(std::vector<MonitorRecord>* records) override {
+    decoder_.reset();  // joins the decode thread
+    Poll(records);
     GpaStatus result = kGpaStatusOk;
     for (auto& sampler : samplers_) {
       if (GpaStatus status = sampler->Stop(records); status != kGpaStatusOk) result = status;
@@ -457,6 +512,13 @@ class PmSamplingSource final : public CounterSource {
   }
 
  private:
+  void DecodeTick() {
+    decoded_.clear();
+    for (auto& sampler : samplers_) sampler->Decode(&decoded_, false);  // failures are logged by the sampler
+    std::lock_guard<std::mutex> lock(pending_mutex_);
+    pending_.insert(pending_.end(), decoded_.begin(), decoded_.end());
+  }
+
   GpaStatus ResolveDevices(const std::vector<DeviceIdentity>& wanted,
                            std::vector<std::pair<DeviceIdentity, int>>* targets) {
     int count = 0;
@@ -504,6 +566,10 @@ class PmSamplingSource final : public CounterSource {
   std::vector<std::unique_ptr<DeviceSampler>> samplers_;
   std::vector<CounterDescriptor> descriptors_;
   std::vector<DeviceIdentity> identities_;
+  std::unique_ptr<PeriodicSampler> decoder_;  // decodes every kDecodePeriod while sampling
+  std::vector<MonitorRecord> decoded_;        // decode thread only
+  std::mutex pending_mutex_;
+  std::vector<MonitorRecord> pending_;
 };
 
 GpaStatus LoadCupti(const std::vector<std::string>& candidates, std::unique_ptr<CuptiLibrary>* cupti) {
@@ -527,6 +593,10 @@ GpaStatus CreatePmSamplingSource(const PmSamplingOptions& options, std::unique_p
   source->reset();
   if (options.interval_ns == 0) {
     return LogError(kGpaStatusErrorInvalidParameter, "CUPTI PM sampling: interval_ns is 0");
+  }
+  if (options.hardware_buffer_bytes < kMinimumHardwareBuffer) {
+    return LogError(kGpaStatusErrorInvalidParameter, "CUPTI PM sampling: hardware_buffer_bytes {} is below the {} MiB minimum",
+                    options.hardware_buffer_bytes, kMinimumHardwareBuffer >> 20);
   }
   const std::vector<std::string> metrics = options.metrics.empty() ? DefaultPmMetrics() : options.metrics;
   if (GpaStatus status = CheckMetricNames(metrics); status != kGpaStatusOk) return status;

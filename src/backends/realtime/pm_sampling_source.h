@@ -22,7 +22,8 @@ struct PmSamplingOptions {
   std::vector<DeviceIdentity> devices;
   std::vector<std::string> metrics;  // empty: DefaultPmMetrics()
   uint64_t interval_ns = 1'000'000;  // the hardware sampling interval
-  std::chrono::nanoseconds poll_interval = std::chrono::seconds(1);  // sizes the decode buffer
+  // GPU-side buffer records wait in until a thread of the source decodes them, every 100 ms while
+  // sampling and all that is left at Stop (docs/realtime.md says why 100 ms); at least 4 MiB.
   size_t hardware_buffer_bytes = size_t{64} << 20;
   std::vector<std::string> cupti_library_candidates;  // empty: cupti::DefaultCuptiCandidates()
   std::vector<std::string> cuda_library_candidates;   // empty: cupti::DefaultCudaCandidates()

@@ -47,8 +47,10 @@ echo "== 2. realtime_device_check"
 check_failures=${PIPESTATUS[0]}
 
 echo "== 3. opengpa monitor while another process works"
-"$bin/opengpa" monitor --counters nvml,pm --interval-ms 200 --duration-s 5 --csv "$results/cli.csv" \
-  --prometheus 127.0.0.1:9464 >"$results/cli_stdout.txt" 2>"$results/cli_stderr.txt" &
+# `times` after the command: the monitor process's own CPU time (user, system) for the cost estimate.
+( "$bin/opengpa" monitor --counters nvml,pm --interval-ms 200 --duration-s 5 --csv "$results/cli.csv" \
+    --prometheus 127.0.0.1:9464 >"$results/cli_stdout.txt" 2>"$results/cli_stderr.txt"; status=$?
+  times >"$results/cli_cpu_times.txt"; exit $status ) &
 cli=$!
 sleep 1.2
 (sleep 1.2
@@ -69,6 +71,7 @@ busy_end=$(date +%s%N)
 wait $scraper
 wait $cli
 echo "opengpa monitor exit code: $? (stderr: $(tr '\n' ' ' <"$results/cli_stderr.txt"))"
+echo "opengpa monitor CPU time over its 5 s (shell 'times': self, then children = the monitor):"; cat "$results/cli_cpu_times.txt"
 python3 - "$results" "$busy_begin" "$busy_end" <<'PY'
 import csv, sys, collections
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
