@@ -218,25 +218,17 @@ class DeviceSampler {
     uint64_t stop_cupti_ns = 0;
     cupti_.Api().get_timestamp(&stop_cupti_ns);
     const GpaStatus status = Decode(records, true);
-    // Records lost inside CUPTI leave no gap in the timestamps (seen with hardware buffers below 64 MiB
-    // at 1 ms): compare the count with what the interval promises.
-    const double expected = static_cast<double>(stop_cupti_ns - start_cupti_ns_) / static_cast<double>(interval_ns_);
-    if (expected > 20 && static_cast<double>(samples_) < 0.9 * expected) {
+    // Records lost inside CUPTI leave no gap between the samples that remain (seen with hardware buffers
+    // below 64 MiB at 1 ms: the missing time is at the ends), so compare the time the samples cover
+    // with the time that passed. (Not a sample count: at 100 us fewer samples than intervals came back
+    // while the instruction totals stayed exact.)
+    const double passed = static_cast<double>(stop_cupti_ns - start_cupti_ns_);
+    if (passed > 20.0 * static_cast<double>(interval_ns_) && static_cast<double>(covered_ns_) < 0.9 * passed) {
       Log(kGpaLoggingError,
-          "CUPTI PM sampling on GPU {}: decoded {} samples where {:.0f} intervals passed; the rest were lost (use a "
-          "longer interval or a larger hardware buffer)",
-          identity_.index, samples_, expected);
+          "CUPTI PM sampling on GPU {}: the decoded samples cover {:.1f} ms of the {:.1f} ms sampled; the rest were "
+          "lost (use a longer interval or a larger hardware buffer)",
+          identity_.index, covered_ns_ / 1e6, passed / 1e6);
     }
-    const double per_sample = samples_ ? 1e-3 / static_cast<double>(samples_) : 0.0;
-    Log(kGpaLoggingMessage,
-        "CUPTI PM sampling on GPU {} ({}): {} samples of {} metrics; per sample {:.2f} us decode, {:.2f} us evaluate, "
-        "{:.2f} us image reset ({} decode calls, {:.2f} ms each); {} sample(s) begun before Start left out (the first "
-        "spanned {:.1f} us); {:.3f} ms of samples lost in {} gap(s) with a {} KiB hardware buffer; {} failed "
-        "decode(s); CUPTI clock = Unix time - {:.3f} ms",
-        identity_.index, chip_, samples_, metric_names_.size(), decode_ns_ * per_sample, evaluate_ns_ * per_sample,
-        reset_ns_ * per_sample, decode_calls_, decode_calls_ ? decode_ns_ / 1e6 / decode_calls_ : 0.0,
-        skipped_before_start_, first_sample_span_ns_ / 1e3, lost_ns_ / 1e6, gaps_, hardware_buffer_bytes_ >> 10,
-        decode_failures_, epoch_offset_ns_ / 1e6);
     return status;
   }
 
@@ -410,6 +402,7 @@ class DeviceSampler {
         }
       }
       last_end_ns_ = when.endTimestamp;
+      covered_ns_ += when.endTimestamp - when.startTimestamp;
       ++samples_;
       for (size_t m = 0; m < values_.size(); ++m) {
         MonitorRecord record;
@@ -450,6 +443,7 @@ class DeviceSampler {
   size_t hardware_buffer_bytes_ = 0;
   uint64_t last_end_ns_ = 0;
   uint64_t lost_ns_ = 0;
+  uint64_t covered_ns_ = 0;
   uint64_t gaps_ = 0;
   uint64_t decode_calls_ = 0;
   uint64_t decode_failures_ = 0;
