@@ -21,7 +21,7 @@ std::vector<std::string_view> CatalogTexts() {
 
 GpaStatus CudaContext::Open(const std::string& chip_name, std::unique_ptr<Live> live,
                             std::uint32_t max_samples_per_pass, std::unique_ptr<BackendContext>* out) {
-  std::unique_ptr<CudaContext> context(new CudaContext());
+  auto context = std::make_unique<CudaContext>(Key{});
   std::vector<std::uint8_t> availability;
   std::string chip = chip_name;
   if (live != nullptr) {

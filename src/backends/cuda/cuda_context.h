@@ -20,7 +20,13 @@
 namespace opengpa::cuda {
 
 class CudaContext : public BackendContext {
+  struct Key {  // only Open constructs contexts (make_unique needs a public constructor)
+    explicit Key() = default;
+  };
+
  public:
+  explicit CudaContext(Key) {}
+
   struct Live {
     CUcontext context = nullptr;
     const CudaDriver* driver = nullptr;
@@ -44,8 +50,6 @@ class CudaContext : public BackendContext {
   const CuptiHostMetrics& metrics() const { return *metrics_; }
 
  private:
-  CudaContext() = default;
-
   // The CUPTI metric names of `counters`, in order; fails (logged) for an index out of range.
   GpaStatus MetricNames(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names) const;
 

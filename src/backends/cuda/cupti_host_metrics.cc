@@ -82,7 +82,7 @@ std::vector<std::string> SupportedChips() {
   return chips;
 }
 
-CuptiHostMetrics::CuptiHostMetrics(std::string chip, std::vector<std::uint8_t> availability, HostObjectPtr host)
+CuptiHostMetrics::CuptiHostMetrics(Key, std::string chip, std::vector<std::uint8_t> availability, HostObjectPtr host)
     : chip_(std::move(chip)), counter_availability_(std::move(availability)), host_(std::move(host)) {}
 
 GpaStatus CuptiHostMetrics::Create(std::string_view chip, std::vector<std::uint8_t> counter_availability,
@@ -100,8 +100,8 @@ GpaStatus CuptiHostMetrics::Create(std::string_view chip, std::vector<std::uint8
   }
   HostObjectPtr host;
   if (GpaStatus status = CreateHostObject(chip, counter_availability, &host); status != kGpaStatusOk) return status;
-  std::unique_ptr<CuptiHostMetrics> metrics(
-      new CuptiHostMetrics(std::string(chip), std::move(counter_availability), std::move(host)));
+  auto metrics =
+      std::make_unique<CuptiHostMetrics>(Key{}, std::string(chip), std::move(counter_availability), std::move(host));
   if (GpaStatus status = metrics->ReadBaseMetrics(); status != kGpaStatusOk) return status;
   *out = std::move(metrics);
   return kGpaStatusOk;
@@ -156,7 +156,7 @@ GpaStatus CuptiHostMetrics::Properties(std::string_view metric, MetricProperties
 GpaStatus CuptiMetricConfig::Create(const CuptiHostMetrics& chip, std::vector<std::string> metrics,
                                     std::unique_ptr<CuptiMetricConfig>* out) {
   if (metrics.empty()) return LogError(kGpaStatusErrorNoCountersEnabled, "a CUPTI configuration needs at least one metric");
-  std::unique_ptr<CuptiMetricConfig> config(new CuptiMetricConfig());
+  auto config = std::make_unique<CuptiMetricConfig>(Key{});
   config->metrics_ = std::move(metrics);
   for (const std::string& metric : config->metrics_) config->metric_pointers_.push_back(metric.c_str());
   // CUPTI's host object accumulates metrics, so every configuration gets its own.

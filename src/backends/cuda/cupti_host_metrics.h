@@ -46,7 +46,13 @@ GpaStatus CreateHostObject(std::string_view chip, const std::vector<std::uint8_t
 std::vector<std::string> SupportedChips();
 
 class CuptiHostMetrics {
+  struct Key {  // only Create constructs one
+    explicit Key() = default;
+  };
+
  public:
+  CuptiHostMetrics(Key, std::string chip, std::vector<std::uint8_t> availability, HostObjectPtr host);
+
   // Fails with kGpaStatusErrorHardwareNotSupported (logged) when CUPTI does not know `chip`.
   static GpaStatus Create(std::string_view chip, std::vector<std::uint8_t> counter_availability,
                           std::unique_ptr<CuptiHostMetrics>* out);
@@ -63,8 +69,6 @@ class CuptiHostMetrics {
   GpaStatus Properties(std::string_view metric, MetricProperties* out) const;
 
  private:
-  CuptiHostMetrics(std::string chip, std::vector<std::uint8_t> availability, HostObjectPtr host);
-
   // Read once: CUPTI 13.0 appends to its list again on every cuptiProfilerHostGetBaseMetrics call.
   GpaStatus ReadBaseMetrics();
 
@@ -77,7 +81,13 @@ class CuptiHostMetrics {
 // A set of full metric names ("dram__bytes_read.sum", "lts__t_sector_hit_rate.pct") scheduled by CUPTI.
 // Owns the host object that scheduled them, which also evaluates their values.
 class CuptiMetricConfig {
+  struct Key {  // only Create constructs one
+    explicit Key() = default;
+  };
+
  public:
+  explicit CuptiMetricConfig(Key) {}
+
   // Fails when CUPTI cannot schedule the set; the log names the first metric CUPTI refused (unknown on
   // this chip, or not collectable together with the metrics before it, as PCIe counters with SM counters).
   static GpaStatus Create(const CuptiHostMetrics& chip, std::vector<std::string> metrics,
@@ -91,8 +101,6 @@ class CuptiMetricConfig {
   GpaStatus Evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range_index, double* values) const;
 
  private:
-  CuptiMetricConfig() = default;
-
   std::vector<std::string> metrics_;
   std::vector<const char*> metric_pointers_;  // into metrics_, as CUPTI takes them
   std::vector<std::uint8_t> image_;

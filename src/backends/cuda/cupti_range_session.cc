@@ -87,7 +87,7 @@ void CuptiRangeSession::Disabler::operator()(CUpti_RangeProfiler_Object* object)
   }
 }
 
-CuptiRangeSession::CuptiRangeSession(const CuptiMetricConfig& config, ObjectPtr object)
+CuptiRangeSession::CuptiRangeSession(Key, const CuptiMetricConfig& config, ObjectPtr object)
     : config_(config), object_(std::move(object)) {}
 
 CuptiRangeSession::~CuptiRangeSession() {
@@ -106,8 +106,7 @@ GpaStatus CuptiRangeSession::Create(CUcontext context, const CuptiMetricConfig& 
     return CuptiFailure(result, "cuptiRangeProfilerEnable",
                         "is another profiler (ncu, nsys, a CUPTI tool) attached to this context?");
   }
-  std::unique_ptr<CuptiRangeSession> session(
-      new CuptiRangeSession(config, ObjectPtr(enable.pRangeProfilerObject)));
+  auto session = std::make_unique<CuptiRangeSession>(Key{}, config, ObjectPtr(enable.pRangeProfilerObject));
 
   std::vector<const char*> names;
   for (const std::string& metric : config.metrics()) names.push_back(metric.c_str());

@@ -45,7 +45,17 @@ struct RangeProfilerOptions {
 };
 
 class CuptiRangeSession {
+  struct Disabler {
+    void operator()(CUpti_RangeProfiler_Object* object) const;
+  };
+  using ObjectPtr = std::unique_ptr<CUpti_RangeProfiler_Object, Disabler>;
+  struct Key {  // only Create constructs one
+    explicit Key() = default;
+  };
+
  public:
+  CuptiRangeSession(Key, const CuptiMetricConfig& config, ObjectPtr object);
+
   // Enables range profiling on `context` (fails if another profiler, e.g. ncu, holds it) and sets the
   // configuration. `config` must outlive the session.
   static GpaStatus Create(CUcontext context, const CuptiMetricConfig& config, const RangeProfilerOptions& options,
@@ -68,13 +78,6 @@ class CuptiRangeSession {
   const CuptiMetricConfig& config() const { return config_; }
 
  private:
-  struct Disabler {
-    void operator()(CUpti_RangeProfiler_Object* object) const;
-  };
-  using ObjectPtr = std::unique_ptr<CUpti_RangeProfiler_Object, Disabler>;
-
-  CuptiRangeSession(const CuptiMetricConfig& config, ObjectPtr object);
-
   const CuptiMetricConfig& config_;
   ObjectPtr object_;
   std::vector<std::uint8_t> counter_data_;
