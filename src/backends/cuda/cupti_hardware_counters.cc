@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <unordered_set>
 #include <utility>
 
@@ -10,6 +9,7 @@
 
 #include "core/logging.h"
 #include "counters/catalog.h"
+#include "counters/expression.h"
 
 namespace opengpa::cuda {
 namespace {
@@ -81,36 +81,18 @@ std::vector<std::string> NamesInFormulas(const std::vector<std::string_view>& ca
     Catalog catalog;
     std::string error;
     if (!ParseCatalog(text, &catalog, &error)) continue;  // the core reports malformed catalogs
-    for (const CounterDefinition& counter : catalog.counters) {
-      const std::string& formula = counter.formula;
-      std::size_t i = 0;
-      while (i < formula.size()) {
-        const auto c = static_cast<unsigned char>(formula[i]);
-        if (std::isdigit(c) != 0 || c == '.') {  // a number, possibly with an exponent
-          while (i < formula.size() && (std::isdigit(static_cast<unsigned char>(formula[i])) != 0 || formula[i] == '.')) ++i;
-          if (i < formula.size() && (formula[i] == 'e' || formula[i] == 'E')) {
-            ++i;
-            if (i < formula.size() && (formula[i] == '+' || formula[i] == '-')) ++i;
-            while (i < formula.size() && std::isdigit(static_cast<unsigned char>(formula[i])) != 0) ++i;
-          }
-        } else if (std::isalpha(c) != 0 || c == '_') {
-          const std::size_t start = i;
-          while (i < formula.size() && (std::isalnum(static_cast<unsigned char>(formula[i])) != 0 ||
-                                        formula[i] == '_' || formula[i] == '.')) {
-            ++i;
-          }
-          std::string name = formula.substr(start, i - start);
-          std::size_t next = i;
-          while (next < formula.size() && std::isspace(static_cast<unsigned char>(formula[next])) != 0) ++next;
-          const bool call = next < formula.size() && formula[next] == '(';
-          std::string lower = name;
-          std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-          const bool function = call && (lower == "min" || lower == "max");
-          if (!function && seen.insert(name).second) names.push_back(std::move(name));
-        } else {
-          ++i;
-        }
+    // The formula parser is the one authority on what a name is (functions such as min/max/argmax are not):
+    // every name it asks about, other than the catalog's own constants, may be a metric.
+    const SymbolResolver collect_names = [&](std::string_view name) -> std::optional<Symbol> {
+      for (const auto& [constant, value] : catalog.constants) {
+        if (constant == name) return Symbol{Symbol::Kind::kConstant, 0, value};
       }
+      if (seen.insert(std::string(name)).second) names.emplace_back(name);
+      return Symbol{Symbol::Kind::kInput, 0, 0.0};
+    };
+    for (const CounterDefinition& counter : catalog.counters) {
+      Expression parsed;
+      Expression::Parse(counter.formula, collect_names, &parsed, &error);  // malformed: reported by the core
     }
   }
   return names;
