@@ -3,7 +3,7 @@
 #include <string>
 
 #include "api_context.h"
-#include "dynamic_library.h"
+#include "platform/dynamic_library.h"
 #include "gpu_performance_api/gpu_perf_api_cuda.h"
 
 namespace opengpa::cli {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "api_context.h"
-#include "dynamic_library.h"
+#include "platform/dynamic_library.h"
 
 namespace opengpa::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "api_context.h"
-#include "dynamic_library.h"
+#include "platform/dynamic_library.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"
 
 namespace opengpa::cli {

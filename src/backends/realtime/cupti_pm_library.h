@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/realtime/dynamic_library.h"
+#include "platform/dynamic_library.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
 
 namespace opengpa::realtime::cupti {

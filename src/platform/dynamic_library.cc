@@ -1,10 +1,10 @@
-#include "backends/realtime/dynamic_library.h"
+#include "platform/dynamic_library.h"
 
 #include <dlfcn.h>
 
 #include <cstdlib>
 
-namespace opengpa::realtime {
+namespace opengpa {
 
 std::unique_ptr<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& candidates,
                                                      std::string* error, Unload unload) {
@@ -38,4 +38,4 @@ std::vector<std::string> LibraryCandidates(const std::vector<std::string>& expli
   return candidates;
 }
 
-}  // namespace opengpa::realtime
+}  // namespace opengpa

@@ -1,13 +1,14 @@
-// A dlopen'ed vendor library (libnvidia-ml, libcuda, libcupti), closed when the object goes. The monitor
-// reaches every vendor library this way so it loads and reports a clean status on machines without them.
-#ifndef OPENGPA_BACKENDS_REALTIME_DYNAMIC_LIBRARY_H_
-#define OPENGPA_BACKENDS_REALTIME_DYNAMIC_LIBRARY_H_
+// A dlopen'ed library (libnvidia-ml, libcuda, libcupti, libvulkan, libEGL, libOpenCL), closed when the object
+// goes. The monitor and the CLI reach every vendor library this way, so they load and report a clean status on
+// machines that lack one, and the CLI binary needs no graphics or compute library of its own.
+#ifndef OPENGPA_PLATFORM_DYNAMIC_LIBRARY_H_
+#define OPENGPA_PLATFORM_DYNAMIC_LIBRARY_H_
 
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace opengpa::realtime {
+namespace opengpa {
 
 class DynamicLibrary {
  public:
@@ -37,6 +38,10 @@ class DynamicLibrary {
     *function = reinterpret_cast<Function>(Symbol(name));
     return *function != nullptr;
   }
+  template <typename Function>
+  Function Get(const char* name) const {
+    return reinterpret_cast<Function>(Symbol(name));
+  }
   const std::string& Name() const { return name_; }
 
  private:
@@ -50,6 +55,6 @@ std::vector<std::string> LibraryCandidates(const std::vector<std::string>& expli
                                            const char* environment_variable,
                                            const std::vector<std::string>& defaults);
 
-}  // namespace opengpa::realtime
+}  // namespace opengpa
 
-#endif  // OPENGPA_BACKENDS_REALTIME_DYNAMIC_LIBRARY_H_
+#endif  // OPENGPA_PLATFORM_DYNAMIC_LIBRARY_H_
