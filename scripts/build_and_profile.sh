@@ -13,7 +13,11 @@ mkdir -p "$out"
 
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [[ -x "$build/samples/cuda/opengpa_cuda_sample" ]]; then
   echo "== CUDA workload on $(nvidia-smi -L | head -n 1)"
-  "$build/samples/cuda/opengpa_cuda_sample" --csv "$out/cuda_counters.csv"
+  # libcupti loads libnvperf_host.so from the loader's path.
+  for cupti_dir in /usr/local/cuda/extras/CUPTI/lib64 /usr/local/cuda/lib64; do
+    [[ -d $cupti_dir ]] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$cupti_dir"
+  done
+  "$build/samples/cuda/opengpa_cuda_sample" | tee "$out/cuda_counters.txt"
 fi
 
 echo "== Vulkan workload"
