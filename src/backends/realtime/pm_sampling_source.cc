@@ -133,11 +133,10 @@ class DeviceSampler {
       return LogError(kGpaStatusErrorHardwareNotSupported, "CUPTI PM sampling: cuptiDeviceGetChipName({}) failed: {}",
                       ordinal_, cupti_.Describe(r));
     }
-    chip_ = chip.pChipName;
-
     std::vector<uint8_t> availability;
     if (GpaStatus status = CounterAvailability(&availability); status != kGpaStatusOk) return status;
-    if (GpaStatus status = PmHostObject::Create(cupti_, chip_, availability, &host_); status != kGpaStatusOk) {
+    if (GpaStatus status = PmHostObject::Create(cupti_, chip.pChipName, availability, &host_);
+        status != kGpaStatusOk) {
       return status;
     }
     if (GpaStatus status = host_->BuildConfigImage(metrics, &config_); status != kGpaStatusOk) return status;
@@ -156,7 +155,6 @@ class DeviceSampler {
     config.hardwareBufferSize = options.hardware_buffer_bytes;
     config.samplingInterval = options.interval_ns;
     interval_ns_ = options.interval_ns;
-    hardware_buffer_bytes_ = options.hardware_buffer_bytes;
     config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
     // Keep the newest records: a long-running monitor must keep flowing even if a decode came late.
     config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_LATEST;
@@ -243,12 +241,9 @@ class DeviceSampler {
       decode.pPmSamplingObject = sampler_;
       decode.pCounterDataImage = counter_data_.data();
       decode.counterDataImageSize = counter_data_.size();
-      uint64_t begin = RealtimeNanoseconds();
       const CUptiResult decoded = cupti_.Api().pm_decode_data(&decode);
-      decode_ns_ += RealtimeNanoseconds() - begin;
-      ++decode_calls_;
       if (decoded != CUPTI_SUCCESS) {
-        if (decode_failures_++ > 0) return kGpaStatusErrorReadingSampleResult;  // logged once; counted at Stop
+        if (decode_failures_++ > 0) return kGpaStatusErrorReadingSampleResult;  // logged once
         return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on GPU {} failed: {}",
                         identity_.index, cupti_.Describe(decoded));
       }
@@ -258,15 +253,9 @@ class DeviceSampler {
             "interval or poll more often",
             identity_.index);
       }
-      begin = RealtimeNanoseconds();
       size_t completed = 0;
-      const GpaStatus evaluated = Evaluate(records, &completed);
-      evaluate_ns_ += RealtimeNanoseconds() - begin;
-      if (evaluated != kGpaStatusOk) return evaluated;
-      begin = RealtimeNanoseconds();
-      const GpaStatus reset = ResetCounterData();
-      reset_ns_ += RealtimeNanoseconds() - begin;
-      if (reset != kGpaStatusOk) return reset;
+      if (GpaStatus status = Evaluate(records, &completed); status != kGpaStatusOk) return status;
+      if (GpaStatus status = ResetCounterData(); status != kGpaStatusOk) return status;
       // A decode can stop early: COUNTER_DATA_FULL (the image was too small; go on, the image is sized
       // for two periods so this is rare), or OTHER with records left (seen at the buffer's wrap), which
       // waits for the next period unless draining.
@@ -373,10 +362,7 @@ class DeviceSampler {
       }
       // The first record spans from SetConfig to the first trigger after Start: work from before Start
       // (any process's) would be counted in it.
-      if (when.startTimestamp < start_cupti_ns_) {
-        if (skipped_before_start_++ == 0) first_sample_span_ns_ = when.endTimestamp - when.startTimestamp;
-        continue;
-      }
+      if (when.startTimestamp < start_cupti_ns_) continue;
       auto evaluate = MakeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
           CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
       evaluate.pHostObject = host_->Raw();
@@ -393,7 +379,6 @@ class DeviceSampler {
       // KEEP_LATEST overwrites unread records without setting `overflow`: a hole between consecutive
       // samples is how lost records show.
       if (last_end_ns_ != 0 && when.startTimestamp > last_end_ns_ + interval_ns_ / 2) {
-        lost_ns_ += when.startTimestamp - last_end_ns_;
         if (gaps_++ == 0) {
           Log(kGpaLoggingError,
               "CUPTI PM sampling: GPU {} lost {:.3f} ms of samples (the hardware buffer wrapped before a decode); use a "
@@ -403,7 +388,6 @@ class DeviceSampler {
       }
       last_end_ns_ = when.endTimestamp;
       covered_ns_ += when.endTimestamp - when.startTimestamp;
-      ++samples_;
       for (size_t m = 0; m < values_.size(); ++m) {
         MonitorRecord record;
         record.timestamp_ns = static_cast<uint64_t>(static_cast<int64_t>(when.endTimestamp) + epoch_offset_ns_);
@@ -423,7 +407,6 @@ class DeviceSampler {
   int ordinal_;
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;  // retained only if enabling needed it
-  std::string chip_;
   std::unique_ptr<PmHostObject> host_;
   CUpti_PmSampling_Object* sampler_ = nullptr;
   std::vector<uint8_t> config_;
@@ -433,21 +416,13 @@ class DeviceSampler {
   std::vector<CounterDescriptor> descriptors_;
   bool started_ = false;
   int64_t epoch_offset_ns_ = 0;
-  uint64_t samples_ = 0;
   uint64_t start_cupti_ns_ = 0;
-  uint64_t decode_ns_ = 0;
-  uint64_t evaluate_ns_ = 0;
-  uint64_t reset_ns_ = 0;
-  uint64_t skipped_before_start_ = 0;
   uint64_t interval_ns_ = 0;
-  size_t hardware_buffer_bytes_ = 0;
   uint64_t last_end_ns_ = 0;
-  uint64_t lost_ns_ = 0;
   uint64_t covered_ns_ = 0;
+  // Counted so that each kind of trouble is logged once per session, not once per decode.
   uint64_t gaps_ = 0;
-  uint64_t decode_calls_ = 0;
   uint64_t decode_failures_ = 0;
-  uint64_t first_sample_span_ns_ = 0;
   uint64_t overflows_ = 0;
 };
 
