@@ -36,6 +36,25 @@ std::string FormatUuid(const CUuuid& uuid) {
                      b[15]);
 }
 
+// Appended to the log of a failed call: what to do when the driver keeps profiling to administrators.
+const char* PrivilegeHint(CUptiResult result) {
+  return result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+             ? " (GPU profiling is restricted to admin users; see NVreg_RestrictProfilingToAdminUsers)"
+             : "";
+}
+
+// The chip name CUPTI knows CUDA device `ordinal` by ("GH100").
+GpaStatus ChipName(const CuptiLibrary& cupti, int ordinal, std::string* chip) {
+  auto params = MakeParams<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+  params.deviceIndex = static_cast<size_t>(ordinal);
+  if (CUptiResult r = cupti.Api().device_get_chip_name(&params); r != CUPTI_SUCCESS || params.pChipName == nullptr) {
+    return LogError(kGpaStatusErrorHardwareNotSupported, "CUPTI PM sampling: cuptiDeviceGetChipName({}) failed: {}",
+                    ordinal, cupti.Describe(r));
+  }
+  *chip = params.pChipName;
+  return kGpaStatusOk;
+}
+
 // How often records are decoded while sampling, whatever the monitor's tick. Measured on the H100:
 // each decode costs the SM-unit counts of one sample (so not much more often), and the hardware buffer
 // holds far fewer records than its size suggests (a 1 s backlog of 1 ms records overflowed 64 MiB and
@@ -127,16 +146,11 @@ class DeviceSampler {
                       identity_.index, major, minor);
     }
 
-    auto chip = MakeParams<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-    chip.deviceIndex = static_cast<size_t>(ordinal_);
-    if (CUptiResult r = cupti_.Api().device_get_chip_name(&chip); r != CUPTI_SUCCESS || chip.pChipName == nullptr) {
-      return LogError(kGpaStatusErrorHardwareNotSupported, "CUPTI PM sampling: cuptiDeviceGetChipName({}) failed: {}",
-                      ordinal_, cupti_.Describe(r));
-    }
+    std::string chip;
+    if (GpaStatus status = ChipName(cupti_, ordinal_, &chip); status != kGpaStatusOk) return status;
     std::vector<uint8_t> availability;
     if (GpaStatus status = CounterAvailability(&availability); status != kGpaStatusOk) return status;
-    if (GpaStatus status = PmHostObject::Create(cupti_, chip.pChipName, availability, &host_);
-        status != kGpaStatusOk) {
+    if (GpaStatus status = PmHostObject::Create(cupti_, chip, availability, &host_); status != kGpaStatusOk) {
       return status;
     }
     if (GpaStatus status = host_->BuildConfigImage(metrics, &config_); status != kGpaStatusOk) return status;
@@ -284,10 +298,7 @@ class DeviceSampler {
         return LogError(r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ? kGpaStatusErrorFailed
                                                                  : kGpaStatusErrorHardwareNotSupported,
                         "CUPTI PM sampling: cuptiPmSamplingGetCounterAvailability on GPU {} failed: {}{}",
-                        identity_.index, cupti_.Describe(r),
-                        r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-                            ? " (GPU profiling is restricted to admin users; see NVreg_RestrictProfilingToAdminUsers)"
-                            : "");
+                        identity_.index, cupti_.Describe(r), PrivilegeHint(r));
       }
       if (call == 0) {
         image->assign(params.counterAvailabilityImageSize, 0);
@@ -316,10 +327,7 @@ class DeviceSampler {
     }
     if (r != CUPTI_SUCCESS) {
       return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuptiPmSamplingEnable on GPU {} failed: {}{}",
-                      identity_.index, cupti_.Describe(r),
-                      r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-                          ? " (GPU profiling is restricted to admin users; see NVreg_RestrictProfilingToAdminUsers)"
-                          : "");
+                      identity_.index, cupti_.Describe(r), PrivilegeHint(r));
     }
     sampler_ = enable.pPmSamplingObject;
     return kGpaStatusOk;
@@ -595,13 +603,7 @@ GpaStatus ListPmBaseMetrics(const std::string& chip, const std::vector<std::stri
       return status;
     }
     if (GpaStatus status = ProfilerSession::Begin(*cupti, &session); status != kGpaStatusOk) return status;
-    auto params = MakeParams<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-    params.deviceIndex = 0;
-    if (CUptiResult r = cupti->Api().device_get_chip_name(&params); r != CUPTI_SUCCESS || params.pChipName == nullptr) {
-      return LogError(kGpaStatusErrorHardwareNotSupported, "CUPTI PM sampling: cuptiDeviceGetChipName(0) failed: {}",
-                      cupti->Describe(r));
-    }
-    chip_name = params.pChipName;
+    if (GpaStatus status = ChipName(*cupti, 0, &chip_name); status != kGpaStatusOk) return status;
   }
   std::unique_ptr<PmHostObject> host;
   if (GpaStatus status = PmHostObject::Create(*cupti, chip_name, {}, &host); status != kGpaStatusOk) return status;
