@@ -11,15 +11,6 @@ constexpr GpaOpenContextFlags kClockModeBits = kGpaOpenContextClockModeNoneBit |
                                                kGpaOpenContextClockModeMinMemoryBit |
                                                kGpaOpenContextClockModeMinEngineBit;
 
-// Looks the context up under the shared lock and runs `body(Context&)`.
-template <typename Body>
-GpaStatus WithContext(const char* function, GpaContextId context_id, Body&& body) {
-  SharedLock lock(Library().mutex);
-  Context* context = nullptr;
-  if (GpaStatus status = FindContext(function, context_id, &context); status != kGpaStatusOk) return status;
-  return body(*context);
-}
-
 }  // namespace
 
 GpaStatus GpaInitialize(GpaInitializeFlags flags) {

@@ -21,11 +21,10 @@ GpaStatus GpaGetNumCounters(GpaContextId context_id, GpaUInt32* number_of_counte
   return Guarded("GpaGetNumCounters", [&] {
     if (number_of_counters == nullptr) return NullArgument("GpaGetNumCounters", "number_of_counters");
     if (context_id == nullptr) return NullArgument("GpaGetNumCounters", "context_id");
-    SharedLock lock(Library().mutex);
-    Context* context = nullptr;
-    if (GpaStatus status = FindContext("GpaGetNumCounters", context_id, &context); status != kGpaStatusOk) return status;
-    *number_of_counters = context->counters().size();
-    return kGpaStatusOk;
+    return WithContext("GpaGetNumCounters", context_id, [&](Context& context) {
+      *number_of_counters = context.counters().size();
+      return kGpaStatusOk;
+    });
   });
 }
 
@@ -39,16 +38,15 @@ GpaStatus GpaGetCounterIndex(GpaContextId context_id, const char* counter_name, 
     if (counter_name == nullptr) return NullArgument("GpaGetCounterIndex", "counter_name");
     if (counter_index == nullptr) return NullArgument("GpaGetCounterIndex", "counter_index");
     if (context_id == nullptr) return NullArgument("GpaGetCounterIndex", "context_id");
-    SharedLock lock(Library().mutex);
-    Context* context = nullptr;
-    if (GpaStatus status = FindContext("GpaGetCounterIndex", context_id, &context); status != kGpaStatusOk) return status;
-    const auto index = context->counters().Find(counter_name);
-    if (!index) {
-      return LogError(kGpaStatusErrorCounterNotFound, "GpaGetCounterIndex: counter_name '{}' is not a counter of this context",
-                      counter_name);
-    }
-    *counter_index = *index;
-    return kGpaStatusOk;
+    return WithContext("GpaGetCounterIndex", context_id, [&](Context& context) {
+      const auto index = context.counters().Find(counter_name);
+      if (!index) {
+        return LogError(kGpaStatusErrorCounterNotFound,
+                        "GpaGetCounterIndex: counter_name '{}' is not a counter of this context", counter_name);
+      }
+      *counter_index = *index;
+      return kGpaStatusOk;
+    });
   });
 }
 

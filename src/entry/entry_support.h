@@ -65,6 +65,31 @@ inline GpaStatus FindCommandList(const char* function, const char* argument, Gpa
 using SharedLock = std::shared_lock<std::shared_mutex>;
 using ExclusiveLock = std::unique_lock<std::shared_mutex>;
 
+// Each With* looks a (null-checked) id up under the library's shared lock and runs `body(Object&)`.
+template <typename Body>
+GpaStatus WithContext(const char* function, GpaContextId id, Body&& body) {
+  SharedLock lock(Library().mutex);
+  Context* context = nullptr;
+  if (GpaStatus status = FindContext(function, id, &context); status != kGpaStatusOk) return status;
+  return body(*context);
+}
+
+template <typename Body>
+GpaStatus WithSession(const char* function, GpaSessionId id, Body&& body) {
+  SharedLock lock(Library().mutex);
+  Session* session = nullptr;
+  if (GpaStatus status = FindSession(function, id, &session); status != kGpaStatusOk) return status;
+  return body(*session);
+}
+
+template <typename Body>
+GpaStatus WithCommandList(const char* function, const char* argument, GpaCommandListId id, Body&& body) {
+  SharedLock lock(Library().mutex);
+  CommandList* list = nullptr;
+  if (GpaStatus status = FindCommandList(function, argument, id, &list); status != kGpaStatusOk) return status;
+  return body(*list);
+}
+
 // What every per-counter query shares: null checks (output, then context_id), context lookup, index check,
 // then `*output = read(Context&, const PublicCounter&)` under the library's shared lock.
 template <typename Output, typename Read>
@@ -73,15 +98,14 @@ GpaStatus ReadContextCounter(const char* function, const char* output_name, GpaC
   return Guarded(function, [&] {
     if (output == nullptr) return NullArgument(function, output_name);
     if (context_id == nullptr) return NullArgument(function, "context_id");
-    SharedLock lock(Library().mutex);
-    Context* context = nullptr;
-    if (GpaStatus status = FindContext(function, context_id, &context); status != kGpaStatusOk) return status;
-    if (index >= context->counters().size()) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "{}: index {} is not below the counter count {}", function, index,
-                      context->counters().size());
-    }
-    *output = read(*context, context->counters().at(index));
-    return kGpaStatusOk;
+    return WithContext(function, context_id, [&](Context& context) {
+      if (index >= context.counters().size()) {
+        return LogError(kGpaStatusErrorIndexOutOfRange, "{}: index {} is not below the counter count {}", function,
+                        index, context.counters().size());
+      }
+      *output = read(context, context.counters().at(index));
+      return kGpaStatusOk;
+    });
   });
 }
 

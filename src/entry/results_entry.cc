@@ -4,18 +4,6 @@
 using namespace opengpa;
 using namespace opengpa::entry;
 
-namespace {
-
-template <typename Body>
-GpaStatus WithSession(const char* function, GpaSessionId session_id, Body&& body) {
-  SharedLock lock(Library().mutex);
-  Session* session = nullptr;
-  if (GpaStatus status = FindSession(function, session_id, &session); status != kGpaStatusOk) return status;
-  return body(*session);
-}
-
-}  // namespace
-
 GpaStatus GpaIsPassComplete(GpaSessionId session_id, GpaUInt32 pass_index) {
   return Guarded("GpaIsPassComplete", [&] {
     if (session_id == nullptr) return NullArgument("GpaIsPassComplete", "session_id");

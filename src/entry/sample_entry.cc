@@ -6,17 +6,12 @@ using namespace opengpa::entry;
 
 namespace {
 
-// Null check, lookup under the shared lock, then `body(CommandList&)`.
+// For calls whose only handle is command_list_id: null check, then WithCommandList.
 template <typename Body>
-GpaStatus WithCommandList(const char* function, GpaCommandListId command_list_id, Body&& body) {
+GpaStatus GuardedCommandListCall(const char* function, GpaCommandListId command_list_id, Body&& body) {
   return Guarded(function, [&] {
     if (command_list_id == nullptr) return NullArgument(function, "command_list_id");
-    SharedLock lock(Library().mutex);
-    CommandList* list = nullptr;
-    if (GpaStatus status = FindCommandList(function, "command_list_id", command_list_id, &list); status != kGpaStatusOk) {
-      return status;
-    }
-    return body(*list);
+    return WithCommandList(function, "command_list_id", command_list_id, body);
   });
 }
 
@@ -58,31 +53,27 @@ GpaStatus GpaBeginCommandList(GpaSessionId session_id, GpaUInt32 pass_index, voi
 }
 
 GpaStatus GpaEndCommandList(GpaCommandListId command_list_id) {
-  return WithCommandList("GpaEndCommandList", command_list_id,
-                         [](CommandList& list) { return list.session->EndCommandList(list); });
+  return GuardedCommandListCall("GpaEndCommandList", command_list_id,
+                                [](CommandList& list) { return list.session->EndCommandList(list); });
 }
 
 GpaStatus GpaBeginSample(GpaUInt32 sample_id, GpaCommandListId command_list_id) {
-  return WithCommandList("GpaBeginSample", command_list_id,
-                         [&](CommandList& list) { return list.session->BeginSample(sample_id, list); });
+  return GuardedCommandListCall("GpaBeginSample", command_list_id,
+                                [&](CommandList& list) { return list.session->BeginSample(sample_id, list); });
 }
 
 GpaStatus GpaEndSample(GpaCommandListId command_list_id) {
-  return WithCommandList("GpaEndSample", command_list_id,
-                         [](CommandList& list) { return list.session->EndSample(list); });
+  return GuardedCommandListCall("GpaEndSample", command_list_id,
+                                [](CommandList& list) { return list.session->EndSample(list); });
 }
 
 GpaStatus GpaContinueSampleOnCommandList(GpaUInt32 src_sample_id, GpaCommandListId primary_command_list_id) {
   return Guarded("GpaContinueSampleOnCommandList", [&] {
     if (primary_command_list_id == nullptr) return NullArgument("GpaContinueSampleOnCommandList", "primary_command_list_id");
-    SharedLock lock(Library().mutex);
-    CommandList* primary = nullptr;
-    if (GpaStatus status = FindCommandList("GpaContinueSampleOnCommandList", "primary_command_list_id",
-                                           primary_command_list_id, &primary);
-        status != kGpaStatusOk) {
-      return status;
-    }
-    return primary->session->ContinueSample(src_sample_id, *primary);
+    return WithCommandList("GpaContinueSampleOnCommandList", "primary_command_list_id", primary_command_list_id,
+                           [&](CommandList& primary) {
+                             return primary.session->ContinueSample(src_sample_id, primary);
+                           });
   });
 }
 
@@ -117,10 +108,8 @@ GpaStatus GpaGetSampleCount(GpaSessionId session_id, GpaUInt32* sample_count) {
   return Guarded("GpaGetSampleCount", [&] {
     if (session_id == nullptr) return NullArgument("GpaGetSampleCount", "session_id");
     if (sample_count == nullptr) return NullArgument("GpaGetSampleCount", "sample_count");
-    SharedLock lock(Library().mutex);
-    Session* session = nullptr;
-    if (GpaStatus status = FindSession("GpaGetSampleCount", session_id, &session); status != kGpaStatusOk) return status;
-    return session->GetSampleCount(sample_count);
+    return WithSession("GpaGetSampleCount", session_id,
+                       [&](Session& session) { return session.GetSampleCount(sample_count); });
   });
 }
 
@@ -128,9 +117,7 @@ GpaStatus GpaGetSampleId(GpaSessionId session_id, GpaUInt32 index, GpaUInt32* sa
   return Guarded("GpaGetSampleId", [&] {
     if (session_id == nullptr) return NullArgument("GpaGetSampleId", "session_id");
     if (sample_id == nullptr) return NullArgument("GpaGetSampleId", "sample_id");
-    SharedLock lock(Library().mutex);
-    Session* session = nullptr;
-    if (GpaStatus status = FindSession("GpaGetSampleId", session_id, &session); status != kGpaStatusOk) return status;
-    return session->GetSampleId(index, sample_id);
+    return WithSession("GpaGetSampleId", session_id,
+                       [&](Session& session) { return session.GetSampleId(index, sample_id); });
   });
 }

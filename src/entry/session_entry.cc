@@ -17,15 +17,12 @@ GpaContextSampleTypeFlags RequiredContextBits(GpaSessionSampleType type) {
   }
 }
 
-// Null check of session_id, lookup under the shared lock, then `body(Session&)`.
+// For calls whose only handle is session_id: null check, then WithSession.
 template <typename Body>
-GpaStatus WithSession(const char* function, GpaSessionId session_id, Body&& body) {
+GpaStatus GuardedSessionCall(const char* function, GpaSessionId session_id, Body&& body) {
   return Guarded(function, [&] {
     if (session_id == nullptr) return NullArgument(function, "session_id");
-    SharedLock lock(Library().mutex);
-    Session* session = nullptr;
-    if (GpaStatus status = FindSession(function, session_id, &session); status != kGpaStatusOk) return status;
-    return body(*session);
+    return WithSession(function, session_id, body);
   });
 }
 
@@ -68,41 +65,42 @@ GpaStatus GpaDeleteSession(GpaSessionId session_id) {
 }
 
 GpaStatus GpaBeginSession(GpaSessionId session_id) {
-  return WithSession("GpaBeginSession", session_id, [](Session& s) { return s.Begin(); });
+  return GuardedSessionCall("GpaBeginSession", session_id, [](Session& s) { return s.Begin(); });
 }
 
 GpaStatus GpaEndSession(GpaSessionId session_id) {
-  return WithSession("GpaEndSession", session_id, [](Session& s) { return s.End(); });
+  return GuardedSessionCall("GpaEndSession", session_id, [](Session& s) { return s.End(); });
 }
 
 GpaStatus GpaEnableCounter(GpaSessionId session_id, GpaUInt32 counter_index) {
-  return WithSession("GpaEnableCounter", session_id, [&](Session& s) { return s.EnableCounter(counter_index); });
+  return GuardedSessionCall("GpaEnableCounter", session_id, [&](Session& s) { return s.EnableCounter(counter_index); });
 }
 
 GpaStatus GpaDisableCounter(GpaSessionId session_id, GpaUInt32 counter_index) {
-  return WithSession("GpaDisableCounter", session_id, [&](Session& s) { return s.DisableCounter(counter_index); });
+  return GuardedSessionCall("GpaDisableCounter", session_id,
+                            [&](Session& s) { return s.DisableCounter(counter_index); });
 }
 
 GpaStatus GpaEnableCounterByName(GpaSessionId session_id, const char* counter_name) {
-  return WithSession("GpaEnableCounterByName", session_id, [&](Session& s) {
+  return GuardedSessionCall("GpaEnableCounterByName", session_id, [&](Session& s) {
     if (counter_name == nullptr) return NullArgument("GpaEnableCounterByName", "counter_name");
     return s.EnableCounterByName(counter_name);
   });
 }
 
 GpaStatus GpaDisableCounterByName(GpaSessionId session_id, const char* counter_name) {
-  return WithSession("GpaDisableCounterByName", session_id, [&](Session& s) {
+  return GuardedSessionCall("GpaDisableCounterByName", session_id, [&](Session& s) {
     if (counter_name == nullptr) return NullArgument("GpaDisableCounterByName", "counter_name");
     return s.DisableCounterByName(counter_name);
   });
 }
 
 GpaStatus GpaEnableAllCounters(GpaSessionId session_id) {
-  return WithSession("GpaEnableAllCounters", session_id, [](Session& s) { return s.EnableAllCounters(); });
+  return GuardedSessionCall("GpaEnableAllCounters", session_id, [](Session& s) { return s.EnableAllCounters(); });
 }
 
 GpaStatus GpaDisableAllCounters(GpaSessionId session_id) {
-  return WithSession("GpaDisableAllCounters", session_id, [](Session& s) { return s.DisableAllCounters(); });
+  return GuardedSessionCall("GpaDisableAllCounters", session_id, [](Session& s) { return s.DisableAllCounters(); });
 }
 
 GpaStatus GpaGetPassCount(GpaSessionId session_id, GpaUInt32* number_of_passes) {
@@ -134,5 +132,6 @@ GpaStatus GpaGetEnabledIndex(GpaSessionId session_id, GpaUInt32 enabled_number, 
 }
 
 GpaStatus GpaIsCounterEnabled(GpaSessionId session_id, GpaUInt32 counter_index) {
-  return WithSession("GpaIsCounterEnabled", session_id, [&](Session& s) { return s.IsCounterEnabled(counter_index); });
+  return GuardedSessionCall("GpaIsCounterEnabled", session_id,
+                            [&](Session& s) { return s.IsCounterEnabled(counter_index); });
 }
