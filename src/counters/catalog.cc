@@ -69,16 +69,15 @@ bool Fail(std::string* error, std::string message) {
   return false;
 }
 
-// Reads counters[index].field as a string; `allow_empty` for descriptions of hardware-like counters.
-bool ReadString(const Json& entry, std::string_view where, const char* field, bool allow_empty, std::string* out,
-                std::string* error) {
+// Reads counters[index].field as a non-empty string.
+bool ReadString(const Json& entry, std::string_view where, const char* field, std::string* out, std::string* error) {
   const auto it = entry.find(field);
   if (it == entry.end()) return Fail(error, fmt::format("{}: missing field \"{}\"", where, field));
   if (!it->is_string()) {
     return Fail(error, fmt::format("{}: field \"{}\" must be a string, found {}", where, field, it->dump()));
   }
   *out = it->get<std::string>();
-  if (!allow_empty && out->empty()) return Fail(error, fmt::format("{}: field \"{}\" is empty", where, field));
+  if (out->empty()) return Fail(error, fmt::format("{}: field \"{}\" is empty", where, field));
   return true;
 }
 
@@ -108,7 +107,7 @@ bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, 
       return Fail(error, fmt::format("{}: unknown field \"{}\"", where, item.key()));
     }
   }
-  if (!ReadString(entry, where, "name", false, &out->name, error)) return false;
+  if (!ReadString(entry, where, "name", &out->name, error)) return false;
   if (!IsIdentifier(out->name)) {
     return Fail(error, fmt::format("{}: field \"name\": \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", where,
                                    out->name));
@@ -116,10 +115,10 @@ bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, 
   where = fmt::format("counters[{}] (\"{}\")", index, out->name);
   std::string type;
   std::string usage;
-  if (!ReadString(entry, where, "group", false, &out->group, error) ||
-      !ReadString(entry, where, "description", false, &out->description, error) ||
-      !ReadString(entry, where, "type", false, &type, error) || !ReadString(entry, where, "usage", false, &usage, error) ||
-      !ReadString(entry, where, "formula", false, &out->formula, error)) {
+  if (!ReadString(entry, where, "group", &out->group, error) ||
+      !ReadString(entry, where, "description", &out->description, error) ||
+      !ReadString(entry, where, "type", &type, error) || !ReadString(entry, where, "usage", &usage, error) ||
+      !ReadString(entry, where, "formula", &out->formula, error)) {
     return false;
   }
   if (!ParseDataType(type, &out->data_type)) {
