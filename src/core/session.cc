@@ -52,15 +52,28 @@ GpaStatus Session::CheckCanChangeCounters() const {
   return kGpaStatusOk;
 }
 
+GpaStatus Session::CheckCollectsCounters() const {
+  if (!CollectsCounters()) {
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes, "the session's sample type {} collects no counters",
+                    static_cast<int>(sample_type_));
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus Session::CheckCounterIndex(GpaUInt32 index, std::string_view argument) const {
+  if (index >= context_.counters().size()) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "{} {} is not below the counter count {}", argument, index,
+                    context_.counters().size());
+  }
+  return kGpaStatusOk;
+}
+
 GpaStatus Session::EnableLocked(GpaUInt32 index) {
   if (enabled_mask_[index]) {
     return LogError(kGpaStatusErrorAlreadyEnabled, "counter {} ('{}') is already enabled", index,
                     context_.counters().at(index).name);
   }
-  if (!CollectsCounters()) {
-    return LogError(kGpaStatusErrorIncompatibleSampleTypes, "the session's sample type {} collects no counters",
-                    static_cast<int>(sample_type_));
-  }
+  if (GpaStatus status = CheckCollectsCounters(); status != kGpaStatusOk) return status;
   enabled_mask_[index] = true;
   enabled_.push_back(index);
   return kGpaStatusOk;
@@ -79,20 +92,14 @@ GpaStatus Session::DisableLocked(GpaUInt32 index) {
 GpaStatus Session::EnableCounter(GpaUInt32 index) {
   Lock lock(mutex_);
   if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
-  if (index >= context_.counters().size()) {
-    return LogError(kGpaStatusErrorIndexOutOfRange, "index {} is not below the counter count {}", index,
-                    context_.counters().size());
-  }
+  if (GpaStatus status = CheckCounterIndex(index, "index"); status != kGpaStatusOk) return status;
   return EnableLocked(index);
 }
 
 GpaStatus Session::DisableCounter(GpaUInt32 index) {
   Lock lock(mutex_);
   if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
-  if (index >= context_.counters().size()) {
-    return LogError(kGpaStatusErrorIndexOutOfRange, "index {} is not below the counter count {}", index,
-                    context_.counters().size());
-  }
+  if (GpaStatus status = CheckCounterIndex(index, "index"); status != kGpaStatusOk) return status;
   return DisableLocked(index);
 }
 
@@ -115,10 +122,7 @@ GpaStatus Session::DisableCounterByName(std::string_view name) {
 GpaStatus Session::EnableAllCounters() {
   Lock lock(mutex_);
   if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
-  if (!CollectsCounters()) {
-    return LogError(kGpaStatusErrorIncompatibleSampleTypes, "the session's sample type {} collects no counters",
-                    static_cast<int>(sample_type_));
-  }
+  if (GpaStatus status = CheckCollectsCounters(); status != kGpaStatusOk) return status;
   for (GpaUInt32 i = 0; i < context_.counters().size(); ++i) {
     if (!enabled_mask_[i]) {
       enabled_mask_[i] = true;
@@ -172,10 +176,7 @@ GpaStatus Session::GetEnabledIndex(GpaUInt32 enabled_number, GpaUInt32* counter_
 
 GpaStatus Session::IsCounterEnabled(GpaUInt32 index) {
   Lock lock(mutex_);
-  if (index >= context_.counters().size()) {
-    return LogError(kGpaStatusErrorIndexOutOfRange, "counter_index {} is not below the counter count {}", index,
-                    context_.counters().size());
-  }
+  if (GpaStatus status = CheckCounterIndex(index, "counter_index"); status != kGpaStatusOk) return status;
   if (!enabled_mask_[index]) {
     return LogError(kGpaStatusErrorCounterNotFound, "counter {} ('{}') is not enabled", index,
                     context_.counters().at(index).name);

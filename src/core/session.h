@@ -89,6 +89,9 @@ class Session {
   };
 
   GpaStatus CheckCanChangeCounters() const;
+  GpaStatus CheckCollectsCounters() const;
+  // `argument` is how the message names the index.
+  GpaStatus CheckCounterIndex(GpaUInt32 index, std::string_view argument) const;
   GpaStatus EnableLocked(GpaUInt32 index);
   GpaStatus DisableLocked(GpaUInt32 index);
   bool CollectsCounters() const;
