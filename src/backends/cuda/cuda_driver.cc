@@ -1,40 +1,37 @@
 #include "backends/cuda/cuda_driver.h"
 
-#include <dlfcn.h>
-
-#include <mutex>
+#include <memory>
 
 #include "core/logging.h"
+#include "platform/dynamic_library.h"
 
 namespace opengpa::cuda {
 namespace {
 
 struct LoadedDriver {
+  std::unique_ptr<DynamicLibrary> library;
   CudaDriver driver;
   bool ok = false;
   std::string error;
 };
 
 template <typename Fn>
-bool Resolve(void* library, const char* symbol, Fn* out, std::string* error) {
-  void* address = dlsym(library, symbol);
-  if (address == nullptr) {
-    *error = std::string("libcuda.so.1 has no ") + symbol;
-    return false;
-  }
-  *out = reinterpret_cast<Fn>(address);
-  return true;
+bool Resolve(const DynamicLibrary& library, const char* symbol, Fn* out, std::string* error) {
+  if (library.Resolve(symbol, out)) return true;
+  *error = std::string("libcuda.so.1 has no ") + symbol;
+  return false;
 }
 
 LoadedDriver Load() {
   LoadedDriver loaded;
-  // Kept open for the life of the process, like the driver itself.
-  void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char* reason = dlerror();
-    loaded.error = std::string("cannot load the CUDA driver libcuda.so.1: ") + (reason != nullptr ? reason : "unknown");
+  // Kept loaded for the life of the process, like the driver itself.
+  std::string reason;
+  loaded.library = DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
+  if (loaded.library == nullptr) {
+    loaded.error = "cannot load the CUDA driver libcuda.so.1: " + reason;
     return loaded;
   }
+  const DynamicLibrary& library = *loaded.library;
   CudaDriver& d = loaded.driver;
   std::string& e = loaded.error;
   loaded.ok = Resolve(library, "cuInit", &d.cuInit, &e) && Resolve(library, "cuGetErrorName", &d.cuGetErrorName, &e) &&
