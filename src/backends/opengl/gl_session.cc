@@ -47,18 +47,21 @@ GpaStatus Session::End() {
 GpaStatus Session::CheckTargetsFree(SampleSlot slot) const {
   const Api& gl = device_->gl;
   for (const HardwareCounter* counter : query_counters_) {
-    std::vector<GLenum> targets = counter->conflicting_targets;
-    targets.insert(targets.begin(), counter->target);
-    for (GLenum target : targets) {
+    // The counter's own target, then the ones GL does not let be active beside it; checked in place
+    // because this runs in every GpaBeginSample.
+    auto check = [&](GLenum target) {
       GLint active = 0;
       gl.GetQueryiv(target, GL_CURRENT_QUERY, &active);
-      if (active != 0) {
-        return LogError(kGpaStatusErrorFailed,
-                        "GpaBeginSample (slot {}): the application's query {} is active on target 0x{:04X}, which "
-                        "counter {} needs; GL allows one active query per target. End that query before "
-                        "GpaBeginSample or disable {}",
-                        slot, active, target, counter->info.name, counter->info.name);
-      }
+      if (active == 0) return kGpaStatusOk;
+      return LogError(kGpaStatusErrorFailed,
+                      "GpaBeginSample (slot {}): the application's query {} is active on target 0x{:04X}, which "
+                      "counter {} needs; GL allows one active query per target. End that query before "
+                      "GpaBeginSample or disable {}",
+                      slot, active, target, counter->info.name, counter->info.name);
+    };
+    if (GpaStatus status = check(counter->target); status != kGpaStatusOk) return status;
+    for (GLenum target : counter->conflicting_targets) {
+      if (GpaStatus status = check(target); status != kGpaStatusOk) return status;
     }
   }
   return kGpaStatusOk;
