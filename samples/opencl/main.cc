@@ -196,15 +196,17 @@ int Run(const Options& options, const char* argv0) {
   int failures = 0;
   double previous_end = 0.0;
   for (GpaUInt32 id = 0; id < samples.size(); ++id) {
-    std::vector<GpaUInt64> raw(enabled);  // every OpenCL counter is a uint64
+    std::vector<GpaUInt64> raw(enabled);  // 8 bytes per counter: a uint64 or a float64 (GPUTime and GPA's timing counters)
     if (!check(gpa.GpaGetSampleResult(session, id, raw.size() * sizeof(GpaUInt64), raw.data()), "GpaGetSampleResult")) {
       return 1;
     }
     std::map<std::string, double> value;
     csv << id << "," << samples[id].label;
     for (GpaUInt32 e = 0; e < enabled; ++e) {
-      csv << "," << raw[e];
-      value[counters[e].name] = static_cast<double>(raw[e]);
+      double number = static_cast<double>(raw[e]);
+      if (counters[e].type == kGpaDataTypeFloat64) std::memcpy(&number, &raw[e], sizeof number);
+      csv << "," << static_cast<GpaUInt64>(number);  // nanoseconds: whole numbers either way
+      value[counters[e].name] = number;
     }
     cl_ulong start = 0;
     cl_ulong end = 0;

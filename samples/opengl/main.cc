@@ -65,17 +65,17 @@ std::vector<SampleSpec> Frame(const GlWorkloads& gl) {
   const double threads = double(kGroups[0]) * kGroups[1] * kGroups[2] * GlWorkloads::kLocalSizeX * GlWorkloads::kLocalSizeY;
   return {
       {"triangles", [&gl] { gl.DrawSmallTriangles(kTriangles); },
-       {{"InputVertices", 3.0 * kTriangles}, {"InputPrimitives", kTriangles}, {"VSVerticesIn", 3.0 * kTriangles},
+       {{"IAVerticesIn", 3.0 * kTriangles}, {"IAPrimitivesIn", kTriangles}, {"VSVerticesIn", 3.0 * kTriangles},
         {"PrimitivesIn", kTriangles}, {"CSThreads", 0}}},
       {"fullscreen", [&gl] { gl.DrawFullScreenTriangle(); },
-       {{"InputVertices", 3}, {"InputPrimitives", 1}, {"SamplesPassed", pixels}}},
+       {{"IAVerticesIn", 3}, {"IAPrimitivesIn", 1}, {"SamplesPassed", pixels}}},
       {"squares", [&gl] { gl.DrawAlignedSquares((kWidth / 16) * (kHeight / 16), kWidth, kHeight); },
-       {{"SamplesPassed", pixels}, {"PSInvocations", pixels}}},
+       {{"SamplesPassed", pixels}, {"PSPixelsIn", pixels}}},
       {"geometry", [&gl] { gl.DrawThroughGeometryShader(kGsTriangles); },
        {{"GSPrimsIn", kGsTriangles}, {"GSPrimsOut", 2.0 * kGsTriangles}, {"PrimitivesIn", 2.0 * kGsTriangles}}},
       {"tessellation", [&gl] { gl.DrawTessellatedPatches(kPatches); }, {{"HSPatches", kPatches}, {"PrimitivesIn", kPatches}}},
       {"compute", [&gl] { gl.Dispatch(kGroups[0], kGroups[1], kGroups[2]); },
-       {{"CSThreads", threads}, {"InputVertices", 0}, {"SamplesPassed", 0}}},
+       {{"CSThreads", threads}, {"IAVerticesIn", 0}, {"SamplesPassed", 0}}},
   };
 }
 

@@ -51,15 +51,15 @@ struct ChipExpectation {
 const std::vector<ChipExpectation>& Expectations() {
   static const std::vector<ChipExpectation> expectations{
       {"GH100", {}, 1, {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 3},
-                        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},
+                        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}, {"ComputeUnit", 6}}},
       {"AD102", {"NvlinkReceivedBytes", "NvlinkTransmittedBytes", "NvlinkBytes"}, 1,
        {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 3},
         {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},
       // GA100 has no gr__ctas_launched: CSThreadGroups falls back to sm__ctas_launched, which needs its own pass.
       {"GA100", {}, 2, {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 2},
                         {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},
-      // Volta and Turing have fewer L2/DRAM counter slots.
-      {"GV100", {}, 3, {{"GlobalMemory", 2}, {"MemoryCache", 3}}},
+      // Volta and Turing have fewer L2/DRAM counter slots; Volta has no uniform datapath (SALU counters).
+      {"GV100", {"SALUInsts", "SALUBusy"}, 3, {{"GlobalMemory", 2}, {"MemoryCache", 3}}},
       {"TU102", {}, 2, {{"GlobalMemory", 2}}},
       {"GA102", {}, 1, {}},
       {"GB100", {}, 1, {}},

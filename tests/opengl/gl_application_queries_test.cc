@@ -20,7 +20,7 @@ TEST_F(GlApplicationQueriesTest, BeginSampleFailsAndNamesTheTargetWhenTheApplica
   std::vector<SampleValues> values;
   std::string failed_call;
   GpaStatus status =
-      sampler_->Run({"InputVertices"}, {[this] { workloads_.DrawSmallTriangles(4); }}, nullptr, &values, &failed_call);
+      sampler_->Run({"IAVerticesIn"}, {[this] { workloads_.DrawSmallTriangles(4); }}, nullptr, &values, &failed_call);
   EXPECT_EQ(status, kGpaStatusErrorFailed);
   EXPECT_EQ(failed_call, "GpaBeginSample");
   EXPECT_NE(GpaLog::Text().find("0x82EE"), std::string::npos) << GpaLog::Text();
@@ -43,7 +43,7 @@ TEST_F(GlApplicationQueriesTest, CountersOnOtherTargetsStillSampleInsideTheAppli
   glBeginQuery(GL_VERTICES_SUBMITTED_ARB, app_query);
   std::vector<SampleValues> values;
   std::string failed_call;
-  GpaStatus status = sampler_->Run({"GPUTime", "InputPrimitives"}, {[this] { workloads_.DrawSmallTriangles(4); }},
+  GpaStatus status = sampler_->Run({"GPUTime", "IAPrimitivesIn"}, {[this] { workloads_.DrawSmallTriangles(4); }},
                                    [] { glFinish(); }, &values, &failed_call);
   glEndQuery(GL_VERTICES_SUBMITTED_ARB);
   ASSERT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
@@ -53,7 +53,7 @@ TEST_F(GlApplicationQueriesTest, CountersOnOtherTargetsStillSampleInsideTheAppli
   glDeleteQueries(1, &app_query);
   EXPECT_EQ(vertices, 12u);
   ASSERT_EQ(values.size(), 1u);
-  EXPECT_EQ(values[0]["InputPrimitives"], 4);
+  EXPECT_EQ(values[0]["IAPrimitivesIn"], 4);
 }
 
 TEST_F(GlApplicationQueriesTest, AnActiveAnySamplesPassedQueryBlocksSamplesPassed) {
@@ -76,7 +76,7 @@ TEST_F(GlApplicationQueriesTest, ResultsReportTheLossWhenTheApplicationEndsGpasQ
   OpenGpa();
   std::vector<SampleValues> values;
   std::string failed_call;
-  GpaStatus status = sampler_->Run({"InputVertices"},
+  GpaStatus status = sampler_->Run({"IAVerticesIn"},
                                    {[this] {
                                      workloads_.DrawSmallTriangles(4);
                                      glEndQuery(GL_VERTICES_SUBMITTED_ARB);  // ends GPA's query: a misuse
@@ -110,7 +110,7 @@ TEST_F(GlApplicationQueriesTest, SamplesCannotNest) {
   OpenGpa();
   GpaSessionId session = nullptr;
   std::string failed_call;
-  ASSERT_EQ(sampler_->BeginSession({"InputVertices"}, &session, &failed_call), kGpaStatusOk) << failed_call;
+  ASSERT_EQ(sampler_->BeginSession({"IAVerticesIn"}, &session, &failed_call), kGpaStatusOk) << failed_call;
   GpaCommandListId list = nullptr;
   ASSERT_EQ(GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list), kGpaStatusOk);
   ASSERT_EQ(GpaBeginSample(0, list), kGpaStatusOk);

@@ -48,10 +48,10 @@ TEST_F(GlContextTest, ExposesGpuTimeAndPipelineStatisticsWithGroupsAndDescriptio
   OpenGpa(kGpaOpenContextDefaultBit);
   std::vector<std::string> names = sampler_->CounterNames();
   const std::vector<std::pair<std::string, std::string>> expected = {
-      {"GPUTime", "Timing"},           {"InputVertices", "InputAssembly"}, {"InputPrimitives", "InputAssembly"},
+      {"GPUTime", "Timing"},           {"IAVerticesIn", "InputAssembly"}, {"IAPrimitivesIn", "InputAssembly"},
       {"VSVerticesIn", "VertexShader"}, {"HSPatches", "HullShader"},       {"DSVerticesIn", "DomainShader"},
       {"GSPrimsIn", "GeometryShader"}, {"GSPrimsOut", "GeometryShader"},  {"PrimitivesIn", "PrimitiveAssembly"},
-      {"ClipperPrimsOut", "PrimitiveAssembly"}, {"PSInvocations", "PixelShader"}, {"CSThreads", "ComputeShader"},
+      {"ClipperPrimsOut", "PrimitiveAssembly"}, {"PSPixelsIn", "PixelShader"}, {"CSThreads", "ComputeShader"},
       {"SamplesPassed", "DepthAndStencil"}};
   for (const auto& [name, group] : expected) {
     GpaUInt32 index = 0;

@@ -43,12 +43,13 @@ TEST_F(VulkanGpaTest, ContextOffersTimingAndEveryPipelineStatisticCounter) {
   const std::set<std::string> names = CounterNames(gpa(), context());
   for (const char* expected : {"GPUTime", "ExecutionDuration", "ExecutionStart", "ExecutionEnd", "IAVerticesIn",
                                "IAPrimitivesIn", "VSVerticesIn", "VSVertexReuse", "PrimitivesIn",
-                               "ClipperPrimitivesOut", "PSPixelsIn", "PSPixelsPerPrimitive", "CSThreads"}) {
+                               "ClipperPrimsOut", "ClipperPrimsRejected", "PSPixelsIn", "PSPixelsPerPrimitive",
+                               "CSThreads"}) {
     EXPECT_EQ(names.count(expected), 1u) << expected;
   }
   if (device().has_geometry_shader()) {
-    EXPECT_EQ(names.count("GSInvocations"), 1u);
-    EXPECT_EQ(names.count("GSPrimitivesOut"), 1u);
+    EXPECT_EQ(names.count("GSPrimsIn"), 1u);
+    EXPECT_EQ(names.count("GSPrimsOut"), 1u);
   }
 }
 
@@ -64,7 +65,11 @@ TEST_F(VulkanGpaTest, GpuTimeIsAFloatInNanosecondsInTheTimingGroup) {
   EXPECT_EQ(type, kGpaDataTypeFloat64);
   EXPECT_EQ(usage, kGpaUsageTypeNanoseconds);
   EXPECT_STREQ(group, "Timing");
+  // GPA's names carry GPA's data type (float64); our own counts are exact integers.
   ASSERT_EQ(gpa().GpaGetCounterIndex(context(), "CSThreads", &index), kGpaStatusOk);
+  ASSERT_EQ(gpa().GpaGetCounterDataType(context(), index, &type), kGpaStatusOk);
+  EXPECT_EQ(type, kGpaDataTypeFloat64);
+  ASSERT_EQ(gpa().GpaGetCounterIndex(context(), "IAVerticesIn", &index), kGpaStatusOk);
   ASSERT_EQ(gpa().GpaGetCounterDataType(context(), index, &type), kGpaStatusOk);
   EXPECT_EQ(type, kGpaDataTypeUint64);
 }

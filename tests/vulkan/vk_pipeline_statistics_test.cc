@@ -23,9 +23,49 @@ TEST_F(VulkanGpaTest, DrawOfMTrianglesCountsExactlyThreeMVerticesMPrimitivesAndT
   EXPECT_EQ(values["VSVertexReuse"], 0);
   // The grid keeps every triangle inside the view volume: all reach and leave the clipper.
   EXPECT_EQ(values["PrimitivesIn"], kTriangles);
-  EXPECT_EQ(values["ClipperPrimitivesOut"], kTriangles);
+  EXPECT_EQ(values["ClipperPrimsOut"], kTriangles);
+  EXPECT_EQ(values["ClipperPrimsRejected"], 0);
   EXPECT_GT(values["PSPixelsIn"], 0);
+  EXPECT_EQ(values["PSPixelsPerPrimitive"], values["PSPixelsIn"] / kTriangles);
   EXPECT_EQ(values["CSThreads"], 0);
+}
+
+// Grid triangles moved wholly outside the view volume reach the clipper and are discarded there.
+TEST_F(VulkanGpaTest, TrianglesWhollyOutsideTheViewVolumeAreCountedAsRejectedByTheClipper) {
+  struct Draw {
+    std::uint32_t inside, outside;
+  };
+  const Draw draws[] = {{100, 28}, {0, 64}, {100, 0}};
+  GpaSessionId session = BeginSessionWith({"IAPrimitivesIn", "PrimitivesIn", "ClipperPrimsOut", "ClipperPrimsRejected",
+                                           "PSPixelsIn", "PSPixelsPerPrimitive"});
+  VkCommandBuffer command_buffer = BeginPrimary();
+  GpaCommandListId list = BeginList(session, command_buffer);
+  target().Begin(command_buffer, VK_SUBPASS_CONTENTS_INLINE);
+  for (GpaUInt32 i = 0; i < 3; ++i) {
+    ASSERT_EQ(gpa().GpaBeginSample(i, list), kGpaStatusOk);
+    grid().Draw(command_buffer, 3 * (draws[i].inside + draws[i].outside), 1, kColor, draws[i].inside);
+    ASSERT_EQ(gpa().GpaEndSample(list), kGpaStatusOk);
+  }
+  target().End(command_buffer);
+  ASSERT_EQ(gpa().GpaEndCommandList(list), kGpaStatusOk);
+  vkEndCommandBuffer(command_buffer);
+  ASSERT_GE(device().SubmitAndWait({command_buffer}), 0);
+  ASSERT_EQ(gpa().GpaEndSession(session), kGpaStatusOk);
+
+  std::vector<SampleValues> values;
+  for (GpaUInt32 i = 0; i < 3; ++i) values.push_back(Read(session, i));
+  for (GpaUInt32 i = 0; i < 3; ++i) {
+    EXPECT_EQ(values[i]["IAPrimitivesIn"], draws[i].inside + draws[i].outside) << "sample " << i;
+    EXPECT_EQ(values[i]["PrimitivesIn"], draws[i].inside + draws[i].outside) << "sample " << i;
+    EXPECT_EQ(values[i]["ClipperPrimsOut"], draws[i].inside) << "sample " << i;
+    EXPECT_EQ(values[i]["ClipperPrimsRejected"], draws[i].outside) << "sample " << i;
+    // The triangles outside shade nothing: pixels per primitive is that of the triangles inside.
+    EXPECT_EQ(values[i]["PSPixelsPerPrimitive"], draws[i].inside == 0 ? 0.0 : values[i]["PSPixelsIn"] / draws[i].inside)
+        << "sample " << i;
+  }
+  EXPECT_EQ(values[0]["PSPixelsIn"], values[2]["PSPixelsIn"]) << "the same 100 triangles are shaded";
+  EXPECT_GT(values[0]["PSPixelsIn"], 0);
+  EXPECT_EQ(values[1]["PSPixelsIn"], 0);
 }
 
 TEST_F(VulkanGpaTest, InstancedDrawCountsEveryInstance) {
@@ -62,7 +102,7 @@ class FullScreenTest : public VulkanGpaTest {
     auto pipeline = target ? GraphicsPipeline::Create(device(), *target, Geometry::kFullScreenTriangle, &error) : nullptr;
     EXPECT_TRUE(pipeline) << error;
     if (!pipeline) return {};
-    GpaSessionId session = BeginSessionWith({"PSPixelsIn", "PrimitivesIn", "ClipperPrimitivesOut",
+    GpaSessionId session = BeginSessionWith({"PSPixelsIn", "PrimitivesIn", "ClipperPrimsOut",
                                              "PSPixelsPerPrimitive"});
     VkCommandBuffer command_buffer = BeginPrimary();
     GpaCommandListId list = BeginList(session, command_buffer);
@@ -78,7 +118,7 @@ class FullScreenTest : public VulkanGpaTest {
     SampleValues values = Read(session, 1);
     // One triangle, never clipped (see samples/vulkan/shaders/fullscreen.vert).
     EXPECT_EQ(values["PrimitivesIn"], 1);
-    EXPECT_EQ(values["ClipperPrimitivesOut"], 1);
+    EXPECT_EQ(values["ClipperPrimsOut"], 1);
     EXPECT_EQ(values["PSPixelsPerPrimitive"], values["PSPixelsIn"]);
     return values;
   }
@@ -142,7 +182,7 @@ TEST_F(VulkanGpaTest, GeometryShaderRunsOncePerTriangleAndEmitsOneTriangleEach) 
   std::string error;
   auto pipeline = GraphicsPipeline::Create(device(), target(), Geometry::kGridTrianglesWithGs, &error);
   ASSERT_TRUE(pipeline) << error;
-  GpaSessionId session = BeginSessionWith({"GSInvocations", "GSPrimitivesOut", "PrimitivesIn", "IAPrimitivesIn"});
+  GpaSessionId session = BeginSessionWith({"GSPrimsIn", "GSPrimsOut", "PrimitivesIn", "IAPrimitivesIn"});
   VkCommandBuffer command_buffer = BeginPrimary();
   GpaCommandListId list = BeginList(session, command_buffer);
   target().Begin(command_buffer, VK_SUBPASS_CONTENTS_INLINE);
@@ -156,8 +196,8 @@ TEST_F(VulkanGpaTest, GeometryShaderRunsOncePerTriangleAndEmitsOneTriangleEach) 
   ASSERT_EQ(gpa().GpaEndSession(session), kGpaStatusOk);
   SampleValues values = Read(session, 0);
   EXPECT_EQ(values["IAPrimitivesIn"], kTriangles);
-  EXPECT_EQ(values["GSInvocations"], kTriangles);
-  EXPECT_EQ(values["GSPrimitivesOut"], kTriangles);
+  EXPECT_EQ(values["GSPrimsIn"], kTriangles);
+  EXPECT_EQ(values["GSPrimsOut"], kTriangles);
   EXPECT_EQ(values["PrimitivesIn"], kTriangles);
 }
 

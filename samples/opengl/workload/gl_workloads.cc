@@ -8,8 +8,10 @@ namespace {
 
 // Positions come from gl_VertexID, so vertex counts are exact and no attribute setup can hide vertices.
 constexpr const char* kVertexShader = R"(#version 430 core
-uniform int u_mode;  // 0: small triangles on a 64 x 64 grid, 1: one triangle covering the viewport, 2: points
+uniform int u_mode;  // 0: small triangles on a 64 x 64 grid, 1: one triangle covering the viewport, 2: points,
+                     // 3: mode 0 with triangles from u_first_outside on moved outside the view volume
 uniform vec2 u_viewport;
+uniform int u_first_outside;
 void main() {
   if (u_mode == 2) {  // 16 x 16 squares tiling the viewport row by row, on pixel and 4 x 4 block boundaries
     int per_row = int(u_viewport.x) / 16;
@@ -29,6 +31,7 @@ void main() {
   vec2 lower_left = -0.95 + cell * (1.9 / 64.0);
   vec2 offset = corner == 0 ? vec2(0.0) : corner == 1 ? vec2(0.02, 0.0) : vec2(0.0, 0.02);
   gl_Position = vec4(lower_left + offset, 0.0, 1.0);
+  if (u_mode == 3 && triangle >= u_first_outside) gl_Position.x += 4.0;
 }
 )";
 
@@ -176,6 +179,13 @@ void GlWorkloads::DrawSmallTriangles(int triangles) const {
   glUseProgram(plain_);
   glUniform1i(glGetUniformLocation(plain_, "u_mode"), 0);
   DrawArrays(plain_, GL_TRIANGLES, 3 * triangles);
+}
+
+void GlWorkloads::DrawTrianglesPartlyOutside(int inside, int outside) const {
+  glUseProgram(plain_);
+  glUniform1i(glGetUniformLocation(plain_, "u_mode"), 3);
+  glUniform1i(glGetUniformLocation(plain_, "u_first_outside"), inside);
+  DrawArrays(plain_, GL_TRIANGLES, 3 * (inside + outside));
 }
 
 void GlWorkloads::DrawFullScreenTriangle() const {

@@ -17,6 +17,9 @@ class GlWorkloads {
 
   // `triangles` small triangles, all inside the viewport and not overlapping: 3 * triangles vertices.
   void DrawSmallTriangles(int triangles) const;
+  // `inside` small triangles as DrawSmallTriangles, then `outside` more placed wholly outside the view
+  // volume, which the clipper discards.
+  void DrawTrianglesPartlyOutside(int inside, int outside) const;
   // One triangle whose clipped area is the whole viewport: every pixel shaded once, and with even
   // viewport sizes every 2x2 quad is fully covered, so no helper invocations either.
   void DrawFullScreenTriangle() const;

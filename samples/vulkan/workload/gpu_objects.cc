@@ -16,6 +16,7 @@ namespace {
 struct DrawConstants {
   float color[4];
   std::uint32_t columns;
+  std::uint32_t first_outside;  // grid triangles from this one on lie outside the view volume
 };
 
 std::string Failed(const char* what, VkResult result) {
@@ -241,8 +242,8 @@ std::unique_ptr<GraphicsPipeline> GraphicsPipeline::Create(VulkanDevice& device,
 }
 
 void GraphicsPipeline::Draw(VkCommandBuffer command_buffer, std::uint32_t vertex_count, std::uint32_t instance_count,
-                            const float (&color)[4]) const {
-  DrawConstants constants{{color[0], color[1], color[2], color[3]}, kGridColumns};
+                            const float (&color)[4], std::uint32_t first_outside) const {
+  DrawConstants constants{{color[0], color[1], color[2], color[3]}, kGridColumns, first_outside};
   vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
   VkViewport viewport{0, 0, static_cast<float>(width_), static_cast<float>(height_), 0, 1};
   if (geometry_ == Geometry::kFullScreenTriangle) {

@@ -86,9 +86,10 @@ class GraphicsPipeline {
  public:
   static std::unique_ptr<GraphicsPipeline> Create(VulkanDevice& device, const RenderTarget& target, Geometry geometry,
                                                   std::string* error);
-  // Binds the pipeline and draws `vertex_count` vertices `instance_count` times in the given color.
+  // Binds the pipeline and draws `vertex_count` vertices `instance_count` times in the given color. Grid
+  // triangles from `first_outside` on are placed wholly outside the view volume.
   void Draw(VkCommandBuffer command_buffer, std::uint32_t vertex_count, std::uint32_t instance_count,
-            const float (&color)[4]) const;
+            const float (&color)[4], std::uint32_t first_outside = UINT32_MAX) const;
 
   static constexpr std::uint32_t kGridColumns = 64;
 

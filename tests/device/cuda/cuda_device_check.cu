@@ -4,6 +4,8 @@
 //   - shared-memory loads with a designed 8-way bank conflict (and a conflict-free control)
 //   - an L2-resident re-read: L2 hit rate near 100%, almost no DRAM reads
 //   - launch counts (warps, thread groups, threads) exactly as launched
+//   - GPA's compute-table counters (VALUInsts, VFetchInsts, VWriteInsts, LDSInsts, VALUUtilization, ...):
+//     exact or bounded by what the kernels do, and equal to their formulas over ncu's values (run.sh)
 //   - a session of >= 8 passes with 1000 samples per pass gives, sample by sample, the values of
 //     single-counter sessions
 //   - overhead: CPU cost of GpaBeginSample + GpaEndSample; profiled vs unprofiled wall time
@@ -85,6 +87,7 @@ struct Buffers {
   float4* flush = nullptr;
   float* mix_in = nullptr;
   float* mix_out = nullptr;
+  float* diverge_out = nullptr;
 
   Buffers() {
     CUDA_OK(cudaMalloc(&copy_src, kCopyBytes));
@@ -96,6 +99,7 @@ struct Buffers {
     CUDA_OK(cudaMalloc(&flush, kFlushBytes));
     CUDA_OK(cudaMalloc(&mix_in, sizeof(float) * 8 * 256));
     CUDA_OK(cudaMalloc(&mix_out, sizeof(float) * 8 * 256));
+    CUDA_OK(cudaMalloc(&diverge_out, sizeof(float) * kFfmaBlocks * kFfmaThreads));
     fill_kernel<<<1024, 256>>>(copy_src, kCopyVectors, 1.5f);
     fill_kernel<<<1024, 256>>>(copy_dst, kCopyVectors, 7.0f);  // poisoned: the copy must overwrite it
     fill_kernel<<<256, 256>>>(l2_data, kL2Vectors, 3.25f);
@@ -107,7 +111,8 @@ struct Buffers {
   ~Buffers() {
     for (void* p : {static_cast<void*>(copy_src), static_cast<void*>(copy_dst), static_cast<void*>(ffma_out),
                     static_cast<void*>(bank_out), static_cast<void*>(l2_data), static_cast<void*>(l2_out),
-                    static_cast<void*>(mix_in), static_cast<void*>(mix_out), static_cast<void*>(flush)}) {
+                    static_cast<void*>(mix_in), static_cast<void*>(mix_out), static_cast<void*>(flush),
+                    static_cast<void*>(diverge_out)}) {
       cudaFree(p);
     }
   }
@@ -141,6 +146,8 @@ std::vector<TruthKernel> TruthKernels() {
          FlushL2(b);
        },
        FlushL2},
+      {"diverge",
+       [](Buffers& b) { diverge_kernel<<<kFfmaBlocks, kFfmaThreads>>>(b.diverge_out, 1.0001f, 0.5f, kFfmaIterations); }},
   };
 }
 
@@ -297,8 +304,8 @@ void CheckCatalogCounters(GpaContextId context, Buffers& buffers, std::ofstream&
       "GPUTime", "ExecutionDuration", "GPUBusy", "CSBusy",
       "Wavefronts", "CSThreadGroups", "CSThreads", "WarpInstructions", "ThreadInstructions", "IPC",
       "AchievedOccupancy", "SMBusy", "FetchSize", "WriteSize", "DRAMThroughput",
-      "L2Throughput", "L1CacheHit", "L2CacheHit", "L2SectorHit", "L2CacheRequestCount", "L2CacheHitCount", "L2CacheMissCount",
-      "L2SectorCount", "FFMAThreadInstructions", "FMAPipeUtilization", "MemUnitBusy", "SharedLoadInstructions",
+      "L2Throughput", "L0CacheHit", "L2CacheHit", "L2SectorHit", "L2CacheRequestCount", "L2CacheHitCount", "L2CacheMissCount",
+      "L2SectorCount", "FFMAThreadInstructions", "FMAPipeUtilization", "L1TEXDataPipeUtilization", "SharedLoadInstructions",
       "SharedWavefronts", "SharedBankConflicts", "SharedWavefrontsPerInstruction"};
   const auto kernels = TruthKernels();
   const SessionResult result = RunSession(context, counters, TruthSamples(buffers));
@@ -323,18 +330,18 @@ void CheckCatalogCounters(GpaContextId context, Buffers& buffers, std::ofstream&
     const size_t c = std::find(counters.begin(), counters.end(), counter) - counters.begin();
     return result.values[sample][c];
   };
-  const double mib256 = static_cast<double>(kCopyBytes);
-  Check(RelativeDifference(value(0, "FetchSize"), mib256) < 0.02, "copy: FetchSize is 256 MiB within 2%",
-        Fmt("%.0f bytes (%.3f%% off)", value(0, "FetchSize"), 100 * RelativeDifference(value(0, "FetchSize"), mib256)));
-  std::printf("copy alone: WriteSize %.0f bytes (%.3f%% of 256 MiB): dirty lines still in L2 when the sample ends are "
+  const double mib256 = static_cast<double>(kCopyBytes) / 1024;  // FetchSize and WriteSize are kilobytes, as GPA's
+  Check(RelativeDifference(value(0, "FetchSize"), mib256) < 0.02, "copy: FetchSize is 256 MiB (262144 KB) within 2%",
+        Fmt("%.1f KB (%.3f%% off)", value(0, "FetchSize"), 100 * RelativeDifference(value(0, "FetchSize"), mib256)));
+  std::printf("copy alone: WriteSize %.1f KB (%.3f%% of 256 MiB): dirty lines still in L2 when the sample ends are "
               "written back after it\n", value(0, "WriteSize"), 100 * value(0, "WriteSize") / mib256);
-  const double flush = static_cast<double>(kFlushBytes);
+  const double flush = static_cast<double>(kFlushBytes) / 1024;
   Check(RelativeDifference(value(5, "WriteSize"), mib256) < 0.02,
         "copy+writeback: WriteSize is the copy's 256 MiB within 2%",
-        Fmt("%.0f bytes (%.3f%% off)", value(5, "WriteSize"), 100 * RelativeDifference(value(5, "WriteSize"), mib256)));
+        Fmt("%.1f KB (%.3f%% off)", value(5, "WriteSize"), 100 * RelativeDifference(value(5, "WriteSize"), mib256)));
   Check(RelativeDifference(value(5, "FetchSize"), mib256 + flush) < 0.02,
         "copy+writeback: FetchSize is 256 MiB + the 128 MiB write-back read, within 2%",
-        Fmt("%.0f bytes (%.3f%% off)", value(5, "FetchSize"), 100 * RelativeDifference(value(5, "FetchSize"), mib256 + flush)));
+        Fmt("%.1f KB (%.3f%% off)", value(5, "FetchSize"), 100 * RelativeDifference(value(5, "FetchSize"), mib256 + flush)));
   Check(value(1, "FFMAThreadInstructions") == static_cast<double>(kFfmaExpected),
         "ffma: FFMAThreadInstructions equals blocks*threads*iterations*4 exactly",
         Fmt("%.0f counted, %.0f launched", value(1, "FFMAThreadInstructions"), static_cast<double>(kFfmaExpected)));
@@ -354,10 +361,10 @@ void CheckCatalogCounters(GpaContextId context, Buffers& buffers, std::ofstream&
         "bank1: no conflicts: 1 wavefront per instruction, conflicts < 1% of loads",
         Fmt("%.4f wavefronts/instruction, %.0f conflicts", value(3, "SharedWavefrontsPerInstruction"),
             value(3, "SharedBankConflicts")));
-  const double l2_bytes = static_cast<double>(kL2Bytes) * kL2Repeats;
+  const double l2_bytes = static_cast<double>(kL2Bytes) * kL2Repeats / 1024;
   Check(value(4, "L2SectorHit") > 95.0 && value(4, "FetchSize") < 0.02 * l2_bytes,
         "l2reread: L2SectorHit > 95% and DRAM reads < 2% of the bytes read",
-        Fmt("L2SectorHit %.3f%%, FetchSize %.0f of %.0f bytes read", value(4, "L2SectorHit"), value(4, "FetchSize"), l2_bytes));
+        Fmt("L2SectorHit %.3f%%, FetchSize %.1f of %.0f KB read", value(4, "L2SectorHit"), value(4, "FetchSize"), l2_bytes));
   // Requests that miss in the SM's near L2 partition are served by the far one and count as misses there.
   Check(value(4, "L2CacheHit") > 80.0, "l2reread: L2CacheHit (requests, GPA's definition) > 80%",
         Fmt("%.3f%%", value(4, "L2CacheHit")));
@@ -368,7 +375,92 @@ void CheckCatalogCounters(GpaContextId context, Buffers& buffers, std::ofstream&
   Check(timing_ok, "every sample: GPUTime > 0 and ExecutionDuration <= GPUTime",
         Fmt("copy: GPUTime %.0f ns, ExecutionDuration %.0f ns", value(0, "GPUTime"), value(0, "ExecutionDuration")));
   const double copy_seconds = value(0, "GPUTime") * 1e-9;
-  std::printf("copy bandwidth from GPUTime: %.1f GB/s (read + write)\n", 2 * mib256 / copy_seconds / 1e9);
+  std::printf("copy bandwidth from GPUTime: %.1f GB/s (read + write)\n", 2 * mib256 * 1024 / copy_seconds / 1e9);
+}
+
+// GPA's compute-table counters (the ComputeUnit group and the GPA-named General/GlobalMemory/MemoryCache
+// ones) on the truth kernels, against what the kernels do; written to gpa_derived.csv, which run.sh
+// compares with the same formulas evaluated over ncu's metrics.
+const std::vector<std::string>& ComputeTableCounters() {
+  static const std::vector<std::string> counters{
+      "Wavefronts", "VALUInsts", "SALUInsts", "VFetchInsts", "VWriteInsts", "VALUUtilization", "VALUBusy", "SALUBusy",
+      "LDSInsts", "LDSBankConflict", "ALUStalledByLDS", "MemUnitStalled", "FetchSize", "WriteSize", "L0CacheHit",
+      "L2CacheHit"};
+  return counters;
+}
+
+void CheckComputeTable(GpaContextId context, Buffers& buffers, const std::string& results) {
+  const std::vector<std::string>& counters = ComputeTableCounters();
+  const auto kernels = TruthKernels();
+  const SessionResult result = RunSession(context, counters, TruthSamples(buffers));
+  std::printf("compute-table session: %zu counters, %u passes\n", counters.size(), result.passes);
+  std::ofstream csv(results + "/gpa_derived.csv");
+  csv << "kernel,counter,value\n";
+  for (size_t s = 0; s < kernels.size(); ++s) {
+    for (size_t c = 0; c < counters.size(); ++c) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "%.17g", result.values[s][c]);
+      csv << kernels[s].name << "," << counters[c] << "," << text << "\n";
+    }
+  }
+  std::printf("%-20s", "counter");
+  for (const TruthKernel& k : kernels) std::printf("%15s", k.name);
+  std::printf("\n");
+  for (size_t c = 0; c < counters.size(); ++c) {
+    std::printf("%-20s", counters[c].c_str());
+    for (size_t s = 0; s < kernels.size(); ++s) std::printf("%15.7g", result.values[s][c]);
+    std::printf("\n");
+  }
+  auto value = [&](size_t sample, const char* counter) {
+    const size_t c = std::find(counters.begin(), counters.end(), counter) - counters.begin();
+    return result.values[sample][c];
+  };
+  enum { kCopy = 0, kFfma = 1, kBank8 = 2, kBank1 = 3, kDiverge = 6 };
+  // copy: every thread moves whole float4s, warps stay full (the grid stride is a multiple of 32), so the
+  // warp-level global loads and stores are the vectors / 32, spread over the launched warps.
+  const double copy_warps = kCopyBlocks * (kCopyThreads / 32.0);
+  const double copy_per_warp = (static_cast<double>(kCopyVectors) / 32) / copy_warps;
+  Check(RelativeDifference(value(kCopy, "VFetchInsts"), copy_per_warp) < 1e-9 &&
+            RelativeDifference(value(kCopy, "VWriteInsts"), copy_per_warp) < 1e-9,
+        "copy: VFetchInsts = VWriteInsts = (vectors / 32) / warps exactly",
+        Fmt("%.6f / %.6f per warp, expected %.6f", value(kCopy, "VFetchInsts"), value(kCopy, "VWriteInsts"), copy_per_warp));
+  Check(value(kCopy, "Wavefronts") == copy_warps, "copy: Wavefronts is the launch's warps",
+        Fmt("%.0f, launched %.0f", value(kCopy, "Wavefronts"), copy_warps));
+  // ffma: one global store per thread, no load; the loop is iterations * 4 FFMAs, plus loop overhead.
+  Check(value(kFfma, "VWriteInsts") == 1.0 && value(kFfma, "VFetchInsts") == 0.0,
+        "ffma: VWriteInsts = 1 (one store per thread) and VFetchInsts = 0",
+        Fmt("VWriteInsts %.6f, VFetchInsts %.6f", value(kFfma, "VWriteInsts"), value(kFfma, "VFetchInsts")));
+  const double ffmas_per_warp = static_cast<double>(kFfmaIterations) * kFfmaChains;
+  Check(value(kFfma, "VALUInsts") >= ffmas_per_warp && value(kFfma, "VALUInsts") < ffmas_per_warp * 1.25,
+        "ffma: VALUInsts is the loop's iterations*4 FFMAs per warp plus < 25% loop overhead",
+        Fmt("%.2f per warp, %.0f FFMAs", value(kFfma, "VALUInsts"), ffmas_per_warp));
+  Check(std::fabs(value(kFfma, "VALUUtilization") - 100.0) < 0.01, "ffma: VALUUtilization 100% (no divergence)",
+        Fmt("%.4f%%", value(kFfma, "VALUUtilization")));
+  const double diverge_expected = 100.0 * kDivergeActiveLanes / 32;
+  Check(value(kDiverge, "VALUUtilization") >= diverge_expected - 0.01 &&
+            value(kDiverge, "VALUUtilization") < diverge_expected * 1.05,
+        "diverge: VALUUtilization is 8 of 32 lanes = 25% (+ < 5% from the full-warp prologue)",
+        Fmt("%.4f%%", value(kDiverge, "VALUUtilization")));
+  Check(value(kFfma, "VALUBusy") > 50.0 && value(kFfma, "VALUBusy") <= 100.0 && value(kCopy, "VALUBusy") < value(kFfma, "VALUBusy"),
+        "ffma: VALUBusy > 50% (FMA-bound) and above the copy's",
+        Fmt("ffma %.2f%%, copy %.2f%%", value(kFfma, "VALUBusy"), value(kCopy, "VALUBusy")));
+  // bank kernels: 512 shared loads per thread plus 4 stores filling the 1024-word array (256 threads).
+  const double lds_per_warp = kBankLoads + (32.0 * 32) / kBankThreads;
+  for (int s : {kBank8, kBank1}) {
+    Check(value(s, "LDSInsts") >= lds_per_warp && value(s, "LDSInsts") < lds_per_warp * 1.01,
+          std::string(kernels[s].name) + ": LDSInsts is 512 loads + 4 stores per warp (+ < 1%)",
+          Fmt("%.4f per warp, designed %.0f", value(s, "LDSInsts"), lds_per_warp));
+  }
+  Check(value(kBank8, "LDSBankConflict") > 10.0 && value(kBank1, "LDSBankConflict") < 1.0,
+        "bank8: LDSBankConflict > 10% of cycles; bank1 (no conflicts) < 1%",
+        Fmt("bank8 %.3f%%, bank1 %.4f%%", value(kBank8, "LDSBankConflict"), value(kBank1, "LDSBankConflict")));
+  Check(value(kFfma, "LDSInsts") == 0.0 && value(kFfma, "LDSBankConflict") == 0.0, "ffma: no shared-memory instructions",
+        Fmt("LDSInsts %.4f, LDSBankConflict %.4f%%", value(kFfma, "LDSInsts"), value(kFfma, "LDSBankConflict")));
+  Check(RelativeDifference(value(kCopy, "FetchSize"), kCopyBytes / 1024.0) < 0.02,
+        "copy: FetchSize 262144 KB (256 MiB) within 2%", Fmt("%.1f KB", value(kCopy, "FetchSize")));
+  Check(value(kCopy, "MemUnitStalled") > value(kFfma, "MemUnitStalled"),
+        "copy (memory-bound) stalls the memory unit more than ffma",
+        Fmt("copy %.3f%%, ffma %.4f%%", value(kCopy, "MemUnitStalled"), value(kFfma, "MemUnitStalled")));
 }
 
 // The raw metrics compared with ncu; written to gpa_raw.csv.
@@ -379,7 +471,17 @@ const std::vector<std::string>& RawMetrics() {
       "smsp__inst_executed_op_shared_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
       "lts__t_requests.sum", "lts__t_sectors.sum", "lts__t_sector_hit_rate.pct", "lts__t_request_hit_rate.pct",
-      "gpu__time_duration.sum"};
+      "gpu__time_duration.sum",
+      // the metrics of the compute-table counters (ComputeTableCounters), so that run.sh can evaluate their
+      // formulas over ncu's values
+      "smsp__inst_executed_pipe_alu.sum", "smsp__inst_executed_pipe_fma.sum", "smsp__inst_executed_pipe_fp64.sum",
+      "smsp__inst_executed_pipe_xu.sum", "smsp__inst_executed_pipe_uniform.sum", "smsp__inst_executed_op_global_ld.sum",
+      "smsp__inst_executed_op_global_st.sum", "smsp__thread_inst_executed_pipe_alu_pred_on.sum",
+      "smsp__thread_inst_executed_pipe_fma_pred_on.sum", "smsp__thread_inst_executed_pipe_fp64_pred_on.sum",
+      "smsp__thread_inst_executed_pipe_xu_pred_on.sum", "smsp__cycles_elapsed.sum", "smsp__inst_executed_op_shared_st.sum",
+      "smsp__inst_executed_op_shared_atom.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
+      "l1tex__cycles_elapsed.sum", "smsp__warps_issue_stalled_mio_throttle.sum", "smsp__warps_active.sum",
+      "l1tex__m_l1tex2xbar_req_cycles_stalled.sum", "l1tex__t_sector_hit_rate.pct"};
   return metrics;
 }
 
@@ -545,7 +647,7 @@ void CheckOverhead(CUcontext cu, GpaContextId context, Buffers& buffers, std::of
 
   // Profiled vs unprofiled wall time of the truth workload (5 kernels) repeated 10 times, 1 sample per kernel.
   const std::vector<std::string> defaults{"GPUTime", "GPUBusy", "Wavefronts", "IPC", "FetchSize", "WriteSize",
-                                          "L1CacheHit", "L2CacheHit"};
+                                          "L0CacheHit", "L2CacheHit"};
   const auto truth = TruthSamples(buffers);
   auto workload = [&] {
     for (int r = 0; r < 10; ++r) {
@@ -663,6 +765,7 @@ int main(int argc, char** argv) {
   CheckDevice(context);
   std::ofstream table(results + "/gpa_counters.csv");
   CheckCatalogCounters(context, buffers, table);
+  CheckComputeTable(context, buffers, results);
   CheckMisuse(context, buffers);
   std::ofstream report(results + "/overhead.txt");
   CheckOverhead(cu, context, buffers, report);

@@ -21,6 +21,9 @@ constexpr int kFfmaChains = 4;  // independent FFMAs per iteration
 constexpr std::uint64_t kFfmaExpected =
     std::uint64_t{kFfmaBlocks} * kFfmaThreads * kFfmaIterations * kFfmaChains;
 
+// diverge_kernel: the FFMA loop of ffma_kernel run by only this many lanes of each warp.
+constexpr int kDivergeActiveLanes = 8;
+
 constexpr int kBankBlocks = 132;
 constexpr int kBankThreads = 256;
 constexpr int kBankLoads = 512;  // shared loads per thread
@@ -61,6 +64,25 @@ __global__ void ffma_kernel(float* out, float a, float b, int iterations) {
     x1 = fmaf(x1, a, b);
     x2 = fmaf(x2, a, b);
     x3 = fmaf(x3, a, b);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = __fadd_rn(__fadd_rn(x0, x1), __fadd_rn(x2, x3));
+}
+
+// ffma_kernel's loop run by the first kDivergeActiveLanes lanes of each warp only: its vector instructions
+// have 8 of 32 lanes active (VALUUtilization 25%).
+__global__ void diverge_kernel(float* out, float a, float b, int iterations) {
+  float x0 = __fmul_rn(static_cast<float>(threadIdx.x), 1e-3f);
+  float x1 = __fadd_rn(x0, 1.0f);
+  float x2 = __fadd_rn(x0, 2.0f);
+  float x3 = __fadd_rn(x0, 3.0f);
+  if ((threadIdx.x & 31) < kDivergeActiveLanes) {
+#pragma unroll 4
+    for (int i = 0; i < iterations; ++i) {
+      x0 = fmaf(x0, a, b);
+      x1 = fmaf(x1, a, b);
+      x2 = fmaf(x2, a, b);
+      x3 = fmaf(x3, a, b);
+    }
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = __fadd_rn(__fadd_rn(x0, x1), __fadd_rn(x2, x3));
 }

@@ -6,7 +6,8 @@
 # 3. the CUDA sample.
 # Results go to $RESULTS_DIR (default /tmp/opengpa-cuda) and, as one archive, to $OUT when it is set.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
 bin=$(cd "${1:-build-device-cuda/out}" && pwd)
 results=${RESULTS_DIR:-/tmp/opengpa-cuda}
 mkdir -p "$results"
@@ -27,10 +28,14 @@ check_failures=${PIPESTATUS[0]}
 echo "== 2. ncu on the same kernels"
 metrics=$(python3 -c "import csv;print(','.join(sorted({r['metric'] for r in csv.DictReader(open('$results/gpa_raw.csv'))})))")
 ncu --csv --print-units base --cache-control none --clock-control none --metrics "$metrics" \
-  --kernel-name regex:'copy_kernel|ffma_kernel|bank_conflict_kernel|l2_reread_kernel' \
+  --kernel-name regex:'copy_kernel|ffma_kernel|bank_conflict_kernel|l2_reread_kernel|diverge_kernel' \
   "$bin/cuda_device_check" --workload >"$results/ncu.csv" 2>"$results/ncu_stderr.txt"
 echo "ncu exit code: $?"
-python3 "$root/tests/device/cuda/compare_ncu.py" "$results/gpa_raw.csv" "$results/ncu.csv" | tee "$results/compare.txt"
+# The catalog whose formulas the derived counters are checked against: CATALOG, else the repository's.
+catalog=${CATALOG:-}
+for c in "$root/catalogs/cuda.json" "$root/counters/cuda.json"; do [[ -z $catalog && -f $c ]] && catalog=$c; done
+python3 "$here/compare_ncu.py" "$results/gpa_raw.csv" "$results/ncu.csv" "$results/gpa_derived.csv" "$catalog" \
+  | tee "$results/compare.txt"
 compare_failures=${PIPESTATUS[0]}
 
 echo "== 3. sample"
