@@ -92,7 +92,8 @@ TEST_F(GlPipelineStatisticsTest, PassesEveryPixelOfAFullScreenTriangleExactlyOnc
 TEST_F(GlPipelineStatisticsTest, ShadesEachPixelOfBlockAlignedSquaresExactlyOnce) {
   OpenGpa();
   const int squares = (kWidth / 16) * (kHeight / 16);
-  auto values = Collect({"SamplesPassed", "PSPixelsIn", "IAVerticesIn", "IAPrimitivesIn"},
+  auto values = Collect({"SamplesPassed", "PSPixelsIn", "IAVerticesIn", "IAPrimitivesIn", "ClipperPrimsOut",
+                         "PSPixelsPerPrimitive"},
                         {[this] { workloads_.DrawAlignedSquares(1, kWidth, kHeight); },
                          [this, squares] { workloads_.DrawAlignedSquares(squares, kWidth, kHeight); }});
   ASSERT_EQ(values.size(), 2u);
@@ -103,6 +104,11 @@ TEST_F(GlPipelineStatisticsTest, ShadesEachPixelOfBlockAlignedSquaresExactlyOnce
   EXPECT_EQ(values[1]["IAPrimitivesIn"], squares);
   EXPECT_EQ(values[1]["SamplesPassed"], kWidth * kHeight);
   EXPECT_EQ(values[1]["PSPixelsIn"], kWidth * kHeight);
+  // Each point square is one primitive of 16 x 16 pixels, inside the view volume.
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(values[i]["ClipperPrimsOut"], i == 0 ? 1 : squares) << "sample " << i;
+    EXPECT_EQ(values[i]["PSPixelsPerPrimitive"], 16 * 16) << "sample " << i;
+  }
 }
 
 TEST_F(GlPipelineStatisticsTest, CountsGeometryShaderInputsAndTheTrianglesItEmits) {
