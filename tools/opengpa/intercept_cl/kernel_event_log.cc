@@ -12,7 +12,7 @@ constexpr std::size_t kHarvestThreshold = 256;
 
 KernelEventLog::KernelEventLog(const OpenClFunctions& cl, std::unique_ptr<profiling::SampleStreamWriter> stream)
     : cl_(cl), stream_(std::move(stream)) {
-  stream_->WriteHeader("cl", {{"GPUTime", "nanoseconds", "uint64"}});
+  stream_->WriteHeader("cl", {{"GPUTime", "nanoseconds", "float64"}});  // GPA's data type for GPUTime
 }
 
 std::uint32_t KernelEventLog::QueueId(cl_command_queue queue) {

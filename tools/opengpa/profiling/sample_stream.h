@@ -2,7 +2,7 @@
 // hands its measurements to `opengpa profile`. One JSON object per line, appended as samples complete, so
 // the CLI can show progress while the program runs and a crash loses at most the last line:
 //
-//   {"type":"header","api":"cl","counters":[{"name":"GPUTime","usage":"nanoseconds","data_type":"uint64"}]}
+//   {"type":"header","api":"cl","counters":[{"name":"GPUTime","usage":"nanoseconds","data_type":"float64"}]}
 //   {"type":"queue","id":0,"name":"queue 0","device":"cpu-haswell-..."}
 //   {"type":"sample","index":0,"name":"vector_add","queue":0,"grid":[1024,1,1],"block":[64,1,1],
 //    "start_ns":..., "end_ns":..., "values":[12345]}
