@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/sample_id_map.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
 

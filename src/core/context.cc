@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 
 namespace opengpa {
 

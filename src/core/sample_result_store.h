@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "counters/counter_set.h"
 
 namespace opengpa {

@@ -4,7 +4,7 @@
 #include <unordered_set>
 
 #include "core/context.h"
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 namespace {

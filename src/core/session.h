@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "core/command_list.h"
 #include "core/handle_registry.h"
 #include "core/sample_id_map.h"

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "core/logging.h"
 #include "counters/catalog.h"
 #include "counters/name_uuid.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 namespace {

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "backends/backend.h"
 #include "counters/expression.h"
+#include "counters/hardware_counter.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
 
 namespace opengpa {

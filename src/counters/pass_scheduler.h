@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "backends/backend.h"
+#include "counters/hardware_counter.h"
 
 namespace opengpa {
 

@@ -1,5 +1,5 @@
 // GpaInitialize, GpaDestroy, GpaOpenContext, GpaCloseContext and the device queries.
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "entry/entry_support.h"
 
 using namespace opengpa;

@@ -6,8 +6,8 @@
 #include <exception>
 
 #include "core/library_state.h"
-#include "core/logging.h"
 #include "gpu_performance_api/gpu_perf_api.h"
+#include "platform/logging.h"
 
 namespace opengpa::entry {
 

@@ -23,6 +23,13 @@ std::unique_ptr<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::stri
   return nullptr;
 }
 
+std::unique_ptr<DynamicLibrary> DynamicLibrary::OpenIfLoaded(const std::string& name, Unload unload) {
+  const int flags = RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | (unload == Unload::kNever ? RTLD_NODELETE : 0);
+  void* handle = dlopen(name.c_str(), flags);
+  if (handle == nullptr) return nullptr;
+  return std::make_unique<DynamicLibrary>(Key{}, handle, name);
+}
+
 DynamicLibrary::~DynamicLibrary() { dlclose(handle_); }
 
 void* DynamicLibrary::Symbol(const char* name) const { return dlsym(handle_, name); }

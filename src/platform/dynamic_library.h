@@ -21,6 +21,9 @@ class DynamicLibrary {
   // seen on the H100).
   static std::unique_ptr<DynamicLibrary> Open(const std::vector<std::string>& candidates, std::string* error,
                                               Unload unload = Unload::kOnDestruction);
+  // The library only if the process has already loaded it (RTLD_NOLOAD), else nullptr: for the window
+  // system and API loaders an application brings, which a GPA library must share rather than load anew.
+  static std::unique_ptr<DynamicLibrary> OpenIfLoaded(const std::string& name, Unload unload = Unload::kOnDestruction);
 
   class Key {  // only Open constructs one, so every DynamicLibrary holds a live handle
     friend class DynamicLibrary;

@@ -1,5 +1,6 @@
 // An external test of the formula language: every "libGPUCounters derivation" in Arm's Mali G1 counter
-// reference (the seed document) must parse, with Mali* names as inputs and MALI_CONFIG_* as constants.
+// reference (the seed document, copied into data/mali_g1_formulas.txt so that a clone alone passes) must
+// parse, with Mali* names as inputs and MALI_CONFIG_* as constants.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,8 +13,7 @@
 namespace opengpa {
 namespace {
 
-const char kSeedPath[] = OPENGPA_SHARED_DIR "/seeds/arm-mali-g1-counters.txt";
-constexpr std::string_view kFormulaHeading = "libGPUCounters derivation:";
+const char kSeedPath[] = OPENGPA_SOURCE_DIR "/tests/counters/data/mali_g1_formulas.txt";
 
 // Values for the configuration constants the reference uses; chosen for the hand-computed checks below.
 const std::map<std::string, double, std::less<>> kMaliConfig = {
@@ -30,40 +30,31 @@ std::string Trim(const std::string& line) {
   return line.substr(first, last - first + 1);
 }
 
-bool IsHeading(const std::string& line) {
-  const std::string_view suffix = "derivation:";
-  return line.size() >= suffix.size() && line.compare(line.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 struct SeedFormula {
-  std::string counter;  // the libGPUCounters name on the line before the heading
-  std::string text;     // the line(s) between the heading and the next heading, joined by spaces
+  std::string counter;  // the libGPUCounters name
+  std::string text;     // its derivation
 };
 
 struct Seed {
   bool opened = false;
-  std::size_t headings = 0;
+  std::size_t headings = 0;  // lines that name a formula, well formed or not
   std::vector<SeedFormula> formulas;
 };
 
+// One "<counter> = <formula>" per line; '#' starts a comment line.
 Seed ReadSeed() {
   Seed seed;
   std::ifstream file(kSeedPath);
   if (!file) return seed;
   seed.opened = true;
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(file, line);) lines.push_back(Trim(line));
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i] != kFormulaHeading) continue;
+  for (std::string line; std::getline(file, line);) {
+    line = Trim(line);
+    if (line.empty() || line[0] == '#') continue;
     ++seed.headings;
-    SeedFormula formula;
-    formula.counter = i > 0 ? lines[i - 1] : "";
-    for (std::size_t j = i + 1; j < lines.size() && !IsHeading(lines[j]); ++j) {
-      if (lines[j].empty()) continue;
-      if (!formula.text.empty()) formula.text += ' ';
-      formula.text += lines[j];
-    }
-    if (!formula.text.empty()) seed.formulas.push_back(formula);
+    const std::size_t equals = line.find(" = ");
+    if (equals == std::string::npos) continue;
+    SeedFormula formula{Trim(line.substr(0, equals)), Trim(line.substr(equals + 3))};
+    if (!formula.counter.empty() && !formula.text.empty()) seed.formulas.push_back(formula);
   }
   return seed;
 }
@@ -126,7 +117,7 @@ class MaliSeedFormulasTest : public ::testing::Test {
 
 TEST_F(MaliSeedFormulasTest, EveryLibGpuCountersDerivationParses) {
   EXPECT_GT(seed_.headings, 0u);
-  EXPECT_EQ(seed_.formulas.size(), seed_.headings) << "a heading is followed by no formula";
+  EXPECT_EQ(seed_.formulas.size(), seed_.headings) << "a line is not <counter> = <formula>";
   std::size_t failures = 0;
   for (const SeedFormula& formula : seed_.formulas) {
     Expression expression;

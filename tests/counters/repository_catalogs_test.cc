@@ -22,7 +22,7 @@ namespace {
 std::vector<std::filesystem::path> CatalogFiles() {
   std::vector<std::filesystem::path> files;
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(OPENGPA_SOURCE_DIR "/counters", error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(OPENGPA_SOURCE_DIR "/catalogs", error)) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
@@ -127,7 +127,7 @@ TEST(RepositoryCatalogsTest, NoBackendUsesAGpaNameForADifferentQuantity) {
 
 TEST(RepositoryCatalogsTest, EveryCatalogInTheTreeParsesWithWellFormedFormulas) {
   const std::vector<std::filesystem::path> files = CatalogFiles();
-  ASSERT_FALSE(files.empty()) << "no *.json catalog under " << OPENGPA_SOURCE_DIR "/counters";
+  ASSERT_FALSE(files.empty()) << "no *.json catalog under " << OPENGPA_SOURCE_DIR "/catalogs";
   // Any name is accepted: which hardware counters exist is the device's business, the syntax is ours.
   std::uint32_t next_input = 0;
   const SymbolResolver any_name = [&next_input](std::string_view) -> std::optional<Symbol> {

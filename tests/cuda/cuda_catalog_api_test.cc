@@ -1,4 +1,4 @@
-// The GPA-style catalog (counters/cuda*.json) on chips CUPTI supports, through offline contexts: every
+// The GPA-style catalog (catalogs/cuda*.json) on chips CUPTI supports, through offline contexts: every
 // counter resolves to metrics the chip has, every counter can be scheduled, and the default groups take
 // the pass counts docs/cuda.md reports.
 #include <nlohmann/json.hpp>
@@ -18,13 +18,13 @@ struct CatalogCounter {
   std::string group;
 };
 
-// Distinct counter names of every counters/cuda*.json, in file order (a name listed twice is a
+// Distinct counter names of every catalogs/cuda*.json, in file order (a name listed twice is a
 // preferred definition and its fallback).
 std::vector<CatalogCounter> CatalogCounters() {
   std::vector<CatalogCounter> counters;
   std::set<std::string> seen;
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(OPENGPA_COUNTERS_DIR)) {
+  for (const auto& entry : std::filesystem::directory_iterator(OPENGPA_CATALOGS_DIR)) {
     const std::string file = entry.path().filename().string();
     if (file.rfind("cuda", 0) == 0 && entry.path().extension() == ".json") files.push_back(entry.path());
   }

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::cuda {
 namespace {

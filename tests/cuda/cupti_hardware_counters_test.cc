@@ -14,6 +14,9 @@
 namespace opengpa::cuda {
 namespace {
 
+using nvidia::CuptiHostMetrics;
+using nvidia::MetricKind;
+
 using ::testing::HasSubstr;
 
 std::unique_ptr<CuptiHostMetrics> Chip(const char* name) {

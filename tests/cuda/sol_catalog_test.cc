@@ -1,4 +1,4 @@
-// The Speed-of-Light catalog (counters/cuda_sol.json) on offline contexts of GH100, AD102 and GA100: every
+// The Speed-of-Light catalog (catalogs/cuda_sol.json) on offline contexts of GH100, AD102 and GA100: every
 // SOL counter resolves, is typed as documented, can be scheduled, and the SpeedOfLight group's pass count
 // is reported (docs/sol.md shows the same table). What the values mean on a GPU is checked by
 // tests/device/sol against ncu.

@@ -1,6 +1,6 @@
 // `opengpa monitor`: samples device counters at a fixed interval while other programs run, without
 // replay (NVML, and CUPTI PM sampling on GPUs that have it), and shows them as a live table, a CSV file
-// and/or a Prometheus/OpenMetrics endpoint. Everything it does goes through src/backends/realtime
+// and/or a Prometheus/OpenMetrics endpoint. Everything it does goes through src/monitor
 // (static library opengpa_monitor); see docs/realtime.md.
 #include <fmt/format.h>
 
@@ -15,20 +15,20 @@
 #include <thread>
 #include <vector>
 
-#include "backends/realtime/metrics_http_server.h"
-#include "backends/realtime/monitor.h"
-#include "backends/realtime/nvml_counter_source.h"
-#include "backends/realtime/pm_sampling_source.h"
 #include "command_registry.h"
-#include "core/logging.h"
+#include "monitor/metrics_http_server.h"
+#include "monitor/monitor.h"
+#include "monitor/nvml_counter_source.h"
+#include "monitor/pm_sampling_source.h"
+#include "platform/logging.h"
 
 namespace opengpa::cli {
 namespace {
 
-using realtime::CounterKind;
-using realtime::MetricsView;
-using realtime::Monitor;
-using realtime::MonitorRecord;
+using monitor::CounterKind;
+using monitor::MetricsView;
+using monitor::Monitor;
+using monitor::MonitorRecord;
 
 struct MonitorCommandOptions {
   int interval_ms = 1000;
@@ -102,7 +102,7 @@ void PrintTable(const MetricsView& view, std::FILE* out) {
 
 int ListCounters(const MonitorCommandOptions& options) {
   std::printf("NVML counters (default set; need libnvidia-ml.so.1):\n");
-  for (const auto& counter : realtime::NvmlCounterCatalog()) {
+  for (const auto& counter : monitor::NvmlCounterCatalog()) {
     std::printf("  %-30s %-8s %s%s\n", counter.name.c_str(), counter.unit.c_str(), counter.description.c_str(),
                 counter.kind == CounterKind::kDelta ? " (delta)" : "");
   }
@@ -110,14 +110,14 @@ int ListCounters(const MonitorCommandOptions& options) {
   std::printf("\nCUPTI PM sampling: `--counters pm` is this set (shown for %s; any CUPTI metric name that fits one pass "
               "works, see --list-pm-metrics):\n",
               chip.c_str());
-  std::vector<realtime::CounterDescriptor> pm;
-  if (realtime::DescribePmMetrics(chip, realtime::DefaultPmMetrics(), {}, &pm) == kGpaStatusOk) {
+  std::vector<monitor::CounterDescriptor> pm;
+  if (monitor::DescribePmMetrics(chip, monitor::DefaultPmMetrics(), {}, &pm) == kGpaStatusOk) {
     for (const auto& counter : pm) {
       std::printf("  %-52s %-10s %s%s\n", counter.name.c_str(), counter.unit.c_str(), counter.description.c_str(),
                   counter.kind == CounterKind::kDelta ? " (delta)" : "");
     }
   } else {
-    for (const auto& name : realtime::DefaultPmMetrics()) std::printf("  %s\n", name.c_str());
+    for (const auto& name : monitor::DefaultPmMetrics()) std::printf("  %s\n", name.c_str());
   }
   return 0;
 }
@@ -125,7 +125,7 @@ int ListCounters(const MonitorCommandOptions& options) {
 int ListPmMetrics(const MonitorCommandOptions& options) {
   std::vector<std::string> names;
   std::string chip;
-  if (realtime::ListPmBaseMetrics(options.chip, {}, &chip, &names) != kGpaStatusOk) return 1;
+  if (monitor::ListPmBaseMetrics(options.chip, {}, &chip, &names) != kGpaStatusOk) return 1;
   std::printf("CUPTI PM sampling base metrics of %s (%zu); add a rollup such as .sum, .avg, .max, "
               ".avg.pct_of_peak_sustained_elapsed:\n",
               chip.c_str(), names.size());
@@ -170,7 +170,7 @@ int RunMonitor(const MonitorCommandOptions& options) {
   if (options.list_counters) return ListCounters(options);
   if (options.list_pm_metrics) return ListPmMetrics(options);
 
-  realtime::MonitorOptions monitor_options;
+  monitor::MonitorOptions monitor_options;
   monitor_options.interval = std::chrono::milliseconds(options.interval_ms);
   monitor_options.counters = options.counters;
   monitor_options.pm_interval_ns = uint64_t{options.pm_interval_us} * 1000;
@@ -187,13 +187,13 @@ int RunMonitor(const MonitorCommandOptions& options) {
     std::fprintf(stderr, "opengpa monitor: error: cannot write --csv %s\n", options.csv.c_str());
     return 1;
   }
-  std::unique_ptr<realtime::MetricsHttpServer> server;
+  std::unique_ptr<monitor::MetricsHttpServer> server;
   if (!options.prometheus.empty()) {
-    realtime::ListenAddress address;
-    if (realtime::ParseListenAddress(options.prometheus, &address) != kGpaStatusOk) return 2;
+    monitor::ListenAddress address;
+    if (monitor::ParseListenAddress(options.prometheus, &address) != kGpaStatusOk) return 2;
     Monitor* raw = monitor.get();  // outlives the server: the server is reset first below
-    if (realtime::MetricsHttpServer::Start(
-            address, [raw](realtime::ExpositionFormat format) { return FormatMetrics(raw->Metrics(), format); },
+    if (monitor::MetricsHttpServer::Start(
+            address, [raw](monitor::ExpositionFormat format) { return FormatMetrics(raw->Metrics(), format); },
             &server) != kGpaStatusOk) {
       return 1;
     }

@@ -1,6 +1,5 @@
 #include "gpa_library.h"
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <climits>
@@ -25,14 +24,15 @@ std::vector<std::string> GpaLibrary::DefaultPaths(const std::string& file_name) 
 std::unique_ptr<GpaLibrary> GpaLibrary::Load(const std::vector<std::string>& paths, std::string* error) {
   error->clear();
   for (const std::string& path : paths) {
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      *error += std::string("\n  ") + dlerror();
+    std::string load_error;
+    std::unique_ptr<DynamicLibrary> loaded = DynamicLibrary::Open({path}, &load_error);
+    if (loaded == nullptr) {
+      *error += "\n  " + load_error;
       continue;
     }
-    auto get_table = reinterpret_cast<GpaGetFuncTablePtrType>(dlsym(handle, "GpaGetFuncTable"));
+    auto get_table = loaded->Get<GpaGetFuncTablePtrType>("GpaGetFuncTable");
     auto library = std::make_unique<GpaLibrary>();
-    library->handle_ = handle;
+    library->library_ = std::move(loaded);
     library->path_ = path;
     if (get_table == nullptr) {
       *error += "\n  " + path + ": no GpaGetFuncTable";
@@ -49,10 +49,6 @@ std::unique_ptr<GpaLibrary> GpaLibrary::Load(const std::vector<std::string>& pat
   }
   *error = "could not load a GPA library:" + *error;
   return nullptr;
-}
-
-GpaLibrary::~GpaLibrary() {
-  if (handle_ != nullptr) dlclose(handle_);
 }
 
 }  // namespace opengpa::vkwork

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpu_performance_api/gpu_perf_api.h"
+#include "platform/dynamic_library.h"
 
 namespace opengpa::vkwork {
 
@@ -19,7 +20,6 @@ class GpaLibrary {
   static std::vector<std::string> DefaultPaths(const std::string& file_name);
 
   GpaLibrary() = default;  // use Load()
-  ~GpaLibrary();
   GpaLibrary(const GpaLibrary&) = delete;
   GpaLibrary& operator=(const GpaLibrary&) = delete;
 
@@ -27,7 +27,7 @@ class GpaLibrary {
   const std::string& path() const { return path_; }
 
  private:
-  void* handle_ = nullptr;
+  std::unique_ptr<DynamicLibrary> library_;
   std::string path_;
   GpaFunctionTable table_{};
 };

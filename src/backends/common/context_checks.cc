@@ -1,6 +1,6 @@
 #include "backends/common/context_checks.h"
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 

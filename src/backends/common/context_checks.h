@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 
 namespace opengpa {
 

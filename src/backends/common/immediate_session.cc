@@ -1,6 +1,6 @@
 #include "backends/common/immediate_session.h"
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "backends/backend.h"
+#include "core/backend.h"
 
 namespace opengpa {
 

@@ -2,15 +2,18 @@
 #include <memory>
 #include <string>
 
-#include "backends/backend.h"
 #include "backends/cuda/cuda_context.h"
-#include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_open_info.h"
-#include "core/logging.h"
+#include "core/backend.h"
+#include "nvidia/cuda_driver.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 namespace cuda {
 namespace {
+
+using nvidia::CudaDriver;
+using nvidia::LoadCudaDriver;
 
 class CudaBackend : public Backend {
  public:

@@ -5,10 +5,16 @@
 #include "backends/cuda/cuda_catalogs.h"
 #include "backends/cuda/cuda_session.h"
 #include "backends/cuda/cupti_hardware_counters.h"
-#include "backends/cuda/cupti_range_session.h"
-#include "core/logging.h"
+#include "nvidia/cupti_range_session.h"
+#include "platform/logging.h"
 
 namespace opengpa::cuda {
+
+using nvidia::CheckDeviceSupportsRangeProfiling;
+using nvidia::CounterAvailabilityImage;
+using nvidia::CuptiHostMetrics;
+using nvidia::CuptiMetricConfig;
+using nvidia::EnsureCuptiProfilerInitialized;
 namespace {
 
 std::vector<std::string_view> CatalogTexts() {

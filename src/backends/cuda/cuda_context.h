@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cupti_host_metrics.h"
+#include "core/backend.h"
+#include "nvidia/cupti_host_metrics.h"
 
 namespace opengpa::cuda {
 
@@ -29,7 +29,7 @@ class CudaContext : public BackendContext {
 
   struct Live {
     CUcontext context = nullptr;
-    const CudaDriver* driver = nullptr;
+    const nvidia::CudaDriver* driver = nullptr;
     LiveDevice device;
   };
 
@@ -47,7 +47,7 @@ class CudaContext : public BackendContext {
                           std::unique_ptr<BackendSession>* out) override;
 
   bool offline() const { return live_ == nullptr; }
-  const CuptiHostMetrics& metrics() const { return *metrics_; }
+  const nvidia::CuptiHostMetrics& metrics() const { return *metrics_; }
 
  private:
   // The CUPTI metric names of `counters`, in order; fails (logged) for an index out of range.
@@ -55,7 +55,7 @@ class CudaContext : public BackendContext {
 
   std::unique_ptr<Live> live_;
   DeviceInfo device_;
-  std::unique_ptr<CuptiHostMetrics> metrics_;
+  std::unique_ptr<nvidia::CuptiHostMetrics> metrics_;
   std::vector<HardwareCounterInfo> hardware_;
   std::uint32_t max_samples_per_pass_ = 0;
 

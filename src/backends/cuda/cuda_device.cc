@@ -5,10 +5,15 @@
 #include <cctype>
 #include <fstream>
 
-#include "backends/cuda/cupti_range_session.h"
-#include "core/logging.h"
+#include "nvidia/cupti_range_session.h"
+#include "platform/logging.h"
 
 namespace opengpa::cuda {
+
+using nvidia::CudaDriver;
+using nvidia::CuptiChipName;
+using nvidia::EnsureCuptiProfilerInitialized;
+using nvidia::ScopedCurrentContext;
 namespace {
 
 // Reads a sysfs hex attribute such as /sys/bus/pci/devices/0000:3b:00.0/device ("0x2330"); 0 if absent.

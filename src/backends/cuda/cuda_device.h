@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "backends/backend.h"
-#include "backends/cuda/cuda_driver.h"
+#include "core/backend.h"
+#include "nvidia/cuda_driver.h"
 
 namespace opengpa::cuda {
 
@@ -23,7 +23,7 @@ struct LiveDevice {
 };
 
 // The device of `context`, with CUPTI's chip name; fails (logged) for an invalid context.
-GpaStatus DescribeContextDevice(const CudaDriver& driver, CUcontext context, LiveDevice* out);
+GpaStatus DescribeContextDevice(const nvidia::CudaDriver& driver, CUcontext context, LiveDevice* out);
 
 // An offline chip: name "NVIDIA <chip> (offline)".
 DeviceInfo OfflineDevice(const std::string& chip);

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::cuda {
 

@@ -4,9 +4,17 @@
 #include <charconv>
 #include <string>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::cuda {
+
+using nvidia::CounterDataRangeCount;
+using nvidia::CounterDataRangeName;
+using nvidia::CudaDriver;
+using nvidia::CuptiMetricConfig;
+using nvidia::CuptiRangeSession;
+using nvidia::RangeProfilerOptions;
+using nvidia::ScopedCurrentContext;
 namespace {
 
 class CudaCommandList : public BackendCommandList {

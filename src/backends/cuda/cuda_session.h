@@ -14,16 +14,16 @@
 #include <memory>
 #include <vector>
 
-#include "backends/backend.h"
-#include "backends/cuda/cuda_driver.h"
-#include "backends/cuda/cupti_host_metrics.h"
-#include "backends/cuda/cupti_range_session.h"
+#include "core/backend.h"
+#include "nvidia/cuda_driver.h"
+#include "nvidia/cupti_host_metrics.h"
+#include "nvidia/cupti_range_session.h"
 
 namespace opengpa::cuda {
 
 class CudaSession : public BackendSession {
  public:
-  CudaSession(const CudaDriver& driver, CUcontext context, std::unique_ptr<CuptiMetricConfig> config,
+  CudaSession(const nvidia::CudaDriver& driver, CUcontext context, std::unique_ptr<nvidia::CuptiMetricConfig> config,
               std::uint32_t max_samples_per_pass);
   ~CudaSession() override;
 
@@ -40,7 +40,7 @@ class CudaSession : public BackendSession {
 
  private:
   struct EventDestroyer {
-    const CudaDriver* driver;
+    const nvidia::CudaDriver* driver;
     void operator()(CUevent event) const { driver->cuEventDestroy(event); }
   };
   using EventPtr = std::unique_ptr<CUevent_st, EventDestroyer>;
@@ -48,12 +48,12 @@ class CudaSession : public BackendSession {
   // Fills values_ from the decoded counter data; one row per range, found by the range's name (its slot).
   GpaStatus EvaluateRanges();
 
-  const CudaDriver& driver_;
+  const nvidia::CudaDriver& driver_;
   CUcontext context_;
-  std::unique_ptr<CuptiMetricConfig> config_;
+  std::unique_ptr<nvidia::CuptiMetricConfig> config_;
   std::uint32_t max_samples_per_pass_;
 
-  std::unique_ptr<CuptiRangeSession> ranges_;
+  std::unique_ptr<nvidia::CuptiRangeSession> ranges_;
   GpaUInt32 next_pass_ = 0;      // the pass GpaBeginCommandList must start next
   bool list_open_ = false;
   bool all_passes_submitted_ = false;

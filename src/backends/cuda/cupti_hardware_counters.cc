@@ -7,11 +7,15 @@
 
 #include <fmt/format.h>
 
-#include "core/logging.h"
 #include "counters/catalog.h"
 #include "counters/expression.h"
+#include "platform/logging.h"
 
 namespace opengpa::cuda {
+
+using nvidia::CuptiHostMetrics;
+using nvidia::MetricKind;
+using nvidia::MetricProperties;
 namespace {
 
 // The sub-metrics listed for every base metric: the rollups, which read the same raw counters as the

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.h"
-#include "backends/cuda/cupti_host_metrics.h"
+#include "core/backend.h"
+#include "nvidia/cupti_host_metrics.h"
 
 namespace opengpa::cuda {
 
@@ -20,11 +20,11 @@ std::vector<std::string> NamesInFormulas(const std::vector<std::string_view>& ca
 
 // Every rolled-up metric of the chip, then those of `extra_names` that are CUPTI metrics of the chip
 // and not already listed. Names are unique.
-GpaStatus EnumerateHardwareCounters(const CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
+GpaStatus EnumerateHardwareCounters(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
                                     std::vector<HardwareCounterInfo>* out);
 
 // How a full metric name is typed and described (exposed for tests).
-HardwareCounterInfo DescribeMetric(std::string_view name, const MetricProperties& properties);
+HardwareCounterInfo DescribeMetric(std::string_view name, const nvidia::MetricProperties& properties);
 
 }  // namespace opengpa::cuda
 

@@ -1,6 +1,6 @@
 // libGPUPerfAPICL.so's backend: GpaOpenContext takes the application's cl_command_queue.
-#include "backends/backend.h"
 #include "backends/opencl/cl_context.h"
+#include "core/backend.h"
 
 namespace opengpa {
 namespace {

@@ -8,7 +8,7 @@
 #include "backends/common/context_checks.h"
 #include "backends/opencl/cl_hardware_counters.h"
 #include "backends/opencl/cl_session.h"
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 namespace embedded {

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/opencl/cl_device.h"
+#include "core/backend.h"
 
 namespace opengpa::cl {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::cl {
 namespace {

@@ -2,8 +2,8 @@
 #ifndef OPENGPA_BACKENDS_OPENCL_CL_DEVICE_H_
 #define OPENGPA_BACKENDS_OPENCL_CL_DEVICE_H_
 
-#include "backends/backend.h"
 #include "backends/opencl/cl_handles.h"
+#include "core/backend.h"
 
 namespace opengpa::cl {
 

@@ -12,8 +12,8 @@
 
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/opencl/cl_handles.h"
+#include "core/backend.h"
 
 namespace opengpa::cl {
 

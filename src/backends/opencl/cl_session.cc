@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::cl {
 namespace {

@@ -8,10 +8,10 @@
 #include <memory>
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/common/immediate_session.h"
 #include "backends/opencl/cl_device.h"
 #include "backends/opencl/cl_hardware_counters.h"
+#include "core/backend.h"
 
 namespace opengpa::cl {
 

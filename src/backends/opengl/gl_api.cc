@@ -1,6 +1,6 @@
 #include "backends/opengl/gl_api.h"
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::gl {
 

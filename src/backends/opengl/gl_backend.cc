@@ -1,6 +1,6 @@
 // libGPUPerfAPIGL.so's backend: GpaOpenContext takes the application's current EGLContext or GLXContext.
-#include "backends/backend.h"
 #include "backends/opengl/gl_context.h"
+#include "core/backend.h"
 
 namespace opengpa {
 namespace {

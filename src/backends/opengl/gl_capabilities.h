@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "backends/backend.h"
 #include "backends/opengl/gl_api.h"
+#include "core/backend.h"
 
 namespace opengpa::gl {
 

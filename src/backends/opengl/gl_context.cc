@@ -4,7 +4,7 @@
 
 #include "backends/common/context_checks.h"
 #include "backends/opengl/gl_session.h"
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 namespace embedded {

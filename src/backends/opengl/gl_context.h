@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/opengl/gl_context_state.h"
+#include "core/backend.h"
 
 namespace opengpa::gl {
 

@@ -5,11 +5,11 @@
 #include <memory>
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/opengl/gl_api.h"
 #include "backends/opengl/gl_capabilities.h"
 #include "backends/opengl/gl_current_context.h"
 #include "backends/opengl/gl_hardware_counters.h"
+#include "core/backend.h"
 
 namespace opengpa::gl {
 

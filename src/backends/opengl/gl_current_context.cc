@@ -1,11 +1,9 @@
 #include "backends/opengl/gl_current_context.h"
 
-#include <dlfcn.h>
-
 #include <array>
 #include <utility>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::gl {
 namespace {
@@ -28,30 +26,30 @@ constexpr std::array<WindowSystemLibrary, 3> kLibraries = {{
 
 std::string_view WindowSystemName(WindowSystem system) { return system == WindowSystem::kEgl ? "EGL" : "GLX"; }
 
-CurrentContext::CurrentContext(Key, void* library, WindowSystem system, void* handle, GetCurrentContextFn get_current,
-                               GetProcAddressFn get_proc)
-    : library_(library), system_(system), handle_(handle), get_current_(get_current), get_proc_(get_proc) {}
-
-CurrentContext::~CurrentContext() {
-  if (library_ != nullptr) dlclose(library_);
-}
+CurrentContext::CurrentContext(Key, std::unique_ptr<DynamicLibrary> library, WindowSystem system, void* handle,
+                               GetCurrentContextFn get_current, GetProcAddressFn get_proc)
+    : library_(std::move(library)),
+      system_(system),
+      handle_(handle),
+      get_current_(get_current),
+      get_proc_(get_proc) {}
 
 GpaStatus CurrentContext::Find(void* handle, std::unique_ptr<CurrentContext>* out) {
   std::string current_contexts;
   for (const WindowSystemLibrary& candidate : kLibraries) {
-    void* library = dlopen(candidate.library, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    std::unique_ptr<DynamicLibrary> library = DynamicLibrary::OpenIfLoaded(candidate.library);
     if (library == nullptr) continue;
-    auto get_current = reinterpret_cast<GetCurrentContextFn>(dlsym(library, candidate.get_current_context));
-    auto get_proc = reinterpret_cast<GetProcAddressFn>(dlsym(library, candidate.get_proc_address));
+    auto get_current = library->Get<GetCurrentContextFn>(candidate.get_current_context);
+    auto get_proc = library->Get<GetProcAddressFn>(candidate.get_proc_address);
     void* current = get_current != nullptr ? get_current() : nullptr;
     if (current == handle && get_proc != nullptr) {
-      *out = std::make_unique<CurrentContext>(Key(), library, candidate.system, handle, get_current, get_proc);
+      *out = std::make_unique<CurrentContext>(Key(), std::move(library), candidate.system, handle, get_current,
+                                              get_proc);
       Log(kGpaLoggingMessage, "OpenGL: context {} is current through {} ({})", handle,
           WindowSystemName(candidate.system), candidate.library);
       return kGpaStatusOk;
     }
     current_contexts += fmt::format(" {}: {};", candidate.library, current);
-    dlclose(library);
   }
   if (current_contexts.empty()) current_contexts = " neither libEGL.so.1 nor libGLX.so.0/libGL.so.1 is loaded;";
   return LogError(kGpaStatusErrorFailed,

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "platform/dynamic_library.h"
 
 namespace opengpa::gl {
 
@@ -32,9 +33,8 @@ class CurrentContext {
   };
   using GetCurrentContextFn = void* (*)();
   using GetProcAddressFn = void* (*)(const char*);
-  CurrentContext(Key, void* library, WindowSystem system, void* handle, GetCurrentContextFn get_current,
+  CurrentContext(Key, std::unique_ptr<DynamicLibrary> library, WindowSystem system, void* handle, GetCurrentContextFn get_current,
                  GetProcAddressFn get_proc);
-  ~CurrentContext();
   CurrentContext(const CurrentContext&) = delete;
   CurrentContext& operator=(const CurrentContext&) = delete;
 
@@ -48,7 +48,7 @@ class CurrentContext {
   void* handle() const { return handle_; }
 
  private:
-  void* library_;  // dlopen handle, closed in the destructor
+  std::unique_ptr<DynamicLibrary> library_;  // the window system library, kept loaded while the context is used
   WindowSystem system_;
   void* handle_;
   GetCurrentContextFn get_current_;

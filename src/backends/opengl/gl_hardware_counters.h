@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/opengl/gl_capabilities.h"
+#include "core/backend.h"
 
 namespace opengpa::gl {
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::gl {
 

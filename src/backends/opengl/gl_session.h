@@ -14,10 +14,10 @@
 #include <memory>
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/common/immediate_session.h"
 #include "backends/opengl/gl_context_state.h"
 #include "backends/opengl/gl_query_names.h"
+#include "core/backend.h"
 
 namespace opengpa::gl {
 

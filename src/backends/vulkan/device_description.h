@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/vulkan/vulkan_functions.h"
+#include "core/backend.h"
 
 namespace opengpa::vulkan {
 

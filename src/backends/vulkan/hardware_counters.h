@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/vulkan/vulkan_functions.h"
+#include "core/backend.h"
 
 namespace opengpa::vulkan {
 

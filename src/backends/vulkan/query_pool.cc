@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bitset>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::vulkan {
 

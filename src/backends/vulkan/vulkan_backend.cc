@@ -1,8 +1,8 @@
 // libGPUPerfAPIVK.so's backend: GpaOpenContext takes a GpaVkContextOpenInfo*.
-#include "backends/backend.h"
 #include "backends/vulkan/vulkan_context.h"
-#include "core/logging.h"
+#include "core/backend.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"
+#include "platform/logging.h"
 
 namespace opengpa {
 namespace {

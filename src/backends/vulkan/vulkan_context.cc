@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "backends/vulkan/vulkan_session.h"
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::embedded {
 extern const char vulkan_catalog[];

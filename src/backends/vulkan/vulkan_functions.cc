@@ -1,8 +1,10 @@
 #include "backends/vulkan/vulkan_functions.h"
 
-#include <dlfcn.h>
+#include <memory>
+#include <string>
 
-#include "core/logging.h"
+#include "platform/dynamic_library.h"
+#include "platform/logging.h"
 
 namespace opengpa::vulkan {
 namespace {
@@ -20,17 +22,18 @@ Function DeviceFunction(PFN_vkGetDeviceProcAddr get, VkDevice device, const char
 }  // namespace
 
 GpaStatus LoadVulkanLoader(PFN_vkGetInstanceProcAddr* out) {
-  // Prefer the loader the application already uses, so both sides share one dispatch chain. The handle is
-  // deliberately never closed: entry points must stay valid for the life of the process.
-  void* library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_NOLOAD);
-  if (library == nullptr) library = dlopen("libvulkan.so.1", RTLD_NOW);
-  if (library == nullptr) library = dlopen("libvulkan.so", RTLD_NOW);
+  // Prefer the loader the application already uses, so both sides share one dispatch chain. The library is
+  // deliberately never unloaded: entry points must stay valid for the life of the process.
+  std::unique_ptr<DynamicLibrary> library =
+      DynamicLibrary::OpenIfLoaded("libvulkan.so.1", DynamicLibrary::Unload::kNever);
+  std::string error;
   if (library == nullptr) {
-    return LogError(kGpaStatusErrorLibLoadFailed, "Vulkan loader libvulkan.so.1 could not be loaded: {}",
-                    dlerror());
+    library = DynamicLibrary::Open({"libvulkan.so.1", "libvulkan.so"}, &error, DynamicLibrary::Unload::kNever);
   }
-  *out = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(library, "vkGetInstanceProcAddr"));
-  if (*out == nullptr) {
+  if (library == nullptr) {
+    return LogError(kGpaStatusErrorLibLoadFailed, "Vulkan loader libvulkan.so.1 could not be loaded: {}", error);
+  }
+  if (!library->Resolve("vkGetInstanceProcAddr", out)) {
     return LogError(kGpaStatusErrorLibLoadFailed, "libvulkan.so.1 exports no vkGetInstanceProcAddr");
   }
   return kGpaStatusOk;

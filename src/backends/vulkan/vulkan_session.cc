@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "core/logging.h"
+#include "platform/logging.h"
 
 namespace opengpa::vulkan {
 namespace {

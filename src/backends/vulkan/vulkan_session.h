@@ -19,10 +19,10 @@
 #include <utility>
 #include <vector>
 
-#include "backends/backend.h"
 #include "backends/vulkan/hardware_counters.h"
 #include "backends/vulkan/query_pool.h"
 #include "backends/vulkan/vulkan_functions.h"
+#include "core/backend.h"
 
 namespace opengpa::vulkan {
 

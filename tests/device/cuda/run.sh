@@ -33,7 +33,7 @@ ncu --csv --print-units base --cache-control none --clock-control none --metrics
 echo "ncu exit code: $?"
 # The catalog whose formulas the derived counters are checked against: CATALOG, else the repository's.
 catalog=${CATALOG:-}
-for c in "$root/catalogs/cuda.json" "$root/counters/cuda.json"; do [[ -z $catalog && -f $c ]] && catalog=$c; done
+for c in "$root/catalogs/cuda.json"; do [[ -z $catalog && -f $c ]] && catalog=$c; done
 python3 "$here/compare_ncu.py" "$results/gpa_raw.csv" "$results/ncu.csv" "$results/gpa_derived.csv" "$catalog" \
   | tee "$results/compare.txt"
 compare_failures=${PIPESTATUS[0]}

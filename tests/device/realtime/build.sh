@@ -23,7 +23,7 @@ if ninja -C "$build" -j2 opengpa >/dev/null 2>&1; then
 else
   g++ -std=c++17 -O2 -I"$root/include" -I"$root/src" -I"$root/tools/opengpa" \
     "$root/tools/opengpa/main.cc" "$root/tools/opengpa/monitor_command.cc" -o "$out/opengpa" \
-    "$build/src/backends/realtime/libopengpa_monitor.a" "$build/src/core/libopengpa_core.a" \
+    "$build/src/monitor/libopengpa_monitor.a" "$build/src/core/libopengpa_core.a" \
     "$build/src/counters/libopengpa_counters.a" "$build/src/core/libopengpa_core.a" -ldl -lpthread
   echo "CLI: opengpa with the monitor command only (the full tool did not build)"
 fi

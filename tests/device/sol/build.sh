@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds, on the development machine (no GPU needed), what run.sh executes on the GPU machine, into
-# <build-dir>/out: libGPUPerfAPICUDA.so (Release, no debug info, with counters/cuda_sol.json embedded) and
+# <build-dir>/out: libGPUPerfAPICUDA.so (Release, no debug info, with catalogs/cuda_sol.json embedded) and
 # sol_device_check (sm_90). Usage: tests/device/sol/build.sh [build-dir]   (default build-device-sol)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)

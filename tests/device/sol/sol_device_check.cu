@@ -1,4 +1,4 @@
-// Device check of the Speed-of-Light counters (counters/cuda_sol.json) on a real GPU (run by
+// Device check of the Speed-of-Light counters (catalogs/cuda_sol.json) on a real GPU (run by
 // tests/device/sol/run.sh on the H100). Profiles kernels built to saturate one unit each
 // (sol_kernels.cuh) through the GPA C API of libGPUPerfAPICUDA.so, one sample per kernel, and checks:
 //   - GPUBottleneck names the designed unit: StreamCopy -> DRAM, FfmaLoop -> SM, both shared-memory

@@ -6,13 +6,13 @@
 #include <limits>
 #include <optional>
 
-#include "backends/cuda/cuda_driver.h"
+#include "nvidia/cuda_driver.h"
 
 namespace opengpa::inject_cuda {
 
 std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, const std::vector<std::string>& metrics,
                                                          std::size_t batch_size, std::string* error) {
-  const cuda::CudaDriver* driver = cuda::LoadCudaDriver();
+  const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
   if (!driver) {
     *error = "cannot load the CUDA driver entry points";
     return nullptr;
@@ -32,17 +32,17 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
 
   std::string chip;
   std::vector<std::uint8_t> availability;
-  if (cuda::EnsureCuptiProfilerInitialized() != kGpaStatusOk || cuda::CheckDeviceSupportsRangeProfiling(device) != kGpaStatusOk ||
-      cuda::CuptiChipName(device, &chip) != kGpaStatusOk ||
-      cuda::CounterAvailabilityImage(context, &availability) != kGpaStatusOk ||
-      cuda::CuptiHostMetrics::Create(chip, std::move(availability), &profiler->chip_) != kGpaStatusOk ||
-      cuda::CuptiMetricConfig::Create(*profiler->chip_, metrics, &profiler->config_) != kGpaStatusOk) {
+  if (nvidia::EnsureCuptiProfilerInitialized() != kGpaStatusOk || nvidia::CheckDeviceSupportsRangeProfiling(device) != kGpaStatusOk ||
+      nvidia::CuptiChipName(device, &chip) != kGpaStatusOk ||
+      nvidia::CounterAvailabilityImage(context, &availability) != kGpaStatusOk ||
+      nvidia::CuptiHostMetrics::Create(chip, std::move(availability), &profiler->chip_) != kGpaStatusOk ||
+      nvidia::CuptiMetricConfig::Create(*profiler->chip_, metrics, &profiler->config_) != kGpaStatusOk) {
     *error = "CUPTI cannot profile these metrics on " + profiler->device_name_ + " (chip " +
              (chip.empty() ? std::string("?") : chip) + "); see the messages above";
     return nullptr;
   }
   for (const auto& metric : metrics) {
-    cuda::MetricProperties properties;
+    nvidia::MetricProperties properties;
     profiler->units_.push_back(profiler->chip_->Properties(metric, &properties) == kGpaStatusOk ? properties.dim_unit
                                                                                                 : std::string());
   }
@@ -64,11 +64,11 @@ std::vector<profiling::ProfiledCounter> ContextProfiler::Counters() const {
 
 bool ContextProfiler::StartBatch(std::string* error) {
   session_.reset();  // a range-profiler object per batch: a fresh counter-data image
-  cuda::RangeProfilerOptions options;
+  nvidia::RangeProfilerOptions options;
   options.range = CUPTI_AutoRange;
   options.replay = CUPTI_KernelReplay;
   options.max_ranges_per_pass = batch_size_;
-  if (cuda::CuptiRangeSession::Create(context_, *config_, options, &session_) != kGpaStatusOk ||
+  if (nvidia::CuptiRangeSession::Create(context_, *config_, options, &session_) != kGpaStatusOk ||
       session_->Start() != kGpaStatusOk) {
     session_.reset();
     *error = "cannot start CUPTI range profiling (auto range, kernel replay) on " + device_name_;
@@ -108,14 +108,14 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream, bool restart)
   if (!session_) return;
   const auto decode_start = std::chrono::steady_clock::now();
   // At exit or context teardown the context need not be current on this thread; decoding waits on it.
-  const cuda::CudaDriver* driver = cuda::LoadCudaDriver();
-  std::optional<cuda::ScopedCurrentContext> current;
+  const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
+  std::optional<nvidia::ScopedCurrentContext> current;
   if (driver) current.emplace(*driver, context_);
   bool all_passes = false;
   std::size_t dropped = 0;
   std::size_t ranges = 0;
   if (session_->Stop(&all_passes) != kGpaStatusOk || session_->Decode(&dropped) != kGpaStatusOk ||
-      cuda::CounterDataRangeCount(session_->counter_data(), &ranges) != kGpaStatusOk) {
+      nvidia::CounterDataRangeCount(session_->counter_data(), &ranges) != kGpaStatusOk) {
     stream.WriteMessage("could not decode a batch of " + std::to_string(launches.size()) +
                         " kernel launches; their samples are lost");
   } else {

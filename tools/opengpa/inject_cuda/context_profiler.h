@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/cupti_host_metrics.h"
-#include "backends/cuda/cupti_range_session.h"
 #include "kernel_launch.h"
+#include "nvidia/cupti_host_metrics.h"
+#include "nvidia/cupti_range_session.h"
 #include "sample_stream.h"
 
 namespace opengpa::inject_cuda {
@@ -69,9 +69,9 @@ class ContextProfiler {
   CUcontext context_ = nullptr;
   std::string device_name_;
   std::size_t batch_size_ = 0;
-  std::unique_ptr<cuda::CuptiHostMetrics> chip_;
-  std::unique_ptr<cuda::CuptiMetricConfig> config_;
-  std::unique_ptr<cuda::CuptiRangeSession> session_;
+  std::unique_ptr<nvidia::CuptiHostMetrics> chip_;
+  std::unique_ptr<nvidia::CuptiMetricConfig> config_;
+  std::unique_ptr<nvidia::CuptiRangeSession> session_;
   std::vector<PendingLaunch> batch_;
   std::vector<std::string> units_;
   std::set<std::uint32_t> announced_streams_;

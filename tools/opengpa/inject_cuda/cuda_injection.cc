@@ -11,8 +11,8 @@
 #include <string>
 
 #include "context_profiler.h"
-#include "core/logging.h"
 #include "kernel_launch.h"
+#include "platform/logging.h"
 #include "sample_stream.h"
 
 namespace opengpa::inject_cuda {

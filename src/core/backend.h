@@ -1,0 +1,117 @@
+// The contract between the API-independent core and one graphics/compute API backend.
+//
+// The core owns every GPA object (contexts, sessions, command lists, samples), checks arguments and
+// state, and turns hardware values into derived counters. A backend only talks to the driver:
+// it says which hardware counters a device has, how many passes a set of them takes, records
+// samples into the application's command lists, and reads raw values back.
+//
+// Samples reach a backend as dense slots: the core numbers every sample id of a session 0, 1, 2...
+// in the order first seen, and a sample keeps its slot in every pass.
+#ifndef OPENGPA_CORE_BACKEND_H_
+#define OPENGPA_CORE_BACKEND_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "counters/hardware_counter.h"
+#include "gpu_performance_api/gpu_perf_api_types.h"
+
+namespace opengpa {
+
+using SampleSlot = std::uint32_t;
+
+struct DeviceInfo {
+  std::string name;  // what GpaGetDeviceName returns, e.g. "NVIDIA H100 80GB HBM3 (GH100)"
+  std::string chip;  // chip or driver family, e.g. "GH100", "llvmpipe"; may be empty
+  GpaUInt32 vendor_id = 0;
+  GpaUInt32 device_id = 0;
+  GpaUInt32 revision_id = 0;
+  GpaHwGeneration generation = kGpaHwGenerationNone;
+};
+
+// The application's command list as the backend sees it (a VkCommandBuffer, a CUPTI pass, ...).
+class BackendCommandList {
+ public:
+  virtual ~BackendCommandList() = default;
+};
+
+class BackendSession {
+ public:
+  virtual ~BackendSession() = default;
+
+  // Passes needed for the counters the session was created with (>= 1).
+  virtual GpaUInt32 PassCount() const = 0;
+
+  virtual GpaStatus Begin() = 0;
+  virtual GpaStatus End() = 0;
+
+  // `api_list` is the application's command buffer, or nullptr with kGpaCommandListNone.
+  virtual GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                                     std::unique_ptr<BackendCommandList>* out) = 0;
+  virtual GpaStatus EndCommandList(BackendCommandList& list) = 0;
+
+  virtual GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) = 0;
+  virtual GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) = 0;
+
+  // A sample begun on `from` is ended on `to` (both primaries of the same pass).
+  virtual GpaStatus ContinueSample(SampleSlot /*slot*/, BackendCommandList& /*from*/, BackendCommandList& /*to*/) {
+    return kGpaStatusErrorApiNotSupported;
+  }
+  // Samples recorded on a secondary list are made results of the primary that executes it:
+  // copies[i] = {slot on the secondary, new slot on the primary}.
+  virtual GpaStatus CopySecondarySamples(BackendCommandList& /*secondary*/, BackendCommandList& /*primary*/,
+                                         const std::vector<std::pair<SampleSlot, SampleSlot>>& /*copies*/) {
+    return kGpaStatusErrorApiNotSupported;
+  }
+
+  // Non-blocking: have the GPU commands of this pass finished?
+  virtual bool IsPassComplete(GpaUInt32 pass) = 0;
+
+  // Blocking read of all passes: values->size() becomes slot_count * counter count, row-major by slot,
+  // columns in the order of the counters given to BackendContext::CreateSession.
+  // Slots the backend never saw (e.g. secondary-only samples) may be left 0.
+  virtual GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) = 0;
+};
+
+class BackendContext {
+ public:
+  virtual ~BackendContext() = default;
+
+  virtual const DeviceInfo& Device() const = 0;
+  virtual GpaContextSampleTypeFlags SupportedSampleTypes() const = 0;
+  virtual const std::vector<HardwareCounterInfo>& HardwareCounters() const = 0;
+
+  // JSON catalog(s) of derived (public) counters for this device; see catalogs/README.md.
+  // A derived counter whose formula names a counter this device lacks is hidden, not an error.
+  virtual std::vector<std::string_view> DerivedCatalogs() const = 0;
+  // Named device constants formulas may use (e.g. {"SM_COUNT", 132}).
+  virtual std::vector<std::pair<std::string, double>> Constants() const { return {}; }
+
+  // How many passes collecting exactly `counters` takes.
+  virtual GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) = 0;
+
+  virtual GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+                                  std::unique_ptr<BackendSession>* out) = 0;
+};
+
+// One per libGPUPerfAPI<X>.so.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual GpaApiType Api() const = 0;
+  virtual GpaStatus Initialize(GpaInitializeFlags /*flags*/) { return kGpaStatusOk; }
+  virtual GpaStatus Destroy() { return kGpaStatusOk; }
+  // `api_context` is what the application passed to GpaOpenContext (already checked non-null).
+  virtual GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) = 0;
+};
+
+// Defined once by each backend library; the entry layer calls it.
+Backend& ActiveBackend();
+
+}  // namespace opengpa
+
+#endif  // OPENGPA_CORE_BACKEND_H_

@@ -1,0 +1,205 @@
+#include "nvidia/cupti_range_session.h"
+
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <mutex>
+#include <utility>
+
+#include "nvidia/cupti_status.h"
+#include "platform/logging.h"
+
+namespace opengpa::nvidia {
+namespace {
+
+const char* SupportLevelText(CUpti_Profiler_Support_Level level) {
+  switch (level) {
+    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
+      return "supported";
+    case CUPTI_PROFILER_CONFIGURATION_DISABLED:
+      return "disabled";
+    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED:
+      return "unsupported";
+    default:
+      return "unknown";
+  }
+}
+
+}  // namespace
+
+GpaStatus EnsureCuptiProfilerInitialized() {
+  static std::once_flag once;
+  static CUptiResult result = CUPTI_SUCCESS;
+  std::call_once(once, [] {
+    CUpti_Profiler_Initialize_Params params{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    result = cuptiProfilerInitialize(&params);
+  });
+  if (result != CUPTI_SUCCESS) return CuptiFailure(result, "cuptiProfilerInitialize");
+  return kGpaStatusOk;
+}
+
+GpaStatus CuptiChipName(CUdevice device, std::string* chip) {
+  CUpti_Device_GetChipName_Params params{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  params.deviceIndex = static_cast<std::size_t>(device);
+  if (const CUptiResult result = cuptiDeviceGetChipName(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiDeviceGetChipName", fmt::format("device {}", device));
+  }
+  *chip = params.pChipName != nullptr ? params.pChipName : "";
+  return kGpaStatusOk;
+}
+
+GpaStatus CheckDeviceSupportsRangeProfiling(CUdevice device) {
+  CUpti_Profiler_DeviceSupported_Params params{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+  params.cuDevice = device;
+  params.api = CUPTI_PROFILER_RANGE_PROFILING;
+  if (const CUptiResult result = cuptiProfilerDeviceSupported(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiProfilerDeviceSupported", fmt::format("device {}", device));
+  }
+  if (params.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return kGpaStatusOk;
+  return LogError(kGpaStatusErrorHardwareNotSupported,
+                  "CUPTI cannot profile device {}: architecture {}, SLI {}, vGPU {}, confidential compute {}, CMP {}, "
+                  "WSL {}",
+                  device, SupportLevelText(params.architecture), SupportLevelText(params.sli),
+                  SupportLevelText(params.vGpu), SupportLevelText(params.confidentialCompute),
+                  SupportLevelText(params.cmp), SupportLevelText(params.wsl));
+}
+
+GpaStatus CounterAvailabilityImage(CUcontext context, std::vector<std::uint8_t>* image) {
+  CUpti_Profiler_GetCounterAvailability_Params params{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  params.ctx = context;
+  if (const CUptiResult result = cuptiProfilerGetCounterAvailability(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiProfilerGetCounterAvailability (size)");
+  }
+  image->resize(params.counterAvailabilityImageSize);
+  params.pCounterAvailabilityImage = image->data();
+  if (const CUptiResult result = cuptiProfilerGetCounterAvailability(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiProfilerGetCounterAvailability");
+  }
+  image->resize(params.counterAvailabilityImageSize);
+  return kGpaStatusOk;
+}
+
+void CuptiRangeSession::Disabler::operator()(CUpti_RangeProfiler_Object* object) const {
+  CUpti_RangeProfiler_Disable_Params params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = object;
+  if (const CUptiResult result = cuptiRangeProfilerDisable(&params); result != CUPTI_SUCCESS) {
+    CuptiFailure(result, "cuptiRangeProfilerDisable");
+  }
+}
+
+CuptiRangeSession::CuptiRangeSession(Key, const CuptiMetricConfig& config, ObjectPtr object)
+    : config_(config), object_(std::move(object)) {}
+
+CuptiRangeSession::~CuptiRangeSession() {
+  if (started_) {
+    bool all_submitted = false;
+    Stop(&all_submitted);
+  }
+}
+
+GpaStatus CuptiRangeSession::Create(CUcontext context, const CuptiMetricConfig& config,
+                                    const RangeProfilerOptions& options, std::unique_ptr<CuptiRangeSession>* out) {
+  if (GpaStatus status = EnsureCuptiProfilerInitialized(); status != kGpaStatusOk) return status;
+  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  enable.ctx = context;
+  if (const CUptiResult result = cuptiRangeProfilerEnable(&enable); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerEnable",
+                        "is another profiler (ncu, nsys, a CUPTI tool) attached to this context?");
+  }
+  auto session = std::make_unique<CuptiRangeSession>(Key{}, config, ObjectPtr(enable.pRangeProfilerObject));
+
+  std::vector<const char*> names;
+  for (const std::string& metric : config.metrics()) names.push_back(metric.c_str());
+  CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pRangeProfilerObject = session->object_.get();
+  size.pMetricNames = names.data();
+  size.numMetrics = names.size();
+  size.maxNumOfRanges = options.max_ranges_per_pass;
+  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(options.max_ranges_per_pass);
+  if (const CUptiResult result = cuptiRangeProfilerGetCounterDataSize(&size); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerGetCounterDataSize",
+                        fmt::format("{} metrics, {} ranges", names.size(), options.max_ranges_per_pass));
+  }
+  session->counter_data_.resize(size.counterDataSize);
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pRangeProfilerObject = session->object_.get();
+  init.counterDataSize = session->counter_data_.size();
+  init.pCounterData = session->counter_data_.data();
+  if (const CUptiResult result = cuptiRangeProfilerCounterDataImageInitialize(&init); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerCounterDataImageInitialize");
+  }
+
+  CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  set.pRangeProfilerObject = session->object_.get();
+  set.configSize = config.image().size();
+  set.pConfig = config.image().data();
+  set.counterDataImageSize = session->counter_data_.size();
+  set.pCounterDataImage = session->counter_data_.data();
+  set.range = options.range;
+  set.replayMode = options.replay;
+  set.maxRangesPerPass = options.max_ranges_per_pass;
+  set.numNestingLevels = options.nesting_levels;
+  set.minNestingLevel = 1;
+  set.passIndex = 0;
+  set.targetNestingLevel = 1;
+  if (const CUptiResult result = cuptiRangeProfilerSetConfig(&set); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerSetConfig",
+                        fmt::format("{} metrics in {} passes, {} ranges per pass", names.size(), config.pass_count(),
+                                    options.max_ranges_per_pass));
+  }
+  *out = std::move(session);
+  return kGpaStatusOk;
+}
+
+GpaStatus CuptiRangeSession::Start() {
+  CUpti_RangeProfiler_Start_Params params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = object_.get();
+  if (const CUptiResult result = cuptiRangeProfilerStart(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerStart");
+  }
+  started_ = true;
+  return kGpaStatusOk;
+}
+
+GpaStatus CuptiRangeSession::Stop(bool* all_passes_submitted) {
+  CUpti_RangeProfiler_Stop_Params params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = object_.get();
+  started_ = false;
+  if (const CUptiResult result = cuptiRangeProfilerStop(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerStop");
+  }
+  *all_passes_submitted = params.isAllPassSubmitted != 0;
+  return kGpaStatusOk;
+}
+
+GpaStatus CuptiRangeSession::PushRange(const char* name) {
+  CUpti_RangeProfiler_PushRange_Params params{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = object_.get();
+  params.pRangeName = name;
+  if (const CUptiResult result = cuptiRangeProfilerPushRange(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerPushRange", name);
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus CuptiRangeSession::PopRange() {
+  CUpti_RangeProfiler_PopRange_Params params{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = object_.get();
+  if (const CUptiResult result = cuptiRangeProfilerPopRange(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerPopRange");
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus CuptiRangeSession::Decode(std::size_t* ranges_dropped) {
+  CUpti_RangeProfiler_DecodeData_Params params{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = object_.get();
+  if (const CUptiResult result = cuptiRangeProfilerDecodeData(&params); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiRangeProfilerDecodeData");
+  }
+  *ranges_dropped = params.numOfRangeDropped;
+  return kGpaStatusOk;
+}
+
+}  // namespace opengpa::nvidia

@@ -1,0 +1,89 @@
+// CUPTI's Range Profiler on one CUDA context (cupti_range_profiler.h): enable, configure with a
+// CuptiMetricConfig, run passes (Start..Stop) with ranges (Push..Pop), decode into a counter-data image.
+// Owns the range-profiler object: destroying the session stops an open pass and disables profiling.
+//
+// User range + user replay is what GPA samples and passes map to; the `opengpa profile` CLI uses auto
+// range + kernel replay through the same class.
+#ifndef OPENGPA_NVIDIA_CUPTI_RANGE_SESSION_H_
+#define OPENGPA_NVIDIA_CUPTI_RANGE_SESSION_H_
+
+#include <cuda.h>
+#include <cupti_profiler_target.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu_performance_api/gpu_perf_api_types.h"
+#include "nvidia/cupti_host_metrics.h"
+
+struct CUpti_RangeProfiler_Object;
+
+namespace opengpa::nvidia {
+
+// cuptiProfilerInitialize, once per process (the range profiler's target side needs it).
+GpaStatus EnsureCuptiProfilerInitialized();
+
+// CUPTI's chip name for a device ordinal, e.g. "GH100".
+GpaStatus CuptiChipName(CUdevice device, std::string* chip);
+
+// Whether CUPTI can profile `device`; on failure the log names each reason CUPTI gives (vGPU, MIG, ...).
+GpaStatus CheckDeviceSupportsRangeProfiling(CUdevice device);
+
+// The counter-availability image of a context's device (lets host code leave out metrics the device
+// cannot collect now).
+GpaStatus CounterAvailabilityImage(CUcontext context, std::vector<std::uint8_t>* image);
+
+struct RangeProfilerOptions {
+  CUpti_ProfilerRange range = CUPTI_UserRange;
+  CUpti_ProfilerReplayMode replay = CUPTI_UserReplay;
+  // Capacity of the counter-data image; CUPTI's Start costs more the larger it is (docs/cuda.md).
+  std::size_t max_ranges_per_pass = 256;
+  std::uint16_t nesting_levels = 1;
+};
+
+class CuptiRangeSession {
+  struct Disabler {
+    void operator()(CUpti_RangeProfiler_Object* object) const;
+  };
+  using ObjectPtr = std::unique_ptr<CUpti_RangeProfiler_Object, Disabler>;
+  struct Key {  // only Create constructs one
+    explicit Key() = default;
+  };
+
+ public:
+  CuptiRangeSession(Key, const CuptiMetricConfig& config, ObjectPtr object);
+
+  // Enables range profiling on `context` (fails if another profiler, e.g. ncu, holds it) and sets the
+  // configuration. `config` must outlive the session.
+  static GpaStatus Create(CUcontext context, const CuptiMetricConfig& config, const RangeProfilerOptions& options,
+                          std::unique_ptr<CuptiRangeSession>* out);
+  ~CuptiRangeSession();
+  CuptiRangeSession(const CuptiRangeSession&) = delete;
+  CuptiRangeSession& operator=(const CuptiRangeSession&) = delete;
+
+  // One pass: Start, ranges and work, Stop. Stop says whether CUPTI has now seen every pass it needs.
+  GpaStatus Start();
+  GpaStatus Stop(bool* all_passes_submitted);
+  GpaStatus PushRange(const char* name);
+  GpaStatus PopRange();
+
+  // Waits for the context's work and decodes the collected passes into counter_data().
+  GpaStatus Decode(std::size_t* ranges_dropped);
+
+  bool started() const { return started_; }
+  const std::vector<std::uint8_t>& counter_data() const { return counter_data_; }
+  const CuptiMetricConfig& config() const { return config_; }
+
+ private:
+  const CuptiMetricConfig& config_;
+  ObjectPtr object_;
+  std::vector<std::uint8_t> counter_data_;
+  bool started_ = false;
+};
+
+}  // namespace opengpa::nvidia
+
+#endif  // OPENGPA_NVIDIA_CUPTI_RANGE_SESSION_H_

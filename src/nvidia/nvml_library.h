@@ -1,0 +1,85 @@
+// NVML (libnvidia-ml.so.1) reached through dlopen, so the monitor builds and loads where no NVIDIA
+// driver is installed. Only the few types and functions the monitor uses are declared here, written
+// from NVML's API reference (docs.nvidia.com/deploy/nvml-api); nvml.h is not needed to build.
+#ifndef OPENGPA_NVIDIA_NVML_LIBRARY_H_
+#define OPENGPA_NVIDIA_NVML_LIBRARY_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu_performance_api/gpu_perf_api_types.h"
+#include "platform/dynamic_library.h"
+
+namespace opengpa::nvidia::nvml {
+
+using Return = int;  // nvmlReturn_t
+constexpr Return kSuccess = 0;
+constexpr Return kErrorNotSupported = 3;
+
+using Device = struct nvmlDevice_st*;  // nvmlDevice_t, an opaque handle
+
+struct Utilization {  // nvmlUtilization_t
+  unsigned int gpu;
+  unsigned int memory;
+};
+struct Memory {  // nvmlMemory_t (version 1)
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+enum ClockType : int { kClockGraphics = 0, kClockSm = 1, kClockMemory = 2 };  // nvmlClockType_t
+constexpr int kTemperatureGpu = 0;                                           // NVML_TEMPERATURE_GPU
+enum PcieCounter : int { kPcieTxBytes = 0, kPcieRxBytes = 1 };               // nvmlPcieUtilCounter_t
+constexpr unsigned int kStringBufferSize = 96;  // >= NVML's name and UUID buffer sizes
+
+// Every function is nullptr when the loaded library does not export it; Library::Load guarantees the
+// ones above the line, the per-counter ones are checked when a counter needs them.
+struct Functions {
+  Return (*init)() = nullptr;      // nvmlInit_v2
+  Return (*shutdown)() = nullptr;  // nvmlShutdown
+  const char* (*error_string)(Return) = nullptr;
+  Return (*device_get_count)(unsigned int*) = nullptr;                     // nvmlDeviceGetCount_v2
+  Return (*device_get_handle_by_index)(unsigned int, Device*) = nullptr;   // nvmlDeviceGetHandleByIndex_v2
+  Return (*device_get_name)(Device, char*, unsigned int) = nullptr;
+  Return (*device_get_uuid)(Device, char*, unsigned int) = nullptr;
+  // ---- per counter
+  Return (*device_get_utilization_rates)(Device, Utilization*) = nullptr;
+  Return (*device_get_clock_info)(Device, int, unsigned int*) = nullptr;   // MHz
+  Return (*device_get_power_usage)(Device, unsigned int*) = nullptr;       // milliwatts
+  Return (*device_get_temperature)(Device, int, unsigned int*) = nullptr;  // degrees C
+  Return (*device_get_pcie_throughput)(Device, int, unsigned int*) = nullptr;  // KB/s over 20 ms
+  Return (*device_get_memory_info)(Device, Memory*) = nullptr;                 // bytes
+  Return (*device_get_total_energy_consumption)(Device, unsigned long long*) = nullptr;  // mJ since driver load
+};
+
+// The default candidates: $OPENGPA_NVML_LIBRARY when set, then libnvidia-ml.so.1.
+std::vector<std::string> DefaultLibraryCandidates();
+
+// An initialised NVML: nvmlInit_v2 succeeded; the destructor calls nvmlShutdown, then unloads.
+class Library {
+ public:
+  // kGpaStatusErrorLibLoadFailed when no candidate loads, kGpaStatusErrorDriverNotSupported when a
+  // required function is missing or nvmlInit_v2 fails; each with a log message saying which.
+  static GpaStatus Load(const std::vector<std::string>& candidates, std::unique_ptr<Library>* library);
+
+  Library(std::unique_ptr<DynamicLibrary> library, const Functions& functions);
+  ~Library();
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+
+  const Functions& Api() const { return functions_; }
+  const std::string& Path() const { return library_->Name(); }
+  // "Not Supported (3)"
+  std::string Describe(Return code) const;
+  // Whether the library exports `symbol` (how a counter checks for its function).
+  bool HasSymbol(const char* symbol) const { return library_->Symbol(symbol) != nullptr; }
+
+ private:
+  std::unique_ptr<DynamicLibrary> library_;
+  Functions functions_;
+};
+
+}  // namespace opengpa::nvidia::nvml
+
+#endif  // OPENGPA_NVIDIA_NVML_LIBRARY_H_
