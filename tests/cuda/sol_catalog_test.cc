@@ -116,9 +116,9 @@ TEST_P(SolCatalogTest, TheGroupIsSchedulableAndItsPassCountIsReported) {
             group_passes);
 }
 
-TEST_P(SolCatalogTest, PcieSolIsCollectedWithTimingButNotWithSmCounters) {
+TEST_P(SolCatalogTest, PcieSolIsCollectedWithTheRangeDurationButNotWithSmCounters) {
   GpaStatus status = kGpaStatusOk;
-  EXPECT_EQ(PassCount(context_, {"SOL_PCIe", "GPUTime"}, &status), 1u);
+  EXPECT_EQ(PassCount(context_, {"SOL_PCIe", "ExecutionDuration"}, &status), 1u);
   EXPECT_EQ(status, kGpaStatusOk) << CudaErrorLog::Errors();
   CudaErrorLog::Clear();
   PassCount(context_, {"SOL_PCIe", "SOL_SM"}, &status);

@@ -1,9 +1,12 @@
 // BackendSession for CUDA: GPA samples are CUPTI user ranges, GPA passes are CUPTI user-replay passes.
 //
 //   GpaBeginSession       enables the Range Profiler on the context with the session's config image
-//   GpaBeginCommandList   starts pass p (passes in order, one at a time)
+//   GpaBeginCommandList   starts pass p (passes in order, one at a time) and records an empty range,
+//                         kStartupRange, that takes the pass's start-up out of the first sample
 //   GpaBeginSample/End    push/pop a range named after the sample's slot
-//   GpaEndCommandList     stops the pass and records an event to answer GpaIsPassComplete
+//   GpaEndCommandList     records an empty range, kIdleRange (the profiler's own start/stop of a range,
+//                         subtracted from every sample's GR-busy cycles), stops the pass and records an event to
+//                         answer GpaIsPassComplete
 //   GpaEndSession         decodes the counter data (CUPTI waits for the context), evaluates every
 //                         range into metric values, and disables the Range Profiler
 #ifndef OPENGPA_BACKENDS_CUDA_CUDA_SESSION_H_
@@ -12,6 +15,7 @@
 #include <cuda.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/backend.h"
@@ -20,6 +24,19 @@
 #include "nvidia/cupti_range_session.h"
 
 namespace opengpa::cuda {
+
+// The session's own CUPTI ranges besides the samples' (whose names are their slots).
+inline constexpr const char* kStartupRange = "opengpa.startup";
+inline constexpr const char* kIdleRange = "opengpa.idle";
+
+// Whether `metric` counts the cycles the GPU's front end (GR) was busy: gr__cycles_active and its alias
+// gpu__cycles_active, any rollup. These are the sample's busy time (GPUTime, docs/cuda.md "Time base").
+bool IsBusyCycleMetric(const std::string& metric);
+
+// Takes the profiler's own range start/stop out of the samples: for every busy-cycle metric, subtracts the
+// empty range's value (`idle`, one per metric) from each row of `values` (rows of metrics.size()), never below 0.
+void SubtractIdleRange(const std::vector<std::string>& metrics, const std::vector<double>& idle,
+                       std::vector<double>* values);
 
 class CudaSession : public BackendSession {
  public:
@@ -45,6 +62,8 @@ class CudaSession : public BackendSession {
   };
   using EventPtr = std::unique_ptr<CUevent_st, EventDestroyer>;
 
+  // Push and pop a range with no work in it.
+  GpaStatus RecordEmptyRange(const char* name);
   // Fills values_ from the decoded counter data; one row per range, found by the range's name (its slot).
   GpaStatus EvaluateRanges();
 

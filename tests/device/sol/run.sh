@@ -5,7 +5,8 @@
 #    and the same throughput metrics by name, plus the breakdown of each unit's SOL (which sub-unit is
 #    the busiest), all with --clock-control none (project rule: never touch clocks; OpenGPA does not);
 # 2. sol_device_check: the same kernels profiled through libGPUPerfAPICUDA.so's SpeedOfLight group, the
-#    bottleneck checks, and the side-by-side comparison with step 1 (PASS/FAIL lines).
+#    bottleneck checks in every rotation of the launch order, and the side-by-side comparison with step 1 and
+#    with ncu run again afterwards (PASS/FAIL lines).
 # Results go to $RESULTS_DIR (default /tmp/opengpa-sol) and to $OUT when it is set.
 set -uo pipefail
 bin=$(cd "${1:-build-device-sol/out}" && pwd)
@@ -51,8 +52,12 @@ fi
 grep -v '^"' "$results/ncu.csv" | head -n 20
 tail -n 5 "$results/ncu_stderr.txt"
 
-echo "== 2. sol_device_check (OpenGPA) and the comparison"
-timeout 240 "$bin/sol_device_check" --csv "$results/gpa.csv" --ncu-csv "$results/ncu.csv" 2>&1 | tee "$results/check.txt"
+echo "== 2. sol_device_check (OpenGPA, every launch order), ncu again afterwards, and the comparison with both"
+after="timeout 180 ncu --csv --clock-control none --kernel-name regex:'StreamCopy|FfmaLoop|SharedLoads'"
+after+=" --section SpeedOfLight --metrics $metrics $bin/sol_device_check --workload >$results/ncu_after.csv"
+after+=" 2>>$results/ncu_stderr.txt"
+timeout 480 "$bin/sol_device_check" --csv "$results/gpa.csv" --ncu-csv "$results/ncu.csv" \
+  --ncu-after-command "$after" --ncu-after-csv "$results/ncu_after.csv" 2>&1 | tee "$results/check.txt"
 failures=${PIPESTATUS[0]}
 if [[ $failures -ge 128 ]] && command -v cuda-gdb >/dev/null; then  # a crash: where
   timeout 120 cuda-gdb -batch -ex run -ex bt --args "$bin/sol_device_check" 2>&1 | tail -n 30 | tee "$results/backtrace.txt"

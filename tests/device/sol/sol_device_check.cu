@@ -1,16 +1,19 @@
 // Device check of the Speed-of-Light counters (catalogs/cuda_sol.json) on a real GPU (run by
 // tests/device/sol/run.sh on the H100). Profiles kernels built to saturate one unit each
-// (sol_kernels.cuh) through the GPA C API of libGPUPerfAPICUDA.so, one sample per kernel, and checks:
+// (sol_kernels.cuh) through the GPA C API of libGPUPerfAPICUDA.so, one sample per kernel, in every rotation of
+// the launch order (each kernel once first in its pass, once in every other position), and checks:
 //   - GPUBottleneck names the designed unit: StreamCopy -> DRAM, FfmaLoop -> SM, both shared-memory
 //     kernels -> L1/TEX, and a single warp (no unit near its peak) -> latency-bound;
 //   - the designed unit's SOL is high (>= 60%) and GPUBottleneckSOL is the largest of the units' elapsed SOLs;
 //   - the shared-memory kernels execute every load (SharedWavefronts against the count the kernel implies);
 //   - SOL_PCIe (its own session) is high for a pinned host-to-device copy and ~0 for an FFMA kernel;
-//   - with --ncu-csv, every SOL value agrees with ncu's SpeedOfLight section and --metrics for the same
-//     kernel (launched once each by --workload under ncu), printed side by side.
+//   - with --ncu-csv, every SOL value agrees within 1 point with ncu's SpeedOfLight section and --metrics for
+//     the same kernel (launched once each by --workload under ncu), printed side by side; with
+//     --ncu-after-command/--ncu-after-csv, ncu runs again after the GPA sessions and a value within 1 point of
+//     either run agrees (the kernels' own speed drifts by up to 1% between runs).
 // Every check prints PASS/FAIL with the numbers; the exit code is the number of failures.
 //
-//   sol_device_check [--csv FILE] [--ncu-csv FILE]   the GPA measurement (and comparison with ncu)
+//   sol_device_check [--csv FILE] [--ncu-csv FILE [--ncu-after-command CMD --ncu-after-csv FILE]]
 //   sol_device_check --workload                      each kernel launched once, no GPA (for ncu)
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -103,9 +106,8 @@ constexpr int kLatencyIterations = 4000;
 
 std::vector<Workload> MakeWorkloads(int sm_count) {
   const int full = sm_count * sol::kBlocksPerSm;
-  // The first sample of every pass also holds CUPTI's pass start-up, during which the GPU idles (about
-  // 55 us on the H100, docs/sol.md): the latency-bound sample goes first, where idle time changes nothing,
-  // so that each throughput-bound kernel is compared with ncu on its own elapsed time.
+  // main() profiles them in every rotation of this order, so each kernel is once first in its pass (where
+  // the sample's CUPTI range also holds the pass's start-up) and once in every other position.
   return {
       // One warp of the FFMA kernel: no unit of the GPU gets near its peak.
       {"OneWarpFfma", "FfmaLoop", kLatencyBound, 1, 32},
@@ -258,8 +260,8 @@ const SolCounter kSolCounters[] = {
     {"SOL_DRAM", "DRAM Throughput", "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"},
 };
 
-// Within "a few %": 3 percentage points, or 5% of the value for large values.
-bool Agrees(double gpa, double ncu) { return std::fabs(gpa - ncu) <= std::max(3.0, 0.05 * std::fabs(ncu)); }
+// Within 1 percentage point (issue 20: a sample's SOL is over its busy time, as ncu's is over the kernel's).
+bool Agrees(double gpa, double ncu) { return std::fabs(gpa - ncu) <= 1.0; }
 
 // SOL_PCIe needs a session of its own (CUPTI cannot collect PCIe counters with SM counters): a 256 MiB
 // copy from pinned host memory must drive the link, an FFMA kernel must leave it idle.
@@ -270,7 +272,7 @@ void CheckPcie(GpaContextId context, const Buffers& buffers) {
   std::memset(host, 1, bytes);
   GpaSessionId session = nullptr;
   GPA_OK(GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session));
-  const char* const names[] = {"SOL_PCIe", "PcieBytes", "GPUTime"};
+  const char* const names[] = {"SOL_PCIe", "PcieBytes", "ExecutionDuration"};
   for (const char* name : names) GPA_OK(GpaEnableCounterByName(session, name));
   GpaUInt32 passes = 0;
   GPA_OK(GpaGetPassCount(session, &passes));
@@ -316,7 +318,7 @@ void CheckPcie(GpaContextId context, const Buffers& buffers) {
   std::printf("\nPCIe session (%u pass(es)):\n", passes);
   const char* const labels[] = {"256 MiB pinned H2D copy", "FfmaLoop"};
   for (int sample = 0; sample < 2; ++sample) {
-    std::printf("  %-24s SOL_PCIe %6.2f%%  PcieBytes %12.0f  GPUTime %9.1f us  (%.1f GB/s)\n", labels[sample],
+    std::printf("  %-24s SOL_PCIe %6.2f%%  PcieBytes %12.0f  ExecutionDuration %9.1f us  (%.1f GB/s)\n", labels[sample],
                 values[sample][0], values[sample][1], values[sample][2] / 1000.0,
                 values[sample][2] > 0 ? values[sample][1] / values[sample][2] : 0.0);
   }
@@ -341,7 +343,7 @@ int RunWorkloadOnly() {
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress survives a crash when stdout is a pipe
-  std::string csv_path, ncu_csv_path;
+  std::string csv_path, ncu_csv_path, ncu_after_csv_path, ncu_after_command;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--workload") return RunWorkloadOnly();
@@ -349,8 +351,12 @@ int main(int argc, char** argv) {
       csv_path = argv[++i];
     } else if (arg == "--ncu-csv" && i + 1 < argc) {
       ncu_csv_path = argv[++i];
+    } else if (arg == "--ncu-after-csv" && i + 1 < argc) {
+      ncu_after_csv_path = argv[++i];
+    } else if (arg == "--ncu-after-command" && i + 1 < argc) {
+      ncu_after_command = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--csv FILE] [--ncu-csv FILE] | --workload\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--csv FILE] [--ncu-csv FILE [--ncu-after-command CMD --ncu-after-csv FILE]] | --workload\n", argv[0]);
       return 2;
     }
   }
@@ -405,13 +411,40 @@ int main(int argc, char** argv) {
   GPA_OK(GpaGetPassCount(session, &passes));
   std::printf("with GPUTime and SharedWavefronts: %u pass(es)\n", passes);
 
+  // ncu before and (optionally) after this program: the same kernels' speed drifts by up to 1% between runs
+  // (the copy's DRAM throughput most), so a value agrees when it is within 1 point of either run.
+  NcuResults ncu, ncu_after;
+  std::vector<int> ids, ids_after;
+  if (!ncu_csv_path.empty()) {
+    Check(ReadNcuCsv(ncu_csv_path, &ncu), "ncu CSV read", ncu_csv_path);
+    // ncu's launch IDs are in launch order, which is the workloads' order (--workload launches each once).
+    for (const auto& [id, name] : ncu.kernel_names) ids.push_back(id);
+    Check(ids.size() == workloads.size(), "ncu profiled one launch per workload", Format("%zu launches", ids.size()));
+  }
+  std::FILE* csv = csv_path.empty() ? nullptr : std::fopen(csv_path.c_str(), "w");
+  if (csv != nullptr) std::fprintf(csv, "rotation,position,kernel,counter,value\n");
+  // Every rotation of the launch order: in rotation r, sample s is workload (s + r) % n, so every kernel is
+  // first in its pass once (the pass's start-up lands in its CUPTI range) and once in every other position.
+  std::vector<std::vector<std::map<std::string, double>>> all_results;  // [rotation][workload]
+  std::vector<std::vector<std::size_t>> all_orders;
+  for (std::size_t rotation = 0; rotation < workloads.size(); ++rotation) {
+  std::vector<std::size_t> order;
+  for (std::size_t s = 0; s < workloads.size(); ++s) order.push_back((s + rotation) % workloads.size());
+  std::printf("\n=== rotation %zu: %s first in the pass\n", rotation, workloads[order[0]].label);
+  if (rotation > 0) {  // a session is recorded once: a fresh one with the same counters
+    GpaDeleteSession(session);
+    GPA_OK(GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session));
+    for (const std::string& name : group) GPA_OK(GpaEnableCounterByName(session, name.c_str()));
+    GPA_OK(GpaEnableCounterByName(session, "GPUTime"));
+    GPA_OK(GpaEnableCounterByName(session, "SharedWavefronts"));
+  }
   GPA_OK(GpaBeginSession(session));
   for (GpaUInt32 pass = 0; pass < passes; ++pass) {
     GpaCommandListId list = nullptr;
     GPA_OK(GpaBeginCommandList(session, pass, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list));
     for (std::size_t s = 0; s < workloads.size(); ++s) {
       GPA_OK(GpaBeginSample(static_cast<GpaUInt32>(s), list));
-      Launch(workloads[s], buffers);
+      Launch(workloads[order[s]], buffers);
       GPA_OK(GpaEndSample(list));
     }
     GPA_OK(GpaEndCommandList(list));
@@ -423,7 +456,7 @@ int main(int argc, char** argv) {
   }
   GPA_OK(complete);
   CUDA_OK(cudaDeviceSynchronize());
-  CheckCopy(buffers);
+  if (rotation == 0) CheckCopy(buffers);
 
   // Results: enabled counters in enable order, each 8 bytes.
   GpaUInt32 enabled = 0;
@@ -444,6 +477,7 @@ int main(int argc, char** argv) {
     GPA_OK(GpaGetSampleResultSize(session, static_cast<GpaUInt32>(s), &size));
     std::vector<unsigned char> bytes(size);
     GPA_OK(GpaGetSampleResult(session, static_cast<GpaUInt32>(s), size, bytes.data()));
+    const std::size_t w = order[s];
     for (GpaUInt32 e = 0; e < enabled; ++e) {
       double value = 0;
       if (types[e] == kGpaDataTypeUint64) {
@@ -453,7 +487,7 @@ int main(int argc, char** argv) {
       } else {
         std::memcpy(&value, bytes.data() + e * 8, 8);
       }
-      results[s][names[e]] = value;
+      results[w][names[e]] = value;
     }
   }
 
@@ -461,107 +495,123 @@ int main(int argc, char** argv) {
   std::printf("\n%-22s %10s %9s %9s %9s %9s %9s %9s  %s\n", "kernel", "GPUTime us", "SOL_SM", "SOL_Mem", "SOL_L1TEX",
               "SOL_L2", "SOL_DRAM", "BnSOL", "GPUBottleneck");
   for (std::size_t s = 0; s < workloads.size(); ++s) {
-    auto& r = results[s];
-    std::printf("%-22s %10.1f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f  %d (%s); busiest %d\n", workloads[s].label,
+    auto& r = results[order[s]];
+    std::printf("%-22s %10.1f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f  %d (%s); busiest %d\n", workloads[order[s]].label,
                 r["GPUTime"] / 1000.0, r["SOL_SM"], r["SOL_Memory"], r["SOL_L1TEX"], r["SOL_L2"], r["SOL_DRAM"],
                 r["GPUBottleneckSOL"], static_cast<int>(r["GPUBottleneck"]), UnitName(static_cast<int>(r["GPUBottleneck"])),
                 static_cast<int>(r["GPUBusiestUnit"]));
   }
   std::printf("\n");
-  if (!csv_path.empty()) {
-    std::FILE* csv = std::fopen(csv_path.c_str(), "w");
-    if (csv != nullptr) {
-      std::fprintf(csv, "kernel,counter,value\n");
-      for (std::size_t s = 0; s < workloads.size(); ++s) {
-        for (const auto& [name, value] : results[s]) std::fprintf(csv, "%s,%s,%.6f\n", workloads[s].label, name.c_str(), value);
+  if (csv != nullptr) {
+    for (std::size_t s = 0; s < workloads.size(); ++s) {
+      for (const auto& [name, value] : results[order[s]]) {
+        std::fprintf(csv, "%zu,%zu,%s,%s,%.6f\n", rotation, s, workloads[order[s]].label, name.c_str(), value);
       }
-      std::fclose(csv);
     }
   }
-
   // The bottleneck checks.
   for (std::size_t s = 0; s < workloads.size(); ++s) {
-    auto& r = results[s];
-    const Workload& w = workloads[s];
+    auto& r = results[order[s]];
+    const Workload& w = workloads[order[s]];
+    const std::string where = Format("%s (rotation %zu, sample %zu)", w.label, rotation, s);
     if (w.expected_unit == kL1Tex) {
       // Every warp: iterations x 8 loads x 4 wavefronts (LDS.128: 4 quarter warps; LDS.32: 4-way conflict),
       // plus FillTile's 8 conflict-free stores per warp.
       const double warps = double(w.blocks) * w.threads / 32;
       const double expected = warps * kSharedIterations * 8 * 4 + warps * 8;
       Check(std::fabs(r["SharedWavefronts"] - expected) <= 0.001 * expected,
-            Format("%s: executes every shared load (SharedWavefronts)", w.label),
+            Format("%s: executes every shared load (SharedWavefronts)", where.c_str()),
             Format("%.0f, expected %.0f", r["SharedWavefronts"], expected));
     }
     const int unit = static_cast<int>(r["GPUBottleneck"]);
-    Check(unit == w.expected_unit, Format("%s: GPUBottleneck is %s", w.label, UnitName(w.expected_unit)),
+    Check(unit == w.expected_unit, Format("%s: GPUBottleneck is %s", where.c_str(), UnitName(w.expected_unit)),
           Format("got %d (%s), GPUBottleneckSOL %.2f%%", unit, UnitName(unit), r["GPUBottleneckSOL"]));
     const double largest = std::max({r["SOL_SM"], r["SOL_L1TEX"], r["SOL_L2"], r["SOL_DRAM"]});
     if (w.expected_unit == kLatencyBound) {
-      Check(r["GPUBottleneckSOL"] < 60.0 && largest < 60.0, Format("%s: every unit below 60%%", w.label),
+      Check(r["GPUBottleneckSOL"] < 60.0 && largest < 60.0, Format("%s: every unit below 60%%", where.c_str()),
             Format("GPUBottleneckSOL %.2f%%, largest SOL %.2f%%", r["GPUBottleneckSOL"], largest));
     } else {
-      Check(r["GPUBottleneckSOL"] >= 60.0, Format("%s: the limiting unit runs at >= 60%% of its peak", w.label),
+      Check(r["GPUBottleneckSOL"] >= 60.0, Format("%s: the limiting unit runs at >= 60%% of its peak", where.c_str()),
             Format("GPUBottleneckSOL %.2f%%", r["GPUBottleneckSOL"]));
-      Check(static_cast<int>(r["GPUBusiestUnit"]) == w.expected_unit, Format("%s: GPUBusiestUnit agrees", w.label),
+      Check(static_cast<int>(r["GPUBusiestUnit"]) == w.expected_unit, Format("%s: GPUBusiestUnit agrees", where.c_str()),
             Format("%d", static_cast<int>(r["GPUBusiestUnit"])));
     }
-    // GPUBottleneckSOL is the largest of SM, L2, DRAM (the same metrics as their SOL counters) and L1/TEX over
-    // elapsed cycles, which is at most SOL_L1TEX (over active cycles, as ncu's).
+    // GPUBottleneckSOL is the largest of SM, L2, DRAM (the same values as their SOL counters) and L1/TEX over the
+    // sample's busy time, which is at most SOL_L1TEX (over L1's own active cycles, as ncu's) give or take the
+    // difference between L1's active cycles and the sample's busy time (0.5 point).
     const double others = std::max({r["SOL_SM"], r["SOL_L2"], r["SOL_DRAM"]});
-    Check(r["GPUBottleneckSOL"] >= others && r["GPUBottleneckSOL"] <= largest + 1e-6,
-          Format("%s: GPUBottleneckSOL lies between max(SM, L2, DRAM) and the largest SOL", w.label),
+    Check(r["GPUBottleneckSOL"] >= others - 1e-9 && r["GPUBottleneckSOL"] <= largest + 0.5,
+          Format("%s: GPUBottleneckSOL lies between max(SM, L2, DRAM) and the largest SOL", where.c_str()),
           Format("%.2f <= %.2f <= %.2f", others, r["GPUBottleneckSOL"], largest));
   }
 
-  // Side by side with ncu.
-  if (!ncu_csv_path.empty()) {
-    NcuResults ncu;
-    Check(ReadNcuCsv(ncu_csv_path, &ncu), "ncu CSV read", ncu_csv_path);
-    // ncu's launch IDs are in launch order, which is the workloads' order (--workload launches each once).
-    std::vector<int> ids;
-    for (const auto& [id, name] : ncu.kernel_names) ids.push_back(id);
-    Check(ids.size() == workloads.size(), "ncu profiled one launch per workload", Format("%zu launches", ids.size()));
-    // "rescaled": the OpenGPA value over the kernel's duration instead of the sample's (value x GPUTime /
-    // ncu Duration; SOL_L1TEX is over active cycles and stays as is): whether the units did the same work.
-    std::printf("\n%-22s %-10s %9s %9s %9s %7s %9s\n", "kernel", "counter", "OpenGPA", "ncu SOL", "ncu metric", "diff",
-                "rescaled");
-    for (std::size_t s = 0; s < workloads.size() && s < ids.size(); ++s) {
-      const Workload& w = workloads[s];
-      const std::string& kernel = ncu.kernel_names[ids[s]];
-      Check(kernel.find(std::string(w.ncu_name) + "(") != std::string::npos, Format("ncu launch %d is %s", ids[s], w.ncu_name),
+  all_results.push_back(results);
+  all_orders.push_back(order);
+  }  // rotation
+  if (csv != nullptr) std::fclose(csv);
+  GpaDeleteSession(session);
+  session = nullptr;
+  CheckPcie(context, buffers);
+  GpaCloseContext(context);
+  GpaDestroy();
+
+  // ncu once more, now that this process has released CUPTI: the kernels' own speed drifts by up to 1% between
+  // runs (the copy's DRAM throughput most), so a value agrees when it is within 1 point of either ncu run.
+  if (!ncu_after_command.empty()) {
+    std::printf("\nrunning ncu again: %s\n", ncu_after_command.c_str());
+    const int status = std::system(ncu_after_command.c_str());
+    std::printf("ncu (after) exit status %d\n", status);
+  }
+  if (!ncu_after_csv_path.empty() && ReadNcuCsv(ncu_after_csv_path, &ncu_after)) {
+    for (const auto& [id, name] : ncu_after.kernel_names) ids_after.push_back(id);
+  }
+  for (std::size_t rotation = 0; rotation < all_results.size(); ++rotation) {
+  auto& results = all_results[rotation];
+  const std::vector<std::size_t>& order = all_orders[rotation];
+  std::printf("\n=== rotation %zu against ncu\n", rotation);
+  // Side by side with ncu: the same value, now over the sample's busy time as ncu's is over the kernel.
+  if (!ids.empty()) {
+    std::printf("\n%-22s %-10s %9s %9s %9s %9s %7s\n", "kernel", "counter", "OpenGPA", "ncu SOL", "ncu metric", "ncu after",
+                "diff");
+    for (std::size_t s = 0; s < workloads.size(); ++s) {
+      const std::size_t wi = order[s];
+      const Workload& w = workloads[wi];
+      if (wi >= ids.size()) continue;
+      const std::string where = Format("%s (rotation %zu, sample %zu)", w.label, rotation, s);
+      const std::string& kernel = ncu.kernel_names[ids[wi]];
+      Check(kernel.find(std::string(w.ncu_name) + "(") != std::string::npos, Format("ncu launch %d is %s", ids[wi], w.ncu_name),
             kernel);
-      auto& values = ncu.values[ids[s]];
-      // Not a SOL: how much longer the sample is than the kernel (range start/stop around the launch).
-      std::printf("%-22s %-10s %9.1f %9.1f %9s %+7.1f  (us: GPUTime vs ncu Duration)\n", w.label, "time", results[s]["GPUTime"] / 1e3,
-                  values["Duration"] / 1e3, "-", (results[s]["GPUTime"] - values["Duration"]) / 1e3);
+      auto& values = ncu.values[ids[wi]];
+      std::map<std::string, double> no_values;
+      auto& after = wi < ids_after.size() ? ncu_after.values[ids_after[wi]] : no_values;
+      std::printf("%-22s %-10s %9.1f %9.1f %9s %9.1f %+7.1f  (us: GPUTime vs ncu Duration)\n", w.label, "time",
+                  results[wi]["GPUTime"] / 1e3, values["Duration"] / 1e3, "-", after.count("Duration") ? after["Duration"] / 1e3 : NAN,
+                  (results[wi]["GPUTime"] - values["Duration"]) / 1e3);
       for (const SolCounter& c : kSolCounters) {
-        const double gpa = results[s][c.gpa_name];
+        const double gpa = results[wi][c.gpa_name];
         const bool has_label = values.count(c.ncu_label) != 0;
         const bool has_metric = values.count(c.ncu_metric) != 0;
         const double reference = has_metric ? values[c.ncu_metric] : (has_label ? values[c.ncu_label] : NAN);
-        const bool over_active = std::strcmp(c.gpa_name, "SOL_L1TEX") == 0;
-        const double rescaled =
-            over_active || values["Duration"] <= 0 ? gpa : gpa * results[s]["GPUTime"] / values["Duration"];
-        std::printf("%-22s %-10s %9.2f %9s %9s %+7.2f %9.2f\n", w.label, c.gpa_name, gpa,
+        const double reference_after = after.count(c.ncu_metric) ? after[c.ncu_metric] : NAN;
+        std::printf("%-22s %-10s %9.2f %9s %9s %9.2f %+7.2f\n", w.label, c.gpa_name, gpa,
                     has_label ? Format("%.2f", values[c.ncu_label]).c_str() : "-",
-                    has_metric ? Format("%.2f", values[c.ncu_metric]).c_str() : "-", gpa - reference, rescaled);
-        Check(has_label || has_metric, Format("%s %s: ncu reported it", w.label, c.gpa_name), "");
+                    has_metric ? Format("%.2f", values[c.ncu_metric]).c_str() : "-", reference_after, gpa - reference);
+        Check(has_label || has_metric, Format("%s %s: ncu reported it", where.c_str(), c.gpa_name), "");
         if (has_label) {
-          Check(Agrees(gpa, values[c.ncu_label]), Format("%s %s agrees with ncu's %s", w.label, c.gpa_name, c.ncu_label),
-                Format("%.2f vs %.2f", gpa, values[c.ncu_label]));
+          Check(Agrees(gpa, values[c.ncu_label]) || (!std::isnan(reference_after) && Agrees(gpa, reference_after)),
+                Format("%s %s agrees with ncu's row", where.c_str(), c.gpa_name),
+                Format("%.2f vs %.2f (%s), after %.2f", gpa, values[c.ncu_label], c.ncu_label, reference_after));
         }
         if (has_metric) {
-          Check(Agrees(gpa, values[c.ncu_metric]), Format("%s %s agrees with ncu --metrics", w.label, c.gpa_name),
-                Format("%.2f vs %.2f", gpa, values[c.ncu_metric]));
+          Check(Agrees(gpa, values[c.ncu_metric]) || (!std::isnan(reference_after) && Agrees(gpa, reference_after)),
+                Format("%s %s agrees with ncu --metrics", where.c_str(), c.gpa_name),
+                Format("%.2f vs %.2f, after %.2f", gpa, values[c.ncu_metric], reference_after));
         }
       }
     }
   }
+  }
 
-  GpaDeleteSession(session);
-  CheckPcie(context, buffers);
-  GpaCloseContext(context);
-  GpaDestroy();
   std::printf("\n%d failure(s)\n", g_failures);
   return g_failures;
 }

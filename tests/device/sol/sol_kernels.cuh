@@ -1,8 +1,7 @@
 // Kernels built to saturate one GPU unit each, for the Speed-of-Light / GPU Bottleneck check
 // (sol_device_check.cu). Each fills every SM (8 blocks of 256 threads per SM, 64 warps: full occupancy
-// on sm_90) and runs about 2 ms on an H100: a GPA sample also holds 20-70 us of CUPTI range start/stop
-// around the kernel (docs/sol.md), which must stay small against the sample's elapsed time for its SOL to
-// compare with ncu's per-kernel value.
+// on sm_90) and runs about 2 ms on an H100. (A GPA sample's SOL is over its busy time, not its CUPTI range:
+// docs/cuda.md "Time base"; the check compares every launch order with ncu's per-kernel value.)
 //
 //   StreamCopy           float4 copy of 1 GiB to another 1 GiB, 3 times: DRAM-bound (the arrays are 20x the L2)
 //   FfmaLoop             8 independent FFMA chains per thread, no memory traffic: SM (FMA pipe / issue) bound

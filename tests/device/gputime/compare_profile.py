@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""`opengpa profile --api cuda` against ncu on the same launches (gputime_device_check --workload run under each):
+every kernel's gpu__time_duration within 2% or 2 us of ncu's, and GR busy over elapsed cycles (its range's idle
+share) printed. Usage: compare_profile.py PROFILE.csv NCU.csv; exit code = failures."""
+import csv
+import sys
+
+
+def ncu_values(path):
+    values = {}
+    with open(path, newline="") as f:
+        rows = [line for line in f if line.startswith('"')]
+    for row in csv.DictReader(rows):
+        try:
+            values.setdefault(int(row["ID"]), {})[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+        except ValueError:
+            pass
+    return [values[k] for k in sorted(values)]
+
+
+def main():
+    with open(sys.argv[1], newline="") as f:
+        profile = list(csv.DictReader(f))
+    ncu = ncu_values(sys.argv[2])
+    failures = 0
+    print(f"{'launch':>6} {'kernel':<10} {'opengpa profile us':>18} {'ncu us':>10} {'diff us':>8} {'GR busy %':>9}")
+    if len(profile) != len(ncu):
+        print(f"FAIL  {len(profile)} launches profiled by opengpa, {len(ncu)} by ncu")
+        return 1
+    for i, (row, reference) in enumerate(zip(profile, ncu)):
+        ours = float(row["gpu__time_duration.sum"])
+        theirs = reference["gpu__time_duration.sum"]
+        busy = 100 * float(row["gr__cycles_active.avg"]) / float(row["gr__cycles_elapsed.avg"])
+        ok = abs(ours - theirs) <= max(0.02 * theirs, 2000)
+        failures += not ok
+        print(f"{i:>6} {row['kernel'][:10]:<10} {ours / 1e3:>18.2f} {theirs / 1e3:>10.2f} {(ours - theirs) / 1e3:>+8.2f} "
+              f"{busy:>9.2f}  {'PASS' if ok else 'FAIL'}")
+    print(f"{failures} failure(s)")
+    return failures
+
+
+if __name__ == "__main__":
+    sys.exit(main())
