@@ -4,7 +4,7 @@
 
 #include "backends/cuda/cuda_catalogs.h"
 #include "backends/cuda/cuda_session.h"
-#include "backends/cuda/cupti_hardware_counters.h"
+#include "backends/cuda/cuda_hardware_counters.h"
 #include "nvidia/cupti_range_session.h"
 #include "platform/logging.h"
 
@@ -48,7 +48,7 @@ GpaStatus CudaContext::Open(const std::string& chip_name, std::unique_ptr<Live> 
     return status;
   }
   if (GpaStatus status =
-          EnumerateHardwareCounters(*context->metrics_, NamesInFormulas(CatalogTexts()), &context->hardware_);
+          BuildHardwareCounters(*context->metrics_, NamesInFormulas(CatalogTexts()), &context->hardware_);
       status != kGpaStatusOk) {
     return status;
   }

@@ -5,18 +5,18 @@
 namespace opengpa {
 namespace {
 
-class OpenClBackend final : public Backend {
+class ClBackend final : public Backend {
  public:
   GpaApiType Api() const override { return kGpaApiOpencl; }
   GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) override {
-    return cl::Context::Open(api_context, flags, out);
+    return cl::ClContext::Open(api_context, flags, out);
   }
 };
 
 }  // namespace
 
 Backend& ActiveBackend() {
-  static OpenClBackend backend;
+  static ClBackend backend;
   return backend;
 }
 

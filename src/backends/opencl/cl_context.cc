@@ -33,7 +33,7 @@ bool AtLeastOpenCl12(cl_device_id device, std::string* version) {
 
 }  // namespace
 
-GpaStatus Context::Open(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) {
+GpaStatus ClContext::Open(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) {
   auto queue = static_cast<cl_command_queue>(api_context);
   cl_command_queue_properties properties = 0;
   cl_int status = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, nullptr);
@@ -70,17 +70,17 @@ GpaStatus Context::Open(void* api_context, GpaOpenContextFlags flags, std::uniqu
   state->info = DescribeDevice(state->device);
   Log(kGpaLoggingMessage, "OpenCL: {} ({}), {}-order queue", state->info.name, version,
       (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? "out-of" : "in");
-  *out = std::make_unique<Context>(std::move(state));
+  *out = std::make_unique<ClContext>(std::move(state));
   return kGpaStatusOk;
 }
 
-Context::Context(std::shared_ptr<QueueState> queue) : queue_(std::move(queue)) {
-  for (const HardwareCounter& counter : cl::HardwareCounters()) counter_infos_.push_back(counter.info);
+ClContext::ClContext(std::shared_ptr<QueueState> queue) : queue_(std::move(queue)) {
+  for (const ClHardwareCounter& counter : cl::BuildHardwareCounters()) counter_infos_.push_back(counter.info);
 }
 
-std::vector<std::string_view> Context::DerivedCatalogs() const { return {embedded::kOpenClCatalog}; }
+std::vector<std::string_view> ClContext::DerivedCatalogs() const { return {embedded::kOpenClCatalog}; }
 
-GpaStatus Context::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
+GpaStatus ClContext::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
   if (GpaStatus status = CheckHardwareCounterIndices(counters, counter_infos_.size(), "GpaGetPassCount");
       status != kGpaStatusOk) {
     return status;
@@ -89,14 +89,14 @@ GpaStatus Context::CountPasses(const std::vector<HardwareCounterIndex>& counters
   return kGpaStatusOk;
 }
 
-GpaStatus Context::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
-                                 std::unique_ptr<BackendSession>* out) {
+GpaStatus ClContext::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+                                   std::unique_ptr<BackendSession>* out) {
   if (GpaStatus status = CheckDiscreteCountersOnly(type, "OpenCL"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckHardwareCounterIndices(counters, counter_infos_.size(), "GpaCreateSession");
       status != kGpaStatusOk) {
     return status;
   }
-  *out = std::make_unique<Session>(queue_, counters);
+  *out = std::make_unique<ClSession>(queue_, counters);
   return kGpaStatusOk;
 }
 

@@ -11,7 +11,7 @@
 
 namespace opengpa::cl {
 
-class Context final : public BackendContext {
+class ClContext final : public BackendContext {
  public:
   // `api_context` is the cl_command_queue itself (what GPA's OpenCL library casts it to; GPA's table says
   // cl_command_queue*, but its implementation and its users pass the queue). Statuses, each logged:
@@ -19,7 +19,7 @@ class Context final : public BackendContext {
   // kGpaStatusErrorDriverNotSupported: the device is older than OpenCL 1.2 (no markers with events).
   static GpaStatus Open(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out);
 
-  explicit Context(std::shared_ptr<QueueState> queue);
+  explicit ClContext(std::shared_ptr<QueueState> queue);
 
   const DeviceInfo& Device() const override { return queue_->info; }
   GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }

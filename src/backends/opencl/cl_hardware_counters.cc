@@ -5,7 +5,7 @@
 namespace opengpa::cl {
 namespace {
 
-HardwareCounter Make(Bracket bracket, cl_profiling_info when) {
+ClHardwareCounter Make(Bracket bracket, cl_profiling_info when) {
   const bool begin = bracket == Bracket::kBeginMarker;
   const char* command = begin ? "BeginMarker" : "EndMarker";
   const char* stage = when == CL_PROFILING_COMMAND_QUEUED   ? "Queued"
@@ -19,14 +19,14 @@ HardwareCounter Make(Bracket bracket, cl_profiling_info when) {
   std::string description = std::string(profiling) + " of the " +
                             (begin ? "marker GPA enqueues at GpaBeginSample" : "marker GPA enqueues at GpaEndSample") +
                             ", in nanoseconds since GpaBeginSession.";
-  return HardwareCounter{
+  return ClHardwareCounter{
       HardwareCounterInfo{std::string(command) + stage, "EventProfiling", description, kGpaDataTypeUint64,
                           kGpaUsageTypeNanoseconds, "command_queue"},
       bracket, when};
 }
 
-std::vector<HardwareCounter> Build() {
-  std::vector<HardwareCounter> counters;
+std::vector<ClHardwareCounter> Build() {
+  std::vector<ClHardwareCounter> counters;
   for (Bracket bracket : {Bracket::kBeginMarker, Bracket::kEndMarker}) {
     for (cl_profiling_info when : {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
                                    CL_PROFILING_COMMAND_END}) {
@@ -38,8 +38,8 @@ std::vector<HardwareCounter> Build() {
 
 }  // namespace
 
-const std::vector<HardwareCounter>& HardwareCounters() {
-  static const std::vector<HardwareCounter> counters = Build();
+const std::vector<ClHardwareCounter>& BuildHardwareCounters() {
+  static const std::vector<ClHardwareCounter> counters = Build();
   return counters;
 }
 

@@ -19,14 +19,14 @@ namespace opengpa::cl {
 
 enum class Bracket { kBeginMarker, kEndMarker };
 
-struct HardwareCounter {
+struct ClHardwareCounter {
   HardwareCounterInfo info;
   Bracket bracket;
   cl_profiling_info when;  // CL_PROFILING_COMMAND_QUEUED / SUBMIT / START / END
 };
 
 // Every counter, in HardwareCounterIndex order (the same on every device).
-const std::vector<HardwareCounter>& HardwareCounters();
+const std::vector<ClHardwareCounter>& BuildHardwareCounters();
 
 }  // namespace opengpa::cl
 

@@ -48,7 +48,7 @@ GpaStatus CheckDeviceTimes(cl_event event, const char* what, SampleSlot slot) {
 
 }  // namespace
 
-GpaStatus Session::Begin() {
+GpaStatus ClSession::Begin() {
   cl_event origin = nullptr;
   cl_int status = clEnqueueMarkerWithWaitList(queue_->queue.get(), 0, nullptr, &origin);
   if (status != CL_SUCCESS) {
@@ -58,14 +58,14 @@ GpaStatus Session::Begin() {
   return kGpaStatusOk;
 }
 
-GpaStatus Session::End() {
+GpaStatus ClSession::End() {
   if (GpaStatus status = RequireNoOpenSample("GpaEndSession"); status != kGpaStatusOk) return status;
   cl_int status = clFlush(queue_->queue.get());
   if (status != CL_SUCCESS) return LogError(kGpaStatusErrorFailed, "GpaEndSession: clFlush returned {}", status);
   return kGpaStatusOk;
 }
 
-GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
+GpaStatus ClSession::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (GpaStatus status = CheckSampleCanBegin(slot, slot < samples_.size() && samples_[slot] != nullptr);
       status != kGpaStatusOk) {
     return status;
@@ -92,7 +92,7 @@ GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
   return kGpaStatusOk;
 }
 
-GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
+GpaStatus ClSession::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (GpaStatus status = CheckSampleIsOpen(slot); status != kGpaStatusOk) return status;
   cl_event end = nullptr;
   cl_int status = clEnqueueMarkerWithWaitList(queue_->queue.get(), 0, nullptr, &end);
@@ -105,7 +105,7 @@ GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
   return kGpaStatusOk;
 }
 
-bool Session::IsPassComplete(GpaUInt32 pass) {
+bool ClSession::IsPassComplete(GpaUInt32 pass) {
   if (pass != 0) return false;
   for (const auto& sample : samples_) {
     if (sample == nullptr) continue;
@@ -114,7 +114,7 @@ bool Session::IsPassComplete(GpaUInt32 pass) {
   return true;
 }
 
-GpaStatus Session::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
+GpaStatus ClSession::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
   values->assign(static_cast<std::size_t>(slot_count) * columns_.size(), 0.0);
   cl_event origin_event = origin_.get();
   if (clWaitForEvents(1, &origin_event) != CL_SUCCESS) {
@@ -126,7 +126,7 @@ GpaStatus Session::ReadResults(SampleSlot slot_count, std::vector<double>* value
       status != kGpaStatusOk) {
     return status;
   }
-  const std::vector<HardwareCounter>& counters = HardwareCounters();
+  const std::vector<ClHardwareCounter>& counters = BuildHardwareCounters();
   for (SampleSlot slot = 0; slot < slot_count && slot < samples_.size(); ++slot) {
     const Sample* sample = samples_[slot].get();
     if (sample == nullptr) continue;
@@ -144,7 +144,7 @@ GpaStatus Session::ReadResults(SampleSlot slot_count, std::vector<double>* value
     if (GpaStatus status = CheckDeviceTimes(events[0], "begin marker", slot); status != kGpaStatusOk) return status;
     if (GpaStatus status = CheckDeviceTimes(events[1], "end marker", slot); status != kGpaStatusOk) return status;
     for (std::size_t column = 0; column < columns_.size(); ++column) {
-      const HardwareCounter& counter = counters[columns_[column]];
+      const ClHardwareCounter& counter = counters[columns_[column]];
       const bool begin = counter.bracket == Bracket::kBeginMarker;
       cl_ulong time = 0;
       if (GpaStatus status = ProfilingTime(begin ? events[0] : events[1], counter.when,

@@ -15,9 +15,9 @@
 
 namespace opengpa::cl {
 
-class Session final : public ImmediateSession {
+class ClSession final : public ImmediateSession {
  public:
-  Session(std::shared_ptr<const QueueState> queue, std::vector<HardwareCounterIndex> counters)
+  ClSession(std::shared_ptr<const QueueState> queue, std::vector<HardwareCounterIndex> counters)
       : ImmediateSession("OpenCL"), queue_(std::move(queue)), columns_(std::move(counters)) {}
 
   GpaStatus Begin() override;

@@ -5,18 +5,18 @@
 namespace opengpa {
 namespace {
 
-class OpenGlBackend final : public Backend {
+class GlBackend final : public Backend {
  public:
   GpaApiType Api() const override { return kGpaApiOpengl; }
   GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) override {
-    return gl::Context::Open(api_context, flags, out);
+    return gl::GlContext::Open(api_context, flags, out);
   }
 };
 
 }  // namespace
 
 Backend& ActiveBackend() {
-  static OpenGlBackend backend;
+  static GlBackend backend;
   return backend;
 }
 

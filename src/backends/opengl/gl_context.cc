@@ -26,7 +26,7 @@ void ReportVendorMonitors(const Capabilities& caps) {
 
 }  // namespace
 
-GpaStatus Context::Open(void* handle, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) {
+GpaStatus GlContext::Open(void* handle, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) {
   auto device = std::make_shared<ContextState>();
   if (GpaStatus status = CurrentContext::Find(handle, &device->context); status != kGpaStatusOk) return status;
   if (GpaStatus status = Api::Load(*device->context, &device->gl); status != kGpaStatusOk) return status;
@@ -54,17 +54,17 @@ GpaStatus Context::Open(void* handle, GpaOpenContextFlags flags, std::unique_ptr
   ReportVendorMonitors(caps);
 
   device->info = DescribeDevice(device->gl);
-  device->counters = SupportedHardwareCounters(caps);
-  for (const HardwareCounter& counter : device->counters) device->counter_infos.push_back(counter.info);
+  device->counters = BuildHardwareCounters(caps);
+  for (const GlHardwareCounter& counter : device->counters) device->counter_infos.push_back(counter.info);
   Log(kGpaLoggingMessage, "OpenGL: {} (GL {}.{}), {} hardware counters", device->info.name, caps.major, caps.minor,
       device->counters.size());
-  *out = std::make_unique<Context>(std::move(device));
+  *out = std::make_unique<GlContext>(std::move(device));
   return kGpaStatusOk;
 }
 
-std::vector<std::string_view> Context::DerivedCatalogs() const { return {embedded::kOpenGlCatalog}; }
+std::vector<std::string_view> GlContext::DerivedCatalogs() const { return {embedded::kOpenGlCatalog}; }
 
-GpaStatus Context::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
+GpaStatus GlContext::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
   if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaGetPassCount");
       status != kGpaStatusOk) {
     return status;
@@ -73,14 +73,14 @@ GpaStatus Context::CountPasses(const std::vector<HardwareCounterIndex>& counters
   return kGpaStatusOk;
 }
 
-GpaStatus Context::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
-                                 std::unique_ptr<BackendSession>* out) {
+GpaStatus GlContext::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+                                   std::unique_ptr<BackendSession>* out) {
   if (GpaStatus status = CheckDiscreteCountersOnly(type, "OpenGL"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaCreateSession");
       status != kGpaStatusOk) {
     return status;
   }
-  *out = std::make_unique<Session>(device_, counters);
+  *out = std::make_unique<GlSession>(device_, counters);
   return kGpaStatusOk;
 }
 

@@ -11,13 +11,13 @@
 
 namespace opengpa::gl {
 
-class Context final : public BackendContext {
+class GlContext final : public BackendContext {
  public:
   // kGpaStatusErrorFailed: `handle` is not current; kGpaStatusErrorDriverNotSupported: an OpenGL ES context,
   // or neither timer nor pipeline-statistics queries. Every failure is logged.
   static GpaStatus Open(void* handle, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out);
 
-  explicit Context(std::shared_ptr<ContextState> device) : device_(std::move(device)) {}
+  explicit GlContext(std::shared_ptr<ContextState> device) : device_(std::move(device)) {}
 
   const DeviceInfo& Device() const override { return device_->info; }
   GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }

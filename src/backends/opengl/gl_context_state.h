@@ -18,7 +18,7 @@ struct ContextState {
   Api gl;
   Capabilities caps;
   DeviceInfo info;
-  std::vector<HardwareCounter> counters;
+  std::vector<GlHardwareCounter> counters;
   std::vector<HardwareCounterInfo> counter_infos;  // counters[i].info, as BackendContext returns them
 };
 

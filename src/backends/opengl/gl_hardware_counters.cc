@@ -5,17 +5,17 @@
 namespace opengpa::gl {
 namespace {
 
-HardwareCounter Query(const char* name, const char* group, const char* description, GLenum target,
-                      const char* unit) {
-  HardwareCounter counter;
+GlHardwareCounter Query(const char* name, const char* group, const char* description, GLenum target,
+                        const char* unit) {
+  GlHardwareCounter counter;
   counter.info = {name, group, description, kGpaDataTypeUint64, kGpaUsageTypeItems, unit};
   counter.source = CounterSource::kQuery;
   counter.target = target;
   return counter;
 }
 
-HardwareCounter Timestamp(const char* name, const char* description, CounterSource source) {
-  HardwareCounter counter;
+GlHardwareCounter Timestamp(const char* name, const char* description, CounterSource source) {
+  GlHardwareCounter counter;
   counter.info = {name, "Timing", description, kGpaDataTypeUint64, kGpaUsageTypeNanoseconds, "timer"};
   counter.source = source;
   return counter;
@@ -77,8 +77,8 @@ constexpr PipelineStatistic kPipelineStatistics[] = {
 
 }  // namespace
 
-std::vector<HardwareCounter> SupportedHardwareCounters(const Capabilities& caps) {
-  std::vector<HardwareCounter> counters;
+std::vector<GlHardwareCounter> BuildHardwareCounters(const Capabilities& caps) {
+  std::vector<GlHardwareCounter> counters;
   if (caps.timer_query() && caps.timestamp_bits > 0) {
     counters.push_back(Timestamp("GL_TIMESTAMP_BEGIN",
                                  "GL time, in nanoseconds since GpaBeginSession, at which every command issued before "
@@ -99,9 +99,9 @@ std::vector<HardwareCounter> SupportedHardwareCounters(const Capabilities& caps)
     }
   }
 
-  HardwareCounter samples = Query("GL_SAMPLES_PASSED", "Occlusion",
-                                  "Samples that passed the depth and stencil tests (GL_SAMPLES_PASSED).",
-                                  GL_SAMPLES_PASSED, "depth_stencil_test");
+  GlHardwareCounter samples = Query("GL_SAMPLES_PASSED", "Occlusion",
+                                    "Samples that passed the depth and stencil tests (GL_SAMPLES_PASSED).",
+                                    GL_SAMPLES_PASSED, "depth_stencil_test");
   // The occlusion targets share one active slot (ARB_occlusion_query2).
   if (caps.any_samples_passed()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED);
   if (caps.any_samples_passed_conservative()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED_CONSERVATIVE);

@@ -17,7 +17,7 @@ enum class CounterSource {
   kQuery,             // glBeginQuery(target) .. glEndQuery(target) around the sample
 };
 
-struct HardwareCounter {
+struct GlHardwareCounter {
   HardwareCounterInfo info;
   CounterSource source = CounterSource::kQuery;
   GLenum target = 0;  // for kQuery
@@ -27,7 +27,7 @@ struct HardwareCounter {
 };
 
 // The counters this context supports, in HardwareCounterIndex order.
-std::vector<HardwareCounter> SupportedHardwareCounters(const Capabilities& caps);
+std::vector<GlHardwareCounter> BuildHardwareCounters(const Capabilities& caps);
 
 }  // namespace opengpa::gl
 

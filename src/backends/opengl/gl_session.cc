@@ -16,13 +16,13 @@ double NanosecondsSince(GLuint64 timestamp, GLint64 origin, GLint bits) {
 
 }  // namespace
 
-Session::Session(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters)
+GlSession::GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters)
     : ImmediateSession("OpenGL"), device_(std::move(device)), columns_(std::move(counters)) {
   for (HardwareCounterIndex index : columns_) {
-    const HardwareCounter& counter = device_->counters[index];
+    const GlHardwareCounter& counter = device_->counters[index];
     if (counter.source == CounterSource::kQuery) {
       bool seen = false;
-      for (const HardwareCounter* other : query_counters_) seen = seen || other == &counter;
+      for (const GlHardwareCounter* other : query_counters_) seen = seen || other == &counter;
       if (!seen) query_counters_.push_back(&counter);
     } else {
       timestamps_ = true;
@@ -30,13 +30,13 @@ Session::Session(std::shared_ptr<const ContextState> device, std::vector<Hardwar
   }
 }
 
-GpaStatus Session::Begin() {
+GpaStatus GlSession::Begin() {
   if (GpaStatus status = device_->context->RequireCurrent("GpaBeginSession"); status != kGpaStatusOk) return status;
   if (timestamps_) device_->gl.GetInteger64v(GL_TIMESTAMP, &origin_);
   return kGpaStatusOk;
 }
 
-GpaStatus Session::End() {
+GpaStatus GlSession::End() {
   if (GpaStatus status = device_->context->RequireCurrent("GpaEndSession"); status != kGpaStatusOk) return status;
   if (GpaStatus status = RequireNoOpenSample("GpaEndSession"); status != kGpaStatusOk) return status;
   // Results become available only once the commands reach the GPU.
@@ -44,9 +44,9 @@ GpaStatus Session::End() {
   return kGpaStatusOk;
 }
 
-GpaStatus Session::CheckTargetsFree(SampleSlot slot) const {
+GpaStatus GlSession::CheckTargetsFree(SampleSlot slot) const {
   const Api& gl = device_->gl;
-  for (const HardwareCounter* counter : query_counters_) {
+  for (const GlHardwareCounter* counter : query_counters_) {
     // The counter's own target, then the ones GL does not let be active beside it; checked in place
     // because this runs in every GpaBeginSample.
     auto check = [&](GLenum target) {
@@ -67,7 +67,7 @@ GpaStatus Session::CheckTargetsFree(SampleSlot slot) const {
   return kGpaStatusOk;
 }
 
-GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
+GpaStatus GlSession::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (GpaStatus status = device_->context->RequireCurrent("GpaBeginSample"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckSampleCanBegin(slot, slot < samples_.size() && samples_[slot] != nullptr);
       status != kGpaStatusOk) {
@@ -87,13 +87,13 @@ GpaStatus Session::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
   return kGpaStatusOk;
 }
 
-GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
+GpaStatus GlSession::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (GpaStatus status = device_->context->RequireCurrent("GpaEndSample"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckSampleIsOpen(slot); status != kGpaStatusOk) return status;
   const Api& gl = device_->gl;
   Sample& sample = *samples_[slot];
   for (std::size_t i = query_counters_.size(); i-- > 0;) {
-    const HardwareCounter& counter = *query_counters_[i];
+    const GlHardwareCounter& counter = *query_counters_[i];
     GLuint ours = sample.queries[FirstQueryIndex() + i];
     GLint active = 0;
     gl.GetQueryiv(counter.target, GL_CURRENT_QUERY, &active);
@@ -114,7 +114,7 @@ GpaStatus Session::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
   return kGpaStatusOk;
 }
 
-bool Session::IsPassComplete(GpaUInt32 pass) {
+bool GlSession::IsPassComplete(GpaUInt32 pass) {
   if (pass != 0 || !device_->context->IsCurrent()) return false;
   const Api& gl = device_->gl;
   for (const auto& sample : samples_) {
@@ -129,7 +129,7 @@ bool Session::IsPassComplete(GpaUInt32 pass) {
   return true;
 }
 
-double Session::ValueOf(const HardwareCounter& counter, const std::vector<GLuint64>& results) const {
+double GlSession::ValueOf(const GlHardwareCounter& counter, const std::vector<GLuint64>& results) const {
   switch (counter.source) {
     case CounterSource::kTimestampAtBegin:
       return NanosecondsSince(results[0], origin_, device_->caps.timestamp_bits);
@@ -144,7 +144,7 @@ double Session::ValueOf(const HardwareCounter& counter, const std::vector<GLuint
   return 0.0;
 }
 
-GpaStatus Session::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
+GpaStatus GlSession::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
   if (GpaStatus status = device_->context->RequireCurrent("GpaGetSampleResult"); status != kGpaStatusOk) {
     return status;
   }

@@ -21,9 +21,9 @@
 
 namespace opengpa::gl {
 
-class Session final : public ImmediateSession {
+class GlSession final : public ImmediateSession {
  public:
-  Session(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters);
+  GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters);
 
   GpaStatus Begin() override;
   GpaStatus End() override;
@@ -41,11 +41,11 @@ class Session final : public ImmediateSession {
 
   std::size_t FirstQueryIndex() const { return timestamps_ ? 2 : 0; }
   GpaStatus CheckTargetsFree(SampleSlot slot) const;
-  double ValueOf(const HardwareCounter& counter, const std::vector<GLuint64>& results) const;
+  double ValueOf(const GlHardwareCounter& counter, const std::vector<GLuint64>& results) const;
 
   std::shared_ptr<const ContextState> device_;
   std::vector<HardwareCounterIndex> columns_;
-  std::vector<const HardwareCounter*> query_counters_;  // enabled kQuery counters, one query each per sample
+  std::vector<const GlHardwareCounter*> query_counters_;  // enabled kQuery counters, one query each per sample
   bool timestamps_ = false;                             // a timestamp counter is enabled
   GLint64 origin_ = 0;                                  // GL time at GpaBeginSession
   std::vector<std::unique_ptr<Sample>> samples_;        // by slot

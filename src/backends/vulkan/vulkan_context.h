@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "backends/vulkan/device_description.h"
-#include "backends/vulkan/hardware_counters.h"
+#include "backends/vulkan/vulkan_device_description.h"
+#include "backends/vulkan/vulkan_hardware_counters.h"
 #include "backends/vulkan/vulkan_functions.h"
 #include "core/backend.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"

@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "backends/vulkan/hardware_counters.h"
-#include "backends/vulkan/query_pool.h"
+#include "backends/vulkan/vulkan_hardware_counters.h"
+#include "backends/vulkan/vulkan_query_pool.h"
 #include "backends/vulkan/vulkan_functions.h"
 #include "core/backend.h"
 

@@ -1,4 +1,4 @@
-#include "backends/vulkan/query_pool.h"
+#include "backends/vulkan/vulkan_query_pool.h"
 
 #include <algorithm>
 #include <bitset>

@@ -1,7 +1,7 @@
 // The hardware counters a Vulkan device offers: GPU timestamps around a sample and the pipeline statistics
 // of VkQueryPipelineStatisticFlagBits, named after the Vulkan statistic so catalog formulas read plainly.
-#ifndef OPENGPA_BACKENDS_VULKAN_HARDWARE_COUNTERS_H_
-#define OPENGPA_BACKENDS_VULKAN_HARDWARE_COUNTERS_H_
+#ifndef OPENGPA_BACKENDS_VULKAN_VULKAN_HARDWARE_COUNTERS_H_
+#define OPENGPA_BACKENDS_VULKAN_VULKAN_HARDWARE_COUNTERS_H_
 
 #include <vector>
 
@@ -39,4 +39,4 @@ std::vector<VulkanHardwareCounter> BuildHardwareCounters(const MeasurementCapabi
 
 }  // namespace opengpa::vulkan
 
-#endif  // OPENGPA_BACKENDS_VULKAN_HARDWARE_COUNTERS_H_
+#endif  // OPENGPA_BACKENDS_VULKAN_VULKAN_HARDWARE_COUNTERS_H_

@@ -1,4 +1,4 @@
-#include "backends/cuda/cupti_hardware_counters.h"
+#include "backends/cuda/cuda_hardware_counters.h"
 
 #include <algorithm>
 #include <array>
@@ -136,8 +136,8 @@ HardwareCounterInfo DescribeMetric(std::string_view name, const MetricProperties
   return info;
 }
 
-GpaStatus EnumerateHardwareCounters(const CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
-                                    std::vector<HardwareCounterInfo>* out) {
+GpaStatus BuildHardwareCounters(const CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
+                                std::vector<HardwareCounterInfo>* out) {
   std::vector<HardwareCounterInfo> counters;
   std::unordered_set<std::string> listed;
   for (MetricKind kind : {MetricKind::kCounter, MetricKind::kRatio, MetricKind::kThroughput}) {

@@ -1,6 +1,6 @@
 // The hardware-counter list a CUDA context exposes: every CUPTI metric with its rollups, typed and
 // described from CUPTI's properties.
-#include "backends/cuda/cupti_hardware_counters.h"
+#include "backends/cuda/cuda_hardware_counters.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -35,7 +35,7 @@ const HardwareCounterInfo* Find(const std::vector<HardwareCounterInfo>& counters
 TEST(CuptiHardwareCountersTest, EveryBaseMetricAppearsWithEachOfItsRollups) {
   auto chip = Chip("GH100");
   std::vector<HardwareCounterInfo> counters;
-  ASSERT_EQ(EnumerateHardwareCounters(*chip, {}, &counters), kGpaStatusOk);
+  ASSERT_EQ(BuildHardwareCounters(*chip, {}, &counters), kGpaStatusOk);
 
   std::size_t expected = chip->BaseMetrics(MetricKind::kCounter).size() * 4;  // .sum .avg .min .max
   for (const std::string& base : chip->BaseMetrics(MetricKind::kCounter)) {
@@ -56,7 +56,7 @@ TEST(CuptiHardwareCountersTest, EveryBaseMetricAppearsWithEachOfItsRollups) {
 TEST(CuptiHardwareCountersTest, CountersAreTypedByRollupAndDimension) {
   auto chip = Chip("GH100");
   std::vector<HardwareCounterInfo> counters;
-  ASSERT_EQ(EnumerateHardwareCounters(*chip, {}, &counters), kGpaStatusOk);
+  ASSERT_EQ(BuildHardwareCounters(*chip, {}, &counters), kGpaStatusOk);
 
   const HardwareCounterInfo* bytes = Find(counters, "dram__bytes_read.sum");
   ASSERT_NE(bytes, nullptr);
@@ -93,10 +93,10 @@ TEST(CuptiHardwareCountersTest, CountersAreTypedByRollupAndDimension) {
 TEST(CuptiHardwareCountersTest, SubMetricsNamedByFormulasAreAddedWhenTheChipHasThem) {
   auto chip = Chip("GH100");
   std::vector<HardwareCounterInfo> counters;
-  ASSERT_EQ(EnumerateHardwareCounters(*chip,
-                                      {"sm__warps_active.avg.pct_of_peak_sustained_active", "SM_COUNT",
-                                       "no_such__metric.sum", "dram__bytes_read.sum", "dram__bytes_read"},
-                                      &counters),
+  ASSERT_EQ(BuildHardwareCounters(*chip,
+                                  {"sm__warps_active.avg.pct_of_peak_sustained_active", "SM_COUNT",
+                                   "no_such__metric.sum", "dram__bytes_read.sum", "dram__bytes_read"},
+                                  &counters),
             kGpaStatusOk);
   const HardwareCounterInfo* occupancy = Find(counters, "sm__warps_active.avg.pct_of_peak_sustained_active");
   ASSERT_NE(occupancy, nullptr);

@@ -1,4 +1,4 @@
-#include "backends/vulkan/device_description.h"
+#include "backends/vulkan/vulkan_device_description.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // .max; ratios: .ratio .pct .max_rate; throughputs: {.avg,.max,.min,.sum}.pct_of_peak_sustained_{active,
 // elapsed}); any other sub-metric a catalog formula names (e.g. sm__warps_active.avg.pct_of_peak_sustained_active)
 // is added when CUPTI knows it for the chip.
-#ifndef OPENGPA_BACKENDS_CUDA_CUPTI_HARDWARE_COUNTERS_H_
-#define OPENGPA_BACKENDS_CUDA_CUPTI_HARDWARE_COUNTERS_H_
+#ifndef OPENGPA_BACKENDS_CUDA_CUDA_HARDWARE_COUNTERS_H_
+#define OPENGPA_BACKENDS_CUDA_CUDA_HARDWARE_COUNTERS_H_
 
 #include <string>
 #include <string_view>
@@ -20,12 +20,12 @@ std::vector<std::string> NamesInFormulas(const std::vector<std::string_view>& ca
 
 // Every rolled-up metric of the chip, then those of `extra_names` that are CUPTI metrics of the chip
 // and not already listed. Names are unique.
-GpaStatus EnumerateHardwareCounters(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
-                                    std::vector<HardwareCounterInfo>* out);
+GpaStatus BuildHardwareCounters(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
+                                std::vector<HardwareCounterInfo>* out);
 
 // How a full metric name is typed and described (exposed for tests).
 HardwareCounterInfo DescribeMetric(std::string_view name, const nvidia::MetricProperties& properties);
 
 }  // namespace opengpa::cuda
 
-#endif  // OPENGPA_BACKENDS_CUDA_CUPTI_HARDWARE_COUNTERS_H_
+#endif  // OPENGPA_BACKENDS_CUDA_CUDA_HARDWARE_COUNTERS_H_

@@ -1,7 +1,7 @@
 // What GPA reports about a Vulkan physical device: its name, ids and hardware generation, and the
 // timestamp facts (valid bits, period) the timing counters are computed with.
-#ifndef OPENGPA_BACKENDS_VULKAN_DEVICE_DESCRIPTION_H_
-#define OPENGPA_BACKENDS_VULKAN_DEVICE_DESCRIPTION_H_
+#ifndef OPENGPA_BACKENDS_VULKAN_VULKAN_DEVICE_DESCRIPTION_H_
+#define OPENGPA_BACKENDS_VULKAN_VULKAN_DEVICE_DESCRIPTION_H_
 
 #include <cstdint>
 #include <string_view>
@@ -33,4 +33,4 @@ TimestampCapabilities TimestampsOf(const VkPhysicalDeviceProperties& properties,
 
 }  // namespace opengpa::vulkan
 
-#endif  // OPENGPA_BACKENDS_VULKAN_DEVICE_DESCRIPTION_H_
+#endif  // OPENGPA_BACKENDS_VULKAN_VULKAN_DEVICE_DESCRIPTION_H_

@@ -1,6 +1,6 @@
 // RAII for VkQueryPool, and the growing set of query pools one command list records its samples into.
-#ifndef OPENGPA_BACKENDS_VULKAN_QUERY_POOL_H_
-#define OPENGPA_BACKENDS_VULKAN_QUERY_POOL_H_
+#ifndef OPENGPA_BACKENDS_VULKAN_VULKAN_QUERY_POOL_H_
+#define OPENGPA_BACKENDS_VULKAN_VULKAN_QUERY_POOL_H_
 
 #include <cstdint>
 #include <memory>
@@ -78,4 +78,4 @@ class EntryPools {
 
 }  // namespace opengpa::vulkan
 
-#endif  // OPENGPA_BACKENDS_VULKAN_QUERY_POOL_H_
+#endif  // OPENGPA_BACKENDS_VULKAN_VULKAN_QUERY_POOL_H_

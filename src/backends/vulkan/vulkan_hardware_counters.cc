@@ -1,4 +1,4 @@
-#include "backends/vulkan/hardware_counters.h"
+#include "backends/vulkan/vulkan_hardware_counters.h"
 
 #include <iterator>
 
