@@ -2,7 +2,11 @@
 // which pass (derived from pass counts of subsets, see pass_placement.h).
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "api_name.h"
 #include "command_registry.h"
@@ -29,6 +33,94 @@ struct PassesOptions {
 std::string PassRange(const PassGroup& group) {
   if (group.pass_count == 1) return std::to_string(group.first_pass);
   return std::to_string(group.first_pass) + "-" + std::to_string(group.first_pass + group.pass_count - 1);
+}
+
+// GpaGetPassCount of a subset of counters on `session`: the oracle pass placement asks. Probing calls
+// (subsets expected to fail) keep GPA's error log quiet; a failure leaves its reason in *error.
+PassCountOracle SessionPassCountOracle(const GpaLibrary& library, const GpaSession& session, std::string* error) {
+  return [&library, &session, error](const std::vector<std::uint32_t>& subset,
+                                     bool probing) -> std::optional<std::uint32_t> {
+    std::optional<GpaErrorLogMute> mute;
+    if (probing) mute.emplace();
+    const GpaFunctionTable& gpa = library.Gpa();
+    if (!library.Succeeded(gpa.GpaDisableAllCounters(session.Id()), "GpaDisableAllCounters", error)) {
+      return std::nullopt;
+    }
+    for (std::uint32_t index : subset) {
+      if (!library.Succeeded(gpa.GpaEnableCounter(session.Id(), index), "GpaEnableCounter " + std::to_string(index),
+                             error)) {
+        return std::nullopt;
+      }
+    }
+    GpaUInt32 passes = 0;
+    if (!library.Succeeded(gpa.GpaGetPassCount(session.Id(), &passes), "GpaGetPassCount", error)) {
+      return std::nullopt;
+    }
+    return passes;
+  };
+}
+
+// What `opengpa passes` found, for the writers below.
+struct PassesReport {
+  GpaApiType api;
+  const DeviceDescription& device;
+  std::string opened_as;
+  std::size_t counter_count;
+  const PassPlacement& placement;
+  std::function<std::string(std::uint32_t)> name_of;
+};
+
+int WritePassesJson(const PassesReport& report, std::ostream& out) {
+  const PassPlacement& placement = report.placement;
+  nlohmann::json json;
+  json["schema"] = "opengpa-passes/1";
+  json["api"] = std::string(ApiShortName(report.api));
+  json["device"] = {{"name", report.device.name}, {"opened_as", report.opened_as}};
+  json["passes"] = placement.library_passes ? nlohmann::json(*placement.library_passes) : nlohmann::json();
+  json["placed_passes"] = placement.placed_passes;
+  json["placement_method"] = kPlacementMethod;
+  json["groups"] = nlohmann::json::array();
+  for (const auto& group : placement.groups) {
+    nlohmann::json counters = nlohmann::json::array();
+    for (std::uint32_t index : group.counters) counters.push_back({{"index", index}, {"name", report.name_of(index)}});
+    json["groups"].push_back(
+        {{"first_pass", group.first_pass}, {"pass_count", group.pass_count}, {"counters", counters}});
+  }
+  out << json.dump(2) << '\n';
+  return out.good() ? 0 : 1;
+}
+
+// The table (aligned, with a sentence about the passes above it) or its CSV.
+int WritePassesTable(const PassesReport& report, OutputFormat format, std::ostream& out) {
+  const PassPlacement& placement = report.placement;
+  TextTable table;
+  table.header = {"pass", "index", "counter"};
+  table.alignment = {Alignment::kRight, Alignment::kRight};
+  for (const auto& group : placement.groups) {
+    for (std::uint32_t index : group.counters) {
+      table.rows.push_back({PassRange(group), std::to_string(index), report.name_of(index)});
+    }
+  }
+  if (format == OutputFormat::kCsv) {
+    WriteCsv(table, out);
+    return out.good() ? 0 : 1;
+  }
+  if (!placement.library_passes) {
+    out << report.device.name << " — the library cannot collect these " << report.counter_count
+        << " counters in one session; split them into the groups below (one session each, "
+        << placement.placed_passes << " passes in all).\n\n";
+    WriteAligned(table, out);
+    return out.good() ? 0 : 1;
+  }
+  out << report.device.name << " — " << report.counter_count << " counter(s) need " << *placement.library_passes
+      << " pass(es) (GpaGetPassCount)\n";
+  if (placement.placed_passes != *placement.library_passes) {
+    out << "The placement below is derived (" << kPlacementMethod << ") and uses " << placement.placed_passes
+        << " passes; the library's scheduler packs the whole set into " << *placement.library_passes << ".\n";
+  }
+  out << '\n';
+  WriteAligned(table, out);
+  return out.good() ? 0 : 1;
 }
 
 int RunPasses(const PassesOptions& options) {
@@ -58,37 +150,11 @@ int RunPasses(const PassesOptions& options) {
   }
 
   std::string oracle_error;
-  const PassCountOracle oracle = [&](const std::vector<std::uint32_t>& subset,
-                                    bool probing) -> std::optional<std::uint32_t> {
-    std::optional<GpaErrorLogMute> mute;
-    if (probing) mute.emplace();
-    const GpaFunctionTable& gpa = library.Gpa();
-    if (!library.Succeeded(gpa.GpaDisableAllCounters(session->Id()), "GpaDisableAllCounters", &oracle_error)) {
-      return std::nullopt;
-    }
-    for (std::uint32_t index : subset) {
-      if (!library.Succeeded(gpa.GpaEnableCounter(session->Id(), index), "GpaEnableCounter " + std::to_string(index),
-                             &oracle_error)) {
-        return std::nullopt;
-      }
-    }
-    GpaUInt32 passes = 0;
-    if (!library.Succeeded(gpa.GpaGetPassCount(session->Id(), &passes), "GpaGetPassCount", &oracle_error)) {
-      return std::nullopt;
-    }
-    return passes;
-  };
-  auto placement = PlaceCountersInPasses(indices, oracle, &error);
+  auto placement = PlaceCountersInPasses(indices, SessionPassCountOracle(library, *session, &oracle_error), &error);
   if (!placement) {
     std::cerr << "opengpa passes: " << error << " (" << oracle_error << ")\n";
     return 1;
   }
-  auto name_of = [&](std::uint32_t index) {
-    for (std::size_t i = 0; i < indices.size(); ++i) {
-      if (indices[i] == index) return names[i];
-    }
-    return std::string();
-  };
 
   OutputFile file(options.output, &error);
   std::ostream* out = file.Stream();
@@ -96,51 +162,15 @@ int RunPasses(const PassesOptions& options) {
     std::cerr << "opengpa passes: " << error << '\n';
     return 1;
   }
-  if (options.format == OutputFormat::kJson) {
-    nlohmann::json json;
-    json["schema"] = "opengpa-passes/1";
-    json["api"] = std::string(ApiShortName(library.Api()));
-    json["device"] = {{"name", device.name}, {"opened_as", opened->Api().Description()}};
-    json["passes"] = placement->library_passes ? nlohmann::json(*placement->library_passes) : nlohmann::json();
-    json["placed_passes"] = placement->placed_passes;
-    json["placement_method"] = kPlacementMethod;
-    json["groups"] = nlohmann::json::array();
-    for (const auto& group : placement->groups) {
-      nlohmann::json counters = nlohmann::json::array();
-      for (std::uint32_t index : group.counters) counters.push_back({{"index", index}, {"name", name_of(index)}});
-      json["groups"].push_back(
-          {{"first_pass", group.first_pass}, {"pass_count", group.pass_count}, {"counters", counters}});
-    }
-    *out << json.dump(2) << '\n';
-    return out->good() ? 0 : 1;
-  }
-
-  TextTable table;
-  table.header = {"pass", "index", "counter"};
-  table.alignment = {Alignment::kRight, Alignment::kRight};
-  for (const auto& group : placement->groups) {
-    for (std::uint32_t index : group.counters) table.rows.push_back({PassRange(group), std::to_string(index), name_of(index)});
-  }
-  if (options.format == OutputFormat::kCsv) {
-    WriteCsv(table, *out);
-    return out->good() ? 0 : 1;
-  }
-  if (!placement->library_passes) {
-    *out << device.name << " — the library cannot collect these " << indices.size()
-         << " counters in one session; split them into the groups below (one session each, "
-         << placement->placed_passes << " passes in all).\n\n";
-    WriteAligned(table, *out);
-    return out->good() ? 0 : 1;
-  }
-  *out << device.name << " — " << indices.size() << " counter(s) need " << *placement->library_passes
-       << " pass(es) (GpaGetPassCount)\n";
-  if (placement->placed_passes != *placement->library_passes) {
-    *out << "The placement below is derived (" << kPlacementMethod << ") and uses " << placement->placed_passes
-         << " passes; the library's scheduler packs the whole set into " << *placement->library_passes << ".\n";
-  }
-  *out << '\n';
-  WriteAligned(table, *out);
-  return out->good() ? 0 : 1;
+  const PassesReport report{library.Api(), device, opened->Api().Description(), indices.size(), *placement,
+                            [&](std::uint32_t index) {
+                              for (std::size_t i = 0; i < indices.size(); ++i) {
+                                if (indices[i] == index) return names[i];
+                              }
+                              return std::string();
+                            }};
+  if (options.format == OutputFormat::kJson) return WritePassesJson(report, *out);
+  return WritePassesTable(report, options.format, *out);
 }
 
 void SetUpPasses(CLI::App& command, RunFunction* run) {
