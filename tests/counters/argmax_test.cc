@@ -1,5 +1,5 @@
 // argmax(a, b, ...): the formula function that names which of several values is largest, by position.
-// Catalogs use it to report which GPU unit limits a sample (counters/cuda_sol.json, GPUBottleneck).
+// Catalogs use it to report which GPU unit limits a sample (catalogs/cuda_sol.json, GPUBottleneck).
 #include "counters/expression.h"
 
 #include <gtest/gtest.h>
