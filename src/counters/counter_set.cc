@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <optional>
+#include <unordered_map>
 
 #include "counters/catalog.h"
 #include "counters/name_uuid.h"
@@ -31,6 +34,91 @@ bool Fail(std::string* error, std::string message) {
   return false;
 }
 
+// What a formula's names can stand for on this device. Resolution order: hardware counter, then the
+// catalog's own constants, then the backend's constants; within each, the first definition of a name wins.
+struct FormulaNames {
+  std::unordered_map<std::string_view, HardwareCounterIndex> hardware;
+  std::unordered_map<std::string_view, double> backend_constants;
+};
+
+// Resolves names against `names` and `catalog_constants`. Unknown names do not stop the parse: they are
+// collected in *missing so that a formula that is malformed is still reported as an error even when it
+// also names a counter this device lacks.
+SymbolResolver ResolverFor(const FormulaNames& names,
+                           const std::unordered_map<std::string_view, double>& catalog_constants,
+                           std::vector<std::string>* missing) {
+  return [&names, &catalog_constants, missing](std::string_view name) -> std::optional<Symbol> {
+    Symbol symbol;
+    if (const auto it = names.hardware.find(name); it != names.hardware.end()) {
+      symbol.kind = Symbol::Kind::kInput;
+      symbol.input = it->second;
+    } else if (const auto c = catalog_constants.find(name); c != catalog_constants.end()) {
+      symbol.kind = Symbol::Kind::kConstant;
+      symbol.constant = c->second;
+    } else if (const auto b = names.backend_constants.find(name); b != names.backend_constants.end()) {
+      symbol.kind = Symbol::Kind::kConstant;
+      symbol.constant = b->second;
+    } else {
+      if (std::find(missing->begin(), missing->end(), name) == missing->end()) missing->emplace_back(name);
+      symbol.kind = Symbol::Kind::kConstant;  // placeholder; the counter is hidden by the caller
+    }
+    return symbol;
+  };
+}
+
+// Adds the counters of catalog number `catalog_index` whose formulas resolve here; false and *error when
+// the catalog is malformed or a formula does not parse.
+bool AddCatalogCounters(std::size_t catalog_index, std::string_view text, const FormulaNames& names,
+                        const std::function<void(PublicCounter)>& add, std::string* error) {
+  Catalog catalog;
+  std::string catalog_error;
+  if (!ParseCatalog(text, &catalog, &catalog_error)) {
+    return Fail(error, "catalog " + std::to_string(catalog_index) + ": " + catalog_error);
+  }
+  std::unordered_map<std::string_view, double> catalog_constants;
+  for (const auto& [name, value] : catalog.constants) catalog_constants.emplace(name, value);
+
+  for (std::size_t counter_index = 0; counter_index < catalog.counters.size(); ++counter_index) {
+    CounterDefinition& definition = catalog.counters[counter_index];
+    std::vector<std::string> missing;
+    PublicCounter counter;
+    std::string parse_error;
+    if (!Expression::Parse(definition.formula, ResolverFor(names, catalog_constants, &missing), &counter.formula,
+                           &parse_error)) {
+      return Fail(error, "catalog " + std::to_string(catalog_index) + ", counters[" + std::to_string(counter_index) +
+                             "] (\"" + definition.name + "\"): " + parse_error);
+    }
+    if (!missing.empty()) {
+      Log(kGpaLoggingDebugCounterDefinitions, "counter \"{}\" is hidden: its formula names {} which this device lacks",
+          definition.name, JoinNames(missing));
+      continue;
+    }
+    counter.name = std::move(definition.name);
+    counter.group = std::move(definition.group);
+    counter.description = std::move(definition.description);
+    counter.data_type = definition.data_type;
+    counter.usage = definition.usage;
+    counter.uuid = CounterUuid(counter.name);
+    counter.is_hardware = false;
+    add(std::move(counter));
+  }
+  return true;
+}
+
+// Hardware counter `index` exposed as itself (kGpaOpenContextEnableHardwareCountersBit).
+PublicCounter HardwareCounterAsItself(const HardwareCounterInfo& info, std::uint32_t index) {
+  PublicCounter counter;
+  counter.name = info.name;
+  counter.group = info.group;
+  counter.description = info.description;
+  counter.data_type = info.data_type;
+  counter.usage = info.usage;
+  counter.uuid = CounterUuid(info.name);
+  counter.formula = Expression::ForInput(index, info.name);
+  counter.is_hardware = true;
+  return counter;
+}
+
 }  // namespace
 
 bool CounterSet::Build(const std::vector<HardwareCounterInfo>& hardware, const std::vector<std::string_view>& catalogs,
@@ -38,17 +126,15 @@ bool CounterSet::Build(const std::vector<HardwareCounterInfo>& hardware, const s
                        CounterSet* out, std::string* error) {
   if (out == nullptr) return Fail(error, "CounterSet::Build: output is null");
 
-  // Resolution order for a name in a formula: hardware counter, then the catalog's own constants, then
-  // the backend's constants. Within each, the first definition of a name wins.
-  std::unordered_map<std::string_view, HardwareCounterIndex> hardware_by_name;
+  FormulaNames names;
   for (std::size_t i = 0; i < hardware.size(); ++i) {
-    hardware_by_name.emplace(hardware[i].name, static_cast<HardwareCounterIndex>(i));
+    names.hardware.emplace(hardware[i].name, static_cast<HardwareCounterIndex>(i));
   }
-  std::unordered_map<std::string_view, double> backend_constants;
-  for (const auto& [name, value] : constants) backend_constants.emplace(name, value);
+  for (const auto& [name, value] : constants) names.backend_constants.emplace(name, value);
 
+  // The first counter of a name (case-insensitive) is exposed; a later one is logged and left out.
   CounterSet set;
-  auto add = [&set](PublicCounter counter) {
+  const std::function<void(PublicCounter)> add = [&set](PublicCounter counter) {
     std::string key = ToLower(counter.name);
     const auto existing = set.by_lower_name_.find(key);
     if (existing != set.by_lower_name_.end()) {
@@ -62,71 +148,11 @@ bool CounterSet::Build(const std::vector<HardwareCounterInfo>& hardware, const s
   };
 
   for (std::size_t catalog_index = 0; catalog_index < catalogs.size(); ++catalog_index) {
-    Catalog catalog;
-    std::string catalog_error;
-    if (!ParseCatalog(catalogs[catalog_index], &catalog, &catalog_error)) {
-      return Fail(error, "catalog " + std::to_string(catalog_index) + ": " + catalog_error);
-    }
-    std::unordered_map<std::string_view, double> catalog_constants;
-    for (const auto& [name, value] : catalog.constants) catalog_constants.emplace(name, value);
-
-    for (std::size_t counter_index = 0; counter_index < catalog.counters.size(); ++counter_index) {
-      CounterDefinition& definition = catalog.counters[counter_index];
-      // Unknown names do not stop the parse: they are collected so that a formula that is malformed
-      // is still reported as an error even when it also names a counter this device lacks.
-      std::vector<std::string> missing;
-      const SymbolResolver resolve = [&](std::string_view name) -> std::optional<Symbol> {
-        Symbol symbol;
-        if (const auto it = hardware_by_name.find(name); it != hardware_by_name.end()) {
-          symbol.kind = Symbol::Kind::kInput;
-          symbol.input = it->second;
-        } else if (const auto c = catalog_constants.find(name); c != catalog_constants.end()) {
-          symbol.kind = Symbol::Kind::kConstant;
-          symbol.constant = c->second;
-        } else if (const auto b = backend_constants.find(name); b != backend_constants.end()) {
-          symbol.kind = Symbol::Kind::kConstant;
-          symbol.constant = b->second;
-        } else {
-          if (std::find(missing.begin(), missing.end(), name) == missing.end()) missing.emplace_back(name);
-          symbol.kind = Symbol::Kind::kConstant;  // placeholder; the counter is hidden below
-        }
-        return symbol;
-      };
-      PublicCounter counter;
-      std::string parse_error;
-      if (!Expression::Parse(definition.formula, resolve, &counter.formula, &parse_error)) {
-        return Fail(error, "catalog " + std::to_string(catalog_index) + ", counters[" + std::to_string(counter_index) +
-                               "] (\"" + definition.name + "\"): " + parse_error);
-      }
-      if (!missing.empty()) {
-        Log(kGpaLoggingDebugCounterDefinitions, "counter \"{}\" is hidden: its formula names {} which this device lacks",
-            definition.name, JoinNames(missing));
-        continue;
-      }
-      counter.name = std::move(definition.name);
-      counter.group = std::move(definition.group);
-      counter.description = std::move(definition.description);
-      counter.data_type = definition.data_type;
-      counter.usage = definition.usage;
-      counter.uuid = CounterUuid(counter.name);
-      counter.is_hardware = false;
-      add(std::move(counter));
-    }
+    if (!AddCatalogCounters(catalog_index, catalogs[catalog_index], names, add, error)) return false;
   }
-
   if (include_hardware) {
     for (std::size_t i = 0; i < hardware.size(); ++i) {
-      const HardwareCounterInfo& info = hardware[i];
-      PublicCounter counter;
-      counter.name = info.name;
-      counter.group = info.group;
-      counter.description = info.description;
-      counter.data_type = info.data_type;
-      counter.usage = info.usage;
-      counter.uuid = CounterUuid(info.name);
-      counter.formula = Expression::ForInput(static_cast<std::uint32_t>(i), info.name);
-      counter.is_hardware = true;
-      add(std::move(counter));
+      add(HardwareCounterAsItself(hardware[i], static_cast<std::uint32_t>(i)));
     }
   }
 
