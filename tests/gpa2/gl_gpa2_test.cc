@@ -56,9 +56,12 @@ TEST_F(GlGpa2Test, V2ReadsTheVerticesAndPrimitivesOfEachDrawAsV3Does) {
 }
 
 TEST_F(GlGpa2Test, V2NamesFragmentShaderInvocationsPSPixelsInAndCountsEveryPixelOnce) {
-  std::vector<std::function<void()>> work = {[this] { workloads_.DrawFullScreenTriangle(); }};
+  // Block-aligned squares tiling the viewport: each pixel shaded exactly once, no helper invocations.
+  const int squares = (kWidth / 16) * (kHeight / 16);
+  std::vector<std::function<void()>> work = {[this, squares] { workloads_.DrawAlignedSquares(squares, kWidth, kHeight); }};
   MeasureBothWays({"PSInvocations", "SamplesPassed"}, {"PSPixelsIn", "SamplesPassed"}, work);
   EXPECT_EQ(v2_[0]["PSPixelsIn"], kWidth * kHeight);
+  EXPECT_EQ(v2_[0]["SamplesPassed"], kWidth * kHeight);
   EXPECT_EQ(v2_[0]["PSPixelsIn"], v3_[0]["PSInvocations"]);
   EXPECT_EQ(v2_[0]["SamplesPassed"], v3_[0]["SamplesPassed"]);
   EXPECT_EQ(v2_[0].count("PSInvocations"), 0u);  // under its v2 name only

@@ -159,9 +159,9 @@ TEST_F(VkGpa2Test, V2ReadsThePipelineStatisticsOfEachDrawAsV3DoesAndAsTheDrawsDi
     EXPECT_EQ(v2[i].at("IAPrimitivesIn"), m) << "sample " << i;
     EXPECT_EQ(v2[i].at("VSVerticesIn"), 3 * m) << "sample " << i;
     EXPECT_EQ(v2[i].at("PrimitivesIn"), m) << "sample " << i;
-    EXPECT_GT(v2[i].at("PSPixelsIn"), 0) << "sample " << i;
     for (const std::string& name : counters) EXPECT_EQ(v2[i].at(name), v3[i].at(name)) << name << ", sample " << i;
   }
+  EXPECT_GT(v2.back().at("PSPixelsIn"), 0);  // the grid of 1000 triangles covers pixels (a single small one may not)
 }
 
 TEST_F(VkGpa2Test, V2NamesGeometryShaderInvocationsGSPrimsInAndTimesInMilliseconds) {
