@@ -105,8 +105,15 @@ TEST_F(Gpa2Test, GetSampleCountCountsTheSamplesOfASession) {
 TEST_F(Gpa2Test, GetSampleOfACounterBeyondTheLastIsIndexOutOfRange) {
   Open();
   const gpa_uint32 session = RecordSession({"FakeTotalWork"}, {0});
-  gpa_uint64 value = 0;
-  EXPECT_EQ(GPA_GetSampleUInt64(session, 0, 6, &value), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+  gpa_uint64 u64 = 0;
+  gpa_uint32 u32 = 0;
+  gpa_float64 f64 = 0;
+  gpa_float32 f32 = 0;
+  EXPECT_EQ(GPA_GetSampleUInt64(session, 0, 6, &u64), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+  EXPECT_THAT(V2Log::LastError(), HasSubstr("counterIndex 6"));
+  EXPECT_EQ(GPA_GetSampleUInt32(session, 0, 6, &u32), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+  EXPECT_EQ(GPA_GetSampleFloat64(session, 0, 6, &f64), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+  EXPECT_EQ(GPA_GetSampleFloat32(session, 0, 6, &f32), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
 }
 
 TEST_F(Gpa2Test, GetSampleOfACounterNotEnabledInTheSessionIsNotEnabled) {
