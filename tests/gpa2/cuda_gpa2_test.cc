@@ -81,7 +81,7 @@ TEST_F(CudaGpa2Test, PassCountsAreThoseOfTheV3Path) {
   GpaContextId v3_context = nullptr;
   ASSERT_EQ(GpaOpenContext(&v3_info_, kGpaOpenContextDefaultBit, &v3_context), kGpaStatusOk);
   ComparePassCounts(v3_context, {"GPUTime"});
-  ComparePassCounts(v3_context, {"FetchSize", "WriteSize", "L2CacheHit", "L1CacheHit"});
+  ComparePassCounts(v3_context, {"FetchSize", "WriteSize", "L2CacheHit", "Wavefronts"});
   ComparePassCounts(v3_context, {"GPUBusy", "SMBusy", "IPC", "AchievedOccupancy", "DRAMThroughput", "L2Throughput"});
   ComparePassCounts(v3_context, {"PcieBytes", "FetchSize"});  // not collectable together
   EXPECT_EQ(GpaCloseContext(v3_context), kGpaStatusOk);

@@ -107,7 +107,11 @@ class VkGpa2Test : public ::testing::Test {
         const char* name = nullptr;
         gpa.GpaGetEnabledIndex(session, e, &index);
         gpa.GpaGetCounterName(context, index, &name);
-        sample[name] = static_cast<double>(words[e]);  // pipeline statistics are uint64
+        GpaDataType type = kGpaDataTypeUint64;
+        gpa.GpaGetCounterDataType(context, index, &type);
+        double value = static_cast<double>(words[e]);
+        if (type == kGpaDataTypeFloat64) std::memcpy(&value, &words[e], sizeof value);
+        sample[name] = value;
       }
       values.push_back(sample);
     }
@@ -147,7 +151,7 @@ class VkGpa2Test : public ::testing::Test {
 TEST_F(VkGpa2Test, V2ReadsThePipelineStatisticsOfEachDrawAsV3DoesAndAsTheDrawsDictate) {
   const std::vector<std::uint32_t> triangles = {1, 40, 1000};
   const std::vector<std::string> counters = {"IAVerticesIn", "IAPrimitivesIn", "VSVerticesIn", "PrimitivesIn",
-                                             "ClipperPrimitivesOut", "PSPixelsIn"};
+                                             "ClipperPrimsOut", "PSPixelsIn"};
   const auto v3 = MeasureV3(counters, triangles);
   std::string error;
   const auto v2 = MeasureV2(counters, triangles, &error);
@@ -164,23 +168,24 @@ TEST_F(VkGpa2Test, V2ReadsThePipelineStatisticsOfEachDrawAsV3DoesAndAsTheDrawsDi
   EXPECT_GT(v2.back().at("PSPixelsIn"), 0);  // the grid of 1000 triangles covers pixels (a single small one may not)
 }
 
-TEST_F(VkGpa2Test, V2NamesGeometryShaderInvocationsGSPrimsInAndTimesInMilliseconds) {
+TEST_F(VkGpa2Test, V2TimesAreMillisecondsAndItsCountsTheV3Types) {
   ASSERT_EQ(GPA_Initialize(), GPA_STATUS_OK);
   GpaVkContextOpenInfo open_info = device_->OpenInfo();
   ASSERT_EQ(GPA_OpenContext(&open_info), GPA_STATUS_OK);
-  gpa_uint32 by_v2_name = 0, by_catalog_name = 1;
-  if (GPA_GetCounterIndex("GSInvocations", &by_catalog_name) == GPA_STATUS_OK) {  // devices with geometry shaders
-    ASSERT_EQ(GPA_GetCounterIndex("GSPrimsIn", &by_v2_name), GPA_STATUS_OK);
-    EXPECT_EQ(by_v2_name, by_catalog_name);
-    const char* name = nullptr;
-    ASSERT_EQ(GPA_GetCounterName(by_v2_name, &name), GPA_STATUS_OK);
-    EXPECT_STREQ(name, "GSPrimsIn");
-  }
-  gpa_uint32 gpu_time = 0;
+  gpa_uint32 gpu_time = 0, vertices = 0, clipped = 0;
   ASSERT_EQ(GPA_GetCounterIndex("GPUTime", &gpu_time), GPA_STATUS_OK);
+  ASSERT_EQ(GPA_GetCounterIndex("VSVerticesIn", &vertices), GPA_STATUS_OK);
+  ASSERT_EQ(GPA_GetCounterIndex("ClipperPrimsOut", &clipped), GPA_STATUS_OK);
   GPA_Usage_Type usage;
+  GPA_Type type;
   ASSERT_EQ(GPA_GetCounterUsageType(gpu_time, &usage), GPA_STATUS_OK);
-  EXPECT_EQ(usage, GPA_USAGE_TYPE_MILLISECONDS);
+  EXPECT_EQ(usage, GPA_USAGE_TYPE_MILLISECONDS);  // v2's GPUTime; v3 measures nanoseconds
+  ASSERT_EQ(GPA_GetCounterDataType(gpu_time, &type), GPA_STATUS_OK);
+  EXPECT_EQ(type, GPA_TYPE_FLOAT64);
+  ASSERT_EQ(GPA_GetCounterDataType(vertices, &type), GPA_STATUS_OK);
+  EXPECT_EQ(type, GPA_TYPE_FLOAT64);  // GPA's type for VSVerticesIn (counters/README.md)
+  ASSERT_EQ(GPA_GetCounterDataType(clipped, &type), GPA_STATUS_OK);
+  EXPECT_EQ(type, GPA_TYPE_UINT64);
   EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
   EXPECT_EQ(GPA_Destroy(), GPA_STATUS_OK);
 }

@@ -28,18 +28,6 @@ bool SameName(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
 
-// Renames the counters kV2Aliases names, unless the context already has a counter of the v2 name.
-void ApplyV2Names(std::vector<CounterView>* counters) {
-  for (const V2Alias& alias : kV2Aliases) {
-    bool v2_name_taken = false;
-    for (const CounterView& view : *counters) v2_name_taken = v2_name_taken || SameName(view.name, alias.v2_name);
-    if (v2_name_taken) continue;
-    for (CounterView& view : *counters) {
-      if (view.catalog_name == alias.catalog_name) view.name = alias.v2_name;
-    }
-  }
-}
-
 }  // namespace
 
 bool DescribeCounters(GpaContextId context, std::vector<CounterView>* counters) {
@@ -63,8 +51,7 @@ bool DescribeCounters(GpaContextId context, std::vector<CounterView>* counters) 
       return false;
     }
     CounterView view;
-    view.catalog_name = name;
-    view.name = view.catalog_name;
+    view.name = name;
     view.description = description;
     view.v3_is_float = type == kGpaDataTypeFloat64;
     view.type = view.v3_is_float ? GPA_TYPE_FLOAT64 : GPA_TYPE_UINT64;
@@ -75,16 +62,12 @@ bool DescribeCounters(GpaContextId context, std::vector<CounterView>* counters) 
     }
     counters->push_back(std::move(view));
   }
-  ApplyV2Names(counters);
   return true;
 }
 
 std::optional<gpa_uint32> FindCounter(const std::vector<CounterView>& counters, std::string_view name) {
   for (gpa_uint32 i = 0; i < counters.size(); ++i) {
     if (SameName(counters[i].name, name)) return i;
-  }
-  for (gpa_uint32 i = 0; i < counters.size(); ++i) {
-    if (SameName(counters[i].catalog_name, name)) return i;
   }
   return std::nullopt;
 }
