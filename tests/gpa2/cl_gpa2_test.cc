@@ -59,7 +59,7 @@ TEST_F(ClGpa2Test, TimingCountersAreMillisecondsThatBracketTheKernelsOfTheSample
 TEST_F(ClGpa2Test, EveryCounterIsMillisecondsAsAFloat64) {
   gpa_uint32 count = 0;
   ASSERT_EQ(GPA_GetNumCounters(&count), GPA_STATUS_OK);
-  ASSERT_EQ(count, 5u);  // counters/opencl.json
+  ASSERT_EQ(count, 5u);  // catalogs/opencl.json
   for (gpa_uint32 i = 0; i < count; ++i) {
     GPA_Type type;
     GPA_Usage_Type usage;

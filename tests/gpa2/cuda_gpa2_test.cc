@@ -3,6 +3,7 @@
 // counters and counts passes through CUPTI's host API. v2 sees the counters and pass counts a v3 client sees.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,7 @@ TEST_F(CudaGpa2Test, AnOfflineContextListsTheCountersOfTheV3ContextOfTheSameChip
   ASSERT_EQ(GpaGetNumCounters(v3_context, &v3_count), kGpaStatusOk);
   ASSERT_EQ(GPA_GetNumCounters(&v2_count), GPA_STATUS_OK);
   ASSERT_EQ(v2_count, v3_count);
-  EXPECT_GT(v2_count, 50u);  // counters/cuda.json and cuda_sol.json on GH100
+  EXPECT_GT(v2_count, 50u);  // catalogs/cuda.json and cuda_sol.json on GH100
   for (gpa_uint32 i = 0; i < v2_count; ++i) {
     const char* v2_name = nullptr;
     const char* v3_name = nullptr;
@@ -69,9 +70,13 @@ TEST_F(CudaGpa2Test, AnOfflineContextListsTheCountersOfTheV3ContextOfTheSameChip
     EXPECT_STREQ(v2_name, v3_name);  // the CUDA catalogs already use v2 names where v2 has one
     ASSERT_EQ(GPA_GetCounterUsageType(i, &v2_usage), GPA_STATUS_OK);
     ASSERT_EQ(GpaGetCounterUsageType(v3_context, i, &v3_usage), kGpaStatusOk);
-    if (v3_usage == kGpaUsageTypeNanoseconds) EXPECT_EQ(v2_usage, GPA_USAGE_TYPE_MILLISECONDS) << v2_name;
-    if (v3_usage == kGpaUsageTypePercentage) EXPECT_EQ(v2_usage, GPA_USAGE_TYPE_PERCENTAGE) << v2_name;
-    if (v3_usage == kGpaUsageTypeBytes) EXPECT_EQ(v2_usage, GPA_USAGE_TYPE_BYTES) << v2_name;
+    const std::map<GpaUsageType, GPA_Usage_Type> expected = {
+        {kGpaUsageTypeNanoseconds, GPA_USAGE_TYPE_MILLISECONDS}, {kGpaUsageTypePercentage, GPA_USAGE_TYPE_PERCENTAGE},
+        {kGpaUsageTypeBytes, GPA_USAGE_TYPE_BYTES},              {kGpaUsageTypeKilobytes, GPA_USAGE_TYPE_KILOBYTES},
+        {kGpaUsageTypeItems, GPA_USAGE_TYPE_ITEMS},              {kGpaUsageTypeCycles, GPA_USAGE_TYPE_CYCLES},
+        {kGpaUsageTypeRatio, GPA_USAGE_TYPE_RATIO}};
+    ASSERT_EQ(expected.count(v3_usage), 1u) << v2_name;
+    EXPECT_EQ(v2_usage, expected.at(v3_usage)) << v2_name;
   }
   EXPECT_EQ(GpaCloseContext(v3_context), kGpaStatusOk);
 }

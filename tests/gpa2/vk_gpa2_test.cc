@@ -32,11 +32,8 @@ class VkGpa2Test : public ::testing::Test {
   void SetUp() override {
     std::string error;
     device_ = VulkanDevice::Create(vkwork::DevicePreference::kSoftware, &error);
-    if (!device_) {
-      const char* required = std::getenv("OPENGPA_REQUIRE_VULKAN");
-      if (required == nullptr || std::strcmp(required, "1") != 0) GTEST_SKIP() << "no Vulkan device: " << error;
-      FAIL() << "no Vulkan device: " << error;
-    }
+    // As tests/vulkan: a missing Vulkan device fails (CI has lavapipe), never skips.
+    ASSERT_TRUE(device_) << "no Vulkan device: " << error;
     target_ = RenderTarget::Create(*device_, 128, 96, &error);
     ASSERT_TRUE(target_) << error;
     grid_ = GraphicsPipeline::Create(*device_, *target_, Geometry::kGridTriangles, &error);
@@ -183,7 +180,7 @@ TEST_F(VkGpa2Test, V2TimesAreMillisecondsAndItsCountsTheV3Types) {
   ASSERT_EQ(GPA_GetCounterDataType(gpu_time, &type), GPA_STATUS_OK);
   EXPECT_EQ(type, GPA_TYPE_FLOAT64);
   ASSERT_EQ(GPA_GetCounterDataType(vertices, &type), GPA_STATUS_OK);
-  EXPECT_EQ(type, GPA_TYPE_FLOAT64);  // GPA's type for VSVerticesIn (counters/README.md)
+  EXPECT_EQ(type, GPA_TYPE_FLOAT64);  // GPA's type for VSVerticesIn (catalogs/README.md)
   ASSERT_EQ(GPA_GetCounterDataType(clipped, &type), GPA_STATUS_OK);
   EXPECT_EQ(type, GPA_TYPE_UINT64);
   EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_OK);

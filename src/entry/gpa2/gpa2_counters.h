@@ -1,5 +1,5 @@
 // The counters of a v3 context as v2 sees them: the same counters at the same indices and names (the
-// catalogs use GPA's names, the v2 tables' included: counters/README.md, "One vocabulary"), with
+// catalogs use GPA's names, the v2 tables' included: catalogs/README.md, "One vocabulary"), with
 //   - v2 units: v2 has no nanoseconds, and its GPUTime is in milliseconds, so every nanosecond counter
 //     reads in milliseconds (value / 1e6) as a gpa_float64 with usage GPA_USAGE_TYPE_MILLISECONDS;
 //   - v2 types: a v3 uint64 counter is GPA_TYPE_UINT64, a float64 one GPA_TYPE_FLOAT64.
