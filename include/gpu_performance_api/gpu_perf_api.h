@@ -1,27 +1,60 @@
 // OpenGPA: the GPU Performance API v3 entry points (exported by libGPUPerfAPI{VK,GL,CL,CUDA}.so).
-// See the API reference in docs/ for each function's statuses; every error is also logged through
-// the callback registered with GpaRegisterLoggingCallback.
+//
+// The table, the prototypes and every type are GPA v3.17's (see gpu_perf_api_types.h): a client compiled
+// against AMD's headers calls these libraries through the same slots with the same values. See
+// docs/api-status.md for each function's statuses; every error is also logged through the callback
+// registered with GpaRegisterLoggingCallback.
+//
+// Defining DISABLE_GPA to 1 before including this header replaces every entry point with an inline stub
+// that does nothing and returns kGpaStatusOk (gpu_perf_api_stub.h), so that a program builds and runs
+// with GPA compiled out.
 #ifndef GPU_PERFORMANCE_API_GPU_PERF_API_H_
 #define GPU_PERFORMANCE_API_GPU_PERF_API_H_
+
+#include <stddef.h>
+
+#if DISABLE_GPA
+#define USE_GPA 0  ///< 0: the entry points are gpu_perf_api_stub.h's inline stubs.
+#else
+#define USE_GPA 1  ///< 1: the entry points are the library's.
+#endif
 
 #include "gpu_performance_api/gpu_perf_api_function_types.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
 
+/// Version of the function table (GpaFunctionTable::major_version).
+#define GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER 3
+/// GpaFunctionTable::minor_version: the size of the table the caller was built with.
+#define GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER (sizeof(struct _GpaFunctionTable))
+
 /// Every entry point, as stored in the table GpaGetFuncTable fills.
-typedef struct GpaFunctionTable
+typedef struct _GpaFunctionTable
 {
     GpaUInt32 major_version;  ///< GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER
-    GpaUInt32 minor_version;  ///< sizeof(GpaFunctionTable) the caller was built with
+    GpaUInt32 minor_version;  ///< GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER: sizeof the caller's table
+
 #define GPA_FUNCTION_PREFIX(func) func##PtrType func;
 #include "gpu_performance_api/gpu_perf_api_functions.h"
 #undef GPA_FUNCTION_PREFIX
-} GpaFunctionTable;
 
-#define GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER ((GpaUInt32)sizeof(GpaFunctionTable))
+#ifdef __cplusplus
+    /// In C++ a table starts with this header's versions and no entry points, ready for GpaGetFuncTable.
+    /// C code sets major_version and minor_version itself.
+    _GpaFunctionTable()
+    {
+        major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
+        minor_version = static_cast<GpaUInt32>(GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER);
+#define GPA_FUNCTION_PREFIX(func) func = nullptr;
+#include "gpu_performance_api/gpu_perf_api_functions.h"
+#undef GPA_FUNCTION_PREFIX
+    }
+#endif
+} GpaFunctionTable;
 
 /// Size of a table holding only the entry points before `func` (what an older client would pass).
 #define GPA_FUNCTION_TABLE_SIZE_UP_TO(func) offsetof(GpaFunctionTable, func)
 
+#if USE_GPA
 #ifndef GPA_NO_PROTOTYPES
 #ifdef __cplusplus
 extern "C" {
@@ -93,5 +126,8 @@ GPA_LIB_DECL const char* GpaGetStatusAsStr(GpaStatus status);
 }
 #endif
 #endif  // GPA_NO_PROTOTYPES
+#else  // !USE_GPA
+#include "gpu_performance_api/gpu_perf_api_stub.h"
+#endif  // USE_GPA
 
 #endif  // GPU_PERFORMANCE_API_GPU_PERF_API_H_

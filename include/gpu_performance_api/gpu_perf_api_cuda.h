@@ -34,6 +34,7 @@
 #define GPU_PERFORMANCE_API_GPU_PERF_API_CUDA_H_
 
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "gpu_performance_api/opengpa_ext.h"  // kGpaApiCuda
 
 #ifndef CUDA_VERSION
 /// The driver API's context handle; the same declaration as cuda.h's, so either header may come first.

@@ -1,29 +1,32 @@
-// The GPA v3 entry points in function-table order. Include with GPA_FUNCTION_PREFIX defined;
-// appending at the end is the only compatible change (the table's minor version is its size).
+// The GPA v3 entry points in GpaFunctionTable order, as an X-macro list: define GPA_FUNCTION_PREFIX(name)
+// before including it. The order is GPA v3.17's, slot for slot (tests/abi pins every offset): a client built
+// against AMD's headers calls through these slots. Appending at the end is the only compatible change
+// (the table's minor version is its size).
 #ifndef GPA_FUNCTION_PREFIX
-#error "define GPA_FUNCTION_PREFIX(name) before including gpu_perf_api_functions.h"
+#define GPA_FUNCTION_PREFIX(f)                ///< Expands to nothing when the includer defined no macro.
+#define NEED_TO_UNDEFINE_GPA_FUNCTION_PREFIX  ///< Set when the placeholder above is to be removed at the end.
 #endif
 
-// Version
-GPA_FUNCTION_PREFIX(GpaGetVersion)
+// GPA API table.
 GPA_FUNCTION_PREFIX(GpaGetFuncTable)
 
-// Logging
+// Logging.
 GPA_FUNCTION_PREFIX(GpaRegisterLoggingCallback)
 
-// Init / destroy
+// Initialize / destroy.
 GPA_FUNCTION_PREFIX(GpaInitialize)
 GPA_FUNCTION_PREFIX(GpaDestroy)
 
-// Context
+// Context start / finish.
 GPA_FUNCTION_PREFIX(GpaOpenContext)
 GPA_FUNCTION_PREFIX(GpaCloseContext)
+
+// Context interrogation.
 GPA_FUNCTION_PREFIX(GpaGetSupportedSampleTypes)
 GPA_FUNCTION_PREFIX(GpaGetDeviceAndRevisionId)
 GPA_FUNCTION_PREFIX(GpaGetDeviceName)
-GPA_FUNCTION_PREFIX(GpaGetDeviceGeneration)
 
-// Counter interrogation
+// Counter interrogation.
 GPA_FUNCTION_PREFIX(GpaGetNumCounters)
 GPA_FUNCTION_PREFIX(GpaGetCounterName)
 GPA_FUNCTION_PREFIX(GpaGetCounterIndex)
@@ -36,13 +39,13 @@ GPA_FUNCTION_PREFIX(GpaGetCounterSampleType)
 GPA_FUNCTION_PREFIX(GpaGetDataTypeAsStr)
 GPA_FUNCTION_PREFIX(GpaGetUsageTypeAsStr)
 
-// Session
+// Sessions.
 GPA_FUNCTION_PREFIX(GpaCreateSession)
 GPA_FUNCTION_PREFIX(GpaDeleteSession)
 GPA_FUNCTION_PREFIX(GpaBeginSession)
 GPA_FUNCTION_PREFIX(GpaEndSession)
 
-// Counter scheduling
+// Counter scheduling.
 GPA_FUNCTION_PREFIX(GpaEnableCounter)
 GPA_FUNCTION_PREFIX(GpaDisableCounter)
 GPA_FUNCTION_PREFIX(GpaEnableCounterByName)
@@ -50,13 +53,13 @@ GPA_FUNCTION_PREFIX(GpaDisableCounterByName)
 GPA_FUNCTION_PREFIX(GpaEnableAllCounters)
 GPA_FUNCTION_PREFIX(GpaDisableAllCounters)
 
-// Query counter schedule
+// Query counter scheduling.
 GPA_FUNCTION_PREFIX(GpaGetPassCount)
 GPA_FUNCTION_PREFIX(GpaGetNumEnabledCounters)
 GPA_FUNCTION_PREFIX(GpaGetEnabledIndex)
 GPA_FUNCTION_PREFIX(GpaIsCounterEnabled)
 
-// Sample handling
+// Sample handling.
 GPA_FUNCTION_PREFIX(GpaBeginCommandList)
 GPA_FUNCTION_PREFIX(GpaEndCommandList)
 GPA_FUNCTION_PREFIX(GpaBeginSample)
@@ -64,13 +67,22 @@ GPA_FUNCTION_PREFIX(GpaEndSample)
 GPA_FUNCTION_PREFIX(GpaContinueSampleOnCommandList)
 GPA_FUNCTION_PREFIX(GpaCopySecondarySamples)
 GPA_FUNCTION_PREFIX(GpaGetSampleCount)
-GPA_FUNCTION_PREFIX(GpaGetSampleId)
 
-// Query results
+// Query results.
 GPA_FUNCTION_PREFIX(GpaIsPassComplete)
 GPA_FUNCTION_PREFIX(GpaIsSessionComplete)
 GPA_FUNCTION_PREFIX(GpaGetSampleResultSize)
 GPA_FUNCTION_PREFIX(GpaGetSampleResult)
 
-// Status / error
+// Status / error query.
 GPA_FUNCTION_PREFIX(GpaGetStatusAsStr)
+
+// Added after the first v3 table, in this order.
+GPA_FUNCTION_PREFIX(GpaGetSampleId)
+GPA_FUNCTION_PREFIX(GpaGetVersion)
+GPA_FUNCTION_PREFIX(GpaGetDeviceGeneration)
+
+#ifdef NEED_TO_UNDEFINE_GPA_FUNCTION_PREFIX
+#undef GPA_FUNCTION_PREFIX
+#undef NEED_TO_UNDEFINE_GPA_FUNCTION_PREFIX
+#endif

@@ -1,13 +1,13 @@
-// OpenGPA extensions to GPA v3: what a counter is made of, for tools that explain counters
-// (`opengpa list`). Exported by every libGPUPerfAPI<X>.so next to the Gpa* entry points but NOT part of
-// GpaFunctionTable, whose layout is GPA's: resolve them with dlsym and treat a missing symbol as
-// "not offered by this library".
+// OpenGPA extensions to GPA v3.
 //
-// Valid usage (like every Gpa* entry point, each error is also logged, naming the argument and value):
-//   - context_id is an open context      -> else kGpaStatusErrorContextNotFound
-//   - index < GpaGetNumCounters          -> else kGpaStatusErrorIndexOutOfRange
-//   - the out pointer is not NULL        -> else kGpaStatusErrorNullPointer
-// The returned strings live as long as the context.
+// GPA's own headers (gpu_perf_api*.h) are AMD's GPA v3.17, value for value. What OpenGPA adds lives here,
+// where nothing a GPA client does can meet it:
+//   - values of GPA's enums that GPA never assigns, outside every Start..Last range of GPA v3.17 (and of
+//     GPA v4): a client looping from kGpaApiStart to kGpaApiLast, or indexing a table by
+//     GpaHwGeneration, never sees them. The enum-typed ones are casts of their value (macros), so that they
+//     are GPA enum values in C and C++ alike;
+//   - the functions libGPUPerfAPI<X>.so exports beside the Gpa* entry points but NOT in GpaFunctionTable,
+//     whose layout is GPA's: resolve them with dlsym and treat a missing symbol as "not offered".
 #ifndef GPU_PERFORMANCE_API_OPENGPA_EXT_H_
 #define GPU_PERFORMANCE_API_OPENGPA_EXT_H_
 
@@ -16,6 +16,51 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/// Where OpenGPA's values of GPA's enums start (above every value GPA v3 and v4 assign).
+#define OPENGPA_ENUM_EXTENSION_BASE 0x100
+
+/// GpaApiType: CUDA through CUPTI, served by libGPUPerfAPICUDA.so (open-info in gpu_perf_api_cuda.h).
+#define kGpaApiCuda ((GpaApiType)(OPENGPA_ENUM_EXTENSION_BASE + 0))
+
+/// GpaHwGeneration: a CPU-emulated driver (lavapipe, llvmpipe, PoCL, SwiftShader).
+#define kGpaHwGenerationSoftware ((GpaHwGeneration)(OPENGPA_ENUM_EXTENSION_BASE + 0))
+
+/// GpaInitializeBits: GPA's simultaneous-queues bit (GPA v4's value; GPA's own tests pass it to GPA v3). OpenGPA
+/// accepts it and needs nothing from it.
+#define kGpaInitializeSimultaneousQueuesEnableBit ((GpaInitializeFlags)0x01)
+
+/// GpaContextSampleTypeBits: the bits a context may add to GpaGetSupportedSampleTypes' mask. GPA v3.17
+/// assigns no bit (its only type, kGpaContextSampleTypeDiscreteCounter, is 0); GPA v4 gives these two bits
+/// the same meaning. No OpenGPA backend offers them yet.
+#define kGpaContextSampleTypeStreamingCounter ((GpaContextSampleTypeFlags)0x02)
+#define kGpaContextSampleTypeSqtt ((GpaContextSampleTypeFlags)0x04)
+
+/// GpaCounterSampleType: a counter that can be streamed (GPA v4's value; GPA v3.17 defines only 0x1).
+#define kGpaCounterSampleTypeStreaming ((GpaCounterSampleType)0x02)
+
+/// GpaSessionSampleType: sessions beyond discrete counters, past kGpaSessionSampleTypeLast. The low byte
+/// is GPA v4's value of the same type. A context refuses them (kGpaStatusErrorIncompatibleSampleTypes)
+/// unless GpaGetSupportedSampleTypes reports the bits they need.
+#define kGpaSessionSampleTypeStreamingCounter ((GpaSessionSampleType)(OPENGPA_ENUM_EXTENSION_BASE + 1))
+#define kGpaSessionSampleTypeSqtt ((GpaSessionSampleType)(OPENGPA_ENUM_EXTENSION_BASE + 2))
+#define kGpaSessionSampleTypeStreamingCounterAndSqtt ((GpaSessionSampleType)(OPENGPA_ENUM_EXTENSION_BASE + 3))
+
+/// Scalar types OpenGPA's headers used before they followed GPA v3.17 exactly (GPA defines only the unsigned
+/// ones); kept so that code written against them still compiles.
+typedef signed char GpaInt8;
+typedef short       GpaInt16;
+typedef int         GpaInt32;
+typedef long long   GpaInt64;
+typedef GpaUInt8    GpaBool;
+
+// What a counter is made of, for tools that explain counters (`opengpa list`).
+//
+// Valid usage (like every Gpa* entry point, each error is also logged, naming the argument and value):
+//   - context_id is an open context      -> else kGpaStatusErrorContextNotFound
+//   - index < GpaGetNumCounters          -> else kGpaStatusErrorIndexOutOfRange
+//   - the out pointer is not NULL        -> else kGpaStatusErrorNullPointer
+// The returned strings live as long as the context.
 
 /// The formula of counter `index` in the catalog's language (e.g. "(a / b) * 100"), over hardware-counter
 /// names and constants. A hardware counter exposed as itself (kGpaOpenContextEnableHardwareCountersBit)

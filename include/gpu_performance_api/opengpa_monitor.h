@@ -15,7 +15,9 @@
 #ifndef GPU_PERFORMANCE_API_OPENGPA_MONITOR_H_
 #define GPU_PERFORMANCE_API_OPENGPA_MONITOR_H_
 
+#include "gpu_performance_api/gpu_perf_api_function_types.h"  // GpaLoggingCallbackPtrType
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "gpu_performance_api/opengpa_ext.h"  // GpaBool
 
 #ifdef __cplusplus
 extern "C" {

@@ -18,6 +18,7 @@
 #include "gpu_performance_api/gpu_perf_api_interface_loader.h"
 
 GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
+GpaFuncTableInfo* gpa_function_table_info = nullptr;
 
 namespace {
 

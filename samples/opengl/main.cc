@@ -22,6 +22,7 @@
 #include "headless_gl.h"
 
 GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
+GpaFuncTableInfo* gpa_function_table_info = nullptr;
 
 namespace opengpa::glwork {
 namespace {

@@ -19,6 +19,7 @@
 
 #include "counters/hardware_counter.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "gpu_performance_api/opengpa_ext.h"  // kGpaApiCuda, kGpaHwGenerationSoftware, streaming sample types
 
 namespace opengpa {
 
@@ -103,6 +104,9 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual GpaApiType Api() const = 0;
+  // Whether the API records into command lists the application owns (Vulkan). Without them,
+  // GpaContinueSampleOnCommandList and GpaCopySecondarySamples are kGpaStatusErrorApiNotSupported outright.
+  virtual bool HasCommandLists() const { return false; }
   virtual GpaStatus Initialize(GpaInitializeFlags /*flags*/) { return kGpaStatusOk; }
   virtual GpaStatus Destroy() { return kGpaStatusOk; }
   // `api_context` is what the application passed to GpaOpenContext (already checked non-null).

@@ -20,7 +20,10 @@ GpaStatus Context::Open(Backend& backend, void* api_context, GpaOpenContextFlags
   }
   std::string error;
   BackendContext& backend_context = *context->backend_;
-  if (!CounterSet::Build(backend_context.HardwareCounters(), backend_context.DerivedCatalogs(),
+  // kGpaOpenContextHideDerivedCountersBit: no catalog, so only the hardware counters are exposed.
+  const bool hide_derived = (flags & kGpaOpenContextHideDerivedCountersBit) != 0;
+  if (!CounterSet::Build(backend_context.HardwareCounters(),
+                         hide_derived ? std::vector<std::string_view>{} : backend_context.DerivedCatalogs(),
                          backend_context.Constants(), (flags & kGpaOpenContextEnableHardwareCountersBit) != 0,
                          &context->counters_, &error)) {
     return LogError(kGpaStatusErrorFailed, "GpaOpenContext: the counter catalogs of device '{}' do not build: {}",

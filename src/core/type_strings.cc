@@ -49,9 +49,11 @@ const char* StatusAsString(GpaStatus status) {
     case kGpaStatusErrorLibAlreadyLoaded: return "GPA Error: Library Already Loaded.";
     case kGpaStatusErrorOtherSessionActive: return "GPA Error: Other Session Active.";
     case kGpaStatusErrorException: return "GPA Error: Exception Occurred.";
+    case kGpaStatusErrorInvalidCounterGroupData: return "GPA Error: Invalid Counter Group Data.";
     case kGpaStatusInternal: break;
   }
-  return status < 0 ? "Unknown Error" : "Unknown Status";
+  // The strings GPA gives every value it does not know (its own tests compare them).
+  return status < 0 ? "GPA Error: Unknown Error." : "GPA Status: Unknown Status.";
 }
 
 const char* DataTypeAsString(GpaDataType type) {

@@ -7,6 +7,17 @@ using namespace opengpa::entry;
 
 namespace {
 
+// Every bit GPA v3.17 defines for GpaInitialize (it lists only the default, 0) plus GPA's simultaneous-queues
+// bit, which GPA's own tests pass and OpenGPA accepts and ignores.
+constexpr GpaInitializeFlags kKnownInitializeBits = kGpaInitializeDefaultBit | kGpaInitializeSimultaneousQueuesEnableBit;
+
+// Every bit GPA v3.17 defines for GpaOpenContext, the two obsolete ones included (accepted, no effect).
+constexpr GpaOpenContextFlags kKnownOpenContextBits =
+    kGpaOpenContextHideDerivedCountersBit | kGpaOpenContextHideSoftwareCountersBit_obsolete |
+    kGpaOpenContextHideHardwareCountersBit_obsolete | kGpaOpenContextClockModeNoneBit | kGpaOpenContextClockModePeakBit |
+    kGpaOpenContextClockModeMinMemoryBit | kGpaOpenContextClockModeMinEngineBit |
+    kGpaOpenContextEnableHardwareCountersBit;
+
 constexpr GpaOpenContextFlags kClockModeBits = kGpaOpenContextClockModeNoneBit | kGpaOpenContextClockModePeakBit |
                                                kGpaOpenContextClockModeMinMemoryBit |
                                                kGpaOpenContextClockModeMinEngineBit;
@@ -19,9 +30,9 @@ GpaStatus GpaInitialize(GpaInitializeFlags flags) {
     if (Library().initialized) {
       return LogError(kGpaStatusErrorGpaAlreadyInitialized, "GpaInitialize: GPA is already initialized");
     }
-    if ((flags & ~static_cast<GpaInitializeFlags>(kGpaInitializeAllBits)) != 0) {
+    if ((flags & ~kKnownInitializeBits) != 0) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaInitialize: flags {:#x} has unknown bits {:#x}", flags,
-                      flags & ~static_cast<GpaInitializeFlags>(kGpaInitializeAllBits));
+                      flags & ~kKnownInitializeBits);
     }
     if (GpaStatus status = ActiveBackend().Initialize(flags); status != kGpaStatusOk) {
       return LogError(status, "GpaInitialize: the backend could not initialize (flags {:#x})", flags);
@@ -56,9 +67,15 @@ GpaStatus GpaOpenContext(void* context, GpaOpenContextFlags flags, GpaContextId*
     if (!Library().initialized) {
       return LogError(kGpaStatusErrorGpaNotInitialized, "GpaOpenContext: call GpaInitialize first");
     }
-    if ((flags & ~static_cast<GpaOpenContextFlags>(kGpaOpenContextAllBits)) != 0) {
+    if ((flags & ~kKnownOpenContextBits) != 0) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaOpenContext: flags {:#x} has unknown bits {:#x}", flags,
-                      flags & ~static_cast<GpaOpenContextFlags>(kGpaOpenContextAllBits));
+                      flags & ~kKnownOpenContextBits);
+    }
+    if ((flags & kGpaOpenContextHideDerivedCountersBit) != 0 && (flags & kGpaOpenContextEnableHardwareCountersBit) == 0) {
+      return LogError(kGpaStatusErrorInvalidParameter,
+                      "GpaOpenContext: flags {:#x} hide the derived counters without "
+                      "kGpaOpenContextEnableHardwareCountersBit: no counters would be exposed",
+                      flags);
     }
     const GpaOpenContextFlags clock_bits = flags & kClockModeBits;
     if ((clock_bits & (clock_bits - 1)) != 0) {

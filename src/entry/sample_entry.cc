@@ -1,10 +1,17 @@
 // Command lists and samples: GpaBeginCommandList ... GpaGetSampleId.
+#include "backends/backend.h"
 #include "entry/entry_support.h"
 
 using namespace opengpa;
 using namespace opengpa::entry;
 
 namespace {
+
+// GpaContinueSampleOnCommandList and GpaCopySecondarySamples on an API without command lists (OpenGL, OpenCL,
+// CUDA): refused before any argument is looked at, as GPA does.
+GpaStatus NoCommandLists(const char* function) {
+  return LogError(kGpaStatusErrorApiNotSupported, "{}: this API has no command lists", function);
+}
 
 // For calls whose only handle is command_list_id: null check, then WithCommandList.
 template <typename Body>
@@ -20,15 +27,16 @@ GpaStatus GuardedCommandListCall(const char* function, GpaCommandListId command_
 GpaStatus GpaBeginCommandList(GpaSessionId session_id, GpaUInt32 pass_index, void* command_list,
                               GpaCommandListType command_list_type, GpaCommandListId* command_list_id) {
   return Guarded("GpaBeginCommandList", [&] {
+    // The session first (an unknown one is SessionNotFound whatever the other arguments, as in GPA), then the rest.
     if (session_id == nullptr) return NullArgument("GpaBeginCommandList", "session_id");
+    ExclusiveLock lock(Library().mutex);
+    Session* session = nullptr;
+    if (GpaStatus status = FindSession("GpaBeginCommandList", session_id, &session); status != kGpaStatusOk) return status;
     if (command_list == nullptr && command_list_type != kGpaCommandListNone) {
       return LogError(kGpaStatusErrorNullPointer, "GpaBeginCommandList: command_list is NULL but command_list_type is {}",
                       static_cast<int>(command_list_type));
     }
     if (command_list_id == nullptr) return NullArgument("GpaBeginCommandList", "command_list_id");
-    ExclusiveLock lock(Library().mutex);
-    Session* session = nullptr;
-    if (GpaStatus status = FindSession("GpaBeginCommandList", session_id, &session); status != kGpaStatusOk) return status;
     if (command_list_type < kGpaCommandListNone || command_list_type >= kGpaCommandListLast) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaBeginCommandList: command_list_type {} is not a GpaCommandListType",
                       static_cast<int>(command_list_type));
@@ -69,6 +77,7 @@ GpaStatus GpaEndSample(GpaCommandListId command_list_id) {
 
 GpaStatus GpaContinueSampleOnCommandList(GpaUInt32 src_sample_id, GpaCommandListId primary_command_list_id) {
   return Guarded("GpaContinueSampleOnCommandList", [&] {
+    if (!ActiveBackend().HasCommandLists()) return NoCommandLists("GpaContinueSampleOnCommandList");
     if (primary_command_list_id == nullptr) return NullArgument("GpaContinueSampleOnCommandList", "primary_command_list_id");
     return WithCommandList("GpaContinueSampleOnCommandList", "primary_command_list_id", primary_command_list_id,
                            [&](CommandList& primary) {
@@ -81,21 +90,23 @@ GpaStatus GpaCopySecondarySamples(GpaCommandListId secondary_command_list_id, Gp
                                   GpaUInt32 num_samples, GpaUInt32* new_sample_ids) {
   constexpr const char* kFunction = "GpaCopySecondarySamples";
   return Guarded(kFunction, [&] {
-    if (secondary_command_list_id == nullptr) return NullArgument(kFunction, "secondary_command_list_id");
-    if (primary_command_list_id == nullptr) return NullArgument(kFunction, "primary_command_list_id");
-    if (new_sample_ids == nullptr && num_samples > 0) return NullArgument(kFunction, "new_sample_ids");
+    if (!ActiveBackend().HasCommandLists()) return NoCommandLists(kFunction);
+    // Each list is null-checked and looked up before the next argument is looked at, as in GPA.
     SharedLock lock(Library().mutex);
     CommandList* secondary = nullptr;
     CommandList* primary = nullptr;
+    if (secondary_command_list_id == nullptr) return NullArgument(kFunction, "secondary_command_list_id");
     if (GpaStatus status =
             FindCommandList(kFunction, "secondary_command_list_id", secondary_command_list_id, &secondary);
         status != kGpaStatusOk) {
       return status;
     }
+    if (primary_command_list_id == nullptr) return NullArgument(kFunction, "primary_command_list_id");
     if (GpaStatus status = FindCommandList(kFunction, "primary_command_list_id", primary_command_list_id, &primary);
         status != kGpaStatusOk) {
       return status;
     }
+    if (new_sample_ids == nullptr && num_samples > 0) return NullArgument(kFunction, "new_sample_ids");
     if (secondary->session != primary->session) {
       return LogError(kGpaStatusErrorInvalidParameter,
                       "GpaCopySecondarySamples: the secondary and primary command lists belong to different sessions");

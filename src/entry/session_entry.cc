@@ -6,14 +6,19 @@ using namespace opengpa::entry;
 
 namespace {
 
-GpaContextSampleTypeFlags RequiredContextBits(GpaSessionSampleType type) {
-  switch (type) {
-    case kGpaSessionSampleTypeDiscreteCounter: return kGpaContextSampleTypeDiscreteCounter;
-    case kGpaSessionSampleTypeStreamingCounter: return kGpaContextSampleTypeStreamingCounter;
-    case kGpaSessionSampleTypeSqtt: return kGpaContextSampleTypeSqtt;
-    case kGpaSessionSampleTypeStreamingCounterAndSqtt:
-      return kGpaContextSampleTypeStreamingCounter | kGpaContextSampleTypeSqtt;
-    default: return 0;
+// The GpaGetSupportedSampleTypes bits a session type needs; false for a value that is no session type.
+// Discrete counters need none: in GPA v3.17 kGpaContextSampleTypeDiscreteCounter is 0, every context has them.
+bool RequiredContextBits(GpaSessionSampleType type, GpaContextSampleTypeFlags* required) {
+  switch (static_cast<int>(type)) {
+    case kGpaSessionSampleTypeDiscreteCounter: *required = kGpaContextSampleTypeDiscreteCounter; return true;
+    case static_cast<int>(kGpaSessionSampleTypeStreamingCounter):
+      *required = kGpaContextSampleTypeStreamingCounter;
+      return true;
+    case static_cast<int>(kGpaSessionSampleTypeSqtt): *required = kGpaContextSampleTypeSqtt; return true;
+    case static_cast<int>(kGpaSessionSampleTypeStreamingCounterAndSqtt):
+      *required = kGpaContextSampleTypeStreamingCounter | kGpaContextSampleTypeSqtt;
+      return true;
+    default: return false;
   }
 }
 
@@ -35,8 +40,8 @@ GpaStatus GpaCreateSession(GpaContextId context_id, GpaSessionSampleType sample_
     ExclusiveLock lock(Library().mutex);
     Context* context = nullptr;
     if (GpaStatus status = FindContext("GpaCreateSession", context_id, &context); status != kGpaStatusOk) return status;
-    const GpaContextSampleTypeFlags required = RequiredContextBits(sample_type);
-    if (required == 0) {
+    GpaContextSampleTypeFlags required = 0;
+    if (!RequiredContextBits(sample_type, &required)) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaCreateSession: sample_type {} is not a GpaSessionSampleType",
                       static_cast<int>(sample_type));
     }
@@ -103,31 +108,27 @@ GpaStatus GpaDisableAllCounters(GpaSessionId session_id) {
   return GuardedSessionCall("GpaDisableAllCounters", session_id, [](Session& s) { return s.DisableAllCounters(); });
 }
 
+// The counter-schedule queries look the session up before checking their output, as GPA does: an unknown
+// session is SessionNotFound whatever the output pointer.
 GpaStatus GpaGetPassCount(GpaSessionId session_id, GpaUInt32* number_of_passes) {
-  return Guarded("GpaGetPassCount", [&] {
-    if (session_id == nullptr) return NullArgument("GpaGetPassCount", "session_id");
+  return GuardedSessionCall("GpaGetPassCount", session_id, [&](Session& s) {
     if (number_of_passes == nullptr) return NullArgument("GpaGetPassCount", "number_of_passes");
-    return WithSession("GpaGetPassCount", session_id, [&](Session& s) { return s.GetPassCount(number_of_passes); });
+    return s.GetPassCount(number_of_passes);
   });
 }
 
 GpaStatus GpaGetNumEnabledCounters(GpaSessionId session_id, GpaUInt32* counter_count) {
-  return Guarded("GpaGetNumEnabledCounters", [&] {
-    if (session_id == nullptr) return NullArgument("GpaGetNumEnabledCounters", "session_id");
+  return GuardedSessionCall("GpaGetNumEnabledCounters", session_id, [&](Session& s) {
     if (counter_count == nullptr) return NullArgument("GpaGetNumEnabledCounters", "counter_count");
-    return WithSession("GpaGetNumEnabledCounters", session_id, [&](Session& s) {
-      *counter_count = s.NumEnabledCounters();
-      return kGpaStatusOk;
-    });
+    *counter_count = s.NumEnabledCounters();
+    return kGpaStatusOk;
   });
 }
 
 GpaStatus GpaGetEnabledIndex(GpaSessionId session_id, GpaUInt32 enabled_number, GpaUInt32* enabled_counter_index) {
-  return Guarded("GpaGetEnabledIndex", [&] {
-    if (session_id == nullptr) return NullArgument("GpaGetEnabledIndex", "session_id");
+  return GuardedSessionCall("GpaGetEnabledIndex", session_id, [&](Session& s) {
     if (enabled_counter_index == nullptr) return NullArgument("GpaGetEnabledIndex", "enabled_counter_index");
-    return WithSession("GpaGetEnabledIndex", session_id,
-                       [&](Session& s) { return s.GetEnabledIndex(enabled_number, enabled_counter_index); });
+    return s.GetEnabledIndex(enabled_number, enabled_counter_index);
   });
 }
 

@@ -39,13 +39,15 @@ GpaStatus GpaGetFuncTable(void* gpa_func_table) {
     const GpaUInt32 caller_major = header[0];
     const GpaUInt32 caller_size = header[1];
     if (caller_major != GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER) {
+      // Both versions tell the client what this library is, as GPA does.
       header[0] = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
+      header[1] = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
       std::memcpy(gpa_func_table, header, sizeof header);
       return LogError(kGpaStatusErrorLibLoadMajorVersionMismatch,
                       "GpaGetFuncTable: major_version {} differs from this library's {}", caller_major,
                       GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER);
     }
-    constexpr GpaUInt32 kHeaderSize = offsetof(GpaFunctionTable, GpaGetVersion);
+    constexpr GpaUInt32 kHeaderSize = offsetof(GpaFunctionTable, GpaGetFuncTable);  // the first entry point
     if (caller_size > sizeof(GpaFunctionTable) || caller_size < kHeaderSize) {
       header[1] = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
       std::memcpy(gpa_func_table, header, sizeof header);

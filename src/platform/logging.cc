@@ -27,7 +27,9 @@ bool LoggingEnabled(GpaLoggingType type) {
 void LogMessage(GpaLoggingType type, std::string_view message) {
   std::lock_guard<std::mutex> lock(g_mutex);
   if (g_callback == nullptr || (g_types.load() & static_cast<unsigned>(type)) == 0) return;
+  // GPA's messages are sentences: each ends with '.' (GPA's own tests check it).
   std::string text(message);
+  if (text.empty() || text.back() != '.') text += '.';
   g_callback(type, text.c_str());
 }
 

@@ -8,12 +8,13 @@
 #include <string_view>
 #include <utility>
 
-#include "gpu_performance_api/gpu_perf_api_types.h"
+#include "gpu_performance_api/gpu_perf_api_function_types.h"  // GpaLoggingCallbackPtrType
 
 namespace opengpa {
 
 void SetLoggingCallback(GpaLoggingType types, GpaLoggingCallbackPtrType callback);
 bool LoggingEnabled(GpaLoggingType type);
+// Hands `message` to the callback when `type` is enabled, with a '.' appended unless it ends with one.
 void LogMessage(GpaLoggingType type, std::string_view message);
 
 template <typename... Args>

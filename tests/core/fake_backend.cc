@@ -216,6 +216,7 @@ class FakeContext : public BackendContext {
 class FakeBackend : public Backend {
  public:
   GpaApiType Api() const override { return kGpaApiNoSupport; }
+  bool HasCommandLists() const override { return true; }  // primaries and secondaries, like Vulkan
   GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) override {
     auto* device = static_cast<FakeDevice*>(api_context);
     device->last_open_flags = flags;

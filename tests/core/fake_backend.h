@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "gpu_performance_api/opengpa_ext.h"
 
 namespace opengpa::fake {
 

@@ -53,11 +53,11 @@ TEST(FunctionTable, AnOlderClientsSmallerTableGetsOnlyTheEntriesThatFit) {
   GpaFunctionTable header{};
   header.major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
   header.minor_version = sizeof older.table;
-  std::memcpy(older.table, &header, offsetof(GpaFunctionTable, GpaGetVersion));
+  std::memcpy(older.table, &header, offsetof(GpaFunctionTable, GpaGetFuncTable));
   ASSERT_EQ(GpaGetFuncTable(older.table), kGpaStatusOk);
   EXPECT_EQ(older.guard, 0xABABABABABABABABull) << "nothing written past the client's table";
   GpaFunctionTable view{};
-  std::memcpy(&view, older.table, sizeof older.table);
+  std::memcpy(static_cast<void*>(&view), older.table, sizeof older.table);
   EXPECT_EQ(view.GpaGetSampleResult, &GpaGetSampleResult);
   EXPECT_EQ(view.minor_version, GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER) << "tells the client a newer table exists";
 }

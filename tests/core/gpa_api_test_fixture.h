@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu_performance_api/gpu_perf_api.h"
+#include "gpu_performance_api/opengpa_ext.h"
 #include "tests/core/fake_backend.h"
 
 namespace opengpa::testing {

@@ -45,8 +45,8 @@ TEST(GpaStatusStrings, EveryStatusHasItsOwnText) {
     texts.insert(text);
   }
   EXPECT_EQ(texts.size(), static_cast<std::size_t>(kGpaStatusMax - kGpaStatusMin + 1));
-  EXPECT_STREQ(GpaGetStatusAsStr(static_cast<GpaStatus>(-1000)), "Unknown Error");
-  EXPECT_STREQ(GpaGetStatusAsStr(static_cast<GpaStatus>(1000)), "Unknown Status");
+  EXPECT_STREQ(GpaGetStatusAsStr(static_cast<GpaStatus>(-1000)), "GPA Error: Unknown Error.");
+  EXPECT_STREQ(GpaGetStatusAsStr(static_cast<GpaStatus>(1000)), "GPA Status: Unknown Status.");
 }
 
 TEST(GpaInitialize, SecondCallReportsAlreadyInitialized) {
@@ -91,8 +91,47 @@ TEST_F(GpaOpenContextTest, NullContextOrNullIdIsANullPointer) {
 
 TEST_F(GpaOpenContextTest, UnknownFlagBitsAreAnInvalidParameter) {
   GpaContextId context = nullptr;
-  EXPECT_EQ(GpaOpenContext(&device_, 1u << 6, &context), kGpaStatusErrorInvalidParameter);
-  EXPECT_THAT(ErrorLog::Last(), HasSubstr("flags 0x40"));
+  EXPECT_EQ(GpaOpenContext(&device_, 1u << 8, &context), kGpaStatusErrorInvalidParameter);
+  EXPECT_THAT(ErrorLog::Last(), HasSubstr("flags 0x100"));
+}
+
+TEST_F(GpaOpenContextTest, EveryGpaBitIsAcceptedAtGpasValueTheObsoleteOnesWithoutEffect) {
+  for (GpaOpenContextFlags flags :
+       {GpaOpenContextFlags{kGpaOpenContextHideSoftwareCountersBit_obsolete},
+        GpaOpenContextFlags{kGpaOpenContextHideHardwareCountersBit_obsolete}, GpaOpenContextFlags{0x08},
+        GpaOpenContextFlags{0x10}, GpaOpenContextFlags{0x20}, GpaOpenContextFlags{0x40}, GpaOpenContextFlags{0x80}}) {
+    fake::FakeDevice device;
+    GpaContextId context = nullptr;
+    ASSERT_EQ(GpaOpenContext(&device, flags, &context), kGpaStatusOk) << "flags " << flags;
+    EXPECT_EQ(device.last_open_flags.load(), flags);
+    GpaUInt32 count = 0;
+    ASSERT_EQ(GpaGetNumCounters(context, &count), kGpaStatusOk);
+    // GPA's EnableHardwareCounters is 0x80: every hardware counter is exposed beside the derived ones.
+    constexpr GpaUInt32 kVisibleDerivedCounters = 6;  // the fake catalog's, FakeNeedsMissing hidden
+    EXPECT_EQ(count, flags == 0x80 ? kVisibleDerivedCounters + fake::kHardwareCounterCount : kVisibleDerivedCounters)
+        << flags;
+    EXPECT_EQ(GpaCloseContext(context), kGpaStatusOk);
+  }
+}
+
+TEST_F(GpaOpenContextTest, HidingTheDerivedCountersLeavesTheHardwareCountersOnly) {
+  GpaContextId context = nullptr;
+  ASSERT_EQ(GpaOpenContext(&device_, kGpaOpenContextHideDerivedCountersBit | kGpaOpenContextEnableHardwareCountersBit,
+                           &context),
+            kGpaStatusOk);
+  GpaUInt32 count = 0;
+  ASSERT_EQ(GpaGetNumCounters(context, &count), kGpaStatusOk);
+  EXPECT_EQ(count, fake::kHardwareCounterCount);
+  const char* name = nullptr;
+  ASSERT_EQ(GpaGetCounterName(context, 0, &name), kGpaStatusOk);
+  EXPECT_STREQ(name, "FakeCycles");
+}
+
+TEST_F(GpaOpenContextTest, HidingTheDerivedCountersWithoutTheHardwareOnesIsAnInvalidParameter) {
+  GpaContextId context = nullptr;
+  EXPECT_EQ(GpaOpenContext(&device_, kGpaOpenContextHideDerivedCountersBit, &context), kGpaStatusErrorInvalidParameter);
+  EXPECT_THAT(ErrorLog::Last(), HasSubstr("no counters would be exposed"));
+  EXPECT_EQ(context, nullptr);
 }
 
 TEST_F(GpaOpenContextTest, TwoClockModesAreAnInvalidParameter) {

@@ -11,6 +11,7 @@
 #include "tests/core/fake_backend.h"
 
 GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
+GpaFuncTableInfo* gpa_function_table_info = nullptr;
 
 namespace {
 
@@ -21,20 +22,32 @@ class InterfaceLoaderTest : public ::testing::Test {
   void TearDown() override { GpaApiManager::DeleteInstance(); }
 };
 
-TEST_F(InterfaceLoaderTest, InstanceIsASingletonStoredInTheClientsPointer) {
+TEST_F(InterfaceLoaderTest, InstanceIsASingletonAndDeleteInstanceUnloadsEverything) {
   GpaApiManager* manager = GpaApiManager::Instance();
-  EXPECT_EQ(manager, GpaApiManager::gpa_api_manager_);
   EXPECT_EQ(GpaApiManager::Instance(), manager);
+  ASSERT_EQ(manager->LoadApi(kGpaApiVulkan, OPENGPA_TEST_LIBRARY), kGpaStatusOk) << manager->GetLastError();
   GpaApiManager::DeleteInstance();
-  EXPECT_EQ(GpaApiManager::gpa_api_manager_, nullptr);
+  EXPECT_EQ(gpa_function_table_info, nullptr);
+  EXPECT_EQ(GpaApiManager::Instance()->GetFunctionTable(kGpaApiVulkan), nullptr);
 }
 
 TEST_F(InterfaceLoaderTest, LibraryNamesFollowGpa) {
-  EXPECT_STREQ(GpaApiManager::GetLibraryFileName(kGpaApiVulkan), "libGPUPerfAPIVK.so");
-  EXPECT_STREQ(GpaApiManager::GetLibraryFileName(kGpaApiOpengl), "libGPUPerfAPIGL.so");
-  EXPECT_STREQ(GpaApiManager::GetLibraryFileName(kGpaApiOpencl), "libGPUPerfAPICL.so");
-  EXPECT_STREQ(GpaApiManager::GetLibraryFileName(kGpaApiCuda), "libGPUPerfAPICUDA.so");
-  EXPECT_EQ(GpaApiManager::GetLibraryFileName(kGpaApiDirectx12), nullptr);
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFileName(kGpaApiVulkan), "libGPUPerfAPIVK.so");
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFileName(kGpaApiOpengl), "libGPUPerfAPIGL.so");
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFileName(kGpaApiOpencl), "libGPUPerfAPICL.so");
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFileName(kGpaApiCuda), "libGPUPerfAPICUDA.so");
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFileName(kGpaApiDirectx12), "");
+}
+
+TEST_F(InterfaceLoaderTest, TheFullPathIsTheExecutablesFolderOrTheGivenOne) {
+  char self[4096] = {};
+  ASSERT_GT(readlink("/proc/self/exe", self, sizeof self - 1), 0);
+  const std::string folder = std::string(self).substr(0, std::string(self).rfind('/'));
+  EXPECT_EQ(std::string(GpaInterfaceLoaderGetWorkingDirectoryPath()), folder);
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFullPath(kGpaApiVulkan), folder + "/libGPUPerfAPIVK.so");
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFullPath(kGpaApiOpengl, "/opt/gpa"), "/opt/gpa/libGPUPerfAPIGL.so");
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFullPath(kGpaApiOpencl, "/opt/gpa/"), "/opt/gpa/libGPUPerfAPICL.so");
+  EXPECT_EQ(GpaApiManager::Instance()->GetLibraryFullPath(kGpaApiDirectx11, "/opt/gpa"), "");
 }
 
 TEST_F(InterfaceLoaderTest, LoadsALibraryFileAndFillsItsWholeFunctionTable) {
@@ -109,14 +122,32 @@ TEST_F(InterfaceLoaderTest, ApiWithoutAnOpenGpaLibraryIsNotSupported) {
   EXPECT_EQ(GpaApiManager::Instance()->LoadApi(kGpaApiDirectx11), kGpaStatusErrorApiNotSupported);
 }
 
-TEST_F(InterfaceLoaderTest, LoadingTwiceKeepsTheFirstTableAndUnloadForgetsIt) {
+TEST_F(InterfaceLoaderTest, LoadingTwiceIsLibAlreadyLoadedAndKeepsTheFirstTableAndUnloadForgetsIt) {
   GpaApiManager* manager = GpaApiManager::Instance();
   ASSERT_EQ(manager->LoadApi(kGpaApiOpencl, OPENGPA_TEST_LIBRARY), kGpaStatusOk);
   GpaFunctionTable* first = manager->GetFunctionTable(kGpaApiOpencl);
-  ASSERT_EQ(manager->LoadApi(kGpaApiOpencl, OPENGPA_TEST_LIBRARY), kGpaStatusOk);
+  ASSERT_EQ(manager->LoadApi(kGpaApiOpencl, OPENGPA_TEST_LIBRARY), kGpaStatusErrorLibAlreadyLoaded);
   EXPECT_EQ(manager->GetFunctionTable(kGpaApiOpencl), first);
   manager->UnloadApi(kGpaApiOpencl);
   EXPECT_EQ(manager->GetFunctionTable(kGpaApiOpencl), nullptr);
+  // Unloaded, it loads again.
+  EXPECT_EQ(manager->LoadApi(kGpaApiOpencl, OPENGPA_TEST_LIBRARY), kGpaStatusOk);
+  EXPECT_NE(manager->GetFunctionTable(kGpaApiOpencl), nullptr);
+}
+
+TEST_F(InterfaceLoaderTest, TheExecutablesFolderIsSearchedFirstThenTheLoadersPath) {
+  // Nothing named libGPUPerfAPIVK.so beside this test or on the loader's path (the build puts libraries in
+  // lib/): the load fails and says what it tried.
+  GpaApiManager* manager = GpaApiManager::Instance();
+  ASSERT_EQ(manager->LoadApi(kGpaApiVulkan), kGpaStatusErrorLibLoadFailed);
+  EXPECT_THAT(manager->GetLastError(), HasSubstr("libGPUPerfAPIVK.so"));
+  // A link beside the executable is found without any path.
+  const std::string beside = GpaApiManager::Instance()->GetLibraryFullPath(kGpaApiVulkan);
+  ASSERT_EQ(symlink(OPENGPA_TEST_LIBRARY, beside.c_str()), 0) << beside;
+  const GpaStatus status = manager->LoadApi(kGpaApiVulkan);
+  unlink(beside.c_str());
+  EXPECT_EQ(status, kGpaStatusOk) << manager->GetLastError();
+  EXPECT_NE(manager->GetFunctionTable(kGpaApiVulkan), nullptr);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ TEST_F(SessionTest, CreateRejectsNullArgumentsAndUnknownContexts) {
 TEST_F(SessionTest, CreateRejectsAnInvalidSampleType) {
   GpaSessionId session = nullptr;
   EXPECT_EQ(GpaCreateSession(OpenContext(), kGpaSessionSampleTypeLast, &session), kGpaStatusErrorInvalidParameter);
-  EXPECT_THAT(ErrorLog::Last(), HasSubstr("sample_type 4"));
+  EXPECT_THAT(ErrorLog::Last(), HasSubstr("sample_type 1"));
 }
 
 TEST_F(SessionTest, CreateRejectsASampleTypeTheContextDoesNotSupport) {

@@ -64,7 +64,7 @@ std::vector<std::string> Names(const CounterSet& set) {
 
 std::string UuidText(const GpaUuid& uuid) {
   char text[40];
-  std::snprintf(text, sizeof(text), "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid.data_1, uuid.data_2,
+  std::snprintf(text, sizeof(text), "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid.data_1, uuid.data_2,
                 uuid.data_3, uuid.data_4[0], uuid.data_4[1], uuid.data_4[2], uuid.data_4[3], uuid.data_4[4],
                 uuid.data_4[5], uuid.data_4[6], uuid.data_4[7]);
   return text;

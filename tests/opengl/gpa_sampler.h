@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpu_performance_api/gpu_perf_api.h"
+#include "gpu_performance_api/opengpa_ext.h"
 
 namespace opengpa::testing {
 

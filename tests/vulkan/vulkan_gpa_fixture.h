@@ -18,6 +18,7 @@
 #include "gpa_library.h"
 #include "gpu_objects.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"
+#include "gpu_performance_api/opengpa_ext.h"
 #include "vulkan_device.h"
 
 namespace opengpa::vktest {

@@ -10,8 +10,8 @@ std::unique_ptr<ApiContext> CreateApiContext(const ContextRequest& request, std:
              std::string(ApiShortName(request.api));
     return nullptr;
   }
-  switch (request.api) {
-    case kGpaApiCuda:
+  switch (static_cast<int>(request.api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
+    case static_cast<int>(kGpaApiCuda):
       return CreateCudaApiContext(request, error);
     case kGpaApiVulkan:
       return CreateVulkanApiContext(request, error);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "gpu_performance_api/opengpa_ext.h"  // kGpaApiCuda
 
 namespace opengpa::cli {
 

@@ -8,8 +8,8 @@ std::map<std::string, GpaApiType> ApiNames() {
 }
 
 std::string_view ApiShortName(GpaApiType api) {
-  switch (api) {
-    case kGpaApiCuda:
+  switch (static_cast<int>(api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
+    case static_cast<int>(kGpaApiCuda):
       return "cuda";
     case kGpaApiVulkan:
       return "vk";

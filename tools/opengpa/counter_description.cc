@@ -6,12 +6,12 @@ namespace opengpa::cli {
 namespace {
 
 std::string GenerationName(GpaHwGeneration generation) {
-  switch (generation) {
+  switch (static_cast<int>(generation)) {  // int: kGpaHwGenerationSoftware is outside the enumerators
     case kGpaHwGenerationNvidia:
       return "nvidia";
     case kGpaHwGenerationIntel:
       return "intel";
-    case kGpaHwGenerationSoftware:
+    case static_cast<int>(kGpaHwGenerationSoftware):
       return "software";
     case kGpaHwGenerationNone:
       return "none";
@@ -32,7 +32,7 @@ std::string SampleTypeName(GpaCounterSampleType type) {
 
 std::string FormatUuid(const GpaUuid& uuid) {
   char text[40];
-  std::snprintf(text, sizeof text, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid.data_1, uuid.data_2,
+  std::snprintf(text, sizeof text, "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid.data_1, uuid.data_2,
                 uuid.data_3, uuid.data_4[0], uuid.data_4[1], uuid.data_4[2], uuid.data_4[3], uuid.data_4[4],
                 uuid.data_4[5], uuid.data_4[6], uuid.data_4[7]);
   return text;

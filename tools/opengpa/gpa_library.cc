@@ -12,6 +12,7 @@
 
 // The interface loader's singleton, defined once per program as GPA's usage notes ask.
 GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
+GpaFuncTableInfo* gpa_function_table_info = nullptr;
 
 namespace opengpa::cli {
 namespace {
@@ -34,14 +35,14 @@ GpaErrorLogMute::GpaErrorLogMute() { ++error_mutes; }
 GpaErrorLogMute::~GpaErrorLogMute() { --error_mutes; }
 
 std::string GpaLibraryFileName(GpaApiType api) {
-  switch (api) {
+  switch (static_cast<int>(api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
     case kGpaApiVulkan:
       return "libGPUPerfAPIVK.so";
     case kGpaApiOpengl:
       return "libGPUPerfAPIGL.so";
     case kGpaApiOpencl:
       return "libGPUPerfAPICL.so";
-    case kGpaApiCuda:
+    case static_cast<int>(kGpaApiCuda):
       return "libGPUPerfAPICUDA.so";
     default:
       return "libGPUPerfAPI?.so";

@@ -31,8 +31,8 @@ bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, 
                       std::map<std::string, std::string>* environment, std::string* error) {
   (*environment)[profiling::kStreamPathVariable] = stream_path;
   (*environment)[profiling::kCountersVariable] = Join(counters);
-  switch (api) {
-    case kGpaApiCuda: {
+  switch (static_cast<int>(api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
+    case static_cast<int>(kGpaApiCuda): {
       auto library = FindOpenGpaLibrary("libopengpa_inject_cuda.so", error);
       if (!library) return false;
       (*environment)["CUDA_INJECTION64_PATH"] = *library;

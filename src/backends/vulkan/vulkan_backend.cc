@@ -10,6 +10,7 @@ namespace {
 class VulkanBackend final : public Backend {
  public:
   GpaApiType Api() const override { return kGpaApiVulkan; }
+  bool HasCommandLists() const override { return true; }
 
   GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) override {
     constexpr GpaOpenContextFlags kClockModes = kGpaOpenContextClockModeNoneBit | kGpaOpenContextClockModePeakBit |
