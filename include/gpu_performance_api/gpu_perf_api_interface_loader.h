@@ -79,8 +79,20 @@ typedef std::string LocaleString;  ///< A path, in C++.
 #define GPA_VULKAN_LIB TFORMAT("GPUPerfAPIVK")       ///< Base name of the Vulkan library.
 #define OPENGPA_CUDA_LIB TFORMAT("GPUPerfAPICUDA")   ///< OpenGPA extension: base name of the CUDA library.
 
-#define GPA_LIB_PREFIX TFORMAT("lib")  ///< File name prefix of a library.
-#define GPA_LIB_SUFFIX TFORMAT(".so")  ///< File name suffix of a library.
+#define GPA_LIB_PREFIX TFORMAT("lib")      ///< File name prefix of a library.
+#define GPA_LIB_SUFFIX TFORMAT(".so")      ///< File name suffix of a library.
+#define GPA_X64_ARCH_SUFFIX TFORMAT("")    ///< Architecture suffix of a 64-bit library (none).
+#define GPA_X86_ARCH_SUFFIX TFORMAT("32")  ///< Architecture suffix of GPA's 32-bit libraries (OpenGPA builds none).
+#define GPA_DEBUG_SUFFIX TFORMAT("-d")             ///< Suffix of GPA's debug libraries (OpenGPA builds none).
+#define GPA_INTERNAL_SUFFIX TFORMAT("-Internal")  ///< Suffix of GPA's internal builds (OpenGPA builds none).
+
+// The string helpers GPA's loader declares for its clients (over the shims of gpu_perf_api_types.h).
+#define STR_CAT(dest, dest_size, src) strcat_s(dest, dest_size, src)
+#define STR_COPY(dest, dest_size, src) strcpy_s(dest, dest_size, src)
+#define STR_NCOPY(dest, dest_size, src, count) strncpy_s(dest, dest_size, src, count)
+#define STR_LEN(str, str_length) strnlen_s(str, str_length)
+#define MEM_CPY(dest, src, count) memcpy(dest, src, count)
+#define MEM_SET(ptr, value, num) memset(ptr, value, num)
 
 #define GPA_GET_FUNCTION_TABLE_FUNCTION_NAME "GpaGetFuncTable"  ///< The one symbol the loader looks up.
 
