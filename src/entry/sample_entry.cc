@@ -1,5 +1,5 @@
 // Command lists and samples: GpaBeginCommandList ... GpaGetSampleId.
-#include "backends/backend.h"
+#include "core/backend.h"
 #include "entry/entry_support.h"
 
 using namespace opengpa;
