@@ -1,0 +1,43 @@
+// A BackendContext with no device behind it, for the Vulkan, OpenGL and OpenCL catalogs: the hardware
+// counters a fully capable device of the API offers (the backends' own builders decide which), that API's
+// catalog, and one pass for any set (as every one of those backends collects all its counters together).
+// It enumerates and counts passes; it cannot measure.
+#ifndef OPENGPA_COUNTER_LIBRARY_CATALOG_ONLY_CONTEXT_H_
+#define OPENGPA_COUNTER_LIBRARY_CATALOG_ONLY_CONTEXT_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "counter_library/core_interface.h"
+
+namespace opengpa::counter_library {
+
+class CatalogOnlyContext : public BackendContext {
+ public:
+  CatalogOnlyContext(DeviceInfo device, std::vector<HardwareCounterInfo> hardware, std::string_view catalog)
+      : device_(std::move(device)), hardware_(std::move(hardware)), catalog_(catalog) {}
+
+  const DeviceInfo& Device() const override { return device_; }
+  GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
+  const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
+  std::vector<std::string_view> DerivedCatalogs() const override { return {catalog_}; }
+  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+                          std::unique_ptr<BackendSession>* out) override;
+
+ private:
+  DeviceInfo device_;
+  std::vector<HardwareCounterInfo> hardware_;
+  std::string_view catalog_;
+};
+
+// The offline contexts of each API (nullptr and a logged kGpaStatusErrorApiNotSupported when this build
+// has no such backend). `device` carries the caller's vendor, device and revision ids.
+GpaStatus OpenVulkanCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
+GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
+GpaStatus OpenOpenClCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
+
+}  // namespace opengpa::counter_library
+
+#endif  // OPENGPA_COUNTER_LIBRARY_CATALOG_ONLY_CONTEXT_H_

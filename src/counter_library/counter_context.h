@@ -1,0 +1,66 @@
+// One GpaCounterContext: an offline BackendContext (a CUDA chip or an API catalog), the counters a
+// GpaOpenContext with the same flags would expose (the same CounterSet the live libraries build), and the
+// GpaCounterInfo records GpaCounterLibGetCounterInfo hands out, built once so their pointers stay valid
+// until the context is closed.
+//
+// Hardware counters have no AMD block on these devices, so a GpaHwCounter names one by its index h in the
+// context's hardware-counter list (docs/counter-library.md):
+//   a time (usage nanoseconds)  is_timing_block = true, the gpu_time_* index = h
+//   any other counter           is_timing_block = false, gpa_hw_block = kGpaHwBlockCount (no AMD block),
+//                               gpa_hw_block_instance = 0, gpa_hw_block_event_id = h, gpa_shader_mask = All
+#ifndef OPENGPA_COUNTER_LIBRARY_COUNTER_CONTEXT_H_
+#define OPENGPA_COUNTER_LIBRARY_COUNTER_CONTEXT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "counter_library/core_interface.h"
+#include "counters/counter_set.h"
+#include "gpu_performance_api/gpu_perf_api_counters.h"
+
+namespace opengpa::counter_library {
+
+// Counters scheduled into one pass: hardware counter indices h, ascending.
+using PassContents = std::vector<HardwareCounterIndex>;
+
+class CounterContext {
+ public:
+  // Builds the counter set for `flags` (GpaOpenContextBits); fails (logged) when the catalogs do not build
+  // or the flags leave no counter.
+  static GpaStatus Create(std::unique_ptr<BackendContext> backend, GpaOpenContextFlags flags,
+                          std::unique_ptr<CounterContext>* out);
+
+  const CounterSet& counters() const { return counters_; }
+  const BackendContext& backend() const { return *backend_; }
+  const GpaCounterInfo& Info(std::uint32_t counter) const { return infos_[counter]; }
+
+  // The hardware counter a GpaHwCounter names (see above), or nullopt.
+  std::optional<HardwareCounterIndex> HardwareIndexOf(const GpaHwCounter& counter) const;
+  // The counter index under which hardware counter `h` is exposed (only with EnableHardwareCounters).
+  std::optional<std::uint32_t> CounterOfHardware(HardwareCounterIndex h) const;
+
+  // Passes for `counters` (valid counter indices): what GpaGetPassCount answers for them in a session of
+  // libGPUPerfAPI<X>.so (0 for none, else at least 1).
+  GpaStatus PassCount(const std::vector<std::uint32_t>& counters, GpaUInt32* passes);
+  // Which hardware counters each pass collects (see PlacePasses in counter_context.cc).
+  GpaStatus CountersByPass(const std::vector<std::uint32_t>& counters, std::vector<PassContents>* passes);
+
+  // Derived counter `counter` from `values`, one per hardware counter in GetCounterInfo's order.
+  GpaStatus ComputeDerived(std::uint32_t counter, const GpaUInt64* values, GpaUInt32 value_count, double* result) const;
+
+ private:
+  GpaHwCounter HwCounterOf(HardwareCounterIndex h) const;
+
+  std::unique_ptr<BackendContext> backend_;
+  CounterSet counters_;
+  std::vector<GpaHwCounter> hardware_ids_;                 // by hardware counter index
+  std::vector<std::vector<GpaHwCounter>> derived_inputs_;  // by counter index; empty for hardware counters
+  std::vector<GpaDerivedCounterInfo> derived_infos_;       // by counter index
+  std::vector<GpaCounterInfo> infos_;                      // by counter index
+};
+
+}  // namespace opengpa::counter_library
+
+#endif  // OPENGPA_COUNTER_LIBRARY_COUNTER_CONTEXT_H_

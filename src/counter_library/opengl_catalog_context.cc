@@ -1,0 +1,28 @@
+// The OpenGL catalog without a context: the counters of a GL 4.6 core context with GL_TIMESTAMP queries,
+// the version that has every query target the backend reads.
+#include "backends/opengl/gl_capabilities.h"
+#include "backends/opengl/gl_hardware_counters.h"
+#include "counter_library/catalog_only_context.h"
+
+namespace opengpa {
+namespace embedded {
+extern const char kOpenGlCatalog[];  // counters/opengl.json, embedded by the OpenGL backend
+}
+
+namespace counter_library {
+
+GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out) {
+  gl::Capabilities capabilities;
+  capabilities.major = 4;
+  capabilities.minor = 6;
+  capabilities.timestamp_bits = 64;
+  std::vector<HardwareCounterInfo> hardware;
+  for (gl::HardwareCounter& counter : gl::SupportedHardwareCounters(capabilities)) {
+    hardware.push_back(std::move(counter.info));
+  }
+  *out = std::make_unique<CatalogOnlyContext>(std::move(device), std::move(hardware), embedded::kOpenGlCatalog);
+  return kGpaStatusOk;
+}
+
+}  // namespace counter_library
+}  // namespace opengpa
