@@ -9,7 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "counter_library/core_interface.h"
+#include "core/backend.h"
+#include "platform/logging.h"
 
 namespace opengpa::counter_library {
 

@@ -4,7 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "counter_library/core_interface.h"
+#include "core/backend.h"
+#include "platform/logging.h"
 
 namespace opengpa::counter_library {
 

@@ -16,7 +16,8 @@
 #include <optional>
 #include <vector>
 
-#include "counter_library/core_interface.h"
+#include "core/backend.h"
+#include "platform/logging.h"
 #include "counters/counter_set.h"
 #include "gpu_performance_api/gpu_perf_api_counters.h"
 

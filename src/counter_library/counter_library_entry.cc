@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "core/handle_registry.h"
-#include "counter_library/core_interface.h"
+#include "core/backend.h"
+#include "platform/logging.h"
 #include "core/version.h"
 #include "counter_library/counter_context.h"
 #include "counter_library/device_selection.h"

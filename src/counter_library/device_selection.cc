@@ -1,6 +1,7 @@
 #include "counter_library/device_selection.h"
 
-#include "counter_library/core_interface.h"
+#include "core/backend.h"
+#include "platform/logging.h"
 #include "counter_library/catalog_only_context.h"
 #include "counter_library/nvidia_device_ids.h"
 

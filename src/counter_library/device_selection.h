@@ -11,7 +11,8 @@
 #include <memory>
 #include <string>
 
-#include "counter_library/core_interface.h"
+#include "core/backend.h"
+#include "platform/logging.h"
 #include "gpu_performance_api/gpu_perf_api_counters.h"
 
 namespace opengpa::counter_library {

@@ -4,14 +4,14 @@
 
 namespace opengpa {
 namespace embedded {
-extern const char kOpenClCatalog[];  // counters/opencl.json, embedded by the OpenCL backend
+extern const char kOpenClCatalog[];  // catalogs/opencl.json, embedded by the OpenCL backend
 }
 
 namespace counter_library {
 
 GpaStatus OpenOpenClCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out) {
   std::vector<HardwareCounterInfo> hardware;
-  for (const cl::HardwareCounter& counter : cl::HardwareCounters()) hardware.push_back(counter.info);
+  for (const cl::ClHardwareCounter& counter : cl::BuildHardwareCounters()) hardware.push_back(counter.info);
   *out = std::make_unique<CatalogOnlyContext>(std::move(device), std::move(hardware), embedded::kOpenClCatalog);
   return kGpaStatusOk;
 }

@@ -6,7 +6,7 @@
 
 namespace opengpa {
 namespace embedded {
-extern const char kOpenGlCatalog[];  // counters/opengl.json, embedded by the OpenGL backend
+extern const char kOpenGlCatalog[];  // catalogs/opengl.json, embedded by the OpenGL backend
 }
 
 namespace counter_library {
@@ -17,7 +17,7 @@ GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<BackendCon
   capabilities.minor = 6;
   capabilities.timestamp_bits = 64;
   std::vector<HardwareCounterInfo> hardware;
-  for (gl::HardwareCounter& counter : gl::SupportedHardwareCounters(capabilities)) {
+  for (gl::GlHardwareCounter& counter : gl::BuildHardwareCounters(capabilities)) {
     hardware.push_back(std::move(counter.info));
   }
   *out = std::make_unique<CatalogOnlyContext>(std::move(device), std::move(hardware), embedded::kOpenGlCatalog);

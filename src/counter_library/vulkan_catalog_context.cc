@@ -1,6 +1,6 @@
 // The Vulkan catalog without a device: timestamps and every pipeline statistic, as on a device with
 // timestamp queries, pipelineStatisticsQuery, geometry and tessellation shaders.
-#include "backends/vulkan/hardware_counters.h"
+#include "backends/vulkan/vulkan_hardware_counters.h"
 #include "counter_library/catalog_only_context.h"
 
 namespace opengpa {
