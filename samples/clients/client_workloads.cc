@@ -168,17 +168,17 @@ std::vector<Exact> ClientWorkload::Expected(GpaUInt32 sample_id) const {
     case kGpaApiVulkan:
       if (sample_id == 0) {
         return {{"IAVerticesIn", 3 * n}, {"IAPrimitivesIn", n},       {"VSVerticesIn", 3 * n},
-                {"VSVertexReuse", 0},    {"PrimitivesIn", n},         {"ClipperPrimitivesOut", n},
+                {"VSVertexReuse", 0},    {"PrimitivesIn", n},         {"ClipperPrimsOut", n},
                 {"CSThreads", 0}};
       }
       // Sides that are multiples of 4: no shading block straddles an edge, every pixel is shaded once.
-      return {{"IAVerticesIn", 3}, {"PrimitivesIn", 1}, {"ClipperPrimitivesOut", 1}, {"PSPixelsIn", pixels}};
+      return {{"IAVerticesIn", 3}, {"PrimitivesIn", 1}, {"ClipperPrimsOut", 1}, {"PSPixelsIn", pixels}};
     case kGpaApiOpengl:
       if (sample_id == 0) {
-        return {{"InputVertices", 3 * n}, {"InputPrimitives", n}, {"VSVerticesIn", 3 * n},
+        return {{"IAVerticesIn", 3 * n}, {"IAPrimitivesIn", n}, {"VSVerticesIn", 3 * n},
                 {"PrimitivesIn", n},      {"ClipperPrimsOut", n}, {"CSThreads", 0}};
       }
-      return {{"InputPrimitives", 1}, {"SamplesPassed", pixels}};
+      return {{"IAPrimitivesIn", 1}, {"SamplesPassed", pixels}};
     default:
       return {};
   }
