@@ -15,7 +15,13 @@ struct TextTable {
   std::vector<std::string> header;
   std::vector<Alignment> alignment;  // per column; missing entries are kLeft
   std::vector<std::vector<std::string>> rows;
+  // Longest line allowed (the terminal's width); 0: no limit. Over it, the last column wraps onto
+  // continuation lines under itself; when the other columns alone leave it fewer than kMinLastColumn
+  // characters, their longest cells are elided ("...") first.
+  std::size_t max_width = 0;
 };
+
+inline constexpr std::size_t kMinLastColumn = 24;
 
 // Columns separated by two spaces, a dashed rule under the header, no trailing spaces.
 // The last column is never padded, so long descriptions do not widen every line.
