@@ -108,7 +108,8 @@ install(EXPORT OpenGPATargets NAMESPACE OpenGPA:: DESTINATION ${OPENGPA_INSTALL_
 set(OPENGPA_INSTALLED_LIBRARIES ${pkgconfig_libraries})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/OpenGPAConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/package/OpenGPAConfig.cmake
-                              INSTALL_DESTINATION ${OPENGPA_INSTALL_CMAKEDIR})
+                              INSTALL_DESTINATION ${OPENGPA_INSTALL_CMAKEDIR}
+                              PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/OpenGPAConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/package/OpenGPAConfig.cmake ${PROJECT_BINARY_DIR}/package/OpenGPAConfigVersion.cmake

@@ -121,9 +121,14 @@ def tables_fit_the_terminal_width(ctx):
     expect(not too_long, f"{len(too_long)} lines longer than 80: {too_long[:2]}")
     wide = ctx.run("list", "--api", "vk").stdout.splitlines()
     expect(max(map(len, wide)) > 80, "without COLUMNS and a terminal, lines are whole (nothing to wrap?)")
-    # Nothing is lost: every description word is still there.
-    words = lambda lines: sorted(" ".join(lines).split())
-    expect(words(table[2:]) == words(wide[2:]), "wrapping lost or changed words")
+    # Nothing is lost: the description column wraps whole (a word longer than the column is cut in pieces);
+    # cells of other columns may be elided ("...").
+    wide_words = set(" ".join(wide).split())
+    for word in " ".join(table).split():
+        expect(word in wide_words or set(word) == {"-"} or any(word.removesuffix("...") in w for w in wide_words),
+               f"{word!r} is not in the unwrapped table")
+    rows = [line for line in table if line[:5].strip().isdigit()]
+    expect(len(rows) == len([line for line in wide if line[:5].strip().isdigit()]), "rows were lost")
 
 
 @check
@@ -291,8 +296,8 @@ def passes_of_a_thousand_raw_metrics_answer_in_seconds_with_progress(ctx):
     placed = sorted(c["name"] for g in doc["groups"] for c in g["counters"])
     expect(placed == sorted(names), "not every metric was placed")
     expect(seconds < 90, f"{len(names)} metrics took {seconds:.1f} s")
-    if seconds > 3:
-        expect("placed" in result.stderr, f"no progress in {seconds:.1f} s:\n{result.stderr}")
+    # A large set is announced before the first question, which alone can take seconds.
+    expect("counting the passes of" in result.stderr, f"no progress in {seconds:.1f} s:\n{result.stderr}")
     print(f"{len(names)} sm metrics: {doc['placed_passes']} passes placed, library {doc['passes']}, {seconds:.1f} s")
 
 

@@ -152,13 +152,37 @@ TEST(PassPlacementTest, ACounterTheLibraryRefusesToCombineGetsAGroupOfItsOwn) {
 TEST(PassPlacementTest, WithoutPassPlacementTheOneSessionIsOneGroupAfterOneQuestion) {
   ModelLibrary library{{{0, 'a'}, {1, 'a'}, {2, 'a'}, {3, 'b'}}, {{'a', 2}, {'b', 1}}, {}, {}};
   std::string error;
-  auto placement = PlaceCountersInPasses({0, 1, 2, 3}, library.Oracle(), &error, {}, false);
+  auto placement = PlaceCountersInPasses({0, 1, 2, 3}, library.Oracle(), &error, {}, PlacementRequest{false, {}});
   ASSERT_TRUE(placement) << error;
   EXPECT_EQ(library.calls, 1);
   ASSERT_EQ(placement->groups.size(), 1u);
   EXPECT_EQ(placement->groups[0].pass_count, 2u);
   EXPECT_EQ(placement->placed_passes, 2u);
   EXPECT_EQ(placement->groups[0].counters, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+}
+
+TEST(PassPlacementTest, BlocksThatConflictWithASessionWaitWholeForTheNextOne) {
+  // 400 counters of two units that cannot share a session, interleaved, given as one block per unit (what
+  // the CLI derives from OpenGpaGetCounterHardwareUnit): two sessions after a handful of questions, where
+  // halving counter by counter would ask hundreds.
+  ModelLibrary library;
+  library.slots['a'] = 100;
+  std::vector<std::uint32_t> counters;
+  PlacementRequest request{false, {{}, {}}};
+  for (std::uint32_t i = 0; i < 400; ++i) {
+    library.block_of[i] = 'a';
+    library.domain[i] = 1 + static_cast<int>(i % 2);
+    counters.push_back(i);
+    request.blocks[i % 2].push_back(i);
+  }
+  std::string error;
+  auto placement = PlaceCountersInPasses(counters, library.Oracle(), &error, {}, request);
+  ASSERT_TRUE(placement) << error;
+  ASSERT_EQ(placement->groups.size(), 2u);
+  EXPECT_EQ(placement->groups[0].counters, request.blocks[0]);
+  EXPECT_EQ(placement->groups[1].counters, request.blocks[1]);
+  EXPECT_EQ(placement->placed_passes, 4u);
+  EXPECT_LE(library.calls, 5);
 }
 
 TEST(PassPlacementTest, FailsWhenTheLibraryRefusesACounterOnItsOwn) {

@@ -21,8 +21,10 @@ package)
               lib/pkgconfig/opengpa.pc lib/pkgconfig/opengpa-vk.pc; do
     [[ -e $work/prefix/$file ]] || fail "$file was not installed"
   done
-  for built in "$build"/lib/lib*.so; do
-    [[ -e $work/prefix/lib/$(basename "$built") ]] || fail "$(basename "$built") is built but not installed"
+  # Every shipped library that was built is installed (build/lib also holds the tests' and benchmarks' fakes).
+  for shipped in libGPUPerfAPIVK.so libGPUPerfAPIGL.so libGPUPerfAPICL.so libGPUPerfAPICUDA.so libOpenGPAMonitor.so \
+                 libopengpa_intercept_cl.so libopengpa_inject_cuda.so; do
+    [[ ! -e $build/lib/$shipped || -e $work/prefix/lib/$shipped ]] || fail "$shipped is built but not installed"
   done
   # Nothing installed may point back into the build tree.
   if grep -rlI "$build" "$work/prefix" | grep -q .; then

@@ -138,9 +138,13 @@ int RunList(const ListOptions& options) {
         for (const auto& counter : counters) *out << counter.name << '\n';
         break;
       }
-      *out << counters.size() << " counters of " << device.name << " (" << opened->Api().Description() << ")"
-           << (opened->Library().Extensions().get_counter_formula ? "" : "; this library exports no formulas")
-           << "\n\n";
+      {
+        const std::size_t width = options.output.empty() || options.output == "-" ? StdoutWidth() : 0;
+        const std::string title =
+            std::to_string(counters.size()) + " counters of " + device.name + " (" + opened->Api().Description() +
+            ")" + (opened->Library().Extensions().get_counter_formula ? "" : "; this library exports no formulas");
+        *out << WrapText(title, width) << "\n\n";
+      }
       TextTable table = BuildTable(counters, false);
       if (options.output.empty() || options.output == "-") table.max_width = StdoutWidth();
       WriteAligned(table, *out);

@@ -23,9 +23,10 @@ class Planner {
     if (progress_) progress_(placed_, total_);
   }
 
-  // Step 2: adds `block` to `session` where the library accepts it, halving refused blocks; what never fits
-  // goes to `deferred`. *passes follows the session's pass count.
-  void AddToSession(const Counters& block, Counters* session, std::uint32_t* passes, Counters* deferred) {
+  // Step 2 for one of the first blocks: the whole block joins the session, or waits whole for a later
+  // session when the library takes it alone (it conflicts with the session as a whole), or is halved.
+  void AddBlockToSession(const Counters& block, Counters* session, std::uint32_t* passes, std::vector<Counters>* waiting,
+                         Counters* deferred) {
     if (block.empty()) return;
     Counters candidate = *session;
     candidate.insert(candidate.end(), block.begin(), block.end());
@@ -33,6 +34,27 @@ class Planner {
       *session = std::move(candidate);
       *passes = *answer;
       return;
+    }
+    if (!session->empty() && block.size() > 1 && Ask(block, true)) {
+      waiting->push_back(block);
+      return;
+    }
+    AddToSession(block, session, passes, deferred, /*known_refused=*/true);
+  }
+
+  // Step 2: adds `block` to `session` where the library accepts it, halving refused blocks; what never fits
+  // goes to `deferred`. *passes follows the session's pass count.
+  void AddToSession(const Counters& block, Counters* session, std::uint32_t* passes, Counters* deferred,
+                    bool known_refused = false) {
+    if (block.empty()) return;
+    if (!known_refused) {
+      Counters candidate = *session;
+      candidate.insert(candidate.end(), block.begin(), block.end());
+      if (const auto answer = Ask(candidate, true)) {
+        *session = std::move(candidate);
+        *passes = *answer;
+        return;
+      }
     }
     if (block.size() == 1) {
       deferred->push_back(block.front());
@@ -120,12 +142,12 @@ bool PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<
 
 std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32_t>& counters,
                                                    const PassCountOracle& oracle, std::string* error,
-                                                   const PlacementProgress& progress, bool place_passes) {
+                                                   const PlacementProgress& progress, const PlacementRequest& request) {
   Planner planner(oracle, counters.size(), progress);
   PassPlacement placement;
   placement.library_passes = planner.Ask(counters, true);  // a refusal is an answer here: the set is split
 
-  if (placement.library_passes && place_passes) {
+  if (placement.library_passes && request.place_passes) {
     if (!PlaceWithinSession(planner, counters, &placement.groups, error)) return std::nullopt;
   } else if (placement.library_passes) {
     PassGroup session;
@@ -134,22 +156,23 @@ std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32
     planner.Placed(counters.size());
     placement.groups.push_back(std::move(session));
   } else {
-    Counters remaining = counters;
-    bool refused_whole = true;  // the first `remaining` is the set the library just refused: go straight to halves
-    while (!remaining.empty()) {
+    // The first blocks: the caller's, else the halves of the set just refused.
+    std::vector<Counters> blocks = request.blocks;
+    if (blocks.empty() && counters.size() > 1) {
+      const auto middle = counters.begin() + static_cast<std::ptrdiff_t>(counters.size() / 2);
+      blocks = {Counters(counters.begin(), middle), Counters(middle, counters.end())};
+    } else if (blocks.empty()) {
+      blocks = {counters};
+    }
+    while (!blocks.empty()) {
       Counters session;
       Counters deferred;
+      std::vector<Counters> waiting;  // whole blocks for a later session
       std::uint32_t passes = 0;
-      if (refused_whole && remaining.size() > 1) {
-        const auto middle = remaining.begin() + static_cast<std::ptrdiff_t>(remaining.size() / 2);
-        planner.AddToSession(Counters(remaining.begin(), middle), &session, &passes, &deferred);
-        planner.AddToSession(Counters(middle, remaining.end()), &session, &passes, &deferred);
-      } else {
-        planner.AddToSession(remaining, &session, &passes, &deferred);
-      }
-      refused_whole = false;
+      for (const Counters& block : blocks) planner.AddBlockToSession(block, &session, &passes, &waiting, &deferred);
       if (session.empty()) {
-        *error = "the library cannot schedule counter " + std::to_string(remaining.front()) + " even on its own";
+        const std::uint32_t refused = !deferred.empty() ? deferred.front() : waiting.front().front();
+        *error = "the library cannot schedule counter " + std::to_string(refused) + " even on its own";
         return std::nullopt;
       }
       PassGroup group;
@@ -157,7 +180,8 @@ std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32
       group.counters = std::move(session);
       planner.Placed(group.counters.size());
       placement.groups.push_back(std::move(group));
-      remaining = std::move(deferred);
+      if (!deferred.empty()) waiting.push_back(std::move(deferred));
+      blocks = std::move(waiting);
     }
   }
 

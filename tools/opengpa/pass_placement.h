@@ -5,8 +5,10 @@
 //
 //  1. The whole set: one question. Its answer is the pass count users act on.
 //  2. When the library refuses the whole set, it is split into sessions the library accepts: counters are
-//     added to the first session in blocks, a refused block is halved until the counter that does not fit
-//     is found, and what does not fit opens the next session. Sessions are as large as the library allows,
+//     added to the first session in blocks (the caller's, e.g. one per hardware unit, or halves of the set),
+//     a block the library takes alone but not with the session waits whole for the next session, another
+//     refused block is halved until the counter that does not fit is found, and what does not fit opens
+//     the next session. Sessions are as large as the library allows,
 //     so the plan has few sessions and, since a session's passes are shared by all its counters, few passes.
 //     Each session is one group; its pass count is GpaGetPassCount of the session.
 //  3. When the set fits one session and `place_passes` is set, its counters are placed in passes: a pass
@@ -52,10 +54,20 @@ struct PassPlacement {
   std::size_t questions = 0;  // how many times the oracle was asked
 };
 
+struct PlacementRequest {
+  bool place_passes = true;  // step 3; false: one session is one group
+  // Counters the library tends to accept or refuse together (the CLI: those of one hardware unit), in the
+  // order to try them; together they hold every counter once. Step 2 starts from these blocks, and a block
+  // the library accepts alone but not with a session waits whole for a later session instead of being
+  // halved. Empty: the set is simply halved.
+  std::vector<std::vector<std::uint32_t>> blocks;
+};
+
 // Fails (nullopt, *error set) only when the library refuses a counter on its own.
 std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32_t>& counters,
                                                    const PassCountOracle& oracle, std::string* error,
-                                                   const PlacementProgress& progress = {}, bool place_passes = true);
+                                                   const PlacementProgress& progress = {},
+                                                   const PlacementRequest& request = {});
 
 }  // namespace opengpa::cli
 

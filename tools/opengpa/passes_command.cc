@@ -4,9 +4,11 @@
 // the library caches its answers per hardware-counter set, and progress is shown on anything long.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "api_name.h"
 #include "choice_option.h"
@@ -77,6 +79,33 @@ class PlacementReport {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// Sets this large get a line on stderr before the first question, which alone can take seconds.
+constexpr std::size_t kLargeSet = 500;
+
+// The counters grouped by the hardware unit they are read from (OpenGpaGetCounterHardwareUnit), in order
+// of first appearance: CUPTI accepts or refuses the counters of a unit together. Empty when the library
+// does not say (no extension, or derived counters only).
+std::vector<std::vector<std::uint32_t>> HardwareUnitBlocks(const GpaLibrary& library, const GpaContext& context,
+                                                          const std::vector<GpaUInt32>& indices) {
+  const auto unit_of = library.Extensions().get_counter_hardware_unit;
+  if (!unit_of) return {};
+  std::vector<std::string> units;
+  std::vector<std::vector<std::uint32_t>> blocks;
+  for (GpaUInt32 index : indices) {
+    const char* unit = nullptr;
+    const std::string name = unit_of(context.Id(), index, &unit) == kGpaStatusOk && unit ? unit : "";
+    const auto found = std::find(units.begin(), units.end(), name);
+    if (found == units.end()) {
+      units.push_back(name);
+      blocks.push_back({index});
+    } else {
+      blocks[static_cast<std::size_t>(found - units.begin())].push_back(index);
+    }
+  }
+  if (blocks.size() < 2) return {};  // one unit: nothing to go on
+  return blocks;
+}
+
 int Fail(const std::string& error, int code) {
   std::cerr << "opengpa passes: " << error << '\n';
   return code;
@@ -120,14 +149,21 @@ int RunPasses(const PassesOptions& options) {
     }
     return passes;
   };
+  PlacementRequest request;
   const bool place_passes = options.placement == Placement::kPasses ||
                             (options.placement == Placement::kAuto && indices.size() <= kAutoPlacementLimit);
+  request.place_passes = place_passes;
+  request.blocks = HardwareUnitBlocks(library, opened->Context(), indices);
+  if (!options.quiet && indices.size() >= kLargeSet) {
+    std::fprintf(stderr, "opengpa passes: counting the passes of %zu counters (%zu hardware unit(s))...\n", indices.size(),
+                 request.blocks.empty() ? std::size_t{1} : request.blocks.size());
+  }
   std::optional<PassPlacement> placement;
   {
     PlacementReport report(options.quiet);
     placement = PlaceCountersInPasses(
         indices, oracle, &error, [&report](std::size_t placed, std::size_t total) { report.Update(placed, total); },
-        place_passes);
+        request);
   }
   if (!placement) return Fail(error + " (" + oracle_error + ")", 1);
   auto name_of = [&](std::uint32_t index) {
@@ -174,26 +210,28 @@ int RunPasses(const PassesOptions& options) {
       WriteCsv(table, *out);
     } else {
       if (options.output.empty() || options.output == "-") table.max_width = StdoutWidth();
+      std::ostringstream title;
       if (split) {
-        *out << device.name << ": the library cannot collect these " << indices.size()
-             << " counters in one session; " << placement->groups.size() << " sessions collect them in "
-             << placement->placed_passes << " passes in all:\n";
+        title << device.name << ": the library cannot collect these " << indices.size()
+              << " counters in one session; " << placement->groups.size() << " sessions collect them in "
+              << placement->placed_passes << " passes in all:\n";
         for (std::size_t g = 0; g < placement->groups.size(); ++g) {
-          *out << "  session " << g + 1 << ": " << placement->groups[g].counters.size() << " counter(s), "
-               << placement->groups[g].pass_count << " pass(es)\n";
+          title << "  session " << g + 1 << ": " << placement->groups[g].counters.size() << " counter(s), "
+                << placement->groups[g].pass_count << " pass(es)\n";
         }
       } else {
-        *out << device.name << ": " << indices.size() << " counter(s) need " << *placement->library_passes
-             << " pass(es) in one session (GpaGetPassCount)\n";
+        title << device.name << ": " << indices.size() << " counter(s) need " << *placement->library_passes
+              << " pass(es) in one session (GpaGetPassCount)\n";
         if (!passes_placed) {
-          *out << "Counters are not placed in passes (by default only in sets of up to " << kAutoPlacementLimit
-               << "; --placement passes asks a few GpaGetPassCount questions per pass).\n";
+          title << "Counters are not placed in passes (by default only in sets of up to " << kAutoPlacementLimit
+                << "; --placement passes asks a few GpaGetPassCount questions per pass).\n";
         } else if (placement->placed_passes != *placement->library_passes) {
-          *out << "The placement below is derived in the order given and uses " << placement->placed_passes
-               << " passes; the library's scheduler packs the whole set into " << *placement->library_passes
-               << ".\n";
+          title << "The placement below is derived in the order given and uses " << placement->placed_passes
+                << " passes; the library's scheduler packs the whole set into " << *placement->library_passes
+                << ".\n";
         }
       }
+      *out << WrapText(title.str(), table.max_width);
       *out << '\n';
       WriteAligned(table, *out);
     }

@@ -77,14 +77,13 @@ void WriteAligned(const TextTable& table, std::ostream& out) {
       return total;
     };
     if (before_last() + widths.back() > table.max_width) {
-      // Elide the widest of the other columns until the last one has room (but keep each at 8 or more).
+      // Elide the widest of the other columns until the last one has room (keeping each at 4 or more).
       while (before_last() + kMinLastColumn > table.max_width) {
         auto widest = std::max_element(widths.begin(), widths.end() - 1);
-        if (widest == widths.end() - 1 || *widest <= 8) break;
+        if (widest == widths.end() - 1 || *widest <= 4) break;
         --*widest;
       }
-      last_width = table.max_width > before_last() ? std::max(table.max_width - before_last(), std::size_t{8})
-                                                   : kMinLastColumn;
+      last_width = table.max_width > before_last() + 8 ? table.max_width - before_last() : std::size_t{8};
       widths.back() = std::min(widths.back(), last_width);
     }
   }
@@ -93,6 +92,19 @@ void WriteAligned(const TextTable& table, std::ostream& out) {
   for (std::size_t width : widths) rule.emplace_back(width, '-');
   WriteRow(rule, widths, {}, last_width, out);
   for (const auto& row : table.rows) WriteRow(row, widths, table.alignment, last_width, out);
+}
+
+std::string WrapText(const std::string& text, std::size_t width) {
+  if (width == 0) return text;
+  std::string wrapped;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    for (const auto& line : Wrapped(text.substr(start, end - start), width)) wrapped += line + '\n';
+    start = end + 1;
+  }
+  if (!wrapped.empty() && (text.empty() || text.back() != '\n')) wrapped.pop_back();
+  return wrapped;
 }
 
 std::string CsvCell(std::string_view cell) {

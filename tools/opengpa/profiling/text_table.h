@@ -32,6 +32,9 @@ void WriteCsv(const TextTable& table, std::ostream& out);
 
 std::string CsvCell(std::string_view cell);
 
+// `text` with its lines broken at spaces so that none is longer than `width` (0: unchanged).
+std::string WrapText(const std::string& text, std::size_t width);
+
 }  // namespace opengpa::cli
 
 #endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_TEXT_TABLE_H_
