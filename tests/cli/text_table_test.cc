@@ -64,6 +64,12 @@ TEST(TextTableTest, OtherColumnsAreElidedWhenTheyLeaveTheLastTooLittleRoom) {
   EXPECT_NE(out.str().find("mmm...  short"), std::string::npos) << out.str();
 }
 
+TEST(TextTableTest, WrapTextBreaksEachLineAtSpacesAndKeepsLineEnds) {
+  EXPECT_EQ(WrapText("one two three\nfour\n", 8), "one two\nthree\nfour\n");
+  EXPECT_EQ(WrapText("a\n\nb", 8), "a\n\nb");
+  EXPECT_EQ(WrapText("unchanged without a width", 0), "unchanged without a width");
+}
+
 TEST(TextTableTest, WithoutAWidthNothingIsWrapped) {
   TextTable table;
   table.header = {"a", "b"};

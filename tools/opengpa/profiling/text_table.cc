@@ -98,12 +98,12 @@ std::string WrapText(const std::string& text, std::size_t width) {
   if (width == 0) return text;
   std::string wrapped;
   std::size_t start = 0;
-  while (start <= text.size()) {
+  while (start < text.size()) {
     const std::size_t end = std::min(text.find('\n', start), text.size());
     for (const auto& line : Wrapped(text.substr(start, end - start), width)) wrapped += line + '\n';
     start = end + 1;
   }
-  if (!wrapped.empty() && (text.empty() || text.back() != '\n')) wrapped.pop_back();
+  if (!wrapped.empty() && text.back() != '\n') wrapped.pop_back();
   return wrapped;
 }
 
