@@ -277,7 +277,7 @@ def passes_of_every_gh100_counter_split_into_few_sessions_quickly(ctx):
     if doc["passes"] is None:
         expect(doc["sessions"] == len(doc["groups"]) and doc["sessions"] <= 3, f"{doc['sessions']} sessions")
     expect(doc["placed_passes"] <= 2 * (doc["passes"] or 12) + 2, f"{doc['placed_passes']} passes planned")
-    expect(seconds < 60, f"took {seconds:.1f} s")
+    expect(seconds < 120, f"took {seconds:.1f} s")  # ~6 s on an idle 2-core machine, 12 s under load
     print(f"{len(names)} counters: {doc['sessions']} session(s), {doc['placed_passes']} passes, {seconds:.1f} s")
 
 
