@@ -20,8 +20,8 @@
 #include "monitor/monitor.h"
 #include "monitor/nvml_counter_source.h"
 #include "monitor/pm_sampling_source.h"
-#include "platform/logging.h"
 #include "output_file.h"
+#include "platform/logging.h"
 
 namespace opengpa::cli {
 namespace {
