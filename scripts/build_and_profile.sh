@@ -2,22 +2,35 @@
 # The main job: install what is missing, build everything, then profile a real workload on the best
 # device present: an NVIDIA GPU through CUDA/CUPTI when one answers, and always a Vulkan workload on the
 # best Vulkan device (a discrete GPU if present, else Mesa's software lavapipe).
+#
+# It shares one build folder and build type with scripts/test.sh (both run scripts/configure.sh with the
+# same settings), so whichever runs second only builds what is missing. What it skips, it says, with why.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${OPENGPA_BUILD_DIR:-$root/build}
 "$root/scripts/install_deps.sh"
-OPENGPA_BUILD_TYPE=${OPENGPA_BUILD_TYPE:-Release} "$root/scripts/configure.sh"
+"$root/scripts/configure.sh"
 export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 out=${OPENGPA_OUT_DIR:-$root/out}
 mkdir -p "$out"
 
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && [[ -x "$build/samples/cuda/opengpa_cuda_sample" ]]; then
+# Why the CUDA workload cannot run here; empty when it can.
+cuda_skip_reason() {
+  if [[ ! -x $build/samples/cuda/opengpa_cuda_sample ]]; then
+    echo "the CUDA sample was not built (no CUDA toolkit with CUPTI found at configure time; see the cmake output)"
+  elif ! command -v nvidia-smi >/dev/null 2>&1; then
+    echo "no NVIDIA driver (nvidia-smi is not installed)"
+  elif ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "nvidia-smi finds no usable NVIDIA GPU ($(nvidia-smi -L 2>&1 | head -n 1))"
+  fi
+}
+
+reason=$(cuda_skip_reason)
+if [[ -z $reason ]]; then
   echo "== CUDA workload on $(nvidia-smi -L | head -n 1)"
-  # libcupti loads libnvperf_host.so from the loader's path.
-  for cupti_dir in /usr/local/cuda/extras/CUPTI/lib64 /usr/local/cuda/lib64; do
-    [[ -d $cupti_dir ]] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$cupti_dir"
-  done
   "$build/samples/cuda/opengpa_cuda_sample" | tee "$out/cuda_counters.txt"
+else
+  echo "== CUDA workload skipped: $reason"
 fi
 
 echo "== Vulkan workload"

@@ -31,8 +31,9 @@ void PrintCounterTable(std::ostream& out, const std::vector<CounterColumn>& coun
                        const std::vector<SampleRow>& samples) {
   std::size_t name_width = std::string("Counter").size();
   std::size_t usage_width = std::string("Usage").size();
+  auto shown_name = [](const CounterColumn& c) { return c.not_meaningful ? c.name + " *" : c.name; };
   for (const CounterColumn& c : counters) {
-    name_width = std::max(name_width, c.name.size());
+    name_width = std::max(name_width, shown_name(c).size());
     usage_width = std::max(usage_width, c.usage.size());
   }
   std::vector<std::size_t> widths;
@@ -51,7 +52,7 @@ void PrintCounterTable(std::ostream& out, const std::vector<CounterColumn>& coun
   for (std::size_t w : widths) rule += 2 + w;
   out << std::string(rule, '-') << "\n";
   for (std::size_t i = 0; i < counters.size(); ++i) {
-    out << std::left << std::setw(static_cast<int>(name_width)) << counters[i].name << "  "
+    out << std::left << std::setw(static_cast<int>(name_width)) << shown_name(counters[i]) << "  "
         << std::setw(static_cast<int>(usage_width)) << counters[i].usage;
     for (std::size_t s = 0; s < samples.size(); ++s) {
       out << "  " << std::right << std::setw(static_cast<int>(widths[s]))

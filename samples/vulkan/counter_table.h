@@ -15,6 +15,7 @@ struct CounterColumn {
   std::string group;
   std::string usage;  // GpaGetUsageTypeAsStr
   bool is_float = false;
+  bool not_meaningful = false;  // printed with " *": the device cannot give this value its usual meaning
 };
 
 struct SampleRow {
@@ -23,6 +24,7 @@ struct SampleRow {
   std::vector<double> values;  // one per counter column (uint64 results converted exactly up to 2^53)
 };
 
+// Counters marked not_meaningful are printed as "<name> *"; the caller explains the mark under the table.
 void PrintCounterTable(std::ostream& out, const std::vector<CounterColumn>& counters,
                        const std::vector<SampleRow>& samples);
 // Returns false if the file cannot be written.

@@ -4,6 +4,7 @@
 // It opens the fastest Vulkan device present (discrete GPU, then integrated, then CPU, e.g. Mesa's lavapipe),
 // records draws and a compute dispatch between GPA samples, prints one row per counter and one column per
 // sample, and with --csv FILE writes one CSV row per sample.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -243,7 +244,11 @@ int Run(const Options& options) {
           gpa.GpaGetCounterUsageType(context, index, &usage_type);
           gpa.GpaGetUsageTypeAsStr(usage_type, &usage);
           gpa.GpaGetCounterDataType(context, index, &data_type);
-          columns.push_back({name, group, usage, data_type == kGpaDataTypeFloat64});
+          // A software rasterizer (lavapipe) writes timestamps on the CPU thread that walks the command buffer,
+          // while it bins draws there and rasterizes them later on other threads: its times are not per-draw.
+          const bool software_time = generation == kGpaHwGenerationSoftware && usage_type == kGpaUsageTypeNanoseconds &&
+                                     std::string(group) == "Timing";
+          columns.push_back({name, group, usage, data_type == kGpaDataTypeFloat64, software_time});
         }
         std::vector<SampleRow> rows;
         for (const SampleSpec& spec : frame.samples) {
@@ -266,6 +271,13 @@ int Run(const Options& options) {
         }
         if (ok) {
           PrintCounterTable(std::cout, columns, rows);
+          if (std::any_of(columns.begin(), columns.end(), [](const CounterColumn& c) { return c.not_meaningful; })) {
+            std::cout << "\n* " << device_name
+                      << " is a software rasterizer: it timestamps commands on the CPU thread that walks the\n"
+                         "  command buffer, while draws are binned there and rasterized later on other threads, so\n"
+                         "  these times are not per-draw GPU durations (compare GPUTime with ExecutionDuration).\n"
+                         "  The pipeline statistics (counts) are exact.\n";
+          }
           std::cout << "\nHost time for the submission (submit to fence): " << host_ns / 1e6 << " ms over " << passes
                     << " pass(es)\n\nChecks against the workload's known counts:\n";
           int mismatches = 0;

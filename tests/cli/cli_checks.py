@@ -11,10 +11,13 @@ import csv
 import io
 import json
 import os
+import ctypes
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 try:
     import jsonschema
@@ -37,15 +40,16 @@ class Context:
         self.sample = args.sample
         self.tmp = tempfile.mkdtemp(prefix="opengpa-cli-")
 
-    def run(self, *arguments, expect_ok=True, cwd=None):
-        result = subprocess.run([self.opengpa, *arguments], capture_output=True, text=True, cwd=cwd, timeout=300)
+    def run(self, *arguments, expect_ok=True, cwd=None, env=None):
+        result = subprocess.run([self.opengpa, *arguments], capture_output=True, text=True, cwd=cwd, timeout=300,
+                                env=env)
         if expect_ok and result.returncode != 0:
             raise AssertionError(f"opengpa {' '.join(arguments)} failed ({result.returncode}):\n{result.stderr}")
         return result
 
     def json_output(self, schema, *arguments):
         path = os.path.join(self.tmp, "out.json")
-        self.run(*arguments, "--format", "json", "-o", path)
+        self.run(*arguments, "--format", "json", "-o", path, "--force")
         return self.validated(schema, path)
 
     def validated(self, schema, path):
@@ -59,6 +63,91 @@ class Context:
 def expect(condition, message):
     if not condition:
         raise AssertionError(message)
+
+
+# ---- conventions every command shares (ncu's) ------------------------------------------------------
+
+def expect_usage_error(result, *words):
+    expect(result.returncode == 2, f"exit {result.returncode} (usage errors exit 2):\n{result.stderr}")
+    for word in words:
+        expect(word in result.stderr, f"the message does not name {word!r}:\n{result.stderr}")
+
+
+@check
+def version_prints_the_version_and_exits_0(ctx):
+    result = ctx.run("--version")
+    expect(result.stdout.startswith("opengpa ") and any(c.isdigit() for c in result.stdout), result.stdout)
+
+
+@check
+def usage_errors_exit_2_and_name_the_argument_the_value_and_the_choices(ctx):
+    expect_usage_error(ctx.run("list", "--no-such-option", expect_ok=False), "--no-such-option")
+    result = ctx.run("list", "--api", "vk", "--device", "-1", expect_ok=False)
+    expect_usage_error(result, "--device", "-1")
+    expect(len(result.stderr) < 400 and "e+308" not in result.stderr and "1797693" not in result.stderr, result.stderr)
+    result = ctx.run("list", "--api", "metal", expect_ok=False)
+    expect_usage_error(result, "--api", "metal", "cuda", "vk")
+    expect("->" not in result.stderr, f"an internal map is printed:\n{result.stderr}")
+    expect_usage_error(ctx.run("lst", expect_ok=False), "lst", "list")
+    expect_usage_error(ctx.run("passes", "--api", "vk", expect_ok=False), "--counters")
+
+
+@check
+def output_paths_are_checked_first_and_never_overwritten_without_force(ctx):
+    missing = os.path.join(ctx.tmp, "no-such-folder", "out.csv")
+    result = ctx.run("list", "--api", "vk", "-o", missing, expect_ok=False)
+    expect(result.returncode == 1 and missing in result.stderr and "No such file or directory" in result.stderr,
+           result.stderr)
+    existing = os.path.join(ctx.tmp, "kept.csv")
+    with open(existing, "w") as f:
+        f.write("precious\n")
+    result = ctx.run("list", "--api", "vk", "--format", "csv", "-o", existing, expect_ok=False)
+    expect(result.returncode == 1 and existing in result.stderr and "--force" in result.stderr, result.stderr)
+    with open(existing) as f:
+        expect(f.read() == "precious\n", "the existing file was changed without --force")
+    ctx.run("list", "--api", "vk", "--format", "csv", "-o", existing, "-f")
+    with open(existing) as f:
+        expect(f.readline().startswith("index,"), "--force did not overwrite")
+    result = ctx.run("list", "--api", "vk", "-o", "/dev/full", expect_ok=False)
+    expect(result.returncode == 1 and "/dev/full" in result.stderr and "No space left on device" in result.stderr,
+           f"exit {result.returncode}: {result.stderr}")
+
+
+@check
+def tables_fit_the_terminal_width(ctx):
+    env = dict(os.environ, COLUMNS="80")
+    table = ctx.run("list", "--api", "vk", env=env).stdout.splitlines()
+    too_long = [line for line in table if len(line) > 80]
+    expect(not too_long, f"{len(too_long)} lines longer than 80: {too_long[:2]}")
+    wide = ctx.run("list", "--api", "vk").stdout.splitlines()
+    expect(max(map(len, wide)) > 80, "without COLUMNS and a terminal, lines are whole (nothing to wrap?)")
+    # Nothing is lost: the description column wraps whole (a word longer than the column is cut in pieces);
+    # cells of other columns may be elided ("...").
+    wide_words = set(" ".join(wide).split())
+    for word in " ".join(table).split():
+        expect(word in wide_words or set(word) == {"-"} or any(word.removesuffix("...") in w for w in wide_words),
+               f"{word!r} is not in the unwrapped table")
+    rows = [line for line in table if line[:5].strip().isdigit()]
+    expect(len(rows) == len([line for line in wide if line[:5].strip().isdigit()]), "rows were lost")
+
+
+@check
+def names_match_without_regard_to_case(ctx):
+    doc = ctx.json_output("passes.schema.json", "passes", "--chip", "gh100", "--counters", "gputime,GPUTime")
+    names = [c["name"] for g in doc["groups"] for c in g["counters"]]
+    expect(names == ["GPUTime"], f"gputime,GPUTime gave {names}")
+    expect(doc["passes"] == 1 and doc["placed_passes"] == 1, doc)
+    listed = ctx.run("list", "--chip", "Gh100", "--names").stdout.split()
+    expect("GPUTime" in listed, "list --chip Gh100 refused or empty")
+
+
+@check
+def unknown_counter_gets_the_closest_name_and_the_hardware_hint_only_without_hardware(ctx):
+    result = ctx.run("passes", "--chip", "GH100", "--counters", "GPUTim", expect_ok=False)
+    expect_usage_error(result, "GPUTim", "GPUTime", "--hardware")
+    result = ctx.run("passes", "--chip", "GH100", "--hardware", "--counters", "dram__bytes_red.sum", expect_ok=False)
+    expect_usage_error(result, "dram__bytes_red.sum", "dram__bytes_read.sum")
+    expect("need --hardware" not in result.stderr, f"advises --hardware to a --hardware run:\n{result.stderr}")
 
 
 # ---- list ---------------------------------------------------------------------------------------
@@ -178,6 +267,41 @@ def passes_splits_a_set_the_library_cannot_collect_in_one_session(ctx):
 
 
 @check
+def passes_of_every_gh100_counter_split_into_few_sessions_quickly(ctx):
+    names = ctx.run("list", "--chip", "GH100", "--names").stdout.split()
+    expect(len(names) > 30, f"only {len(names)} GH100 counters")
+    start = time.monotonic()
+    doc = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--counters", ",".join(names))
+    seconds = time.monotonic() - start
+    check_groups(ctx, doc, names)
+    if doc["passes"] is None:
+        expect(doc["sessions"] == len(doc["groups"]) and doc["sessions"] <= 3, f"{doc['sessions']} sessions")
+    expect(doc["placed_passes"] <= 2 * (doc["passes"] or 12) + 2, f"{doc['placed_passes']} passes planned")
+    expect(seconds < 120, f"took {seconds:.1f} s")  # ~6 s on an idle 2-core machine, 12 s under load
+    print(f"{len(names)} counters: {doc['sessions']} session(s), {doc['placed_passes']} passes, {seconds:.1f} s")
+
+
+@check
+def passes_of_a_thousand_raw_metrics_answer_in_seconds_with_progress(ctx):
+    names = [n for n in ctx.run("list", "--chip", "GH100", "--hardware", "--names").stdout.split()
+             if n.startswith("sm__")][:1000]
+    expect(len(names) >= 500, f"only {len(names)} sm__ metrics")
+    path = os.path.join(ctx.tmp, "sm.txt")
+    with open(path, "w") as f:
+        f.write("\n".join(names))
+    start = time.monotonic()
+    result = ctx.run("passes", "--chip", "GH100", "--hardware", "--counter-list", path, "--format", "json")
+    seconds = time.monotonic() - start
+    doc = json.loads(result.stdout)
+    placed = sorted(c["name"] for g in doc["groups"] for c in g["counters"])
+    expect(placed == sorted(names), "not every metric was placed")
+    expect(seconds < 90, f"{len(names)} metrics took {seconds:.1f} s")
+    # A large set is announced before the first question, which alone can take seconds.
+    expect("counting the passes of" in result.stderr, f"no progress in {seconds:.1f} s:\n{result.stderr}")
+    print(f"{len(names)} sm metrics: {doc['placed_passes']} passes placed, library {doc['passes']}, {seconds:.1f} s")
+
+
+@check
 def passes_counter_list_file_is_the_same_as_counters(ctx):
     path = os.path.join(ctx.tmp, "counters.txt")
     with open(path, "w") as f:
@@ -197,7 +321,7 @@ def passes_unknown_counter_fails_naming_it(ctx):
 
 def profile(ctx, *program, counters=None):
     prefix = os.path.join(ctx.tmp, "profile")
-    arguments = ["profile", "--api", "cl", "-o", prefix]
+    arguments = ["profile", "--api", "cl", "-o", prefix, "--force"]
     if counters:
         arguments += ["--counters", counters]
     result = ctx.run(*arguments, "--", *program)
@@ -236,6 +360,78 @@ def profile_cl_records_every_kernel_enqueue_of_an_unmodified_program(ctx):
     expect(doc["samples"][7]["grid"] == [128, 32, 1] and doc["samples"][7]["block"] == [8, 8, 1], "2D sizes")
     check_sample_times(doc, trace, rows)
     expect("enqueued 8 kernels" in result.stdout, "the program's own output is lost")
+
+
+@check
+def profile_summary_has_units_shares_and_totals(ctx):
+    result, doc, _, _ = profile(ctx, ctx.workload, "4096")
+    lines = result.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("kernel"))
+    for column in ("launches", "time %", "total GPUTime (ns)", "mean GPUTime (ns)"):
+        expect(column in header, f"{column!r} missing from {header!r}")
+    total = next(line for line in lines if line.startswith("(all kernels)")).split()
+    expect(total[2] == "8" and total[3] == "100.0", f"totals row {total}")
+    expect(abs(float(total[4]) - sum(s["values"]["GPUTime"] for s in doc["samples"])) <= 1, f"total {total[4]}")
+
+
+@check
+def profile_checks_outputs_before_running_and_keeps_earlier_results(ctx):
+    missing = os.path.join(ctx.tmp, "no-such-folder", "run")
+    result = ctx.run("profile", "--api", "cl", "-o", missing, "--", ctx.workload, "4096", expect_ok=False)
+    expect(result.returncode == 1 and "no-such-folder" in result.stderr and "No such file" in result.stderr,
+           result.stderr)
+    expect("enqueued" not in result.stdout, "the program ran although its results could not be written")
+    prefix = os.path.join(ctx.tmp, "kept")
+    ctx.run("profile", "--api", "cl", "-o", prefix, "--", ctx.workload, "4096")
+    before = open(prefix + ".json").read()
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", ctx.workload, "4096", expect_ok=False)
+    expect(result.returncode == 1 and "--force" in result.stderr, result.stderr)
+    # A program that launches nothing: nothing written, earlier results kept, no crash warning, code passed on.
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "-f", "--", "sh", "-c", "exit 7", expect_ok=False)
+    expect(result.returncode == 7, f"exit {result.returncode}, the program's was 7")
+    expect("nothing written" in result.stderr and "crash" not in result.stderr, result.stderr)
+    expect(open(prefix + ".json").read() == before, "earlier results were replaced by an empty run")
+
+
+@check
+def profile_forwards_ctrl_c_keeps_what_was_collected_and_removes_temporary_files(ctx):
+    tmpdir = os.path.join(ctx.tmp, "tmpdir")
+    os.mkdir(tmpdir)
+    prefix = os.path.join(ctx.tmp, "interrupted")
+    env = dict(os.environ, TMPDIR=tmpdir)
+    # The kernels run, then the program waits; only opengpa is signalled, as `kill -INT <opengpa>` does.
+    process = subprocess.Popen([ctx.opengpa, "profile", "--api", "cl", "-o", prefix, "--", "sh", "-c",
+                                f"'{ctx.workload}' 4096 && exec sleep 60"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    for line in process.stdout:
+        if "enqueued" in line or time.monotonic() > deadline:
+            break
+    start = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    expect(time.monotonic() - start < 30, "the program kept running after Ctrl-C")
+    expect(process.returncode == 128 + signal.SIGINT, f"exit {process.returncode}, expected the program's 130\n{stderr}")
+    expect("interrupted" in stderr, stderr)
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(len(doc["samples"]) == 8, f"{len(doc['samples'])} samples kept of the 8 launched")
+    expect(os.listdir(tmpdir) == [], f"temporary files left: {os.listdir(tmpdir)}")
+
+
+@check
+def profile_cuda_without_a_driver_says_the_driver_is_missing(ctx):
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        has_driver = True
+    except OSError:
+        has_driver = False
+    result = ctx.run("profile", "--api", "cuda", "-o", os.path.join(ctx.tmp, "cuda"), "--", "true", expect_ok=False)
+    if has_driver:
+        expect("cannot be loaded" not in result.stderr, f"a present driver was reported missing:\n{result.stderr}")
+        print("libcuda.so.1 is present here: checked that it is not reported missing")
+    else:
+        expect(result.returncode == 1 and "libcuda.so.1" in result.stderr and "driver" in result.stderr,
+               f"exit {result.returncode}: {result.stderr}")
 
 
 @check

@@ -15,6 +15,7 @@ struct ModelLibrary {
   std::map<std::uint32_t, char> block_of;
   std::map<char, std::uint32_t> slots;
   std::set<std::uint32_t> loner;  // refused together with any other counter
+  std::map<std::uint32_t, int> domain;  // counters of two different domains are refused together (0: any)
   int calls = 0;
 
   std::optional<std::uint32_t> Passes(const std::vector<std::uint32_t>& counters) {
@@ -22,6 +23,11 @@ struct ModelLibrary {
     if (counters.size() > 1 && std::any_of(counters.begin(), counters.end(), [&](auto c) { return loner.count(c); })) {
       return std::nullopt;
     }
+    std::set<int> domains;
+    for (auto counter : counters) {
+      if (domain.count(counter) && domain.at(counter) != 0) domains.insert(domain.at(counter));
+    }
+    if (domains.size() > 1) return std::nullopt;
     std::map<char, std::uint32_t> used;
     for (auto counter : counters) ++used[block_of.at(counter)];
     std::uint32_t passes = 1;
@@ -34,7 +40,7 @@ struct ModelLibrary {
 };
 
 TEST(PassPlacementTest, CountersThatFitOnePassShareTheFirstPass) {
-  ModelLibrary library{{{0, 'a'}, {1, 'b'}, {2, 'c'}}, {{'a', 1}, {'b', 1}, {'c', 1}}, {}};
+  ModelLibrary library{{{0, 'a'}, {1, 'b'}, {2, 'c'}}, {{'a', 1}, {'b', 1}, {'c', 1}}, {}, {}};
   std::string error;
   auto placement = PlaceCountersInPasses({0, 1, 2}, library.Oracle(), &error);
   ASSERT_TRUE(placement) << error;
@@ -46,21 +52,77 @@ TEST(PassPlacementTest, CountersThatFitOnePassShareTheFirstPass) {
 
 TEST(PassPlacementTest, ACounterThatWouldRaiseThePassCountOpensTheNextPass) {
   // Block 'a' holds two counters per pass: counters 0, 1, 2 of block 'a' need two passes.
-  ModelLibrary library{{{0, 'a'}, {1, 'a'}, {2, 'a'}, {3, 'b'}}, {{'a', 2}, {'b', 1}}, {}};
+  ModelLibrary library{{{0, 'a'}, {1, 'a'}, {2, 'a'}, {3, 'b'}}, {{'a', 2}, {'b', 1}}, {}, {}};
   std::string error;
   auto placement = PlaceCountersInPasses({0, 1, 2, 3}, library.Oracle(), &error);
   ASSERT_TRUE(placement) << error;
   EXPECT_EQ(placement->library_passes, 2u);
   EXPECT_EQ(placement->placed_passes, 2u);
   ASSERT_EQ(placement->groups.size(), 2u);
+  // Counter 2 would raise the first pass's count: it is left for the next pass and counter 3 still joins.
   EXPECT_EQ(placement->groups[0].counters, (std::vector<std::uint32_t>{0, 1, 3}));
   EXPECT_EQ(placement->groups[1].first_pass, 1u);
   EXPECT_EQ(placement->groups[1].counters, (std::vector<std::uint32_t>{2}));
 }
 
+TEST(PassPlacementTest, ALargeSetIsPlacedWithFewQuestions) {
+  // 1,000 counters of one block that holds 50 per pass: 20 passes. Asking counter by counter and group by
+  // group would take about n * passes / 2 = 10,000 questions; runs found by doubling take a few per pass.
+  ModelLibrary library;
+  library.slots['a'] = 50;
+  std::vector<std::uint32_t> counters;
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    library.block_of[i] = 'a';
+    counters.push_back(i);
+  }
+  std::string error;
+  std::size_t progress_calls = 0;
+  std::size_t last_placed = 0;
+  auto placement = PlaceCountersInPasses(counters, library.Oracle(), &error, [&](std::size_t placed, std::size_t total) {
+    ++progress_calls;
+    EXPECT_GT(placed, last_placed);
+    EXPECT_EQ(total, 1000u);
+    last_placed = placed;
+  });
+  ASSERT_TRUE(placement) << error;
+  EXPECT_EQ(placement->library_passes, 20u);
+  EXPECT_EQ(placement->placed_passes, 20u);
+  EXPECT_EQ(placement->questions, static_cast<std::size_t>(library.calls));
+  // Per pass: about 2 log2(50) questions for the run, then up to 8 counters in a row that do not fit.
+  EXPECT_LT(library.calls, 20 * 24) << "questions per pass should grow with log(run), not with the set";
+  EXPECT_EQ(progress_calls, 20u);
+  EXPECT_EQ(last_placed, 1000u);
+}
+
+TEST(PassPlacementTest, ASetTheLibraryRefusesSplitsIntoAsFewSessionsAsItAllows) {
+  // 62 counters of two domains that cannot share a session, interleaved (like CUPTI's units): two sessions,
+  // each collecting one domain in the passes its block needs, whatever the order they came in.
+  ModelLibrary library;
+  library.slots['a'] = 4;
+  std::vector<std::uint32_t> counters;
+  for (std::uint32_t i = 0; i < 62; ++i) {
+    library.block_of[i] = 'a';
+    library.domain[i] = 1 + static_cast<int>(i % 2);
+    counters.push_back(i);
+  }
+  std::string error;
+  auto placement = PlaceCountersInPasses(counters, library.Oracle(), &error);
+  ASSERT_TRUE(placement) << error;
+  EXPECT_FALSE(placement->library_passes.has_value());
+  ASSERT_EQ(placement->groups.size(), 2u);
+  std::uint32_t total = 0;
+  for (const auto& group : placement->groups) {
+    EXPECT_EQ(group.counters.size(), 31u);
+    EXPECT_EQ(library.Passes(group.counters), group.pass_count);
+    total += group.pass_count;
+  }
+  EXPECT_EQ(placement->placed_passes, total);
+  EXPECT_EQ(total, 16u);  // 31 counters, 4 per pass: 8 passes per session
+}
+
 TEST(PassPlacementTest, EveryGroupIsASetTheLibraryCollectsInItsOwnPassCount) {
   ModelLibrary library{{{0, 'a'}, {1, 'a'}, {2, 'a'}, {3, 'b'}, {4, 'b'}, {5, 'c'}},
-                       {{'a', 1}, {'b', 2}, {'c', 1}}, {}};
+                       {{'a', 1}, {'b', 2}, {'c', 1}}, {}, {}};
   std::string error;
   auto placement = PlaceCountersInPasses({0, 1, 2, 3, 4, 5}, library.Oracle(), &error);
   ASSERT_TRUE(placement) << error;
@@ -77,7 +139,7 @@ TEST(PassPlacementTest, EveryGroupIsASetTheLibraryCollectsInItsOwnPassCount) {
 }
 
 TEST(PassPlacementTest, ACounterTheLibraryRefusesToCombineGetsAGroupOfItsOwn) {
-  ModelLibrary library{{{0, 'a'}, {1, 'p'}, {2, 'b'}}, {{'a', 1}, {'p', 1}, {'b', 1}}, {1}};
+  ModelLibrary library{{{0, 'a'}, {1, 'p'}, {2, 'b'}}, {{'a', 1}, {'p', 1}, {'b', 1}}, {1}, {}};
   std::string error;
   auto placement = PlaceCountersInPasses({0, 1, 2}, library.Oracle(), &error);
   ASSERT_TRUE(placement) << error;
@@ -85,6 +147,42 @@ TEST(PassPlacementTest, ACounterTheLibraryRefusesToCombineGetsAGroupOfItsOwn) {
   ASSERT_EQ(placement->groups.size(), 2u);
   EXPECT_EQ(placement->groups[0].counters, (std::vector<std::uint32_t>{0, 2}));
   EXPECT_EQ(placement->groups[1].counters, (std::vector<std::uint32_t>{1}));
+}
+
+TEST(PassPlacementTest, WithoutPassPlacementTheOneSessionIsOneGroupAfterOneQuestion) {
+  ModelLibrary library{{{0, 'a'}, {1, 'a'}, {2, 'a'}, {3, 'b'}}, {{'a', 2}, {'b', 1}}, {}, {}};
+  std::string error;
+  auto placement = PlaceCountersInPasses({0, 1, 2, 3}, library.Oracle(), &error, {}, PlacementRequest{false, {}});
+  ASSERT_TRUE(placement) << error;
+  EXPECT_EQ(library.calls, 1);
+  ASSERT_EQ(placement->groups.size(), 1u);
+  EXPECT_EQ(placement->groups[0].pass_count, 2u);
+  EXPECT_EQ(placement->placed_passes, 2u);
+  EXPECT_EQ(placement->groups[0].counters, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+}
+
+TEST(PassPlacementTest, BlocksThatConflictWithASessionWaitWholeForTheNextOne) {
+  // 400 counters of two units that cannot share a session, interleaved, given as one block per unit (what
+  // the CLI derives from OpenGpaGetCounterHardwareUnit): two sessions after a handful of questions, where
+  // halving counter by counter would ask hundreds.
+  ModelLibrary library;
+  library.slots['a'] = 100;
+  std::vector<std::uint32_t> counters;
+  PlacementRequest request{false, {{}, {}}};
+  for (std::uint32_t i = 0; i < 400; ++i) {
+    library.block_of[i] = 'a';
+    library.domain[i] = 1 + static_cast<int>(i % 2);
+    counters.push_back(i);
+    request.blocks[i % 2].push_back(i);
+  }
+  std::string error;
+  auto placement = PlaceCountersInPasses(counters, library.Oracle(), &error, {}, request);
+  ASSERT_TRUE(placement) << error;
+  ASSERT_EQ(placement->groups.size(), 2u);
+  EXPECT_EQ(placement->groups[0].counters, request.blocks[0]);
+  EXPECT_EQ(placement->groups[1].counters, request.blocks[1]);
+  EXPECT_EQ(placement->placed_passes, 4u);
+  EXPECT_LE(library.calls, 5);
 }
 
 TEST(PassPlacementTest, FailsWhenTheLibraryRefusesACounterOnItsOwn) {

@@ -103,7 +103,7 @@ TEST(ProfileWritersTest, SamplesWithoutTimestampsAreLaidEndToEndByTheirMeasuredD
   EXPECT_DOUBLE_EQ(spans[1].second, 3.0);
 }
 
-TEST(ProfileWritersTest, SummaryListsEachKernelOnceWithItsLaunchesAndMeans) {
+TEST(ProfileWritersTest, SummaryListsEachKernelOnceWithItsLaunchesShareTotalAndMeansThenTotals) {
   ProfileRun run = TwoQueueRun();
   run.samples.push_back(run.samples[0]);
   run.samples.back().index = 2;
@@ -116,10 +116,16 @@ TEST(ProfileWritersTest, SummaryListsEachKernelOnceWithItsLaunchesAndMeans) {
     std::istringstream words(line);
     rows.emplace_back(std::istream_iterator<std::string>(words), std::istream_iterator<std::string>());
   }
-  // Header, rule, then kernels by total GPUTime: scale (2 launches, 6000 ns) before add (3000 ns).
-  ASSERT_EQ(rows.size(), 4u) << out.str();
-  EXPECT_EQ(rows[2], (std::vector<std::string>{"scale", "2", "3000", "1"}));
-  EXPECT_EQ(rows[3], (std::vector<std::string>{"add", "1", "3000", "-"}));
+  // Header with units, rule, then kernels by total GPUTime: scale (2 launches, 6000 ns) before add (3000 ns),
+  // then the totals over all three launches.
+  ASSERT_EQ(rows.size(), 5u) << out.str();
+  const std::string header = out.str().substr(0, out.str().find('\n'));
+  EXPECT_NE(header.find("total GPUTime (ns)"), std::string::npos) << header;
+  EXPECT_NE(header.find("mean GPUTime (ns)"), std::string::npos) << header;
+  EXPECT_NE(header.find("mean bytes, moved (bytes)"), std::string::npos) << header;
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"scale", "2", "66.7", "6000", "3000", "1"}));
+  EXPECT_EQ(rows[3], (std::vector<std::string>{"add", "1", "33.3", "3000", "3000", "-"}));
+  EXPECT_EQ(rows[4], (std::vector<std::string>{"(all", "kernels)", "3", "100.0", "9000", "3000", "1"}));
 }
 
 TEST(ProfileWritersTest, FormatValuePrintsIntegersWholeAndOtherValuesInTheShortestExactText) {

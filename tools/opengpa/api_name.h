@@ -2,6 +2,7 @@
 #ifndef OPENGPA_TOOLS_OPENGPA_API_NAME_H_
 #define OPENGPA_TOOLS_OPENGPA_API_NAME_H_
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -13,6 +14,10 @@ namespace opengpa::cli {
 
 // For CLI11's transform; long spellings (vulkan, opengl, opencl) are accepted too.
 std::map<std::string, GpaApiType> ApiNames();
+
+// For CLI11's transform of --api: any case of ApiNames(); the value becomes the GpaApiType's number. An
+// unknown name is refused naming it and the choices ("unknown API 'metal' (choose cuda, vk, gl or cl)").
+std::function<std::string(std::string&)> ApiNameTransform();
 
 // "cuda", "vk", "gl", "cl"; "unknown" otherwise.
 std::string_view ApiShortName(GpaApiType api);

@@ -1,8 +1,12 @@
 #include "counter_selection.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "name_matching.h"
 
 namespace opengpa::cli {
 namespace {
@@ -46,7 +50,7 @@ bool CollectCounterNames(const CounterSelection& selection, std::vector<std::str
   if (!selection.list_file.empty()) {
     std::ifstream file(selection.list_file);
     if (!file) {
-      *error = "cannot read --counter-list " + selection.list_file;
+      *error = "--counter-list " + selection.list_file + ": " + std::strerror(errno);
       return false;
     }
     std::stringstream text;
@@ -60,19 +64,58 @@ bool CollectCounterNames(const CounterSelection& selection, std::vector<std::str
   return true;
 }
 
-bool ResolveCounterIndices(const GpaLibrary& library, const GpaContext& context, const std::vector<std::string>& names,
-                           std::vector<GpaUInt32>* indices, std::string* error) {
+bool ResolveCounterIndices(const GpaLibrary& library, const GpaContext& context, bool hardware_exposed,
+                           std::vector<std::string>* names, std::vector<GpaUInt32>* indices, std::string* error) {
   indices->clear();
-  for (const auto& name : names) {
+  const GpaFunctionTable& gpa = library.Gpa();
+  std::vector<std::string> known;  // the context's names, read once and only when a name needs them
+  auto known_names = [&]() -> const std::vector<std::string>& {
+    if (known.empty()) {
+      GpaUInt32 count = 0;
+      if (gpa.GpaGetNumCounters(context.Id(), &count) == kGpaStatusOk) {
+        for (GpaUInt32 i = 0; i < count; ++i) {
+          const char* name = nullptr;
+          known.push_back(gpa.GpaGetCounterName(context.Id(), i, &name) == kGpaStatusOk && name ? name : "");
+        }
+      }
+    }
+    return known;
+  };
+  std::vector<std::string> resolved;
+  for (const auto& name : *names) {
     GpaUInt32 index = 0;
-    const GpaStatus status = library.Gpa().GpaGetCounterIndex(context.Id(), name.c_str(), &index);
-    if (status != kGpaStatusOk) {
-      *error = "counter \"" + name + "\" is not offered by this context (see `opengpa list`" +
-               std::string(status == kGpaStatusErrorCounterNotFound ? "; raw metrics need --hardware)" : ")");
+    bool found = false;
+    {
+      GpaErrorLogMute mute;  // a miss here is answered below, with the case-insensitive match
+      found = gpa.GpaGetCounterIndex(context.Id(), name.c_str(), &index) == kGpaStatusOk;
+    }
+    std::string spelling = name;
+    if (!found) {
+      const auto& all = known_names();
+      for (GpaUInt32 i = 0; i < all.size() && !found; ++i) {
+        if (SameName(all[i], name)) {
+          index = i;
+          spelling = all[i];
+          found = true;
+        }
+      }
+    }
+    if (!found) {
+      *error = "--counters: counter '" + name + "' is not offered by this context";
+      if (const auto near = ClosestName(name, known_names())) *error += "; did you mean '" + *near + "'?";
+      *error += hardware_exposed ? " (see `opengpa list --hardware`)"
+                                 : " (see `opengpa list`; raw hardware metrics need --hardware)";
       return false;
     }
+    if (const char* library_name = nullptr;
+        gpa.GpaGetCounterName(context.Id(), index, &library_name) == kGpaStatusOk && library_name) {
+      spelling = library_name;  // the library's spelling, whatever case the user typed
+    }
+    if (std::find(indices->begin(), indices->end(), index) != indices->end()) continue;
     indices->push_back(index);
+    resolved.push_back(spelling);
   }
+  *names = std::move(resolved);
   return true;
 }
 

@@ -26,9 +26,12 @@ bool CollectCounterNames(const CounterSelection& selection, std::vector<std::str
 // Parses the text of a counter list file.
 std::vector<std::string> ParseCounterList(const std::string& text);
 
-// GPA indices of `names`; false and *error naming the first unknown counter.
-bool ResolveCounterIndices(const GpaLibrary& library, const GpaContext& context, const std::vector<std::string>& names,
-                           std::vector<GpaUInt32>* indices, std::string* error);
+// GPA indices of `names`, matched without regard to case (name_matching.h): GpaGetCounterIndex first, then
+// the context's own names. *names is rewritten in the library's spelling, and names that reach the same
+// counter ("gputime,GPUTime") are kept once. False and *error naming the first unknown counter and the
+// closest known name; the --hardware hint only when the context was opened without raw counters.
+bool ResolveCounterIndices(const GpaLibrary& library, const GpaContext& context, bool hardware_exposed,
+                           std::vector<std::string>* names, std::vector<GpaUInt32>* indices, std::string* error);
 
 }  // namespace opengpa::cli
 

@@ -6,6 +6,12 @@
 
 #include <vector>
 
+// Where the libraries are relative to the executable's folder: "../lib" in the build tree, the install's
+// relative libdir in an install (cmake/OpenGPAInstall.cmake).
+#ifndef OPENGPA_BIN_TO_LIB
+#define OPENGPA_BIN_TO_LIB "../lib"
+#endif
+
 namespace opengpa::cli {
 
 std::string LibraryDirectoryBesideExecutable() {
@@ -15,7 +21,7 @@ std::string LibraryDirectoryBesideExecutable() {
   std::string executable(path, static_cast<std::size_t>(length));
   const std::size_t slash = executable.rfind('/');
   if (slash == std::string::npos) return {};
-  std::string directory = executable.substr(0, slash) + "/../lib";
+  std::string directory = executable.substr(0, slash) + "/" OPENGPA_BIN_TO_LIB;
   char resolved[PATH_MAX];
   if (realpath(directory.c_str(), resolved)) return resolved;
   return directory;

@@ -5,10 +5,13 @@
 #include <iostream>
 
 #include "api_name.h"
+#include "choice_option.h"
 #include "command_registry.h"
 #include "counter_description.h"
 #include "opened_context.h"
+#include "name_matching.h"
 #include "output_file.h"
+#include "terminal.h"
 #include "output_format.h"
 #include "text_table.h"
 
@@ -21,13 +24,8 @@ struct ListOptions {
   std::vector<std::string> groups;
   OutputFormat format = OutputFormat::kTable;
   std::string output;
+  bool force = false;
 };
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 nlohmann::json CounterJson(const CounterDescription& counter, bool names_only) {
   nlohmann::json json = {{"index", counter.index}, {"name", counter.name}};
@@ -89,6 +87,10 @@ TextTable BuildTable(const std::vector<CounterDescription>& counters, bool names
 
 int RunList(const ListOptions& options) {
   std::string error;
+  if (!CheckOutputPath("-o", options.output, options.force, &error)) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 1;
+  }
   auto opened = OpenedContext::Open(options.context, &error);
   if (!opened) {
     std::cerr << "opengpa list: " << error << '\n';
@@ -106,7 +108,7 @@ int RunList(const ListOptions& options) {
                                   [&options](const CounterDescription& counter) {
                                     return std::none_of(options.groups.begin(), options.groups.end(),
                                                         [&counter](const std::string& group) {
-                                                          return EqualsIgnoringCase(group, counter.group);
+                                                          return SameName(group, counter.group);
                                                         });
                                   }),
                    counters.end());
@@ -118,7 +120,7 @@ int RunList(const ListOptions& options) {
     }
   }
 
-  OutputFile file(options.output, &error);
+  OutputFile file("-o", options.output, options.force, &error);
   std::ostream* out = file.Stream();
   if (!out) {
     std::cerr << "opengpa list: " << error << '\n';
@@ -136,13 +138,23 @@ int RunList(const ListOptions& options) {
         for (const auto& counter : counters) *out << counter.name << '\n';
         break;
       }
-      *out << counters.size() << " counters of " << device.name << " (" << opened->Api().Description() << ")"
-           << (opened->Library().Extensions().get_counter_formula ? "" : "; this library exports no formulas")
-           << "\n\n";
-      WriteAligned(BuildTable(counters, false), *out);
+      {
+        const std::size_t width = options.output.empty() || options.output == "-" ? StdoutWidth() : 0;
+        const std::string title =
+            std::to_string(counters.size()) + " counters of " + device.name + " (" + opened->Api().Description() +
+            ")" + (opened->Library().Extensions().get_counter_formula ? "" : "; this library exports no formulas");
+        *out << WrapText(title, width) << "\n\n";
+      }
+      TextTable table = BuildTable(counters, false);
+      if (options.output.empty() || options.output == "-") table.max_width = StdoutWidth();
+      WriteAligned(table, *out);
       break;
   }
-  return out->good() ? 0 : 1;
+  if (!file.Finish(&error)) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 1;
+  }
+  return 0;
 }
 
 void SetUpList(CLI::App& command, RunFunction* run) {
@@ -151,8 +163,9 @@ void SetUpList(CLI::App& command, RunFunction* run) {
   command.add_flag("-n,--names", options->names_only, "Print only the counter names");
   command.add_option("--group", options->groups, "Only counters of this group (repeatable, case-insensitive)");
   command.add_option("--format", options->format, "table (default), csv or json")
-      ->transform(CLI::CheckedTransformer(OutputFormatNames(), CLI::ignore_case).description("{table,csv,json}"));
+      ->transform(ChoiceOf(OutputFormatNames(), "format"));
   command.add_option("-o,--output", options->output, "Write to this file instead of stdout");
+  command.add_flag("-f,--force", options->force, "Overwrite an existing --output file");
   *run = [options] { return RunList(*options); };
 }
 

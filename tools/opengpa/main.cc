@@ -1,15 +1,42 @@
 // `opengpa`: the command-line front end. Subcommands register themselves (command_registry.h), so this
 // file only builds the parser and dispatches.
+//
+// Exit codes follow ncu's: 0 success (and --help, --version), 2 a usage error (unknown command or
+// option, bad value: CLI11's own codes 105, 106, ... are folded into 2), 1 a failure while running;
+// `profile` returns the profiled program's own code when the program ran and failed.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "command_registry.h"
+#include "name_matching.h"
+
+#ifndef OPENGPA_VERSION
+#define OPENGPA_VERSION "unknown"
+#endif
+
+namespace {
+
+// The subcommand `word` names, or "" when it names none (CLI11 would only say "A subcommand is required").
+std::string UnknownCommandMessage(const std::string& word) {
+  std::vector<std::string> names;
+  for (const auto& spec : opengpa::cli::RegisteredCommands()) names.push_back(spec.name);
+  std::string message = "opengpa: unknown command '" + word + "' (commands: ";
+  for (std::size_t i = 0; i < names.size(); ++i) message += (i ? ", " : "") + names[i];
+  message += ")";
+  if (const auto near = opengpa::cli::ClosestName(word, names)) message += "; did you mean '" + *near + "'?";
+  return message;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"opengpa: GPU performance counters through the GPA v3 API (list, passes, profile)", "opengpa"};
+  CLI::App app{"opengpa: GPU performance counters through the GPA v3 API (list, passes, profile, monitor)", "opengpa"};
+  app.set_version_flag("--version", "opengpa " OPENGPA_VERSION " (OpenGPA, GPA v3 API)");
   app.require_subcommand(1);
 
   std::vector<opengpa::cli::RunFunction> runs(opengpa::cli::RegisteredCommands().size());
@@ -21,7 +48,22 @@ int main(int argc, char** argv) {
     subcommands.push_back(command);
   }
 
-  CLI11_PARSE(app, argc, argv);
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const auto& spec : opengpa::cli::RegisteredCommands()) known = known || spec.name == argv[1];
+    if (!known) {
+      std::fprintf(stderr, "%s\n", UnknownCommandMessage(argv[1]).c_str());
+      return 2;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& done) {  // --help, --version
+    return app.exit(done);
+  } catch (const CLI::ParseError& error) {
+    app.exit(error);  // prints the message and "Run with --help for more information."
+    return 2;
+  }
 
   for (std::size_t i = 0; i < subcommands.size(); ++i) {
     if (subcommands[i]->parsed() && runs[i]) return runs[i]();

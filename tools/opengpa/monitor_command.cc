@@ -20,6 +20,7 @@
 #include "monitor/monitor.h"
 #include "monitor/nvml_counter_source.h"
 #include "monitor/pm_sampling_source.h"
+#include "output_file.h"
 #include "platform/logging.h"
 
 namespace opengpa::cli {
@@ -36,6 +37,7 @@ struct MonitorCommandOptions {
   double duration_s = 0.0;  // 0: until SIGINT/SIGTERM
   std::string prometheus;   // [HOST:]PORT
   std::string csv;
+  bool force = false;  // replace an existing --csv file
   std::vector<unsigned> devices;
   unsigned pm_interval_us = 1000;
   unsigned pm_buffer_mib = 0;  // 0: the library's default
@@ -177,6 +179,10 @@ int RunMonitor(const MonitorCommandOptions& options) {
   monitor_options.pm_hardware_buffer_bytes = size_t{options.pm_buffer_mib} << 20;
   for (unsigned device : options.devices) monitor_options.device_indices.push_back(device);
   const bool to_csv = !options.csv.empty();
+  if (std::string path_error; !CheckOutputPath("--csv", options.csv, options.force, &path_error)) {
+    std::fprintf(stderr, "opengpa monitor: error: %s\n", path_error.c_str());
+    return 1;
+  }
   if (!to_csv) monitor_options.record_capacity = 1024;  // nobody reads the records: keep little
 
   std::unique_ptr<Monitor> monitor;
@@ -257,6 +263,7 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
   command.add_option("--pm-buffer-mib", options->pm_buffer_mib,
                      "GPU buffer for PM records between decodes, MiB (default: see docs/realtime.md)")
       ->check(CLI::Range(4u, 4096u));
+  command.add_flag("-f,--force", options->force, "Overwrite an existing --csv file");
   command.add_flag("--table", options->table, "Print the live table even with --csv or --prometheus");
   command.add_flag("--list-counters", options->list_counters, "List the NVML counters and the default PM set, then exit");
   command.add_flag("--list-pm-metrics", options->list_pm_metrics,

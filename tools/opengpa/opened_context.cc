@@ -1,16 +1,28 @@
 #include "opened_context.h"
 
 #include "api_name.h"
+#include "name_matching.h"
 
 namespace opengpa::cli {
 
 void AddContextOptions(CLI::App& command, ContextOptions* options) {
   command.add_option("--api", options->api, "API whose GPA library to load: cuda, vk, gl, cl")
-      ->transform(CLI::CheckedTransformer(ApiNames(), CLI::ignore_case).description("{cuda,vk,gl,cl}"));
+      ->transform(CLI::Validator(ApiNameTransform(), "{cuda,vk,gl,cl}"));
   command.add_option("--device", options->device, "Device index within the API (default: the best device)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            return !value.empty() && value[0] == '-' ? "a device index is 0 or more, not " + value : std::string();
+          },
+          "INDEX"));
+  // Chip names are CUPTI's, in capitals; any case is accepted (name_matching.h).
   command.add_option("--chip", options->chip,
-                     "Open an offline CUDA context for this chip (e.g. GH100): no GPU needed");
+                     "Open an offline CUDA context for this chip (e.g. GH100): no GPU needed")
+      ->transform(CLI::Validator(
+          [](std::string& value) {
+            value = UpperCase(value);
+            return std::string();
+          },
+          "CHIP"));
   command.add_flag("--hardware", options->hardware,
                    "Expose raw hardware counters (kGpaOpenContextEnableHardwareCountersBit)");
   command.add_flag("-v,--verbose", options->verbose, "Print GPA's informational log messages on stderr");

@@ -1,4 +1,9 @@
-// Where a command writes: stdout, or the file named by -o/--output (created or truncated).
+// Where a command writes: stdout, or the file named by -o/--output.
+//
+// Paths are checked before any work (CheckOutputPath): the folder must exist and be writable, a
+// directory is refused, and an existing file is replaced only with -f/--force. Every failure names the
+// option, the path and the reason (errno text). Write errors (a full disk, /dev/full) are reported when
+// the file is finished, never silently.
 #ifndef OPENGPA_TOOLS_OPENGPA_OUTPUT_FILE_H_
 #define OPENGPA_TOOLS_OPENGPA_OUTPUT_FILE_H_
 
@@ -9,23 +14,21 @@
 
 namespace opengpa::cli {
 
+// Empty path or "-" is stdout and always passes. `option` is how the user named it ("-o", "--csv").
+bool CheckOutputPath(const std::string& option, const std::string& path, bool force, std::string* error);
+
 class OutputFile {
  public:
-  // Empty path or "-": stdout. On failure Stream() is null and *error names the path.
-  OutputFile(const std::string& path, std::string* error) {
-    if (path.empty() || path == "-") return;
-    file_ = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
-    if (!*file_) {
-      *error = "cannot write --output " + path;
-      failed_ = true;
-    }
-  }
-  std::ostream* Stream() {
-    if (failed_) return nullptr;
-    return file_ ? static_cast<std::ostream*>(file_.get()) : &std::cout;
-  }
+  // Checks the path (CheckOutputPath) and opens it; on failure Stream() is null and *error says why.
+  OutputFile(const std::string& option, const std::string& path, bool force, std::string* error);
+
+  std::ostream* Stream();
+  // Flushes and closes; false and *error (option, path, reason) when anything could not be written.
+  bool Finish(std::string* error);
 
  private:
+  std::string option_;
+  std::string path_;
   std::unique_ptr<std::ofstream> file_;
   bool failed_ = false;
 };

@@ -1,34 +1,188 @@
 #include "pass_placement.h"
 
+#include <algorithm>
+
 namespace opengpa::cli {
+namespace {
 
-std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32_t>& counters,
-                                                   const PassCountOracle& oracle, std::string* error) {
-  PassPlacement placement;
-  placement.library_passes = oracle(counters, false);
+using Counters = std::vector<std::uint32_t>;
 
-  for (std::uint32_t counter : counters) {
-    bool placed = false;
-    for (PassGroup& group : placement.groups) {
-      std::vector<std::uint32_t> candidate = group.counters;
-      candidate.push_back(counter);
-      const auto passes = oracle(candidate, true);
-      if (passes && *passes <= group.pass_count) {
-        group.counters.push_back(counter);
-        placed = true;
-        break;
+class Planner {
+ public:
+  Planner(const PassCountOracle& oracle, std::size_t total, const PlacementProgress& progress)
+      : oracle_(oracle), total_(total), progress_(progress) {}
+
+  std::optional<std::uint32_t> Ask(const Counters& counters, bool probing) {
+    ++questions_;
+    return oracle_(counters, probing);
+  }
+  std::size_t Questions() const { return questions_; }
+
+  void Placed(std::size_t count) {
+    placed_ += count;
+    if (progress_) progress_(placed_, total_);
+  }
+
+  // Step 2 for one of the first blocks: the whole block joins the session, or waits whole for a later
+  // session when the library takes it alone (it conflicts with the session as a whole), or is halved.
+  void AddBlockToSession(const Counters& block, Counters* session, std::uint32_t* passes, std::vector<Counters>* waiting,
+                         Counters* deferred) {
+    if (block.empty()) return;
+    Counters candidate = *session;
+    candidate.insert(candidate.end(), block.begin(), block.end());
+    if (const auto answer = Ask(candidate, true)) {
+      *session = std::move(candidate);
+      *passes = *answer;
+      return;
+    }
+    if (!session->empty() && block.size() > 1 && Ask(block, true)) {
+      waiting->push_back(block);
+      return;
+    }
+    AddToSession(block, session, passes, deferred, /*known_refused=*/true);
+  }
+
+  // Step 2: adds `block` to `session` where the library accepts it, halving refused blocks; what never fits
+  // goes to `deferred`. *passes follows the session's pass count.
+  void AddToSession(const Counters& block, Counters* session, std::uint32_t* passes, Counters* deferred,
+                    bool known_refused = false) {
+    if (block.empty()) return;
+    if (!known_refused) {
+      Counters candidate = *session;
+      candidate.insert(candidate.end(), block.begin(), block.end());
+      if (const auto answer = Ask(candidate, true)) {
+        *session = std::move(candidate);
+        *passes = *answer;
+        return;
       }
     }
-    if (placed) continue;
-    const auto alone = oracle({counter}, false);
-    if (!alone) {
-      *error = "the library cannot schedule counter " + std::to_string(counter) + " even on its own";
-      return std::nullopt;
+    if (block.size() == 1) {
+      deferred->push_back(block.front());
+      return;
     }
-    PassGroup group;
-    group.pass_count = *alone == 0 ? 1 : *alone;
-    group.counters.push_back(counter);
-    placement.groups.push_back(std::move(group));
+    const auto middle = block.begin() + static_cast<std::ptrdiff_t>(block.size() / 2);
+    AddToSession(Counters(block.begin(), middle), session, passes, deferred);
+    AddToSession(Counters(middle, block.end()), session, passes, deferred);
+  }
+
+ private:
+  const PassCountOracle& oracle_;
+  std::size_t total_;
+  const PlacementProgress& progress_;
+  std::size_t questions_ = 0;
+  std::size_t placed_ = 0;
+};
+
+// Step 3: the passes of one session. A pass starts with the first counter not yet placed and takes the
+// longest run of the following counters that keeps its pass count (doubling, then halving the step); a
+// counter that does not fit is left for a later pass and the scan goes on after it, until kMaxMisses
+// counters in a row did not fit.
+constexpr std::size_t kMaxMisses = 8;
+
+bool PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<PassGroup>* groups, std::string* error) {
+  Counters remaining = counters;
+  while (!remaining.empty()) {
+    const auto alone = planner.Ask({remaining.front()}, false);
+    if (!alone) {
+      *error = "the library cannot schedule counter " + std::to_string(remaining.front()) + " even on its own";
+      return false;
+    }
+    const std::uint32_t budget = std::max<std::uint32_t>(*alone, 1);
+    Counters group = {remaining.front()};
+    Counters later;
+    auto fits = [&](std::size_t from, std::size_t length) {
+      Counters candidate = group;
+      candidate.insert(candidate.end(), remaining.begin() + static_cast<std::ptrdiff_t>(from),
+                       remaining.begin() + static_cast<std::ptrdiff_t>(from + length));
+      const auto passes = planner.Ask(candidate, true);
+      return passes && *passes <= budget;
+    };
+    std::size_t next = 1;
+    std::size_t misses = 0;
+    while (next < remaining.size() && misses < kMaxMisses) {
+      const std::size_t left = remaining.size() - next;
+      std::size_t fit = 0;   // a run known to fit
+      std::size_t fail = 0;  // a run known not to fit; 0: none found yet
+      for (std::size_t trial = 1; fail == 0 && fit < left; trial = std::min(fit * 2, left)) {
+        if (fits(next, trial)) {
+          fit = trial;
+        } else {
+          fail = trial;
+        }
+      }
+      while (fail != 0 && fail - fit > 1) {
+        const std::size_t trial = fit + (fail - fit) / 2;
+        if (fits(next, trial)) {
+          fit = trial;
+        } else {
+          fail = trial;
+        }
+      }
+      group.insert(group.end(), remaining.begin() + static_cast<std::ptrdiff_t>(next),
+                   remaining.begin() + static_cast<std::ptrdiff_t>(next + fit));
+      next += fit;
+      if (next < remaining.size() && fail != 0) {  // remaining[next] does not fit: leave it for a later pass
+        later.push_back(remaining[next]);
+        ++next;
+        misses = fit == 0 ? misses + 1 : 1;
+      }
+    }
+    later.insert(later.end(), remaining.begin() + static_cast<std::ptrdiff_t>(next), remaining.end());
+    PassGroup placed;
+    placed.pass_count = budget;
+    placed.counters = std::move(group);
+    planner.Placed(placed.counters.size());
+    groups->push_back(std::move(placed));
+    remaining = std::move(later);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32_t>& counters,
+                                                   const PassCountOracle& oracle, std::string* error,
+                                                   const PlacementProgress& progress, const PlacementRequest& request) {
+  Planner planner(oracle, counters.size(), progress);
+  PassPlacement placement;
+  placement.library_passes = planner.Ask(counters, true);  // a refusal is an answer here: the set is split
+
+  if (placement.library_passes && request.place_passes) {
+    if (!PlaceWithinSession(planner, counters, &placement.groups, error)) return std::nullopt;
+  } else if (placement.library_passes) {
+    PassGroup session;
+    session.pass_count = std::max<std::uint32_t>(*placement.library_passes, 1);
+    session.counters = counters;
+    planner.Placed(counters.size());
+    placement.groups.push_back(std::move(session));
+  } else {
+    // The first blocks: the caller's, else the halves of the set just refused.
+    std::vector<Counters> blocks = request.blocks;
+    if (blocks.empty() && counters.size() > 1) {
+      const auto middle = counters.begin() + static_cast<std::ptrdiff_t>(counters.size() / 2);
+      blocks = {Counters(counters.begin(), middle), Counters(middle, counters.end())};
+    } else if (blocks.empty()) {
+      blocks = {counters};
+    }
+    while (!blocks.empty()) {
+      Counters session;
+      Counters deferred;
+      std::vector<Counters> waiting;  // whole blocks for a later session
+      std::uint32_t passes = 0;
+      for (const Counters& block : blocks) planner.AddBlockToSession(block, &session, &passes, &waiting, &deferred);
+      if (session.empty()) {
+        const std::uint32_t refused = !deferred.empty() ? deferred.front() : waiting.front().front();
+        *error = "the library cannot schedule counter " + std::to_string(refused) + " even on its own";
+        return std::nullopt;
+      }
+      PassGroup group;
+      group.pass_count = std::max<std::uint32_t>(passes, 1);
+      group.counters = std::move(session);
+      planner.Placed(group.counters.size());
+      placement.groups.push_back(std::move(group));
+      if (!deferred.empty()) waiting.push_back(std::move(deferred));
+      blocks = std::move(waiting);
+    }
   }
 
   std::uint32_t next_pass = 0;
@@ -37,6 +191,7 @@ std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32
     next_pass += group.pass_count;
   }
   placement.placed_passes = next_pass;
+  placement.questions = planner.Questions();
   return placement;
 }
 

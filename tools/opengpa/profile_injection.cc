@@ -4,6 +4,7 @@
 
 #include "api_name.h"
 #include "library_path.h"
+#include "platform/dynamic_library.h"
 #include "sample_stream.h"
 
 namespace opengpa::cli {
@@ -25,6 +26,18 @@ std::vector<std::string> DefaultProfileCounters(GpaApiType api) {
             "lts__t_sectors_op_read.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"};
   }
   return {"GPUTime"};
+}
+
+bool CheckApiRuntime(GpaApiType api, std::string* error) {
+  if (api != kGpaApiCuda) return true;
+  // Without the driver the program cannot run its kernels and CUPTI cannot inject: say so before running it.
+  std::string driver_error;
+  if (!DynamicLibrary::Open({"libcuda.so.1"}, &driver_error)) {
+    *error = "--api cuda: the NVIDIA driver (libcuda.so.1) cannot be loaded, so no CUDA program can run here (" +
+             driver_error + ")";
+    return false;
+  }
+  return true;
 }
 
 bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, const std::string& stream_path,

@@ -17,6 +17,10 @@ namespace opengpa::cli {
 // Counters used when the user names none.
 std::vector<std::string> DefaultProfileCounters(GpaApiType api);
 
+// False and *error naming what is missing when the API's runtime cannot run a program here (CUDA: the
+// NVIDIA driver's libcuda.so.1).
+bool CheckApiRuntime(GpaApiType api, std::string* error);
+
 // The environment that loads the profiling library into the program and tells it the counters and
 // the stream path. False and *error when the API cannot be profiled this way, the library is missing or a
 // counter is not one this way measures.

@@ -1,5 +1,9 @@
 // Runs the program to profile as a child process with extra environment variables, reporting progress
 // while it runs and its exit status and wall time when it ends.
+//
+// While it runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT do not end opengpa: one sent to opengpa alone is
+// forwarded to the program (Ctrl-C at a terminal already reaches both), and opengpa waits for the program
+// to end so that what was collected is written and temporary files are removed.
 #ifndef OPENGPA_TOOLS_OPENGPA_PROGRAM_LAUNCHER_H_
 #define OPENGPA_TOOLS_OPENGPA_PROGRAM_LAUNCHER_H_
 
@@ -12,6 +16,7 @@ namespace opengpa::cli {
 
 struct ProgramResult {
   int exit_code = 0;     // the program's exit status; 128 + signal when a signal ended it
+  int interrupted_by = 0;  // the signal opengpa received while the program ran (SIGINT, ...); 0: none
   double wall_time_s = 0.0;
 };
 

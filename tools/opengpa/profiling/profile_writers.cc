@@ -49,6 +49,15 @@ std::string Readable(double value) {
   return text;
 }
 
+// The short unit of a GPA usage name for table headers ("nanoseconds" -> "ns"); other units as given.
+std::string UnitSymbol(const std::string& usage) {
+  static const std::map<std::string, std::string> symbols = {
+      {"nanoseconds", "ns"}, {"milliseconds", "ms"}, {"percentage", "%"}, {"items", "count"},
+      {"kilobytes", "KiB"},  {"megabytes", "MiB"},   {"hertz", "Hz"}};
+  const auto found = symbols.find(usage);
+  return found == symbols.end() ? usage : found->second;
+}
+
 }  // namespace
 
 std::string FormatValue(double value) {
@@ -117,7 +126,7 @@ nlohmann::ordered_json ProfileJson(const ProfileRun& run) {
   return json;
 }
 
-void WriteProfileSummary(const ProfileRun& run, std::ostream& out) {
+void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t max_width) {
   struct KernelTotals {
     std::size_t first_seen = 0;
     std::uint64_t launches = 0;
@@ -150,21 +159,52 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out) {
     return a->second.first_seen < b->second.first_seen;
   });
 
+  // Units in the header; with a duration counter, each kernel's share of the time and its total; a last
+  // row of totals over every launch.
+  std::uint64_t all_launches = 0;
+  std::vector<double> all_sums(run.counters.size(), 0.0);
+  std::vector<std::uint64_t> all_finite(run.counters.size(), 0);
+  for (const auto& entry : kernels) {
+    all_launches += entry.second.launches;
+    for (std::size_t i = 0; i < run.counters.size(); ++i) {
+      all_sums[i] += entry.second.sums[i];
+      all_finite[i] += entry.second.finite[i];
+    }
+  }
+  auto with_unit = [](const ProfiledCounter& counter) {
+    const std::string unit = UnitSymbol(counter.usage);
+    return counter.name + (unit.empty() ? "" : " (" + unit + ")");
+  };
   TextTable table;
   table.header = {"kernel", "launches"};
   table.alignment = {Alignment::kLeft, Alignment::kRight};
+  if (duration) {
+    table.header.push_back("time %");
+    table.header.push_back("total " + with_unit(run.counters[*duration]));
+    table.alignment.insert(table.alignment.end(), {Alignment::kRight, Alignment::kRight});
+  }
   for (const auto& counter : run.counters) {
-    table.header.push_back("mean " + counter.name);
+    table.header.push_back("mean " + with_unit(counter));
     table.alignment.push_back(Alignment::kRight);
   }
-  for (const auto* entry : order) {
-    std::vector<std::string> row = {entry->first, std::to_string(entry->second.launches)};
+  auto add_row = [&](const std::string& name, std::uint64_t launches, const std::vector<double>& sums,
+                     const std::vector<std::uint64_t>& finite) {
+    std::vector<std::string> row = {name, std::to_string(launches)};
+    if (duration) {
+      const double total = all_sums[*duration];
+      char share[16];
+      std::snprintf(share, sizeof share, "%.1f", total > 0 ? 100.0 * sums[*duration] / total : 0.0);
+      row.push_back(finite[*duration] == 0 ? "-" : share);
+      row.push_back(finite[*duration] == 0 ? "-" : Readable(sums[*duration]));
+    }
     for (std::size_t i = 0; i < run.counters.size(); ++i) {
-      const auto n = entry->second.finite[i];
-      row.push_back(n == 0 ? "-" : Readable(entry->second.sums[i] / static_cast<double>(n)));
+      row.push_back(finite[i] == 0 ? "-" : Readable(sums[i] / static_cast<double>(finite[i])));
     }
     table.rows.push_back(std::move(row));
-  }
+  };
+  for (const auto* entry : order) add_row(entry->first, entry->second.launches, entry->second.sums, entry->second.finite);
+  if (!order.empty()) add_row("(all kernels)", all_launches, all_sums, all_finite);
+  table.max_width = max_width;
   cli::WriteAligned(table, out);
 }
 

@@ -15,7 +15,13 @@ struct TextTable {
   std::vector<std::string> header;
   std::vector<Alignment> alignment;  // per column; missing entries are kLeft
   std::vector<std::vector<std::string>> rows;
+  // Longest line allowed (the terminal's width); 0: no limit. Over it, the last column wraps onto
+  // continuation lines under itself; when the other columns alone leave it fewer than kMinLastColumn
+  // characters, their longest cells are elided ("...") first.
+  std::size_t max_width = 0;
 };
+
+inline constexpr std::size_t kMinLastColumn = 24;
 
 // Columns separated by two spaces, a dashed rule under the header, no trailing spaces.
 // The last column is never padded, so long descriptions do not widen every line.
@@ -25,6 +31,9 @@ void WriteAligned(const TextTable& table, std::ostream& out);
 void WriteCsv(const TextTable& table, std::ostream& out);
 
 std::string CsvCell(std::string_view cell);
+
+// `text` with its lines broken at spaces so that none is longer than `width` (0: unchanged).
+std::string WrapText(const std::string& text, std::size_t width);
 
 }  // namespace opengpa::cli
 

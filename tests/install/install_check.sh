@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Checks what `cmake --install` and CPack make of a build (tests/install/CMakeLists.txt runs it):
+#   install_check.sh package BUILD_DIR SOURCE_DIR   install into a prefix, move the prefix, build and run
+#                                                   tests/install/downstream with find_package, a C program
+#                                                   with pkg-config, and the installed CLI, on lavapipe
+#   install_check.sh deb BUILD_DIR                  cpack -G DEB, then the package's files and fields
+set -euo pipefail
+mode=$1 build=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/opengpa-install-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+case $mode in
+package)
+  source_dir=$3
+  cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
+  for file in bin/opengpa lib/libGPUPerfAPIVK.so include/gpu_performance_api/gpu_perf_api.h \
+              include/gpu_performance_api/gpu_perf_api_vk.h include/gpu_performance_api/opengpa_ext.h \
+              include/opengpa/opengpa.hpp lib/cmake/OpenGPA/OpenGPAConfig.cmake \
+              lib/cmake/OpenGPA/OpenGPAConfigVersion.cmake lib/cmake/OpenGPA/OpenGPATargets.cmake \
+              lib/pkgconfig/opengpa.pc lib/pkgconfig/opengpa-vk.pc; do
+    [[ -e $work/prefix/$file ]] || fail "$file was not installed"
+  done
+  # Every shipped library that was built is installed (build/lib also holds the tests' and benchmarks' fakes).
+  for shipped in libGPUPerfAPIVK.so libGPUPerfAPIGL.so libGPUPerfAPICL.so libGPUPerfAPICUDA.so libOpenGPAMonitor.so \
+                 libopengpa_intercept_cl.so libopengpa_inject_cuda.so; do
+    [[ ! -e $build/lib/$shipped || -e $work/prefix/lib/$shipped ]] || fail "$shipped is built but not installed"
+  done
+  # Nothing installed may point back into the build tree.
+  if grep -rlI "$build" "$work/prefix" | grep -q .; then
+    fail "installed text files name the build folder: $(grep -rlI "$build" "$work/prefix" | head -3)"
+  fi
+  for library in "$work"/prefix/lib/*.so; do
+    runpath=$(readelf -d "$library" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+    [[ $runpath != *"$build"* ]] || fail "$(basename "$library") keeps the build tree in its RUNPATH: $runpath"
+  done
+  if [[ -e $work/prefix/lib/libGPUPerfAPICUDA.so ]]; then
+    runpath=$(readelf -d "$work/prefix/lib/libGPUPerfAPICUDA.so" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+    for wanted in '$ORIGIN' /usr/local/cuda/extras/CUPTI/lib64 /usr/local/cuda/lib64; do
+      [[ ":$runpath:" == *":$wanted:"* ]] || fail "libGPUPerfAPICUDA.so's RUNPATH lacks $wanted: $runpath"
+    done
+  fi
+
+  # The package is relocatable: move it before anyone uses it.
+  mv "$work/prefix" "$work/moved"
+  prefix=$work/moved
+
+  # find_package + imported targets + the C++ layer, run on the Vulkan device.
+  cmake -S "$source_dir/tests/install/downstream" -B "$work/downstream" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+    >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; fail "the downstream project does not configure"; }
+  cmake --build "$work/downstream" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "the downstream project does not build"; }
+  output=$("$work/downstream/downstream_vk") || fail "downstream_vk failed: $output"
+  echo "downstream: $output"
+  [[ $output == *"GPUTime="* && $output == *"passes=1"* ]] || fail "unexpected downstream output: $output"
+  # The version file refuses a newer major version.
+  if cmake -S "$source_dir/tests/install/downstream" -B "$work/too-new" -DCMAKE_PREFIX_PATH="$prefix" \
+       -DOPENGPA_VERSION_WANTED=4.0 >"$work/too-new.log" 2>&1; then
+    fail "find_package(OpenGPA 4.0) accepted version $(sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' "$prefix/lib/cmake/OpenGPA/OpenGPAConfigVersion.cmake" | head -1)"
+  fi
+
+  # pkg-config: a C program built only from what opengpa-vk.pc says.
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+  [[ $(pkg-config --modversion opengpa-vk) == "$(pkg-config --modversion opengpa)" ]] || fail "pkg-config versions differ"
+  cat >"$work/table.c" <<'C'
+#include <stdio.h>
+#include "gpu_performance_api/gpu_perf_api.h"
+int main(void) {
+  GpaFunctionTable table = {0};
+  table.major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
+  table.minor_version = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
+  GpaStatus status = GpaGetFuncTable(&table);
+  printf("GpaGetFuncTable %d\n", (int)status);
+  return status == kGpaStatusOk && table.GpaOpenContext != NULL ? 0 : 1;
+}
+C
+  # shellcheck disable=SC2046
+  cc -o "$work/table" "$work/table.c" $(pkg-config --cflags --libs opengpa-vk) || fail "the pkg-config program does not build"
+  "$work/table" || fail "the pkg-config program could not take the function table"
+
+  # The installed CLI finds its libraries in the moved prefix.
+  "$prefix/bin/opengpa" --version | grep -q "$(pkg-config --modversion opengpa)" || fail "opengpa --version"
+  "$prefix/bin/opengpa" list --api vk --names | grep -qx GPUTime || fail "the installed opengpa lists no GPUTime"
+  echo "ok: installed, moved, used through find_package, pkg-config and the CLI"
+  ;;
+deb)
+  (cd "$work" && cpack -G DEB -B "$work/deb" --config "$build/CPackConfig.cmake" >"$work/cpack.log" 2>&1) ||
+    { cat "$work/cpack.log"; fail "cpack -G DEB"; }
+  deb=$(ls "$work"/deb/*.deb)
+  [[ $(dpkg-deb -f "$deb" Package) == opengpa ]] || fail "package name $(dpkg-deb -f "$deb" Package)"
+  version=$(dpkg-deb -f "$deb" Version)
+  [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "package version '$version'"
+  dpkg-deb -c "$deb" | awk '{print $6}' >"$work/files"
+  for file in ./usr/bin/opengpa ./usr/lib/libGPUPerfAPIVK.so ./usr/include/gpu_performance_api/gpu_perf_api.h \
+              ./usr/include/opengpa/opengpa.hpp ./usr/lib/cmake/OpenGPA/OpenGPAConfig.cmake \
+              ./usr/lib/pkgconfig/opengpa.pc; do
+    grep -qx "$file" "$work/files" || fail "$file is not in $(basename "$deb")"
+  done
+  dpkg-deb -f "$deb" Depends | grep -q libstdc++6 || fail "Depends: $(dpkg-deb -f "$deb" Depends)"
+  echo "ok: $(basename "$deb"), $(wc -l <"$work/files") entries"
+  ;;
+*)
+  fail "unknown mode '$mode' (package or deb)"
+  ;;
+esac
