@@ -17,6 +17,7 @@
 #include "gpa_library.h"
 #include "gpu_objects.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"
+#include "gpu_performance_api/opengpa_ext.h"  // kGpaHwGenerationSoftware
 #include "vulkan_device.h"
 
 namespace opengpa::vkwork {
@@ -246,7 +247,7 @@ int Run(const Options& options) {
           gpa.GpaGetCounterDataType(context, index, &data_type);
           // A software rasterizer (lavapipe) writes timestamps on the CPU thread that walks the command buffer,
           // while it bins draws there and rasterizes them later on other threads: its times are not per-draw.
-          const bool software_time = generation == kGpaHwGenerationSoftware && usage_type == kGpaUsageTypeNanoseconds &&
+          const bool software_time = static_cast<int>(generation) == static_cast<int>(kGpaHwGenerationSoftware) && usage_type == kGpaUsageTypeNanoseconds &&
                                      std::string(group) == "Timing";
           columns.push_back({name, group, usage, data_type == kGpaDataTypeFloat64, software_time});
         }
