@@ -1,7 +1,7 @@
-// Every catalog shipped in counters/ must be well-formed and its formulas must parse, whatever device
+// Every catalog shipped in catalogs/ must be well-formed and its formulas must parse, whatever device
 // later decides which of its counters are visible; and together the catalogs speak one vocabulary: a name
 // means one thing (one data type and usage) on every backend, and a GPA name carries GPA's data type and
-// usage (counters/README.md, "One vocabulary").
+// usage (catalogs/README.md, "One vocabulary").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -103,7 +103,7 @@ TEST(RepositoryCatalogsTest, GpaNamesCarryGpaDataTypeAndUsage) {
 }
 
 TEST(RepositoryCatalogsTest, NoBackendUsesAGpaNameForADifferentQuantity) {
-  // (catalog, GPA name): why that backend's nearest quantity has another name (counters/README.md).
+  // (catalog, GPA name): why that backend's nearest quantity has another name (catalogs/README.md).
   const std::map<std::pair<std::string, std::string>, const char*> refused{
       {{"cuda.json", "L1CacheHit"}, "the SM's L1TEX is at AMD's L0 position: L0CacheHit"},
       {{"cuda.json", "MemUnitBusy"}, "the data-stage wavefront rate is L1TEXDataPipeUtilization"},
