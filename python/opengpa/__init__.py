@@ -1,0 +1,26 @@
+"""OpenGPA from Python: GPU performance counters per region, listed, planned and plotted.
+
+A thin face over OpenGPA's C libraries (GPA v3's ABI), loaded with ctypes: the counters, pass counts and
+values are theirs. Importing needs no GPU; listing a chip's counters offline needs no GPU either.
+
+    import opengpa
+    opengpa.list_counters(chip="GH100")              # offline, through CUPTI's host API
+    opengpa.plan_passes(["GPUTime", "L2CacheHit"], chip="GH100").pass_count
+
+    with opengpa.profile(counters=["GPUTime", "FetchSize"]) as p:   # the current CUDA context
+        with opengpa.region("matmul"):
+            c = a @ b
+    p.results.to_dataframe()
+"""
+
+from ._status import OpenGpaError
+from .counters import (Counter, CounterLibraryContext, GpaContext, PassPlan, describe, list_counters,
+                       open_context, plan_passes)
+from .profiling import Profile, Results, profile, region
+
+__version__ = "3.17.0"
+
+__all__ = [
+    "Counter", "CounterLibraryContext", "GpaContext", "OpenGpaError", "PassPlan", "Profile", "Results",
+    "describe", "list_counters", "open_context", "plan_passes", "profile", "region",
+]

@@ -1,0 +1,67 @@
+"""A profile's results: one row per sample (region), one column per counter, as numpy and pandas."""
+
+import numpy as np
+
+
+class Results:
+    """Counter values of a profile.
+
+    - ``regions``: the sample names, in recording order (a name may repeat: a region entered in a loop);
+    - ``counters``: the enabled counters (opengpa.Counter: name, usage, description, ...), in column order;
+    - ``values``: a float64 numpy array of shape (len(regions), len(counters));
+    - ``results["GPUTime"]``: one counter's column; ``results.to_dataframe()`` the table as a pandas DataFrame.
+    """
+
+    def __init__(self, regions, counters, values, device_name="", pass_count=1):
+        self.regions = list(regions)
+        self.counters = list(counters)
+        self.values = np.asarray(values, dtype=np.float64).reshape(len(self.regions), len(self.counters))
+        self.device_name = device_name
+        self.pass_count = pass_count
+
+    @property
+    def counter_names(self):
+        return [counter.name for counter in self.counters]
+
+    def _column_index(self, name):
+        wanted = name.lower()
+        for i, counter in enumerate(self.counters):
+            if counter.name.lower() == wanted:
+                return i
+        raise KeyError(f"{name!r} was not collected (collected: {', '.join(self.counter_names)})")
+
+    def __getitem__(self, counter_name):
+        return self.values[:, self._column_index(counter_name)]
+
+    def __contains__(self, counter_name):
+        return any(counter.name.lower() == counter_name.lower() for counter in self.counters)
+
+    def __len__(self):
+        return len(self.regions)
+
+    def region(self, name):
+        """{counter: value} of the first sample called `name`."""
+        try:
+            row = self.regions.index(name)
+        except ValueError:
+            raise KeyError(f"no region {name!r} (regions: {', '.join(self.regions)})") from None
+        return dict(zip(self.counter_names, self.values[row].tolist()))
+
+    def to_dataframe(self):
+        """A pandas DataFrame: a "region" column, then one column per counter (needs pandas)."""
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError("to_dataframe needs pandas (Debian: apt-get install python3-pandas)") from None
+        frame = pandas.DataFrame(self.values, columns=self.counter_names)
+        frame.insert(0, "region", self.regions)
+        frame.attrs["units"] = {counter.name: counter.usage for counter in self.counters}
+        frame.attrs["device"] = self.device_name
+        return frame
+
+    def __repr__(self):
+        header = ["region"] + [f"{c.name} [{c.usage}]" for c in self.counters]
+        rows = [[name] + [f"{value:.6g}" for value in row] for name, row in zip(self.regions, self.values)]
+        widths = [max(len(line[i]) for line in [header] + rows) for i in range(len(header))]
+        lines = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths)) for line in [header] + rows]
+        return f"<opengpa.Results on {self.device_name}, {self.pass_count} pass(es)>\n" + "\n".join(lines)
