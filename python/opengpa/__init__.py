@@ -16,11 +16,12 @@ values are theirs. Importing needs no GPU; listing a chip's counters offline nee
 from ._status import OpenGpaError
 from .counters import (Counter, CounterLibraryContext, GpaContext, PassPlan, describe, list_counters,
                        open_context, plan_passes)
+from .monitor import Monitor, MonitorCounter, Record
 from .profiling import Profile, Results, profile, region
 
 __version__ = "3.17.0"
 
 __all__ = [
-    "Counter", "CounterLibraryContext", "GpaContext", "OpenGpaError", "PassPlan", "Profile", "Results",
+    "Counter", "CounterLibraryContext", "Monitor", "MonitorCounter", "Record", "GpaContext", "OpenGpaError", "PassPlan", "Profile", "Results",
     "describe", "list_counters", "open_context", "plan_passes", "profile", "region",
 ]

@@ -5,6 +5,7 @@ import ctypes
 
 from ._status import OpenGpaError
 
+DRIVER_LIBRARY = "libcuda.so.1"
 _driver = None
 
 
@@ -12,9 +13,9 @@ def _load_driver():
     global _driver
     if _driver is None:
         try:
-            _driver = ctypes.CDLL("libcuda.so.1")
+            _driver = ctypes.CDLL(DRIVER_LIBRARY)
         except OSError as error:
-            raise OpenGpaError("loading libcuda.so.1", -25,
+            raise OpenGpaError(f"loading {DRIVER_LIBRARY}", -25,
                                detail=f"{error}: no NVIDIA driver on this machine; open an offline context "
                                "with opengpa.open_context(chip='GH100') to list counters without a GPU") from None
         for name, argtypes in {
