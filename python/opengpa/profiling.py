@@ -49,12 +49,14 @@ def region(name):
 class Profile:
     """A GPA session over a context, recording regions into passes. Made by `opengpa.profile`."""
 
-    def __init__(self, counters, context=None, max_samples_per_pass=0, device=0, command_list=None,
-                 command_list_type=_gpa.COMMAND_LIST_NONE):
+    def __init__(self, counters, context=None, max_samples_per_pass=0, device=0, hardware=None,
+                 command_list=None, command_list_type=_gpa.COMMAND_LIST_NONE):
         self.counter_names = _names(counters)
         self._owns_context = context is None
+        if hardware is None:  # raw CUPTI metric names ("dram__bytes_read.sum") need the hardware counters
+            hardware = any("__" in name for name in self.counter_names)
         self.context = context if context is not None else GpaContext.open_cuda(
-            max_samples_per_pass=max_samples_per_pass, device=device)
+            max_samples_per_pass=max_samples_per_pass, device=device, hardware=hardware)
         if not isinstance(self.context, GpaContext):
             raise TypeError("context must be an opengpa.GpaContext (a live context; offline catalogs cannot "
                             "record samples)")
@@ -211,7 +213,9 @@ class Profile:
         self.results = Results(regions, self._enabled, rows, self.context.device_name, self.pass_count)
 
 
-def profile(counters, context=None, max_samples_per_pass=0, device=0):
+def profile(counters, context=None, max_samples_per_pass=0, device=0, hardware=None):
     """A Profile of `counters` (names, e.g. ["GPUTime", "FetchSize"]) on `context` (by default a live
-    context on the calling thread's current CUDA context). Use it in a `with` block."""
-    return Profile(counters, context=context, max_samples_per_pass=max_samples_per_pass, device=device)
+    context on the calling thread's current CUDA context; `hardware` exposes raw CUPTI metrics, by default
+    when a name is one). `max_samples_per_pass`: regions per pass (0: 256). Use it in a `with` block."""
+    return Profile(counters, context=context, max_samples_per_pass=max_samples_per_pass, device=device,
+                   hardware=hardware)

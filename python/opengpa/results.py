@@ -47,6 +47,32 @@ class Results:
             raise KeyError(f"no region {name!r} (regions: {', '.join(self.regions)})") from None
         return dict(zip(self.counter_names, self.values[row].tolist()))
 
+    # Usages whose values add up over samples; the others (percentages, ratios) are averaged, weighted
+    # by the samples' GPUTime when it was collected (a percentage of busy time), else plainly.
+    ADDITIVE_USAGES = ("nanoseconds", "milliseconds", "cycles", "bytes", "kilobytes", "items")
+
+    def aggregate(self):
+        """One row per distinct region name (first-seen order): amounts summed, percentages and ratios
+        averaged over the samples (weighted by GPUTime where collected); a "count" of samples per name."""
+        names = list(dict.fromkeys(self.regions))
+        weights = self["GPUTime"] if "GPUTime" in self else np.ones(len(self.regions))
+        rows, counts = [], []
+        for name in names:
+            mask = np.array([region == name for region in self.regions])
+            counts.append(int(mask.sum()))
+            row = []
+            for column, counter in enumerate(self.counters):
+                values = self.values[mask, column]
+                if counter.usage in self.ADDITIVE_USAGES:
+                    row.append(values.sum())
+                else:
+                    w = weights[mask]
+                    row.append(float((values * w).sum() / w.sum()) if w.sum() > 0 else float(values.mean()))
+            rows.append(row)
+        aggregated = Results(names, self.counters, rows, self.device_name, self.pass_count)
+        aggregated.counts = counts
+        return aggregated
+
     def to_dataframe(self):
         """A pandas DataFrame: a "region" column, then one column per counter (needs pandas)."""
         try:
@@ -55,6 +81,8 @@ class Results:
             raise ImportError("to_dataframe needs pandas (Debian: apt-get install python3-pandas)") from None
         frame = pandas.DataFrame(self.values, columns=self.counter_names)
         frame.insert(0, "region", self.regions)
+        if getattr(self, "counts", None) is not None:
+            frame.insert(1, "count", self.counts)
         frame.attrs["units"] = {counter.name: counter.usage for counter in self.counters}
         frame.attrs["device"] = self.device_name
         return frame

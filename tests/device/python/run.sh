@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from the repository root, after build.sh ran on the development machine:
+#   tests/device/python/run.sh [lib-dir]      (default build-device-python/lib)
+# pytest over test_python_device.py with the machine's PyTorch; the per-op table, the plots and the log go
+# to $OUT when it is set (else /tmp/opengpa-python).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+export OPENGPA_LIBRARY_DIR=$(cd "${1:-$root/build-device-python/lib}" && pwd)
+export OPENGPA_DEVICE_OUT=${OUT:-/tmp/opengpa-python}
+mkdir -p "$OPENGPA_DEVICE_OUT"
+export PYTHONPATH=$root/python PYTHONUNBUFFERED=1 MPLBACKEND=Agg
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+python3 -m pytest -p no:cacheprovider -q -s -rA "$root/tests/device/python/test_python_device.py" 2>&1 \
+  | tee "$OPENGPA_DEVICE_OUT/python_device.log"
+exit "${PIPESTATUS[0]}"
