@@ -11,6 +11,7 @@ extension: only the same libGPUPerfAPI<X>.so, libGPUPerfAPICounters.so and libOp
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 
@@ -30,7 +31,13 @@ def _build_libraries():
     subprocess.check_call(["cmake", "-S", ROOT, "-B", build, *generator, "-DCMAKE_BUILD_TYPE=Release",
                            "-DOPENGPA_BUILD_TESTS=OFF", "-DOPENGPA_BUILD_SAMPLES=OFF",
                            "-DOPENGPA_BUILD_BENCHMARKS=OFF"], env=environment)
-    subprocess.check_call(["cmake", "--build", build, "-j", str(os.cpu_count() or 2)], env=environment)
+    # Only the libraries the wheel carries (the CLI and the injection libraries are not needed), those this
+    # machine can build: a library whose toolkit is missing (CUDA, say) is not a target.
+    targets_text = subprocess.run(["cmake", "--build", build, "--target", "help"], env=environment,
+                                  capture_output=True, text=True).stdout
+    targets = [name[3:-3] for name in LIBRARIES if re.search(rf"\b{name[3:-3]}\b", targets_text)]
+    subprocess.check_call(["cmake", "--build", build, "-j", str(os.cpu_count() or 2), "--target", *targets],
+                          env=environment)
     return os.path.join(build, "lib")
 
 

@@ -69,26 +69,32 @@ def _pyplot():
 
 
 def roofline(results, path, peak_flops, peak_bandwidth, title=None, label_top=8):
-    """Writes a roofline PNG to `path`: each region at (FLOPs / DRAM byte, FLOP/s) under the ceilings
-    `peak_flops` (FLOP/s) and `peak_bandwidth` (bytes/s). Returns the points as a dict of arrays."""
+    """Writes a roofline PNG to `path`: each region at (FLOPs / DRAM byte, FLOP/s) under the ceilings.
+
+    `peak_bandwidth`: DRAM bytes/s. `peak_flops`: FLOP/s, or {name: FLOP/s} for several compute roofs
+    (e.g. {"bf16 tensor": 7.5e14, "fp32 FMA": 5e13}). Returns the points as a dict of arrays."""
     work, traffic, time = flops(results), dram_bytes(results), seconds(results)
     valid = (time > 0) & (traffic > 0) & (work > 0)
     intensity = np.where(valid, work / np.where(traffic > 0, traffic, 1), np.nan)
     rate = np.where(valid, work / np.where(time > 0, time, 1), np.nan)
+    roofs = peak_flops if isinstance(peak_flops, dict) else {"compute": peak_flops}
     pyplot = _pyplot()
     figure, axes = pyplot.subplots(figsize=(8, 5.5))
-    ridge = peak_flops / peak_bandwidth
-    low = min(np.nanmin(intensity) if valid.any() else ridge, ridge) / 10
-    high = max(np.nanmax(intensity) if valid.any() else ridge, ridge) * 10
-    x = np.logspace(np.log10(low), np.log10(high), 200)
-    axes.loglog(x, np.minimum(peak_flops, x * peak_bandwidth), color="black", linewidth=1.5,
-                label=f"ceilings: {peak_bandwidth / 1e12:.2f} TB/s, {peak_flops / 1e12:.1f} TFLOP/s")
+    ridges = [peak / peak_bandwidth for peak in roofs.values()]
+    low = min([np.nanmin(intensity) if valid.any() else min(ridges)] + ridges) / 10
+    high = max([np.nanmax(intensity) if valid.any() else max(ridges)] + ridges) * 10
+    x = np.logspace(np.log10(low), np.log10(high), 400)
+    axes.loglog(x, x * peak_bandwidth, color="gray", linewidth=1, linestyle=":",
+                label=f"DRAM {peak_bandwidth / 1e12:.2f} TB/s")
+    for (name, peak), style in zip(sorted(roofs.items(), key=lambda item: -item[1]), ("-", "--", "-.", ":")):
+        axes.loglog(x, np.minimum(peak, x * peak_bandwidth), color="black", linewidth=1.5, linestyle=style,
+                    label=f"{name} {peak / 1e12:.1f} TFLOP/s")
     axes.scatter(intensity[valid], rate[valid], s=40, zorder=3)
-    order = np.argsort(-np.nan_to_num(time))
-    for row in order[:label_top]:
-        if valid[row]:
-            axes.annotate(results.regions[row], (intensity[row], rate[row]), fontsize=7,
-                          xytext=(4, 4), textcoords="offset points")
+    order = [row for row in np.argsort(-np.nan_to_num(time)) if valid[row]][:label_top]
+    for rank, row in enumerate(sorted(order, key=lambda r: intensity[r])):
+        # Neighbours alternate above and below their point so that close points stay readable.
+        axes.annotate(results.regions[row], (intensity[row], rate[row]), fontsize=7,
+                      xytext=(5, 8 if rank % 2 == 0 else -12), textcoords="offset points")
     axes.set_xlabel("arithmetic intensity (FLOP per DRAM byte)")
     axes.set_ylabel("achieved FLOP/s")
     axes.set_title(title or f"Roofline on {results.device_name}")

@@ -64,3 +64,10 @@ def test_aggregate_sums_amounts_and_weights_percentages_by_gputime():
     np.testing.assert_allclose(aggregated["LocalVidMemBytes"], [40, 5])
     np.testing.assert_allclose(aggregated["SOL_SM"], [(80 * 100 + 40 * 300) / 400, 10])
     assert list(aggregated.to_dataframe().columns[:2]) == ["region", "count"]
+
+
+def test_the_roofline_draws_several_named_compute_ceilings(tmp_path):
+    r = results(["matmul"], {"GPUTime": [1e6], "LocalVidMemBytes": [1e9], FFMA: [5e11]})
+    path = tmp_path / "roofline.png"
+    plots.roofline(r, path, peak_flops={"bf16 tensor": 750e12, "fp32 FMA": 50e12}, peak_bandwidth=3e12)
+    assert path.stat().st_size > 10000

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root, after build.sh ran on the development machine:
 #   tests/device/python/run.sh [lib-dir]      (default build-device-python/lib)
-# pytest over test_python_device.py with the machine's PyTorch; the per-op table, the plots and the log go
-# to $OUT when it is set (else /tmp/opengpa-python).
+# pytest over test_python_device.py with the machine's PyTorch, then docs/python.md's example
+# (samples/python/profile_mlp.py); tables, plots and logs go to $OUT when it is set (else /tmp/opengpa-python).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 export OPENGPA_LIBRARY_DIR=$(cd "${1:-$root/build-device-python/lib}" && pwd)
@@ -12,4 +12,6 @@ export PYTHONPATH=$root/python PYTHONUNBUFFERED=1 MPLBACKEND=Agg
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 python3 -m pytest -p no:cacheprovider -q -s -rA "$root/tests/device/python/test_python_device.py" 2>&1 \
   | tee "$OPENGPA_DEVICE_OUT/python_device.log"
-exit "${PIPESTATUS[0]}"
+status=${PIPESTATUS[0]}
+python3 "$root/samples/python/profile_mlp.py" "$OPENGPA_DEVICE_OUT" 2>&1 | tee "$OPENGPA_DEVICE_OUT/profile_mlp.log"
+exit $((status | PIPESTATUS[0]))

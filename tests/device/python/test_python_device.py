@@ -97,6 +97,34 @@ def test_an_elementwise_ops_dram_bytes_equal_its_tensors_sizes_within_two_percen
     del x, y
 
 
+def test_a_cuda_graph_replay_and_a_side_stream_are_measured_like_direct_launches():
+    count = 1 << 28  # 1 GiB per tensor
+    x = torch.rand(count, device="cuda")
+    y = torch.empty_like(x)
+    size = x.numel() * x.element_size()
+    side = torch.cuda.Stream()
+    graph = torch.cuda.CUDAGraph()
+    torch.mul(x, 2.0, out=y)
+    with torch.cuda.graph(graph):
+        torch.mul(x, 3.0, out=y)
+    torch.cuda.synchronize()
+    with opengpa.profile(["GPUTime", "FetchSize"]) as p:
+        with opengpa.region("direct"):
+            torch.mul(x, 2.0, out=y)
+        with opengpa.region("graph replay"):
+            graph.replay()
+        with opengpa.region("side stream"):
+            with torch.cuda.stream(side):
+                torch.mul(x, 4.0, out=y)
+            side.synchronize()  # a sample covers the context's work up to its end: wait for the side stream
+    reads = {name: p.results.region(name)["FetchSize"] * 1024 / size for name in p.results.regions}
+    times = {name: p.results.region(name)["GPUTime"] for name in p.results.regions}
+    print(f"read / tensor size: {reads}; GPUTime ns: {times}")
+    SUMMARY["graph_and_stream"] = {"read_ratio": reads, "gputime_ns": times}
+    for name, ratio in reads.items():
+        assert ratio == pytest.approx(1.0, rel=0.02), name
+
+
 def measured_ceilings():
     """Peak DRAM bandwidth (a 2 GiB device copy, bytes read + written) and bf16 matrix FLOP/s, timed with
     CUDA events, median of 10."""
@@ -115,9 +143,11 @@ def measured_ceilings():
     source = torch.empty(1 << 29, device="cuda")
     target = torch.empty_like(source)
     bandwidth = 2 * source.numel() * 4 / (median_ms(lambda: target.copy_(source)) * 1e-3)
-    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
-    flop_rate = 2 * 8192 ** 3 / (median_ms(lambda: a @ a) * 1e-3)
-    return bandwidth, flop_rate
+    rates = {}
+    for name, dtype in (("bf16 tensor", torch.bfloat16), ("fp32 FMA", torch.float32)):  # TF32 is off
+        a = torch.randn(8192, 8192, device="cuda", dtype=dtype)
+        rates[name] = 2 * 8192 ** 3 / (median_ms(lambda: a @ a) * 1e-3)
+    return bandwidth, rates
 
 
 def test_a_small_models_per_op_table_roofline_and_bars():
@@ -147,10 +177,10 @@ def test_a_small_models_per_op_table_roofline_and_bars():
     # The first Linear: 8192 x 4096 outputs of 1024 multiply-adds each.
     SUMMARY["model_linear0"] = dict(linear.drop("region", errors="ignore"))
     assert linear["FLOPs"] == pytest.approx(2 * 8192 * 4096 * 1024, rel=2e-3)
-    bandwidth, flop_rate = measured_ceilings()
-    SUMMARY["ceilings"] = {"dram_bytes_per_s": bandwidth, "bf16_flops_per_s": flop_rate}
-    print(f"ceilings: {bandwidth / 1e12:.2f} TB/s, {flop_rate / 1e12:.0f} TFLOP/s (bf16)")
-    plots.roofline(p.results.aggregate(), os.path.join(OUT, "python_roofline.png"), flop_rate, bandwidth,
+    bandwidth, flop_rates = measured_ceilings()
+    SUMMARY["ceilings"] = {"dram_bytes_per_s": bandwidth, **{f"{k} FLOP/s": v for k, v in flop_rates.items()}}
+    print(f"ceilings: {bandwidth / 1e12:.2f} TB/s, " + ", ".join(f"{k} {v / 1e12:.1f} TFLOP/s" for k, v in flop_rates.items()))
+    plots.roofline(p.results.aggregate(), os.path.join(OUT, "python_roofline.png"), flop_rates, bandwidth,
                    title="MLP block (fp32, TF32 off) on the H100: ops under measured ceilings")
     plots.bars(p.results.aggregate(), os.path.join(OUT, "python_op_bars.png"), "GPUTime")
 
