@@ -23,8 +23,12 @@ LIBRARIES = ("libGPUPerfAPICUDA.so", "libGPUPerfAPIVK.so", "libGPUPerfAPIGL.so",
              "libGPUPerfAPICounters.so", "libOpenGPAMonitor.so")
 
 
+# Everything the build writes goes under one ignored folder (the tests point it at a temporary one).
+BUILD = os.path.abspath(os.environ.get("OPENGPA_WHEEL_BUILD_DIR", os.path.join(ROOT, "build-python")))
+
+
 def _build_libraries():
-    build = os.environ.get("OPENGPA_WHEEL_BUILD_DIR", os.path.join(ROOT, "build-python"))
+    build = BUILD
     environment = dict(os.environ, CCACHE_BASEDIR=ROOT, CCACHE_NOHASHDIR="1")
     environment["PATH"] = environment.get("PATH", "") + ":/usr/local/cuda/bin"
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
@@ -68,6 +72,6 @@ class BinaryDistribution(Distribution):
         return True
 
 
+os.makedirs(BUILD, exist_ok=True)
 setup(cmdclass={"build_py": BuildPyWithLibraries}, distclass=BinaryDistribution,
-      options={"build": {"build_base": os.path.join("build-python", "setuptools")},
-               "egg_info": {"egg_base": "build-python"}})
+      options={"build": {"build_base": os.path.join(BUILD, "setuptools")}, "egg_info": {"egg_base": BUILD}})
