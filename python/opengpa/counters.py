@@ -94,6 +94,21 @@ class GpaContext(_ContextBase):
         info = _gpa.GpaCudaContextOpenInfo.make(context, chip, max_samples_per_pass)
         return cls("cuda", info, hardware)
 
+    @classmethod
+    def open_vulkan(cls, index=None, hardware=False):
+        """A live context on a Vulkan device this package creates (the best one, or `index`): its counters
+        and pass counts; lavapipe where no GPU is present."""
+        from ._vulkan import VulkanDevice
+        _gpa.gpa_library("vulkan")  # GpaInitialize comes before the device exists (GPA's contract)
+        device = VulkanDevice(index)
+        try:
+            context = cls("vulkan", device.open_info, hardware)
+        except Exception:
+            device.close()
+            raise
+        context._vulkan_device = device
+        return context
+
     @property
     def is_open(self):
         return bool(getattr(self, "handle", None) and self.handle.value)
@@ -102,6 +117,10 @@ class GpaContext(_ContextBase):
         if self.is_open:
             self.library.call("GpaCloseContext", self.handle)
             self.handle = _gpa.Handle()
+        device = getattr(self, "_vulkan_device", None)
+        if device is not None:  # after the context: GPA's context uses the device
+            device.close()
+            self._vulkan_device = None
 
     def _counter_count(self):
         return _gpa.get_u32(self.library, "GpaGetNumCounters", self.handle)
@@ -246,11 +265,13 @@ def _names(counter_names):
 # ---- the module-level face ------------------------------------------------------------------------------
 
 def open_context(chip=None, api=None, device_id=None, hardware=False, context=None, device=0,
-                 max_samples_per_pass=0):
+                 max_samples_per_pass=0, live=False):
     """Opens the context that answers counter questions.
 
     - ``chip="GH100"`` (any chip CUPTI knows): libGPUPerfAPICUDA.so's offline context, no GPU needed;
     - ``api="vulkan" | "opengl" | "opencl"``: libGPUPerfAPICounters.so's catalog for that API;
+    - ``api="vulkan", live=True``: libGPUPerfAPIVK.so on a Vulkan device made for it (the best one, or
+      ``device``): what that driver exposes (lavapipe where there is no GPU);
     - ``api="cuda", device_id=0x2330``: libGPUPerfAPICounters.so for that NVIDIA board;
     - nothing (or ``context=`` a CUcontext as an int): the live CUDA context, by default the calling
       thread's current one (PyTorch's), else device ``device``'s primary context.
@@ -261,6 +282,10 @@ def open_context(chip=None, api=None, device_id=None, hardware=False, context=No
         raise ValueError("chip= opens an offline CUDA context: give it without api=, device_id= or context=")
     if chip is not None:
         return GpaContext.open_cuda(chip=chip, hardware=hardware)
+    if live and api == "vulkan":
+        return GpaContext.open_vulkan(index=device if device else None, hardware=hardware)
+    if live and api not in (None, "cuda"):
+        raise ValueError(f"live=True opens CUDA or Vulkan contexts, not {api!r}")
     if api in ("vulkan", "opengl", "opencl") or (api == "cuda" and device_id is not None):
         return CounterLibraryContext(api, 0x10DE if api == "cuda" else 0, device_id or 0, hardware)
     if api not in (None, "cuda"):
