@@ -95,10 +95,18 @@ class Profile:
     def __exit__(self, exc_type, exc, traceback):
         _active.stack.remove(self)
         try:
-            if self._list is not None:
-                self._end_pass()
             if exc_type is None:
+                if self._list is not None:
+                    self._end_pass()
                 self._finish()
+            elif self._list is not None:
+                # The block's own exception is the one to see: close the pass quietly.
+                self._open_region = None
+                try:
+                    self.library.call("GpaEndCommandList", self._list)
+                except OpenGpaError:
+                    pass
+                self._list = None
         finally:
             self._release()
         return False
