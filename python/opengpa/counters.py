@@ -149,6 +149,17 @@ class GpaContext(_ContextBase):
     def counter_index(self, name):
         return _gpa.get_u32(self.library, "GpaGetCounterIndex", self.handle, name.encode())
 
+    def describe(self, name):
+        """The Counter called `name` (case-insensitive, GpaGetCounterIndex); KeyError if none. Looks up
+        one counter, so it stays quick with the ~15,000 hardware counters of a chip."""
+        if self._counters is not None:
+            return super().describe(name)
+        try:
+            index = self.counter_index(name)
+        except OpenGpaError as error:
+            raise KeyError(f"{name!r} is not a counter of {self.device_name}: {error}") from None
+        return self._describe_index(index)
+
     def create_session(self, counter_names):
         """A discrete-counter session with `counter_names` enabled, in that order (caller deletes it)."""
         session = _gpa.Handle()

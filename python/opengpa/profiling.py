@@ -17,6 +17,7 @@ Regions entered when no profile is active do nothing, so code can keep its regio
 """
 
 import contextlib
+import ctypes
 import threading
 
 from . import _gpa
@@ -125,7 +126,7 @@ class Profile:
     def _begin_pass(self):
         handle = _gpa.Handle()
         self.library.call("GpaBeginCommandList", self.session, self._pass, self._command_list,
-                          self._command_list_type, _gpa.ctypes.byref(handle))
+                          self._command_list_type, ctypes.byref(handle))
         self._list = handle
         self._pass_regions = []
 
@@ -213,9 +214,9 @@ class Profile:
                       for c in self._enabled]
         rows = []
         for sample_id in range(len(regions)):
-            size = _gpa.ctypes.c_size_t()
-            self.library.call("GpaGetSampleResultSize", self.session, sample_id, _gpa.ctypes.byref(size))
-            buffer = (_gpa.ctypes.c_uint8 * size.value)()
+            size = ctypes.c_size_t()
+            self.library.call("GpaGetSampleResultSize", self.session, sample_id, ctypes.byref(size))
+            buffer = (ctypes.c_uint8 * size.value)()
             self.library.call("GpaGetSampleResult", self.session, sample_id, size.value, buffer)
             rows.append(_gpa.decode_results(bytes(buffer)[: 8 * len(data_types)], data_types))
         self.results = Results(regions, self._enabled, rows, self.context.device_name, self.pass_count)
