@@ -17,11 +17,12 @@ from ._status import OpenGpaError
 from .counters import (Counter, CounterLibraryContext, GpaContext, PassPlan, describe, list_counters,
                        open_context, plan_passes)
 from .monitor import Monitor, MonitorCounter, Record
-from .profiling import Profile, Results, profile, region
+from .profiling import Profile, profile, region
+from .results import Results
 
 __version__ = "3.17.0"
 
 __all__ = [
-    "Counter", "CounterLibraryContext", "Monitor", "MonitorCounter", "Record", "GpaContext", "OpenGpaError", "PassPlan", "Profile", "Results",
-    "describe", "list_counters", "open_context", "plan_passes", "profile", "region",
+    "Counter", "CounterLibraryContext", "GpaContext", "Monitor", "MonitorCounter", "OpenGpaError", "PassPlan",
+    "Profile", "Record", "Results", "describe", "list_counters", "open_context", "plan_passes", "profile", "region",
 ]
