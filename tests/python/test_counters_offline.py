@@ -15,7 +15,8 @@ DEFAULT_GROUPS = ("Timing", "General", "GlobalMemory", "MemoryCache")
 def test_importing_opengpa_loads_no_library_and_needs_no_gpu():
     code = "import opengpa, opengpa._library as l; assert not l._loaded, l._loaded; print(opengpa.__version__)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(REPOSITORY / "python"), "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": str(REPOSITORY / "python"), "PATH": "/usr/bin:/bin",
+                               "PYTHONDONTWRITEBYTECODE": "1"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "3.17.0"
 
