@@ -16,7 +16,7 @@ values are theirs. Importing needs no GPU; listing a chip's counters offline nee
 from ._status import OpenGpaError
 from .counters import (Counter, CounterLibraryContext, GpaContext, PassPlan, describe, list_counters,
                        open_context, plan_passes)
-from .monitor import Monitor, MonitorCounter, Record
+from .monitor import Monitor, MonitorCounter, Record, records_to_dataframe
 from .profiling import Profile, profile, region
 from .results import Results
 
@@ -24,5 +24,6 @@ __version__ = "3.17.0"
 
 __all__ = [
     "Counter", "CounterLibraryContext", "GpaContext", "Monitor", "MonitorCounter", "OpenGpaError", "PassPlan",
-    "Profile", "Record", "Results", "describe", "list_counters", "open_context", "plan_passes", "profile", "region",
+    "Profile", "Record", "Results", "describe", "list_counters", "open_context", "plan_passes", "profile",
+    "records_to_dataframe", "region",
 ]

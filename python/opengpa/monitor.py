@@ -80,6 +80,23 @@ class Record:
     value: float
 
 
+def records_to_dataframe(records):
+    """Records as a pandas DataFrame: time (a UTC timestamp), device, counter, value, duration_ns; with
+    `.pivot_table(index="time", columns="counter", values="value")` one column per counter."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("records_to_dataframe needs pandas (Debian: apt-get install python3-pandas)") from None
+    records = list(records)
+    return pandas.DataFrame({
+        "time": pandas.to_datetime([r.timestamp_ns for r in records], unit="ns", utc=True),
+        "device": [r.device for r in records],
+        "counter": [r.counter for r in records],
+        "value": [r.value for r in records],
+        "duration_ns": [r.duration_ns for r in records],
+    })
+
+
 def _decode(text):
     return text.decode("utf-8", "replace") if text else ""
 

@@ -26,3 +26,13 @@ def test_an_interval_below_ten_milliseconds_is_refused():
         opengpa.Monitor(["gpu_utilization_percent"], interval_ms=5)
     assert raised.value.status_name == "kGpaStatusErrorInvalidParameter"
     assert any("interval 5 ms" in line for line in raised.value.log), raised.value.log
+
+
+def test_records_become_a_dataframe_one_row_per_record_with_utc_times():
+    records = [opengpa.Record(1_700_000_000_000_000_000, 0, 0, "power_watts", 120.5),
+               opengpa.Record(1_700_000_000_100_000_000, 100_000_000, 0, "energy_joules", 12.0)]
+    frame = opengpa.records_to_dataframe(records)
+    assert list(frame.columns) == ["time", "device", "counter", "value", "duration_ns"]
+    assert list(frame["counter"]) == ["power_watts", "energy_joules"]
+    assert str(frame["time"][1]) == "2023-11-14 22:13:20.100000+00:00"
+    assert frame["duration_ns"][1] == 100_000_000
