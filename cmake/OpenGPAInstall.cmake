@@ -97,8 +97,9 @@ install(TARGETS ${exported_targets} EXPORT OpenGPATargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# Loaded at run time by path (the CLI's injection libraries; the counter library, as GPA's clients load it).
-foreach(loaded opengpa_intercept_cl opengpa_inject_cuda GPUPerfAPICounters)
+# Loaded at run time by path (the CLI's injection libraries; the counter library, as GPA's clients load it;
+# libNvPmApi.Core.so, as PerfKit's clients load it).
+foreach(loaded opengpa_intercept_cl opengpa_inject_cuda GPUPerfAPICounters NvPmApiCore)
   if(TARGET ${loaded})
     install(TARGETS ${loaded} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
   endif()

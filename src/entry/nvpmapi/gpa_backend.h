@@ -1,0 +1,35 @@
+// The GPA v3 libraries NvPmApi works through: libGPUPerfAPIGL.so for OpenGL contexts, libGPUPerfAPICUDA.so for
+// CUDA contexts, loaded on first use from the folder libNvPmApi.Core.so itself was loaded from (then the
+// dynamic loader's path), initialized once, and kept until Shutdown. One process can measure both APIs:
+// each library has its own core, catalog and backend, exactly as a GPA v3 client of it would see them.
+#ifndef OPENGPA_ENTRY_NVPMAPI_GPA_BACKEND_H_
+#define OPENGPA_ENTRY_NVPMAPI_GPA_BACKEND_H_
+
+#include <string>
+
+#include "gpu_performance_api/gpu_perf_api.h"
+
+namespace opengpa::nvpm {
+
+enum class Api { kOpenGl, kCuda };
+
+const char* ApiName(Api api);
+
+struct GpaBackend {
+  Api api;
+  void* library = nullptr;
+  GpaFunctionTable gpa;
+};
+
+// The initialized library for `api`; nullptr and *why when it cannot be loaded or initialized.
+GpaBackend* LoadBackend(Api api, std::string* why);
+
+// GpaDestroy and dlclose of every library loaded (NvPmApi's Shutdown).
+void UnloadBackends();
+
+// "GpaOpenContext failed: kGpaStatusErrorHardwareNotSupported" style text for a GPA status.
+std::string GpaStatusText(const GpaBackend& backend, GpaStatus status);
+
+}  // namespace opengpa::nvpm
+
+#endif  // OPENGPA_ENTRY_NVPMAPI_GPA_BACKEND_H_
