@@ -176,7 +176,10 @@ const ContextCounter* CounterCatalog::Find(NVPMCounterID id) const {
 
 std::vector<GpaUInt32> CounterCatalog::GpaInputs(const ContextCounter& counter) const {
   std::vector<GpaUInt32> inputs = counter.inputs;
-  if (elapsed_cycles) inputs.push_back(*elapsed_cycles);
+  // Only the readings whose cycles are the elapsed cycles need the cycle counter: adding it to a count
+  // could cost a pass (FFMAThreadInstructions with GPUElapsedCycles takes two on GH100).
+  const bool needs_cycles = counter.percentage || counter.recipe == Recipe::kBottleneck;
+  if (elapsed_cycles && needs_cycles) inputs.push_back(*elapsed_cycles);
   return inputs;
 }
 

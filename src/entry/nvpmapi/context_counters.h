@@ -61,7 +61,7 @@ struct CounterCatalog {
   std::map<GpaUInt64, BottleneckUnit> bottleneck_units;  // GPA GPUBottleneck number -> unit
 
   const ContextCounter* Find(NVPMCounterID id) const;
-  // Every GPA counter `counter` needs, its cycle counter included.
+  // Every GPA counter `counter` needs, the cycle counter included where its cycles are elapsed cycles.
   std::vector<GpaUInt32> GpaInputs(const ContextCounter& counter) const;
   // `values`: GPA index -> value (as a double) of one sample.
   Reading Read(const ContextCounter& counter, const std::map<GpaUInt32, double>& values) const;

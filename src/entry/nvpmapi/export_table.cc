@@ -77,6 +77,12 @@ __attribute__((visibility("default"))) NVPMRESULT OpenGpaNvPmCreateContextFromCh
   return opengpa::nvpm::entry::CreateContextFromChipName(chip_name, context);
 }
 
+__attribute__((visibility("default"))) NVPMRESULT OpenGpaNvPmCreateContextFromGpaLibrary(const char* gpa_library,
+                                                                                         void* open_info,
+                                                                                         NVPMContext* context) {
+  return opengpa::nvpm::entry::CreateContextFromGpaLibrary(gpa_library, open_info, context);
+}
+
 __attribute__((visibility("default"))) NVPMRESULT OpenGpaNvPmGetLastMessage(char* text, NVPMUINT* length) {
   if (length == nullptr) return NVPM_ERROR_INVALID_PARAMETER;
   std::string message = opengpa::nvpm::LastMessage();

@@ -1,8 +1,9 @@
 #include "entry/nvpmapi/gpa_backend.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
-#include <array>
+#include <map>
 #include <memory>
 
 #include "entry/nvpmapi/nvpm_log.h"
@@ -30,24 +31,20 @@ void ForwardGpaLog(GpaLoggingType type, const char* message) {
   }
 }
 
-std::array<std::unique_ptr<GpaBackend>, 2>& Loaded() {
-  static std::array<std::unique_ptr<GpaBackend>, 2> loaded;
+// By the path dlopen was given (one GPA library is initialized once however many contexts use it).
+std::map<std::string, std::unique_ptr<GpaBackend>>& Loaded() {
+  static std::map<std::string, std::unique_ptr<GpaBackend>> loaded;
   return loaded;
 }
 
-}  // namespace
-
-const char* ApiName(Api api) { return api == Api::kCuda ? "CUDA" : "OpenGL"; }
-
-GpaBackend* LoadBackend(Api api, std::string* why) {
-  std::unique_ptr<GpaBackend>& slot = Loaded()[static_cast<int>(api)];
+GpaBackend* Load(Api api, const std::string& path, const std::string& file, std::string* why) {
+  std::unique_ptr<GpaBackend>& slot = Loaded()[path];
   if (slot) return slot.get();
-  const std::string file = LibraryFile(api);
-  void* library = dlopen((OwnFolder() + file).c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
     const char* error = dlerror();
     *why = file + " does not load: " + (error != nullptr ? error : "unknown error");
+    Loaded().erase(path);
     return nullptr;
   }
   auto backend = std::make_unique<GpaBackend>();
@@ -57,27 +54,52 @@ GpaBackend* LoadBackend(Api api, std::string* why) {
   if (get_table == nullptr || get_table(&backend->gpa) != kGpaStatusOk) {
     *why = file + " has no GPA v3 function table";
     dlclose(library);
+    Loaded().erase(path);
     return nullptr;
   }
   backend->gpa.GpaRegisterLoggingCallback(kGpaLoggingError, ForwardGpaLog);
   GpaStatus status = backend->gpa.GpaInitialize(kGpaInitializeDefaultBit);
-  if (status != kGpaStatusOk) {
+  backend->initialized_here = status != kGpaStatusErrorGpaAlreadyInitialized;
+  if (status != kGpaStatusOk && status != kGpaStatusErrorGpaAlreadyInitialized) {
     *why = file + ": GpaInitialize failed: " + GpaStatusText(*backend, status);
     dlclose(library);
+    Loaded().erase(path);
     return nullptr;
   }
   slot = std::move(backend);
   return slot.get();
 }
 
+}  // namespace
+
+const char* ApiName(Api api) {
+  switch (api) {
+    case Api::kCuda:
+      return "CUDA";
+    case Api::kOpenGl:
+      return "OpenGL";
+    case Api::kOther:
+      break;
+  }
+  return "GPA library";
+}
+
+GpaBackend* LoadBackend(Api api, std::string* why) {
+  const std::string file = LibraryFile(api);
+  const std::string beside = OwnFolder() + file;
+  // Beside this library first (the build's lib/, an installation's lib/), then the loader's path.
+  return Load(api, access(beside.c_str(), R_OK) == 0 ? beside : file, file, why);
+}
+
+GpaBackend* LoadBackendFile(const std::string& path, std::string* why) { return Load(Api::kOther, path, path, why); }
+
 void UnloadBackends() {
-  for (std::unique_ptr<GpaBackend>& slot : Loaded()) {
-    if (!slot) continue;
-    slot->gpa.GpaDestroy();
+  for (auto& [path, slot] : Loaded()) {
+    if (slot->initialized_here) slot->gpa.GpaDestroy();
     slot->gpa.GpaRegisterLoggingCallback(kGpaLoggingNone, nullptr);
     dlclose(slot->library);
-    slot.reset();
   }
+  Loaded().clear();
 }
 
 std::string GpaStatusText(const GpaBackend& backend, GpaStatus status) {

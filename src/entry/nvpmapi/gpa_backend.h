@@ -11,7 +11,8 @@
 
 namespace opengpa::nvpm {
 
-enum class Api { kOpenGl, kCuda };
+// kOther: a GPA library named by path (OpenGpaNvPmCreateContextFromGpaLibrary: Vulkan, OpenCL, a test backend).
+enum class Api { kOpenGl, kCuda, kOther };
 
 const char* ApiName(Api api);
 
@@ -19,10 +20,15 @@ struct GpaBackend {
   Api api;
   void* library = nullptr;
   GpaFunctionTable gpa;
+  // False when the application had already initialized this GPA library itself (a GPA v3 client and an
+  // NvPmApi client in one process share it): NvPmApi's Shutdown then leaves it initialized.
+  bool initialized_here = true;
 };
 
 // The initialized library for `api`; nullptr and *why when it cannot be loaded or initialized.
 GpaBackend* LoadBackend(Api api, std::string* why);
+// The same for the GPA library at `path` (kOther).
+GpaBackend* LoadBackendFile(const std::string& path, std::string* why);
 
 // GpaDestroy and dlclose of every library loaded (NvPmApi's Shutdown).
 void UnloadBackends();

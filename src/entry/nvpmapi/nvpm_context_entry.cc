@@ -8,10 +8,11 @@
 namespace opengpa::nvpm::entry {
 namespace {
 
-NVPMRESULT OpenContext(const char* function, Api api, void* open_info, NVPMContext* handle) {
+NVPMRESULT OpenContext(const char* function, Api api, void* open_info, NVPMContext* handle,
+                       const char* gpa_library = nullptr) {
   if (handle == nullptr) return Fail(NVPM_ERROR_INVALID_PARAMETER, "{}: perfCtx is NULL", function);
   std::string why;
-  GpaBackend* backend = LoadBackend(api, &why);
+  GpaBackend* backend = gpa_library != nullptr ? LoadBackendFile(gpa_library, &why) : LoadBackend(api, &why);
   if (backend == nullptr) return Fail(NVPM_ERROR_CONTEXT_NOT_SUPPORTED, "{}: {}", function, why);
   auto context = std::make_unique<Context>();
   context->backend = backend;
@@ -66,6 +67,18 @@ NVPMRESULT CreateContextFromChipName(const char* chip_name, NVPMContext* context
     GpaCudaContextOpenInfo info = GPA_CUDA_CONTEXT_OPEN_INFO_INIT;
     info.chip_name = chip_name;
     return OpenContext("OpenGpaNvPmCreateContextFromChipName", Api::kCuda, &info, context);
+  });
+}
+
+// OpenGPA's extension: a context of any GPA v3 library (Vulkan, OpenCL, a test backend) on what its
+// GpaOpenContext takes.
+NVPMRESULT CreateContextFromGpaLibrary(const char* gpa_library, void* open_info, NVPMContext* context) {
+  return Guarded("OpenGpaNvPmCreateContextFromGpaLibrary", [&] {
+    if (gpa_library == nullptr || *gpa_library == '\0' || open_info == nullptr) {
+      return Fail(NVPM_ERROR_INVALID_PARAMETER, "OpenGpaNvPmCreateContextFromGpaLibrary: the library path or the "
+                  "open info is NULL");
+    }
+    return OpenContext("OpenGpaNvPmCreateContextFromGpaLibrary", Api::kOther, open_info, context, gpa_library);
   });
 }
 

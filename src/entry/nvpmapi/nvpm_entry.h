@@ -17,6 +17,7 @@ NVPMRESULT RegisterNewDataProviderCallback(FuncPtrNewDataProvider callback);
 NVPMRESULT CreateContextFromOGLContext(APIContextHandle gl_context, NVPMContext* context);
 NVPMRESULT CreateContextFromCudaContext(APIContextHandle cuda_context, NVPMContext* context);
 NVPMRESULT CreateContextFromChipName(const char* chip_name, NVPMContext* context);
+NVPMRESULT CreateContextFromGpaLibrary(const char* gpa_library, void* open_info, NVPMContext* context);
 NVPMRESULT DestroyContext(NVPMContext context);
 
 NVPMRESULT EnumCountersByContext(NVPMContext context, NVPMEnumFunc callback);

@@ -1,0 +1,3 @@
+// The one translation unit that defines ETID_NvPmApi (NvPmApi.h: NVPM_INITGUID before the first include).
+#define NVPM_INITGUID
+#include "nvpmapi/NvPmApi.h"
