@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -29,7 +30,7 @@ constexpr int kBlocks = 132 * 4;
 constexpr int kThreads = 256;
 constexpr int kIterations = 20000;
 constexpr size_t kCopyBytes = size_t(256) << 20;
-constexpr int kFrames = 3;
+constexpr int kFrames = 4;
 
 __global__ void ffma_loop(float* out, int iterations) {
   float v = threadIdx.x;
@@ -157,7 +158,8 @@ void NameBottleneck(NVPMContext hNVPMContext, NVPMUINT object, Checks* checks) {
   GetNvPmApi()->GetCounterValueByName(hNVPMContext, "GPU Bottleneck", object, &value, &cycles);
   NVPMUINT length = 0;
   GetNvPmApi()->GetCounterName(NVPMCounterID(value), NULL, &length);  // Query the name's actual length
-  std::vector<char> name(length);
+  std::vector<char> name(length > 0 ? length : 2, '?');
+  name.back() = '\0';
   GetNvPmApi()->GetCounterName(NVPMCounterID(value), name.data(), &length);
   NVPMUINT64 sol = 0;
   GetNvPmApi()->GetCounterValue(hNVPMContext, NVPMCounterID(value), object, &sol, &cycles);
@@ -181,13 +183,16 @@ void Compare(const Values& gpa, const Values& nvpm, Checks* checks) {
         std::printf("     %-58s counter %.0f, GPA unit %.0f\n", what.c_str(), got, want);
       } else if (std::strncmp(gpa_name, "SOL_", 4) == 0) {
         checks->ExpectTrue(what, std::fabs(got - want) <= 5.0, std::to_string(got) + " vs " + std::to_string(want));
+      } else if (std::strcmp(gpa_name, "FetchSize") == 0 || std::strcmp(gpa_name, "WriteSize") == 0) {
+        // Another run of the same work: within 20%, or 64 KB where a kernel barely touches DRAM (the FFMA
+        // loop reads a few KB, which differ from run to run).
+        checks->ExpectTrue(what + " (KB)", std::fabs(got - want) <= std::max(0.20 * want, 64.0),
+                           std::to_string(got) + " vs " + std::to_string(want));
       } else {
-        checks->ExpectNear(what, got, want, 0.10);  // another run of the same work
+        checks->ExpectNear(what, got, want, 0.20);  // another run of the same work
       }
     }
   }
-  checks->ExpectEqual("ffma FFMAThreadInstructions = known work", nvpm[0].at("FFMAThreadInstructions"),
-                      KnownFfma(kIterations));
 }
 
 void RealTime(NVPMContext hNVPMContext, const Buffers& b, Checks* checks) {
@@ -246,7 +251,11 @@ int main(int argc, char** argv) {
   cudaMemset(b.in, 1, kCopyBytes);
   Checks checks;
   Values gpa_values, nvpm_values;
-  if (!MeasureWithGpa(gpa_library, cu, b, &gpa_values)) return std::printf("FAILED: GPA v3 measurement\n"), 1;
+  const bool gpa_ok = MeasureWithGpa(gpa_library, cu, b, &gpa_values);
+  if (!gpa_ok) {
+    std::printf("FAILED: the GPA v3 measurement; NvPmApi's values are checked against known work only\n");
+    ++checks.failed;
+  }
 
   if (!nvpm_sample::LoadAndInit(library)) return 1;
   NVPMContext hNVPMContext(0);
@@ -255,7 +264,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (MeasureWithNvPmApi(hNVPMContext, b, &nvpm_values)) {
-    Compare(gpa_values, nvpm_values, &checks);
+    if (gpa_ok) Compare(gpa_values, nvpm_values, &checks);
+    checks.ExpectEqual("ffma FFMAThreadInstructions = known work", nvpm_values[0].at("FFMAThreadInstructions"),
+                       KnownFfma(kIterations));
     NameBottleneck(hNVPMContext, 0, &checks);
     NameBottleneck(hNVPMContext, 1, &checks);
   } else {

@@ -21,9 +21,7 @@ NVPMRESULT ReadObjects(Context& context, Experiment& experiment) {
   for (NVPMUINT object : experiment.pass0_objects) {
     std::map<GpaUInt32, double> values;
     if (!ReadSample(backend, context.gpa, experiment.session, object, &values, &why)) {
-      // An object some pass skipped has no complete result: it reads NVPM_ERROR_INVALID_OBJECT.
-      RecordMessage(NVPM_ERROR_INVALID_OBJECT, "EndExperiment: object " + std::to_string(object) + ": " + why);
-      continue;
+      return Fail(NVPM_ERROR_INTERNAL, "EndExperiment: object {}: {}", object, why);
     }
     std::map<NVPMCounterID, Reading>& readings = context.readings[object];
     for (NVPMCounterID id : experiment.counters) {
@@ -106,6 +104,14 @@ NVPMRESULT EndExperiment(NVPMContext handle) {
       return Fail(NVPM_ERROR_EXPERIMENT_INCOMPLETE,
                   "EndExperiment: {} of {} passes ended; the experiment is discarded", ended, needed);
     }
+    if (experiment.pass_missing_objects) {
+      // GPA keeps no sample some pass skipped, and refuses the whole session then.
+      NVPMUINT pass = *experiment.pass_missing_objects;
+      AbandonExperiment(context);
+      return Fail(NVPM_ERROR_EXPERIMENT_INCOMPLETE,
+                  "EndExperiment: pass {} skipped objects pass 0 measured; every pass must measure them; the "
+                  "experiment is discarded", pass);
+    }
     const GpaBackend& backend = *context.backend;
     GpaStatus status = backend.gpa.GpaEndSession(experiment.session);
     NVPMRESULT result = status == kGpaStatusOk
@@ -164,6 +170,11 @@ NVPMRESULT EndPass(NVPMContext handle, NVPMUINT pass) {
     experiment.list = nullptr;
     ++experiment.passes_ended;
     if (pass == 0) experiment.pass0_objects = experiment.objects_in_pass;
+    for (NVPMUINT object : experiment.pass0_objects) {
+      if (experiment.objects_in_pass.count(object) == 0 && !experiment.pass_missing_objects) {
+        experiment.pass_missing_objects = pass;
+      }
+    }
     if (experiment.objects_in_pass.size() < context.reserved_objects) {
       return Fail(NVPM_WARNING_PASS_INCOMPLETE, "EndPass: pass {} measured {} of the {} objects reserved", pass,
                   experiment.objects_in_pass.size(), context.reserved_objects);

@@ -34,6 +34,7 @@ struct Experiment {
   bool open_object_measured = false;  // begun as a GPA sample (objects pass 0 never saw are not)
   std::set<NVPMUINT> objects_in_pass;
   std::set<NVPMUINT> pass0_objects;
+  std::optional<NVPMUINT> pass_missing_objects;  // a later pass that skipped an object of pass 0
   std::vector<NVPMCounterID> counters;  // the counters added when it began
 };
 
