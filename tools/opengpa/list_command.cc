@@ -10,6 +10,7 @@
 #include "counter_description.h"
 #include "opened_context.h"
 #include "name_matching.h"
+#include "nvpmapi_listing.h"
 #include "output_file.h"
 #include "terminal.h"
 #include "output_format.h"
@@ -25,6 +26,7 @@ struct ListOptions {
   OutputFormat format = OutputFormat::kTable;
   std::string output;
   bool force = false;
+  bool nvpmapi = false;
 };
 
 nlohmann::json CounterJson(const CounterDescription& counter, bool names_only) {
@@ -85,12 +87,47 @@ TextTable BuildTable(const std::vector<CounterDescription>& counters, bool names
   return table;
 }
 
+// --nvpmapi: NvPmApiQuery's listing, as a table or CSV.
+int RunNvPmApiList(const ListOptions& options) {
+  std::string error;
+  TextTable table;
+  std::string title;
+  if (options.format == OutputFormat::kJson) {
+    std::cerr << "opengpa list: --nvpmapi prints a table or CSV (NvPmApiQuery's columns), not JSON\n";
+    return 1;
+  }
+  if (!ListThroughNvPmApi(options.context, options.names_only, &table, &title, &error)) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 1;
+  }
+  OutputFile file("-o", options.output, options.force, &error);
+  std::ostream* out = file.Stream();
+  if (!out) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 1;
+  }
+  if (options.format == OutputFormat::kCsv) {
+    WriteCsv(table, *out);
+  } else {
+    const bool to_terminal = options.output.empty() || options.output == "-";
+    if (!options.names_only) *out << WrapText(title, to_terminal ? StdoutWidth() : 0) << "\n\n";
+    if (to_terminal) table.max_width = StdoutWidth();
+    WriteAligned(table, *out);
+  }
+  if (!file.Finish(&error)) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 1;
+  }
+  return 0;
+}
+
 int RunList(const ListOptions& options) {
   std::string error;
   if (!CheckOutputPath("-o", options.output, options.force, &error)) {
     std::cerr << "opengpa list: " << error << '\n';
     return 1;
   }
+  if (options.nvpmapi) return RunNvPmApiList(options);
   auto opened = OpenedContext::Open(options.context, &error);
   if (!opened) {
     std::cerr << "opengpa list: " << error << '\n';
@@ -166,6 +203,8 @@ void SetUpList(CLI::App& command, RunFunction* run) {
       ->transform(ChoiceOf(OutputFormatNames(), "format"));
   command.add_option("-o,--output", options->output, "Write to this file instead of stdout");
   command.add_flag("-f,--force", options->force, "Overwrite an existing --output file");
+  command.add_flag("--nvpmapi", options->nvpmapi,
+                   "List as PerfKit's NvPmApi (libNvPmApi.Core.so) offers them: NvPmApiQuery's columns");
   *run = [options] { return RunList(*options); };
 }
 

@@ -13,7 +13,7 @@ mkdir -p "$out"
 strip -o "$out/libNvPmApi.Core.so" "$build/lib/libNvPmApi.Core.so"
 strip -o "$out/libGPUPerfAPICUDA.so" "$build/lib/libGPUPerfAPICUDA.so"
 nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" -I"$root/samples/nvpmapi" \
-  -DOPENGPA_NVPMAPI_LIBRARY='"libNvPmApi.Core.so"' "$root/samples/nvpmapi/cuda_main.cu" \
+  -DOPENGPA_NVPMAPI_LIBRARY='"libNvPmApi.Core.so"' "$root/samples/nvpmapi/cuda/cuda_main.cu" \
   "$root/samples/nvpmapi/nvpm_sample.cc" -o "$out/opengpa_nvpmapi_cuda_sample" \
   -L/usr/local/cuda/lib64/stubs -lcuda -ldl
 cp "$root/tests/device/nvpmapi/run.sh" "$out/"

@@ -19,7 +19,7 @@
 
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "gpu_performance_api/gpu_perf_api_cuda.h"
-#include "nvpm_sample.h"
+#include "nvpm_sample.h"  // samples/nvpmapi
 
 namespace {
 
