@@ -183,6 +183,34 @@ def list_unknown_chip_fails_naming_the_chip(ctx):
     expect("NOPE42" in result.stderr, f"the error does not name the chip:\n{result.stderr}")
 
 
+def nvpmapi_rows(ctx, *arguments):
+    rows = list(csv.reader(io.StringIO(ctx.run("list", "--nvpmapi", "--format", "csv", *arguments).stdout)))
+    expect(rows and rows[0] == ["NAME", "ID", "TYPE", "HINT", "DATATYPE", "DESCRIPTION"], f"header: {rows[:1]}")
+    return {row[0]: row for row in rows[1:]}
+
+
+@check
+def list_nvpmapi_chip_shows_what_a_perfkit_client_sees_in_nvpmapiquerys_columns(ctx):
+    rows = nvpmapi_rows(ctx, "--chip", "GH100")
+    expect(rows["SHD SOL"][2:5] == ["simexp", "raw", "FLOAT64"], rows.get("SHD SOL"))
+    expect(rows["GPU Bottleneck"][2] == "simexp", rows.get("GPU Bottleneck"))
+    expect(rows["gpu_idle"][2:5] == ["gpu", "ratio", "UINT64"], rows.get("gpu_idle"))
+    expect("GPUTime" in rows and "IA SOL" not in rows, sorted(rows))
+    ids = sorted(int(row[1]) for row in rows.values())
+    expect(ids == list(range(1, len(ids) + 1)), "NvPmApi ids are not 1..n")
+    names = ctx.run("list", "--nvpmapi", "--chip", "GH100", "--names").stdout.split("\n")
+    expect("SHD SOL" in names and len([n for n in names if n]) == len(rows), "--names differs from the table")
+
+
+@check
+def list_nvpmapi_gl_offers_perfkit_names_on_llvmpipe(ctx):
+    rows = nvpmapi_rows(ctx, "--api", "gl")
+    expect("shaded_pixel_count" in rows and "GPUTime" in rows, sorted(rows))
+    expect("gpu_idle" not in rows, "OpenGL counts no cycles, yet gpu_idle is offered")
+    result = ctx.run("list", "--nvpmapi", "--api", "gl", "--format", "json", expect_ok=False)
+    expect(result.returncode != 0 and "JSON" in result.stderr, result.stderr)
+
+
 def check_list_of_software_driver(ctx, api, must_have):
     doc = ctx.json_output("counters.schema.json", "list", "--api", api)
     expect(doc["device"]["generation"] == "software", f"{api}: not a software driver: {doc['device']}")
