@@ -108,9 +108,11 @@ int RunNvPmApiList(const ListOptions& options) {
   }
   if (options.format == OutputFormat::kCsv) {
     WriteCsv(table, *out);
+  } else if (options.names_only) {
+    for (const auto& row : table.rows) *out << row[0] << '\n';
   } else {
     const bool to_terminal = options.output.empty() || options.output == "-";
-    if (!options.names_only) *out << WrapText(title, to_terminal ? StdoutWidth() : 0) << "\n\n";
+    *out << WrapText(title, to_terminal ? StdoutWidth() : 0) << "\n\n";
     if (to_terminal) table.max_width = StdoutWidth();
     WriteAligned(table, *out);
   }
