@@ -22,8 +22,8 @@ package)
     [[ -e $work/prefix/$file ]] || fail "$file was not installed"
   done
   # Every shipped library that was built is installed (build/lib also holds the tests' and benchmarks' fakes).
-  for shipped in libGPUPerfAPIVK.so libGPUPerfAPIGL.so libGPUPerfAPICL.so libGPUPerfAPICUDA.so libOpenGPAMonitor.so libNvPmApi.Core.so \
-                 libopengpa_intercept_cl.so libopengpa_inject_cuda.so; do
+  for shipped in libGPUPerfAPIVK.so libGPUPerfAPIGL.so libGPUPerfAPICL.so libGPUPerfAPICUDA.so libOpenGPAMonitor.so \
+                 libopengpa_intercept_cl.so libopengpa_inject_cuda.so libNvPmApi.Core.so; do
     [[ ! -e $build/lib/$shipped || -e $work/prefix/lib/$shipped ]] || fail "$shipped is built but not installed"
   done
   # Nothing installed may point back into the build tree.
