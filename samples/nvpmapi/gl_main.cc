@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
   NVPMContext hNVPMContext(0);
   NVPMRESULT nvResult;
   if ((nvResult = GetNvPmApi()->CreateContextFromOGLContext(reinterpret_cast<APIContextHandle>(gl->context()),
-                                                             &hNVPMContext)) != NVPM_OK) {
+                                                            &hNVPMContext)) != NVPM_OK) {
     std::printf("CreateContextFromOGLContext: %d\n", nvResult);
     return 1;  // This is an error condition
   }

@@ -26,8 +26,8 @@ class CudaOfflineNvPm : public NvPmTest {
 };
 
 TEST_F(CudaOfflineNvPm, OffersPerfKitNamesWhoseMeaningCarriesOver) {
-  for (const char* name : {"gpu_busy", "gpu_idle", "shader_busy", "sm_inst_executed", "sm_inst_executed_ipc",
-                           "SHD SOL", "TEX SOL", "L2 SOL", "FB SOL", "Memory SOL", "GPU Bottleneck"}) {
+  for (const char* name : {"gpu_busy", "gpu_idle", "shader_busy", "sm_inst_executed", "sm_inst_executed_ipc", "SHD SOL",
+                           "TEX SOL", "L2 SOL", "FB SOL", "Memory SOL", "GPU Bottleneck"}) {
     EXPECT_TRUE(Offers(name)) << name;
   }
 }

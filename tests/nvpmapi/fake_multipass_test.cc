@@ -99,8 +99,7 @@ TEST_F(FakeNvPm, EndExperimentBeforeTheLastPassIsIncomplete) {
   ASSERT_EQ(api_->EndPass(context_, 0), NVPM_OK);
   EXPECT_EQ(api_->EndExperiment(context_), NVPM_ERROR_EXPERIMENT_INCOMPLETE);
   NVPMUINT64 value = 0, cycles = 0;
-  EXPECT_EQ(api_->GetCounterValueByName(context_, "FakeTotalWork", 0, &value, &cycles),
-            NVPM_ERROR_EXPERIMENT_NOT_RUN);
+  EXPECT_EQ(api_->GetCounterValueByName(context_, "FakeTotalWork", 0, &value, &cycles), NVPM_ERROR_EXPERIMENT_NOT_RUN);
 }
 
 TEST_F(FakeNvPm, RealTimeMeasuresCountersThatShareNoPassInTurn) {
@@ -122,8 +121,7 @@ TEST_F(FakeNvPm, RealTimeMeasuresCountersThatShareNoPassInTurn) {
   const NVPMCounterID bytes = Id(context_, "FakeScaledBytes");
   EXPECT_EQ(read, (std::vector<NVPMCounterID>{busy, bytes, busy, bytes}));
   NVPMUINT64 value = 0, cycles = 0;
-  EXPECT_EQ(api_->GetCounterValueByName(context_, "FakeTotalWork", 0, &value, &cycles),
-            NVPM_ERROR_EXPERIMENT_NOT_RUN);
+  EXPECT_EQ(api_->GetCounterValueByName(context_, "FakeTotalWork", 0, &value, &cycles), NVPM_ERROR_EXPERIMENT_NOT_RUN);
 }
 
 }  // namespace

@@ -71,8 +71,7 @@ TEST_F(GlNvPmLibrary, EveryContextCallRefusesAHandleNoCreateReturned) {
   NVPMCounterID id = 0;
   NVPMUINT64 value = 0, cycles = 0;
   EXPECT_EQ(api_->DestroyContext(bad), NVPM_ERROR_INVALID_CONTEXT);
-  EXPECT_EQ(api_->EnumCountersByContext(bad, [](NVPMCounterID, const char*) { return 0; }),
-            NVPM_ERROR_INVALID_CONTEXT);
+  EXPECT_EQ(api_->EnumCountersByContext(bad, [](NVPMCounterID, const char*) { return 0; }), NVPM_ERROR_INVALID_CONTEXT);
   EXPECT_EQ(api_->GetCounterIDByContext(bad, "GPUTime", &id), NVPM_ERROR_INVALID_CONTEXT);
   EXPECT_EQ(api_->AddCounterByName(bad, "GPUTime"), NVPM_ERROR_INVALID_CONTEXT);
   EXPECT_EQ(api_->RemoveAllCounters(bad), NVPM_ERROR_INVALID_CONTEXT);

@@ -56,9 +56,14 @@ double KnownFfma(int iterations) { return double(kBlocks) * kThreads * iteration
 
 // GPA name -> NvPmApi name of the same quantity.
 const std::vector<std::pair<const char*, const char*>> kCompared = {
-    {"FFMAThreadInstructions", "FFMAThreadInstructions"}, {"WarpInstructions", "sm_inst_executed"},
-    {"GPUTime", "GPUTime"}, {"FetchSize", "FetchSize"}, {"WriteSize", "WriteSize"},
-    {"SOL_SM", "SHD SOL"}, {"SOL_DRAM", "FB SOL"}, {"GPUBottleneck", "GPU Bottleneck"}};
+    {"FFMAThreadInstructions", "FFMAThreadInstructions"},
+    {"WarpInstructions", "sm_inst_executed"},
+    {"GPUTime", "GPUTime"},
+    {"FetchSize", "FetchSize"},
+    {"WriteSize", "WriteSize"},
+    {"SOL_SM", "SHD SOL"},
+    {"SOL_DRAM", "FB SOL"},
+    {"GPUBottleneck", "GPU Bottleneck"}};
 
 using Values = std::vector<std::map<std::string, double>>;  // per object: counter -> value
 

@@ -27,9 +27,8 @@ struct SolAlias {
   int bottleneck_number;  // GPA GPUBottleneck's number for the unit; -1 when not a candidate
 };
 constexpr SolAlias kSolAliases[] = {
-    {"SOL_SM", "SHD SOL", "SHD", 0},       {"SOL_L1TEX", "TEX SOL", "TEX", 1}, {"SOL_L2", "L2 SOL", "L2", 2},
-    {"SOL_DRAM", "FB SOL", "FB", 3},       {"SOL_Memory", "Memory SOL", "Memory", -1},
-    {"SOL_PCIe", "PCIe SOL", "PCIe", -1},
+    {"SOL_SM", "SHD SOL", "SHD", 0}, {"SOL_L1TEX", "TEX SOL", "TEX", 1},         {"SOL_L2", "L2 SOL", "L2", 2},
+    {"SOL_DRAM", "FB SOL", "FB", 3}, {"SOL_Memory", "Memory SOL", "Memory", -1}, {"SOL_PCIe", "PCIe SOL", "PCIe", -1},
 };
 // GPA GPUBottleneck's number for "no unit near its peak" (docs/sol.md).
 constexpr GpaUInt64 kLatencyBound = 4;
@@ -111,18 +110,21 @@ class CatalogBuilder {
     const GpaCounter* elapsed = Gpa("GPUElapsedCycles");
     if (elapsed == nullptr) return;
     if (busy != nullptr) {
-      Add({"gpu_busy", "Cycles the graphics engine was busy (value) over the cycles elapsed (cycles): GPA's "
-                       "GPUBusyCycles / GPUElapsedCycles.",
+      Add({"gpu_busy",
+           "Cycles the graphics engine was busy (value) over the cycles elapsed (cycles): GPA's "
+           "GPUBusyCycles / GPUElapsedCycles.",
            NVPM_CT_GPU, NVPM_CD_RATIO, NVPM_VALUE_TYPE_UINT64},
           Recipe::kBusyCycles, {busy->index, elapsed->index}, false);
-      Add({"gpu_idle", "Cycles the graphics engine was idle (value) over the cycles elapsed (cycles): "
-                       "GPUElapsedCycles - GPUBusyCycles over GPUElapsedCycles.",
+      Add({"gpu_idle",
+           "Cycles the graphics engine was idle (value) over the cycles elapsed (cycles): "
+           "GPUElapsedCycles - GPUBusyCycles over GPUElapsedCycles.",
            NVPM_CT_GPU, NVPM_CD_RATIO, NVPM_VALUE_TYPE_UINT64},
           Recipe::kIdleCycles, {busy->index, elapsed->index}, false);
     }
     if (const GpaCounter* sm_busy = Gpa("SMBusy")) {
-      Add({"shader_busy", "Cycles the shader units (SMs) were busy, averaged over SMs (value), over the cycles "
-                          "elapsed (cycles): GPA's SMBusy as a share of GPUElapsedCycles.",
+      Add({"shader_busy",
+           "Cycles the shader units (SMs) were busy, averaged over SMs (value), over the cycles "
+           "elapsed (cycles): GPA's SMBusy as a share of GPUElapsedCycles.",
            NVPM_CT_AGGREGATE, NVPM_CD_RATIO, NVPM_VALUE_TYPE_UINT64},
           Recipe::kPercentCycles, {sm_busy->index, elapsed->index}, false);
     }
@@ -144,7 +146,8 @@ class CatalogBuilder {
       NVPMCounterID id = Add({alias.name,
                               std::string("Speed of Light of ") + alias.unit +
                                   ": the percentage of its peak rate the unit reached (value) over the sample's "
-                                  "elapsed cycles (cycles). GPA's " + alias.gpa_name + ": " + counter->description,
+                                  "elapsed cycles (cycles). GPA's " +
+                                  alias.gpa_name + ": " + counter->description,
                               NVPM_CT_SIMEXP, NVPM_CD_RAW, NVPM_VALUE_TYPE_FLOAT64},
                              Recipe::kGpaValue, {counter->index}, true);
       if (alias.bottleneck_number >= 0) {
@@ -238,8 +241,7 @@ bool BuildCatalog(const GpaBackend& backend, GpaContextId context, CounterCatalo
                      "Warp instructions executed by the SMs");
   builder.AddRenamed("IPC", "sm_inst_executed_ipc", NVPM_CT_AGGREGATE,
                      "Warp instructions executed per active SM cycle");
-  builder.AddRenamed("PSPixelsIn", "shaded_pixel_count", NVPM_CT_GPU,
-                     "Pixels (fragments) sent to the pixel shader");
+  builder.AddRenamed("PSPixelsIn", "shaded_pixel_count", NVPM_CT_GPU, "Pixels (fragments) sent to the pixel shader");
   builder.AddRenamed("ClipperPrimsOut", "setup_primitive_count", NVPM_CT_GPU,
                      "Primitives that left clipping for primitive setup");
   builder.AddSimplifiedExperiments();

@@ -42,8 +42,8 @@ struct ContextCounter {
 
 // One counter's reading for one object (or one real-time interval).
 struct Reading {
-  NVPMUINT64 value = 0;   // the value as an integer (rounded), what GetCounterValue returns
-  double exact = 0.0;     // the value as GPA computed it
+  NVPMUINT64 value = 0;  // the value as an integer (rounded), what GetCounterValue returns
+  double exact = 0.0;    // the value as GPA computed it
   NVPMUINT64 cycles = 0;
   bool float_value = false;
 };
@@ -55,9 +55,9 @@ struct BottleneckUnit {
 };
 
 struct CounterCatalog {
-  std::vector<ContextCounter> counters;               // enumeration order
-  std::map<NVPMCounterID, std::size_t> by_id;         // -> counters index
-  std::optional<GpaUInt32> elapsed_cycles;            // GPA index of GPUElapsedCycles, when the API has it
+  std::vector<ContextCounter> counters;                  // enumeration order
+  std::map<NVPMCounterID, std::size_t> by_id;            // -> counters index
+  std::optional<GpaUInt32> elapsed_cycles;               // GPA index of GPUElapsedCycles, when the API has it
   std::map<GpaUInt64, BottleneckUnit> bottleneck_units;  // GPA GPUBottleneck number -> unit
 
   const ContextCounter* Find(NVPMCounterID id) const;

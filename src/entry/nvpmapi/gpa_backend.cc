@@ -11,9 +11,7 @@
 namespace opengpa::nvpm {
 namespace {
 
-const char* LibraryFile(Api api) {
-  return api == Api::kCuda ? "libGPUPerfAPICUDA.so" : "libGPUPerfAPIGL.so";
-}
+const char* LibraryFile(Api api) { return api == Api::kCuda ? "libGPUPerfAPICUDA.so" : "libGPUPerfAPIGL.so"; }
 
 // The folder of this library, with a trailing '/'; empty when unknown.
 std::string OwnFolder() {
@@ -74,12 +72,9 @@ GpaBackend* Load(Api api, const std::string& path, const std::string& file, std:
 
 const char* ApiName(Api api) {
   switch (api) {
-    case Api::kCuda:
-      return "CUDA";
-    case Api::kOpenGl:
-      return "OpenGL";
-    case Api::kOther:
-      break;
+    case Api::kCuda: return "CUDA";
+    case Api::kOpenGl: return "OpenGL";
+    case Api::kOther: break;
   }
   return "GPA library";
 }

@@ -75,7 +75,8 @@ NVPMRESULT CreateContextFromChipName(const char* chip_name, NVPMContext* context
 NVPMRESULT CreateContextFromGpaLibrary(const char* gpa_library, void* open_info, NVPMContext* context) {
   return Guarded("OpenGpaNvPmCreateContextFromGpaLibrary", [&] {
     if (gpa_library == nullptr || *gpa_library == '\0' || open_info == nullptr) {
-      return Fail(NVPM_ERROR_INVALID_PARAMETER, "OpenGpaNvPmCreateContextFromGpaLibrary: the library path or the "
+      return Fail(NVPM_ERROR_INVALID_PARAMETER,
+                  "OpenGpaNvPmCreateContextFromGpaLibrary: the library path or the "
                   "open info is NULL");
     }
     return OpenContext("OpenGpaNvPmCreateContextFromGpaLibrary", Api::kOther, open_info, context, gpa_library);

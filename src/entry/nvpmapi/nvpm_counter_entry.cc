@@ -36,8 +36,10 @@ NVPMRESULT CopyString(const char* function, const std::string& text, char* buffe
 }
 
 NVPMRESULT RefuseWhileRunning(const char* function, const Context& context) {
-  return context.experiment ? Fail(NVPM_ERROR_EXPERIMENT_RUNNING, "{}: an experiment is running: call "
-                                                                   "EndExperiment first", function)
+  return context.experiment ? Fail(NVPM_ERROR_EXPERIMENT_RUNNING,
+                                   "{}: an experiment is running: call "
+                                   "EndExperiment first",
+                                   function)
                             : NVPM_OK;
 }
 
@@ -143,15 +145,9 @@ NVPMRESULT GetCounterAttribute(NVPMCounterID id, NVPMATTRIBUTE attribute, NVPMUI
     if (info == nullptr) return Fail(NVPM_ERROR_INVALID_COUNTER, "GetCounterAttribute: no counter has id {}", id);
     if (value == nullptr) return Fail(NVPM_ERROR_INVALID_PARAMETER, "GetCounterAttribute: punValue is NULL");
     switch (attribute) {
-      case NVPMA_COUNTER_TYPE:
-        *value = info->type;
-        return NVPM_OK;
-      case NVPMA_COUNTER_DISPLAY:
-        *value = info->display;
-        return NVPM_OK;
-      case NVPMA_COUNTER_VALUE_TYPE:
-        *value = info->value_type;
-        return NVPM_OK;
+      case NVPMA_COUNTER_TYPE: *value = info->type; return NVPM_OK;
+      case NVPMA_COUNTER_DISPLAY: *value = info->display; return NVPM_OK;
+      case NVPMA_COUNTER_VALUE_TYPE: *value = info->value_type; return NVPM_OK;
       default:
         return Fail(NVPM_ERROR_INVALID_PARAMETER,
                     "GetCounterAttribute: attribute {} is not offered (TYPE, DISPLAY and VALUE_TYPE are)",

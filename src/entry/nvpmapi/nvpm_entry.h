@@ -57,8 +57,8 @@ NVPMRESULT GetCounterValueFloat64(NVPMContext context, NVPMCounterID id, NVPMUIN
                                   NVPMUINT64* cycles, NVPMUINT8* overflow);
 NVPMRESULT GetCounterValueByNameUint64(NVPMContext context, const char* name, NVPMUINT object, NVPMUINT64* value,
                                        NVPMUINT64* cycles, NVPMUINT8* overflow);
-NVPMRESULT GetCounterValueByNameFloat64(NVPMContext context, const char* name, NVPMUINT object,
-                                        NVPMFLOAT64* value, NVPMUINT64* cycles, NVPMUINT8* overflow);
+NVPMRESULT GetCounterValueByNameFloat64(NVPMContext context, const char* name, NVPMUINT object, NVPMFLOAT64* value,
+                                        NVPMUINT64* cycles, NVPMUINT8* overflow);
 NVPMRESULT GetGPUBottleneckName(NVPMContext context, NVPMUINT64 value, char* name);
 
 }  // namespace opengpa::nvpm::entry

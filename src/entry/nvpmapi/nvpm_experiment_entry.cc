@@ -101,8 +101,8 @@ NVPMRESULT EndExperiment(NVPMContext handle) {
       NVPMUINT ended = experiment.passes_ended;
       NVPMUINT needed = experiment.passes;
       AbandonExperiment(context);
-      return Fail(NVPM_ERROR_EXPERIMENT_INCOMPLETE,
-                  "EndExperiment: {} of {} passes ended; the experiment is discarded", ended, needed);
+      return Fail(NVPM_ERROR_EXPERIMENT_INCOMPLETE, "EndExperiment: {} of {} passes ended; the experiment is discarded",
+                  ended, needed);
     }
     if (experiment.pass_missing_objects) {
       // GPA keeps no sample some pass skipped, and refuses the whole session then.
@@ -110,14 +110,14 @@ NVPMRESULT EndExperiment(NVPMContext handle) {
       AbandonExperiment(context);
       return Fail(NVPM_ERROR_EXPERIMENT_INCOMPLETE,
                   "EndExperiment: pass {} skipped objects pass 0 measured; every pass must measure them; the "
-                  "experiment is discarded", pass);
+                  "experiment is discarded",
+                  pass);
     }
     const GpaBackend& backend = *context.backend;
     GpaStatus status = backend.gpa.GpaEndSession(experiment.session);
-    NVPMRESULT result = status == kGpaStatusOk
-                            ? ReadObjects(context, experiment)
-                            : Fail(NVPM_ERROR_INTERNAL, "EndExperiment: GpaEndSession: {} ({})",
-                                   GpaStatusText(backend, status), LastMessage());
+    NVPMRESULT result = status == kGpaStatusOk ? ReadObjects(context, experiment)
+                                               : Fail(NVPM_ERROR_INTERNAL, "EndExperiment: GpaEndSession: {} ({})",
+                                                      GpaStatusText(backend, status), LastMessage());
     backend.gpa.GpaDeleteSession(experiment.session);
     context.experiment.reset();
     return result;

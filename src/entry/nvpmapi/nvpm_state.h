@@ -35,7 +35,7 @@ struct Experiment {
   std::set<NVPMUINT> objects_in_pass;
   std::set<NVPMUINT> pass0_objects;
   std::optional<NVPMUINT> pass_missing_objects;  // a later pass that skipped an object of pass 0
-  std::vector<NVPMCounterID> counters;  // the counters added when it began
+  std::vector<NVPMCounterID> counters;           // the counters added when it began
 };
 
 struct RealtimeInterval {

@@ -135,8 +135,10 @@ NVPMRESULT GetGPUBottleneckName(NVPMContext handle, NVPMUINT64 value, char* name
         return NVPM_OK;
       }
     }
-    return Fail(NVPM_ERROR_INVALID_PARAMETER, "GetGPUBottleneckName: {} is no value \"GPU Bottleneck\" reads in this "
-                "{} context", value, ApiName(context.backend->api));
+    return Fail(NVPM_ERROR_INVALID_PARAMETER,
+                "GetGPUBottleneckName: {} is no value \"GPU Bottleneck\" reads in this "
+                "{} context",
+                value, ApiName(context.backend->api));
   });
 }
 
