@@ -2,6 +2,12 @@
 // sample per kernel launch, and writes <prefix>.csv, <prefix>.json and <prefix>.trace.json (Chrome trace)
 // plus a per-kernel summary table on stdout. Progress goes to stderr.
 //
+// CUDA counters are GPA names or CUPTI metrics; the injected library measures their CUPTI metrics and the
+// outputs are evaluated here with the library's counter engine (counter_outputs.h). With application
+// replay (--replay-mode application, or auto on a multi-pass set) the program runs once per pass and the
+// runs are joined launch by launch (replay_merge.h); when they do not match, auto falls back to kernel
+// replay and an explicit application replay fails, writing nothing.
+//
 // Outputs are checked before the program runs and never replace existing files without -f/--force; a
 // run that profiled nothing writes nothing. Ctrl-C reaches the program (program_launcher.h); what was
 // collected until it ended is written, and the temporary sample stream is removed. The exit code is the
@@ -16,12 +22,17 @@
 #include <iostream>
 
 #include "api_name.h"
+#include "choice_option.h"
 #include "command_registry.h"
+#include "counter_outputs.h"
 #include "counter_selection.h"
+#include "launch_filter.h"
 #include "output_file.h"
+#include "profile_environment.h"
 #include "profile_injection.h"
 #include "profile_writers.h"
 #include "program_launcher.h"
+#include "replay_merge.h"
 #include "sample_stream.h"
 #include "terminal.h"
 
@@ -35,6 +46,11 @@ struct ProfileOptions {
   bool quiet = false;
   bool keep_stream = false;
   bool force = false;
+  profiling::ReplayMode replay = profiling::ReplayMode::kAuto;
+  std::string cache_control = "all";
+  std::string kernel_name;
+  std::uint64_t launch_skip = 0;
+  std::uint64_t launch_count = 0;
   std::vector<std::string> program;
 };
 
@@ -69,11 +85,113 @@ bool WriteFile(const std::string& path, bool force, const std::function<void(std
   return file.Finish(error);
 }
 
+// One run of the program under the injected library: its samples (the stream read back) and how it ended.
+struct ProgramRun {
+  profiling::ProfileRun samples;
+  ProgramResult result;
+  bool ended = false;  // the library wrote its end record
+  std::string kept_stream;
+};
+
+// Runs the program once with `settings`; `label` prefixes the progress line ("pass 2 of 3: ").
+// False and *error when the program cannot start or its stream cannot be read.
+bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& counters,
+             const profiling::ProfileSettings& settings, const std::string& label, ProgramRun* run,
+             std::string* error) {
+  StreamFile stream(options.keep_stream);
+  if (stream.Path().empty()) {
+    *error = "cannot create a temporary sample-stream file (TMPDIR)";
+    return false;
+  }
+  std::map<std::string, std::string> environment;
+  if (!PrepareInjection(options.api, counters, stream.Path(), &environment, error)) return false;
+  for (const auto& [name, value] : profiling::SettingsEnvironment(settings)) environment[name] = value;
+
+  const bool interactive = isatty(STDERR_FILENO) == 1;
+  profiling::SampleStreamProgress progress(stream.Path());
+  std::uint64_t reported = 0;
+  auto last_report = std::chrono::steady_clock::now();
+  auto report = [&](bool final_line) {
+    const std::uint64_t samples = progress.Poll();
+    const auto now = std::chrono::steady_clock::now();
+    if (options.quiet || (!final_line && samples == reported) ||
+        (!final_line && !interactive && now - last_report < std::chrono::seconds(2))) {
+      return;
+    }
+    reported = samples;
+    last_report = now;
+    std::fprintf(stderr, "%sopengpa profile: %s%llu kernel launch(es) profiled%s", interactive ? "\r" : "",
+                 label.c_str(), static_cast<unsigned long long>(samples), interactive && !final_line ? "" : "\n");
+    std::fflush(stderr);
+  };
+  if (!RunProgram(options.program, environment, [&] { report(false); }, &run->result, error)) return false;
+  report(true);
+  if (!profiling::ReadSampleStream(stream.Path(), &run->samples, &run->ended, error)) return false;
+  if (options.keep_stream) run->kept_stream = stream.Path();
+  return true;
+}
+
+std::string PassLabel(std::uint32_t pass, std::uint32_t passes) {
+  return passes > 1 ? "pass " + std::to_string(pass + 1) + " of " + std::to_string(passes) + ": " : "";
+}
+
+// Application replay: the program again for every further pass, then the passes joined launch by launch.
+// An interrupted pass is left out (what the earlier passes collected is kept). False and *error when the
+// runs do not match.
+bool RunRemainingPasses(const ProfileOptions& options, const std::vector<std::string>& counters,
+                        profiling::ProfileSettings settings, ProgramRun* first, std::string* error) {
+  const std::uint32_t passes = first->samples.passes;
+  std::vector<profiling::ProfileRun> runs{first->samples};
+  for (std::uint32_t pass = 1; pass < passes && first->result.interrupted_by == 0; ++pass) {
+    settings.pass = pass;
+    ProgramRun run;
+    if (!RunOnce(options, counters, settings, PassLabel(pass, passes), &run, error)) return false;
+    first->result.wall_time_s += run.result.wall_time_s;
+    if (run.result.interrupted_by != 0) {
+      first->result.interrupted_by = run.result.interrupted_by;
+      first->samples.messages.push_back("application replay: pass " + std::to_string(pass + 1) +
+                                        " was interrupted and is left out");
+      break;
+    }
+    if (run.result.exit_code != first->result.exit_code) {
+      *error = "application replay: the program exited with " + std::to_string(run.result.exit_code) + " in pass " +
+               std::to_string(pass + 1) + " and " + std::to_string(first->result.exit_code) + " in pass 1";
+      return false;
+    }
+    runs.push_back(std::move(run.samples));
+  }
+  profiling::ProfileRun merged;
+  if (!profiling::MergeReplayPasses(runs, &merged, error)) return false;
+  merged.messages.insert(merged.messages.end(), first->samples.messages.begin(), first->samples.messages.end());
+  first->samples = std::move(merged);
+  return true;
+}
+
 int RunProfile(const ProfileOptions& options) {
   std::string error;
   if (options.api == kGpaApiLast) {
     std::cerr << "opengpa profile: choose the program's API with --api cuda|cl\n";
     return 2;
+  }
+  if (options.api != kGpaApiCuda &&
+      (!options.kernel_name.empty() || options.launch_skip != 0 || options.launch_count != 0 ||
+       options.replay == profiling::ReplayMode::kKernel || options.replay == profiling::ReplayMode::kApplication)) {
+    std::cerr << "opengpa profile: --kernel-name, --launch-skip, --launch-count and --replay-mode kernel|application "
+                 "are for --api cuda (OpenCL's GPUTime comes from each kernel's event, in one run)\n";
+    return 2;
+  }
+  profiling::ProfileSettings settings;
+  settings.replay = options.replay;
+  settings.flush_caches = options.cache_control == "all";
+  settings.kernel_name = options.kernel_name;
+  settings.launch_skip = options.launch_skip;
+  settings.launch_count = options.launch_count;
+  {
+    profiling::LaunchFilter filter;  // a bad expression is a usage error, found before the program runs
+    if (!profiling::LaunchFilter::Create(settings.kernel_name, 0, 0, &filter, &error)) {
+      std::cerr << "opengpa profile: " << error << '\n';
+      return 2;
+    }
   }
   std::vector<std::string> counters;
   if (options.counters.names.empty() && options.counters.list_file.empty()) {
@@ -95,49 +213,50 @@ int RunProfile(const ProfileOptions& options) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 1;
   }
-  StreamFile stream(options.keep_stream);
-  if (stream.Path().empty()) {
-    std::cerr << "opengpa profile: cannot create a temporary sample-stream file (TMPDIR)\n";
-    return 1;
-  }
-  std::map<std::string, std::string> environment;
-  if (!PrepareInjection(options.api, counters, stream.Path(), &environment, &error)) {
-    std::cerr << "opengpa profile: " << error << '\n';
-    return 2;
-  }
-
-  const bool interactive = isatty(STDERR_FILENO) == 1;
-  profiling::SampleStreamProgress progress(stream.Path());
-  std::uint64_t reported = 0;
-  auto last_report = std::chrono::steady_clock::now();
-  auto report = [&](bool final_line) {
-    const std::uint64_t samples = progress.Poll();
-    const auto now = std::chrono::steady_clock::now();
-    if (options.quiet || (!final_line && samples == reported) ||
-        (!final_line && !interactive && now - last_report < std::chrono::seconds(2))) {
-      return;
-    }
-    reported = samples;
-    last_report = now;
-    std::fprintf(stderr, "%sopengpa profile: %llu kernel launch(es) profiled%s", interactive ? "\r" : "",
-                 static_cast<unsigned long long>(samples), interactive && !final_line ? "" : "\n");
-    std::fflush(stderr);
-  };
 
   if (!options.quiet) {
     std::fprintf(stderr, "opengpa profile: running %s with %zu counter(s) (%s)\n", options.program[0].c_str(),
                  counters.size(), std::string(ApiShortName(options.api)).c_str());
   }
-  ProgramResult result;
-  if (!RunProgram(options.program, environment, [&] { report(false); }, &result, &error)) {
+  ProgramRun first;
+  if (!RunOnce(options, counters, settings, "", &first, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 1;
   }
-  report(true);
+  const int exit_code = first.result.exit_code;
+  // The library decides the replay of `auto` (it knows the set's passes on this chip); say which it took.
+  const profiling::ProfileRun& header = first.samples;
+  if (options.api == kGpaApiCuda && !header.replay.empty() && !options.quiet) {
+    std::string why = header.replay == "none" ? "the counters fit one pass: each launch runs once, no replay"
+                      : header.replay == "application"
+                          ? std::to_string(header.passes) + " passes: the program runs once per pass"
+                          : "CUPTI replays each launch once per pass";
+    std::fprintf(stderr, "opengpa profile: replay mode %s%s (%s)\n", header.replay.c_str(),
+                 options.replay == profiling::ReplayMode::kAuto ? ", picked by auto" : "", why.c_str());
+  }
+  if (header.replay == "application" && header.passes > 1) {
+    if (!RunRemainingPasses(options, counters, settings, &first, &error)) {
+      if (options.replay != profiling::ReplayMode::kAuto) {
+        std::cerr << "opengpa profile: " << error << "; nothing written\n";
+        return 1;
+      }
+      // auto: the program does not repeat itself, so the correct choice is CUPTI's kernel replay.
+      std::cerr << "opengpa profile: " << error << "\nopengpa profile: auto falls back to --replay-mode kernel\n";
+      settings.replay = profiling::ReplayMode::kKernel;
+      settings.pass = 0;
+      ProgramRun kernel;
+      if (!RunOnce(options, counters, settings, "", &kernel, &error)) {
+        std::cerr << "opengpa profile: " << error << '\n';
+        return 1;
+      }
+      kernel.result.wall_time_s += first.result.wall_time_s;
+      first = std::move(kernel);
+    }
+  }
 
-  profiling::ProfileRun run;
-  bool ended = false;
-  if (!profiling::ReadSampleStream(stream.Path(), &run, &ended, &error)) {
+  profiling::ProfileRun& run = first.samples;
+  const ProgramResult& result = first.result;
+  if (!profiling::EvaluateOutputs(&run, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 1;
   }
@@ -150,7 +269,7 @@ int RunProfile(const ProfileOptions& options) {
     run.messages.push_back("interrupted by signal " + std::to_string(result.interrupted_by) + " (" +
                            strsignal(result.interrupted_by) + "); the results hold what was collected until then");
     std::cerr << "opengpa profile: " << run.messages.back() << '\n';
-  } else if (!ended && !run.samples.empty()) {
+  } else if (!first.ended && !run.samples.empty()) {
     // A program that never used the API never started the profiler, and has no end record to miss.
     run.messages.push_back("the program ended before the profiler wrote its end record (crash or _exit?)");
     std::cerr << "opengpa profile: warning: " << run.messages.back() << '\n';
@@ -177,8 +296,8 @@ int RunProfile(const ProfileOptions& options) {
             << " s under the profiler, exit code " << result.exit_code << "\n\n";
   profiling::WriteProfileSummary(run, std::cout, StdoutWidth());
   std::cout << "\nwrote " << outputs[0] << ", " << outputs[1] << ", " << outputs[2] << '\n';
-  if (options.keep_stream) std::cout << "sample stream kept at " << stream.Path() << '\n';
-  return result.exit_code;
+  if (!first.kept_stream.empty()) std::cout << "sample stream kept at " << first.kept_stream << '\n';
+  return exit_code;
 }
 
 void SetUpProfile(CLI::App& command, RunFunction* run) {
@@ -192,6 +311,25 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
   command.add_flag("-f,--force", options->force, "Overwrite existing output files");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
   command.add_flag("--keep-stream", options->keep_stream, "Keep the raw sample stream file (for debugging)");
+  command
+      .add_option("--replay-mode", options->replay,
+                  "CUDA: none (one-pass sets, each launch runs once), kernel (CUPTI replays each launch), "
+                  "application (the program runs once per pass), auto (the cheapest correct one)")
+      ->transform(ChoiceOf<profiling::ReplayMode>({{"none", profiling::ReplayMode::kNone},
+                                                   {"kernel", profiling::ReplayMode::kKernel},
+                                                   {"application", profiling::ReplayMode::kApplication},
+                                                   {"auto", profiling::ReplayMode::kAuto}},
+                                                  "replay mode"))
+      ->default_str("auto");
+  command.add_option("--cache-control", options->cache_control,
+                     "CUDA: all flushes the L2 before every profiled launch in every pass; none leaves it")
+      ->check(CLI::IsMember({"all", "none"}, CLI::ignore_case))
+      ->capture_default_str();
+  command.add_option("--kernel-name", options->kernel_name,
+                     "CUDA: profile only kernels whose demangled name contains a match of this regular expression");
+  command.add_option("--launch-skip", options->launch_skip, "CUDA: leave the first N matching launches unprofiled");
+  command.add_option("--launch-count", options->launch_count,
+                     "CUDA: profile at most N matching launches, then let the program run unprofiled (0: all)");
   command.add_option("program", options->program, "The program and its arguments (after --)")->required();
   *run = [options] { return RunProfile(*options); };
 }

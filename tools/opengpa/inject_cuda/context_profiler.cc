@@ -2,51 +2,124 @@
 
 #include <chrono>
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <optional>
 
+#include "backends/cuda/cuda_device.h"
 #include "nvidia/cuda_driver.h"
 
 namespace opengpa::inject_cuda {
+namespace {
 
-std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, const std::vector<std::string>& metrics,
+using profiling::ReplayMode;
+
+std::string PassesText(std::size_t passes) {
+  return std::to_string(passes) + (passes == 1 ? " pass" : " passes");
+}
+
+}  // namespace
+
+std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, const std::vector<std::string>& names,
+                                                         const profiling::ProfileSettings& settings,
                                                          std::size_t batch_size, std::string* error) {
   const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
   if (!driver) {
     *error = "cannot load the CUDA driver entry points";
     return nullptr;
   }
-  CUdevice device = 0;
-  if (CUresult result = driver->cuCtxGetDevice(&device); result != CUDA_SUCCESS) {
-    *error = "cuCtxGetDevice failed: " + driver->ErrorName(result);
+  const auto setup_start = std::chrono::steady_clock::now();
+  cuda::LiveDevice device;
+  if (cuda::DescribeContextDevice(*driver, context, &device) != kGpaStatusOk) {
+    *error = "cannot describe the context's device; see the messages above";
     return nullptr;
   }
-  const auto setup_start = std::chrono::steady_clock::now();
   auto profiler = std::make_unique<ContextProfiler>(PrivateKey{});
   profiler->context_ = context;
   profiler->batch_size_ = batch_size;
   char name[256] = {};
-  driver->cuDeviceGetName(name, sizeof name, device);
+  driver->cuDeviceGetName(name, sizeof name, device.device);
   profiler->device_name_ = name;
 
   std::string chip;
   std::vector<std::uint8_t> availability;
-  if (nvidia::EnsureCuptiProfilerInitialized() != kGpaStatusOk || nvidia::CheckDeviceSupportsRangeProfiling(device) != kGpaStatusOk ||
-      nvidia::CuptiChipName(device, &chip) != kGpaStatusOk ||
+  if (nvidia::EnsureCuptiProfilerInitialized() != kGpaStatusOk ||
+      nvidia::CheckDeviceSupportsRangeProfiling(device.device) != kGpaStatusOk ||
+      nvidia::CuptiChipName(device.device, &chip) != kGpaStatusOk ||
       nvidia::CounterAvailabilityImage(context, &availability) != kGpaStatusOk ||
-      nvidia::CuptiHostMetrics::Create(chip, std::move(availability), &profiler->chip_) != kGpaStatusOk ||
-      nvidia::CuptiMetricConfig::Create(*profiler->chip_, metrics, &profiler->config_) != kGpaStatusOk) {
-    *error = "CUPTI cannot profile these metrics on " + profiler->device_name_ + " (chip " +
-             (chip.empty() ? std::string("?") : chip) + "); see the messages above";
+      nvidia::CuptiHostMetrics::Create(chip, std::move(availability), &profiler->chip_) != kGpaStatusOk) {
+    *error = "CUPTI cannot profile " + profiler->device_name_ + " (chip " + (chip.empty() ? std::string("?") : chip) +
+             "); see the messages above";
     return nullptr;
   }
-  for (const auto& metric : metrics) {
-    nvidia::MetricProperties properties;
-    profiler->units_.push_back(profiler->chip_->Properties(metric, &properties) == kGpaStatusOk ? properties.dim_unit
-                                                                                                : std::string());
+  CounterPlan plan;
+  if (!PlanCounters(*profiler->chip_, device.constants, names, &plan, error)) return nullptr;
+  EnsureDurationOutput(*profiler->chip_, &plan);
+
+  std::unique_ptr<nvidia::CuptiMetricConfig> whole;
+  if (nvidia::CuptiMetricConfig::Create(*profiler->chip_, plan.metrics, &whole) != kGpaStatusOk) {
+    *error = "CUPTI cannot collect these metrics together on " + profiler->device_name_ + "; see the messages above";
+    return nullptr;
   }
-  if (!profiler->StartBatch(error)) return nullptr;
+  ReplayMode mode = settings.replay;
+  if (mode == ReplayMode::kAuto) mode = whole->pass_count() == 1 ? ReplayMode::kNone : ReplayMode::kApplication;
+  if (mode == ReplayMode::kNone && whole->pass_count() > 1) {
+    *error = "--replay-mode none collects one-pass sets, and these counters need " + PassesText(whole->pass_count()) +
+             " on " + chip + ": use --replay-mode application or kernel (or auto)";
+    return nullptr;
+  }
+  std::vector<std::string> measured = plan.metrics;
+  std::string description_note;
+  std::uint32_t passes = 1;
+  std::vector<std::vector<std::string>> groups;
+  if (mode == ReplayMode::kApplication && !SplitIntoSinglePassGroups(*profiler->chip_, plan.metrics, &groups, error)) {
+    if (settings.replay != ReplayMode::kAuto) return nullptr;
+    // auto: a metric that needs several passes by itself cannot be split across runs; CUPTI's kernel
+    // replay collects it (error says which metric).
+    description_note = "auto picked kernel replay: " + *error;
+    mode = ReplayMode::kKernel;
+  }
+  if (mode == ReplayMode::kApplication) {
+    if (settings.pass >= groups.size()) {
+      *error = "application replay: pass " + std::to_string(settings.pass + 1) + " asked for, the set has " +
+               PassesText(groups.size());
+      return nullptr;
+    }
+    measured = groups[settings.pass];
+    passes = static_cast<std::uint32_t>(groups.size());
+    if (nvidia::CuptiMetricConfig::Create(*profiler->chip_, measured, &profiler->config_) != kGpaStatusOk) {
+      *error = "CUPTI cannot configure pass " + std::to_string(settings.pass + 1) + "; see the messages above";
+      return nullptr;
+    }
+  } else {
+    if (mode == ReplayMode::kKernel) passes = static_cast<std::uint32_t>(whole->pass_count());
+    profiler->config_ = std::move(whole);
+  }
+  profiler->replay_ = mode == ReplayMode::kKernel ? CUPTI_KernelReplay : CUPTI_UserReplay;
+
+  profiling::ProfileRun& description = profiler->description_;
+  description.api = "cuda";
+  description.device = profiler->device_name_;
+  for (const std::string& metric : measured) {
+    const auto at = std::find(plan.metrics.begin(), plan.metrics.end(), metric) - plan.metrics.begin();
+    description.counters.push_back({metric, plan.metric_units[static_cast<std::size_t>(at)], "float64"});
+  }
+  description.outputs = plan.outputs;
+  description.constants = plan.constants;
+  description.replay = std::string(profiling::ReplayModeName(mode));
+  description.pass = mode == ReplayMode::kApplication ? settings.pass : 0;
+  description.passes = passes;
+  if (!description_note.empty()) description.messages.push_back(description_note);
+
+  if (settings.flush_caches) {
+    std::string flush_error;
+    profiler->l2_flush_ = L2Flush::Create(context, &flush_error);
+    if (!profiler->l2_flush_) {
+      *error = flush_error;
+      return nullptr;
+    }
+  }
   profiler->setup_ms_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
   return profiler;
@@ -54,33 +127,48 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
 
 ContextProfiler::~ContextProfiler() = default;
 
-std::vector<profiling::ProfiledCounter> ContextProfiler::Counters() const {
-  std::vector<profiling::ProfiledCounter> counters;
-  for (std::size_t i = 0; i < config_->metrics().size(); ++i) {
-    counters.push_back({config_->metrics()[i], units_[i], "float64"});
-  }
-  return counters;
+void ContextProfiler::Abandon() {
+  session_.reset();
+  if (l2_flush_) l2_flush_->Abandon();
 }
 
 bool ContextProfiler::StartBatch(std::string* error) {
   session_.reset();  // a range-profiler object per batch: a fresh counter-data image
   nvidia::RangeProfilerOptions options;
   options.range = CUPTI_AutoRange;
-  options.replay = CUPTI_KernelReplay;
-  options.max_ranges_per_pass = batch_size_;
+  options.replay = replay_;
+  // Each profiled launch may bring its L2 flush, a range of its own.
+  options.max_ranges_per_pass = l2_flush_ ? 2 * batch_size_ : batch_size_;
   if (nvidia::CuptiRangeSession::Create(context_, *config_, options, &session_) != kGpaStatusOk ||
       session_->Start() != kGpaStatusOk) {
     session_.reset();
-    *error = "cannot start CUPTI range profiling (auto range, kernel replay) on " + device_name_;
+    *error = "cannot start CUPTI range profiling (auto range, " +
+             std::string(replay_ == CUPTI_KernelReplay ? "kernel" : "user") + " replay) on " + device_name_;
     return false;
   }
+  ++batches_;
   return true;
 }
 
-std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, LaunchCounter& counter,
+std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t index, bool profiled,
                                          profiling::SampleStreamWriter& stream) {
-  if (batch_.size() >= batch_size_) Flush(stream, true);
-  batch_.push_back({counter.next++, std::move(launch), false});
+  if (!profiled) {
+    // Outside a batch nothing profiles it; inside one, auto range makes a range of it that must be skipped.
+    if (!session_) return static_cast<std::size_t>(-1);
+    batch_.push_back({index, std::move(launch), false, false, false});
+    return batch_.size() - 1;
+  }
+  std::size_t in_batch = 0;  // ranges the batch holds (its flushes aside)
+  for (const PendingLaunch& pending : batch_) in_batch += pending.cancelled ? 0 : 1;
+  if (in_batch >= batch_size_) Flush(stream);
+  if (!session_) {
+    std::string error;
+    if (!StartBatch(&error)) {
+      stream.WriteMessage(error);
+      return static_cast<std::size_t>(-1);
+    }
+  }
+  batch_.push_back({index, std::move(launch), true, false, false});
   return batch_.size() - 1;
 }
 
@@ -95,11 +183,23 @@ void ContextProfiler::Update(std::size_t position, const KernelLaunch& details) 
   }
 }
 
+void ContextProfiler::FlushCachesBefore(std::size_t position, CUstream stream,
+                                        profiling::SampleStreamWriter& stream_writer) {
+  if (!l2_flush_ || position >= batch_.size() || !batch_[position].profiled || batch_[position].flushed) return;
+  std::string error;
+  if (l2_flush_->Enqueue(stream, &error)) {
+    batch_[position].flushed = true;
+  } else {
+    stream_writer.WriteMessage(error + "; caches are no longer flushed in this context");
+    l2_flush_.reset();
+  }
+}
+
 void ContextProfiler::CancelLaunch(std::size_t position) {
   if (position < batch_.size()) batch_[position].cancelled = true;
 }
 
-void ContextProfiler::Flush(profiling::SampleStreamWriter& stream, bool restart) {
+void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
   std::vector<PendingLaunch> launches;
   for (auto& pending : batch_) {
     if (!pending.cancelled) launches.push_back(std::move(pending));
@@ -114,25 +214,36 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream, bool restart)
   bool all_passes = false;
   std::size_t dropped = 0;
   std::size_t ranges = 0;
+  std::size_t samples = 0;
   if (session_->Stop(&all_passes) != kGpaStatusOk || session_->Decode(&dropped) != kGpaStatusOk ||
       nvidia::CounterDataRangeCount(session_->counter_data(), &ranges) != kGpaStatusOk) {
     stream.WriteMessage("could not decode a batch of " + std::to_string(launches.size()) +
                         " kernel launches; their samples are lost");
   } else {
-    if (ranges != launches.size() || dropped != 0) {
+    // Each launch is one range; a flushed launch is preceded by the flush kernel's own range, unless
+    // CUPTI did not make one of it.
+    std::size_t flushes = 0;
+    for (const PendingLaunch& launch : launches) flushes += launch.flushed ? 1 : 0;
+    const bool flush_ranges = flushes > 0 && ranges == launches.size() + flushes;
+    if ((ranges != launches.size() && !flush_ranges) || dropped != 0) {
       stream.WriteMessage("CUPTI returned " + std::to_string(ranges) + " ranges (" + std::to_string(dropped) +
-                          " dropped) for " + std::to_string(launches.size()) +
-                          " kernel launches; samples are matched in launch order");
+                          " dropped) for " + std::to_string(launches.size()) + " kernel launches and " +
+                          std::to_string(flushes) + " L2 flushes; samples are matched in launch order");
     }
     std::vector<double> values(config_->metrics().size());
-    for (std::size_t i = 0; i < launches.size() && i < ranges; ++i) {
+    std::size_t range = 0;
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      if (launches[i].flushed && flush_ranges) ++range;
+      if (range >= ranges) break;
+      const std::size_t this_range = range++;
+      if (!launches[i].profiled) continue;
       profiling::Sample sample;
       sample.index = launches[i].index;
       sample.name = launches[i].launch.name;
       sample.queue = launches[i].launch.stream_id;
       sample.grid = launches[i].launch.grid;
       sample.block = launches[i].launch.block;
-      if (config_->Evaluate(session_->counter_data(), i, values.data()) == kGpaStatusOk) {
+      if (config_->Evaluate(session_->counter_data(), this_range, values.data()) == kGpaStatusOk) {
         sample.values = values;
       } else {
         sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
@@ -141,20 +252,17 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream, bool restart)
         stream.WriteQueue({sample.queue, "stream " + std::to_string(sample.queue), device_name_});
       }
       stream.WriteSample(sample);
+      ++samples;
     }
   }
+  session_.reset();
   // Where the profiler's own time goes (setup once per context, decoding once per batch).
-  char timing[160];
-  std::snprintf(timing, sizeof timing, "timing: CUPTI setup %.1f ms (once per context), batch of %zu launches decoded in %.1f ms",
-                setup_ms_, launches.size(),
+  char timing[200];
+  std::snprintf(timing, sizeof timing,
+                "timing: CUPTI setup %.1f ms (once per context), batch %zu of %zu launches (%zu ranges) decoded in %.1f ms",
+                setup_ms_, batches_, samples, ranges,
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - decode_start).count());
   stream.WriteMessage(timing);
-  if (restart) {
-    std::string error;
-    if (!StartBatch(&error)) stream.WriteMessage(error);
-  } else {
-    session_.reset();
-  }
 }
 
 }  // namespace opengpa::inject_cuda

@@ -1,7 +1,8 @@
 // libopengpa_inject_cuda.so: what CUDA loads into a program when CUDA_INJECTION64_PATH names it
 // (`opengpa profile --api cuda` sets it). InitializeInjection subscribes to CUPTI's launch and context
-// callbacks; each kernel launch becomes one sample of the metrics in $OPENGPA_PROFILE_COUNTERS
-// (gpu__time_duration.sum is always added, for the timeline), written to $OPENGPA_PROFILE_OUTPUT.
+// callbacks; each kernel launch the filter chooses becomes one sample of the counters in
+// $OPENGPA_PROFILE_COUNTERS (GPA names or CUPTI metrics, counter_plan.h), collected with the replay and
+// cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT.
 #include <cupti.h>
 
 #include <cstdlib>
@@ -12,23 +13,27 @@
 
 #include "context_profiler.h"
 #include "kernel_launch.h"
+#include "launch_filter.h"
 #include "platform/logging.h"
+#include "profile_environment.h"
 #include "sample_stream.h"
 
 namespace opengpa::inject_cuda {
 namespace {
 
-constexpr const char* kTimelineMetric = "gpu__time_duration.sum";
 constexpr std::size_t kDefaultBatchSize = 256;  // kernel launches decoded together
+constexpr std::size_t kNotRecorded = static_cast<std::size_t>(-1);
 
 struct InjectionState {
   std::recursive_mutex mutex;
   std::unique_ptr<profiling::SampleStreamWriter> stream;
-  std::vector<std::string> metrics;
+  std::vector<std::string> counters;
+  profiling::ProfileSettings settings;
+  profiling::LaunchFilter filter;
   std::size_t batch_size = kDefaultBatchSize;
   std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
   std::map<CUcontext, std::string> failed_contexts;
-  LaunchCounter launches;
+  std::uint64_t launches = 0;  // every kernel launch of the process, in launch order
   bool header_written = false;
   bool finished = false;
   CUpti_SubscriberHandle subscriber = nullptr;
@@ -43,10 +48,12 @@ InjectionState& State() {
 struct LaunchScope {
   int depth = 0;
   CUcontext context = nullptr;
-  std::size_t position = 0;
-  bool recorded = false;
+  std::size_t position = kNotRecorded;
+  bool profiled = false;
 };
 thread_local LaunchScope current_launch;
+// Set while this library launches its own L2 flush kernel, whose callbacks are not the program's.
+thread_local bool launching_own_kernel = false;
 
 void ForwardLog(GpaLoggingType, const char* message) {
   InjectionState& state = State();
@@ -59,20 +66,36 @@ ContextProfiler* ProfilerFor(CUcontext context) {
   if (found != state.profilers.end()) return found->second.get();
   if (state.failed_contexts.count(context) != 0) return nullptr;
   std::string error;
-  auto profiler = ContextProfiler::Create(context, state.metrics, state.batch_size, &error);
+  auto profiler = ContextProfiler::Create(context, state.counters, state.settings, state.batch_size, &error);
   if (!profiler) {
     state.failed_contexts[context] = error;
     state.stream->WriteMessage("not profiling this CUDA context: " + error);
     return nullptr;
   }
   if (!state.header_written) {
-    state.stream->WriteHeader("cuda", profiler->Counters());
+    state.stream->WriteHeader(profiler->Description());
+    for (const std::string& message : profiler->Description().messages) state.stream->WriteMessage(message);
     state.header_written = true;
   }
   return state.profilers.emplace(context, std::move(profiler)).first->second.get();
 }
 
+ContextProfiler* ExistingProfiler(CUcontext context) {
+  InjectionState& state = State();
+  auto found = state.profilers.find(context);
+  return found == state.profilers.end() ? nullptr : found->second.get();
+}
+
+// --cache-control all: the flush goes on the launch's stream, from the first callback that names it.
+void FlushBeforeLaunch(ContextProfiler& profiler, const LaunchScope& scope, const KernelLaunch& launch) {
+  if (!scope.profiled || !launch.stream_known) return;
+  launching_own_kernel = true;
+  profiler.FlushCachesBefore(scope.position, launch.stream, *State().stream);
+  launching_own_kernel = false;
+}
+
 void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
+  if (launching_own_kernel) return;
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   if (state.finished) return;
@@ -80,34 +103,42 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   if (data.callbackSite == CUPTI_API_ENTER) {
     const KernelLaunch launch = DescribeLaunch(domain, cbid, data);
     if (scope.depth++ > 0) {
-      // The driver launch inside a runtime launch: the same kernel; it may know grid and block.
-      if (scope.recorded) {
-        if (auto found = state.profilers.find(scope.context); found != state.profilers.end()) {
-          found->second->Update(scope.position, launch);
+      // The driver launch inside a runtime launch: the same kernel; it may know grid, block and stream.
+      if (scope.position != kNotRecorded) {
+        if (ContextProfiler* profiler = ExistingProfiler(scope.context)) {
+          profiler->Update(scope.position, launch);
+          FlushBeforeLaunch(*profiler, scope, launch);
         }
       }
       return;
     }
     scope.context = data.context;
-    scope.recorded = false;
-    if (ContextProfiler* profiler = ProfilerFor(data.context)) {
-      scope.position = profiler->BeginLaunch(launch, state.launches, *state.stream);
-      scope.recorded = true;
+    scope.position = kNotRecorded;
+    const std::uint64_t index = state.launches++;
+    scope.profiled = state.filter.Profile(launch.name);
+    // A context is set up at its first profiled launch; launches before it run unprofiled.
+    ContextProfiler* profiler = scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context);
+    if (profiler != nullptr) {
+      scope.position = profiler->BeginLaunch(launch, index, scope.profiled, *state.stream);
+      if (scope.position != kNotRecorded) FlushBeforeLaunch(*profiler, scope, launch);
     }
     return;
   }
   // CUPTI_API_EXIT
   if (scope.depth > 0 && --scope.depth > 0) return;
-  if (!scope.recorded) return;
-  const bool failed = domain == CUPTI_CB_DOMAIN_DRIVER_API
-                          ? *static_cast<const CUresult*>(data.functionReturnValue) != CUDA_SUCCESS
-                          : *static_cast<const cudaError_t*>(data.functionReturnValue) != cudaSuccess;
-  if (failed) {
-    if (auto found = state.profilers.find(scope.context); found != state.profilers.end()) {
-      found->second->CancelLaunch(scope.position);
-    }
+  ContextProfiler* profiler = ExistingProfiler(scope.context);
+  if (scope.position != kNotRecorded && profiler != nullptr) {
+    const bool failed = domain == CUPTI_CB_DOMAIN_DRIVER_API
+                            ? *static_cast<const CUresult*>(data.functionReturnValue) != CUDA_SUCCESS
+                            : *static_cast<const cudaError_t*>(data.functionReturnValue) != cudaSuccess;
+    if (failed) profiler->CancelLaunch(scope.position);
   }
-  scope.recorded = false;
+  // --launch-count reached: collect what is pending, and let the rest of the program run unprofiled.
+  if (scope.profiled && state.filter.Exhausted()) {
+    for (auto& [context, each] : state.profilers) each->Flush(*state.stream);
+  }
+  scope.position = kNotRecorded;
+  scope.profiled = false;
 }
 
 void OnContextDestroy(CUcontext context) {
@@ -115,7 +146,7 @@ void OnContextDestroy(CUcontext context) {
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   auto found = state.profilers.find(context);
   if (found == state.profilers.end()) return;
-  found->second->Flush(*state.stream, false);
+  found->second->Flush(*state.stream);
   state.profilers.erase(found);
 }
 
@@ -134,16 +165,18 @@ void FinishAtExit() {
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   if (state.finished) return;
-  for (auto& [context, profiler] : state.profilers) profiler->Flush(*state.stream, false);
+  for (auto& [context, profiler] : state.profilers) profiler->Flush(*state.stream);
+  // The runtime may already be tearing contexts down: leave their memory to the driver.
+  for (auto& [context, profiler] : state.profilers) profiler->Abandon();
   state.profilers.clear();
   state.finished = true;
   if (!state.header_written) {
     std::vector<profiling::ProfiledCounter> counters;
-    for (const auto& metric : state.metrics) counters.push_back({metric, "", "float64"});
+    for (const auto& counter : state.counters) counters.push_back({counter, "", "float64"});
     state.stream->WriteHeader("cuda", counters);
   }
   if (state.subscriber) cuptiUnsubscribe(state.subscriber);
-  state.stream->WriteEnd(state.launches.next);
+  state.stream->WriteEnd(state.launches);
 }
 
 }  // namespace
@@ -158,10 +191,14 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (state.stream) return 1;
   state.stream = opengpa::profiling::SampleStreamWriter::FromEnvironment();
   if (!state.stream) return 0;
-  state.metrics = opengpa::profiling::CountersFromEnvironment();
-  bool has_timeline = false;
-  for (const auto& metric : state.metrics) has_timeline = has_timeline || metric == kTimelineMetric;
-  if (!has_timeline) state.metrics.push_back(kTimelineMetric);
+  state.counters = opengpa::profiling::CountersFromEnvironment();
+  std::string error;
+  if (!opengpa::profiling::SettingsFromEnvironment(&state.settings, &error) ||
+      !opengpa::profiling::LaunchFilter::Create(state.settings.kernel_name, state.settings.launch_skip,
+                                                state.settings.launch_count, &state.filter, &error)) {
+    state.stream->WriteMessage("not profiling: " + error);
+    return 0;
+  }
   if (const char* batch = std::getenv("OPENGPA_PROFILE_BATCH")) {
     const long value = std::strtol(batch, nullptr, 10);
     if (value > 0) state.batch_size = static_cast<std::size_t>(value);

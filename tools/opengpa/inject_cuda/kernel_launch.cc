@@ -20,6 +20,9 @@ void SetDimensions(KernelLaunch* launch, std::uint64_t gx, std::uint64_t gy, std
 void SetStream(KernelLaunch* launch, const CUpti_CallbackData& data, CUstream stream, bool per_thread) {
   std::uint32_t id = 0;
   if (cuptiGetStreamIdEx(data.context, stream, per_thread ? 1 : 0, &id) == CUPTI_SUCCESS) launch->stream_id = id;
+  // The _ptsz entry points take 0 for the calling thread's default stream.
+  launch->stream = per_thread && stream == nullptr ? CU_STREAM_PER_THREAD : stream;
+  launch->stream_known = true;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_KERNEL_LAUNCH_H_
 #define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_KERNEL_LAUNCH_H_
 
+#include <cuda.h>
 #include <cupti.h>
 
 #include <array>
@@ -19,6 +20,10 @@ struct KernelLaunch {
   std::array<std::uint64_t, 3> block{0, 0, 0};
   std::uint32_t stream_id = 0;  // CUPTI's stream id
   bool dimensions_known = false;
+  // The stream handle the launch was made on (CU_STREAM_PER_THREAD for a per-thread default stream), for
+  // work that must run right before it; known when the callback's parameters are published.
+  CUstream stream = nullptr;
+  bool stream_known = false;
 };
 
 // Whether `cbid` of `domain` is a kernel launch this library profiles.

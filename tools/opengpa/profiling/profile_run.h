@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace opengpa::profiling {
@@ -16,6 +17,16 @@ struct ProfiledCounter {
   std::string name;
   std::string usage;      // GPA usage name ("nanoseconds", "bytes", ...) or the raw metric's unit
   std::string data_type;  // "float64" or "uint64"
+};
+
+// A counter the user asked for, as a formula of src/counters' language over the measured columns
+// (ProfileRun::counters) and named constants: a raw CUPTI metric is its own name, a GPA counter its catalog
+// formula. The CLI evaluates it once every pass of a launch is in (counter_outputs.h).
+struct OutputCounter {
+  std::string name;
+  std::string usage;
+  std::string data_type;
+  std::string formula;
 };
 
 struct Queue {
@@ -39,7 +50,13 @@ struct ProfileRun {
   std::string api;  // "cuda", "cl"
   std::string device;
   std::vector<std::string> command;
-  std::vector<ProfiledCounter> counters;
+  std::vector<ProfiledCounter> counters;  // the columns of Sample::values
+  // CUDA: the counters asked for, over `counters`; empty when `counters` are what was asked for (OpenCL).
+  std::vector<OutputCounter> outputs;
+  std::vector<std::pair<std::string, double>> constants;  // names the formulas of `outputs` may use
+  std::string replay;       // how the samples were collected: none, kernel, application ("" when not said)
+  std::uint32_t pass = 0;   // application replay: the pass of this run, of `passes`
+  std::uint32_t passes = 1;
   std::vector<Queue> queues;
   std::vector<Sample> samples;  // sorted by index
   double wall_time_s = 0.0;     // the profiled program's wall time under the profiler

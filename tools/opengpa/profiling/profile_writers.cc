@@ -98,6 +98,7 @@ nlohmann::ordered_json ProfileJson(const ProfileRun& run) {
   json["command"] = run.command;
   json["exit_code"] = run.exit_code;
   json["wall_time_s"] = run.wall_time_s;
+  if (!run.replay.empty()) json["replay"] = {{"mode", run.replay}, {"passes", run.passes}};
   json["counters"] = nlohmann::ordered_json::array();
   for (const auto& counter : run.counters) {
     json["counters"].push_back({{"name", counter.name}, {"usage", counter.usage}, {"data_type", counter.data_type}});

@@ -66,6 +66,34 @@ void SampleStreamWriter::WriteHeader(const std::string& api, const std::vector<P
   WriteLine(json.dump());
 }
 
+void SampleStreamWriter::WriteHeader(const ProfileRun& description) {
+  nlohmann::ordered_json json = {{"type", "header"}, {"api", description.api}, {"counters", nlohmann::ordered_json::array()}};
+  for (const auto& counter : description.counters) {
+    json["counters"].push_back({{"name", counter.name}, {"usage", counter.usage}, {"data_type", counter.data_type}});
+  }
+  if (!description.outputs.empty()) {
+    json["outputs"] = nlohmann::ordered_json::array();
+    for (const auto& output : description.outputs) {
+      json["outputs"].push_back({{"name", output.name},
+                                 {"usage", output.usage},
+                                 {"data_type", output.data_type},
+                                 {"formula", output.formula}});
+    }
+    json["constants"] = nlohmann::ordered_json::object();
+    // A constant the device could not report (NaN) is left out: JSON has no NaN, and a formula naming it
+    // then fails to evaluate rather than reading a made-up number.
+    for (const auto& [name, value] : description.constants) {
+      if (std::isfinite(value)) json["constants"][name] = value;
+    }
+  }
+  if (!description.replay.empty()) {
+    json["replay"] = description.replay;
+    json["pass"] = description.pass;
+    json["passes"] = description.passes;
+  }
+  WriteLine(json.dump());
+}
+
 void SampleStreamWriter::WriteQueue(const Queue& queue) {
   WriteLine(nlohmann::ordered_json{{"type", "queue"}, {"id", queue.id}, {"name", queue.name}, {"device", queue.device}}.dump());
 }
@@ -144,6 +172,19 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
         }
         run->api = json.at("api").get<std::string>();
         run->counters = std::move(counters);
+        run->outputs.clear();
+        for (const auto& output : json.value("outputs", nlohmann::json::array())) {
+          run->outputs.push_back({output.at("name").get<std::string>(), output.value("usage", ""),
+                                  output.value("data_type", "float64"), output.at("formula").get<std::string>()});
+        }
+        run->constants.clear();
+        const nlohmann::json constants = json.value("constants", nlohmann::json::object());  // items() needs it alive
+        for (const auto& [name, value] : constants.items()) {
+          if (value.is_number()) run->constants.emplace_back(name, value.get<double>());
+        }
+        run->replay = json.value("replay", "");
+        run->pass = json.value("pass", 0u);
+        run->passes = json.value("passes", 1u);
         have_header = true;
       } else if (type == "queue") {
         Queue queue{json.at("id").get<std::uint32_t>(), json.at("name").get<std::string>(), json.value("device", "")};

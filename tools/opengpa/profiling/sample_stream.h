@@ -3,6 +3,8 @@
 // the CLI can show progress while the program runs and a crash loses at most the last line:
 //
 //   {"type":"header","api":"cl","counters":[{"name":"GPUTime","usage":"nanoseconds","data_type":"float64"}]}
+//   CUDA headers add "outputs" (the counters asked for, as formulas over "counters"), "constants" and the
+//   replay: {"replay":"application","pass":1,"passes":3}
 //   {"type":"queue","id":0,"name":"queue 0","device":"cpu-haswell-..."}
 //   {"type":"sample","index":0,"name":"vector_add","queue":0,"grid":[1024,1,1],"block":[64,1,1],
 //    "start_ns":..., "end_ns":..., "values":[12345]}
@@ -39,6 +41,8 @@ class SampleStreamWriter {
   SampleStreamWriter& operator=(const SampleStreamWriter&) = delete;
 
   void WriteHeader(const std::string& api, const std::vector<ProfiledCounter>& counters);
+  // The header with what a run carries beyond its columns: outputs, constants, replay, pass and passes.
+  void WriteHeader(const ProfileRun& description);
   void WriteQueue(const Queue& queue);
   void WriteSample(const Sample& sample);
   void WriteMessage(const std::string& text);

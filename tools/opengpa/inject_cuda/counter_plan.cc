@@ -1,0 +1,140 @@
+#include "counter_plan.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+#include "backends/cuda/cuda_catalogs.h"
+#include "backends/cuda/cuda_hardware_counters.h"
+#include "core/type_strings.h"
+#include "counters/catalog.h"
+#include "counters/counter_set.h"
+
+namespace opengpa::inject_cuda {
+namespace {
+
+constexpr const char* kDurationMetric = "gpu__time_duration.sum";
+
+std::vector<std::string_view> CatalogTexts() {
+  std::vector<std::string_view> texts;
+  for (const cuda::EmbeddedCatalog& catalog : cuda::EmbeddedCatalogs()) texts.emplace_back(catalog.text);
+  return texts;
+}
+
+void AddMetric(const nvidia::CuptiHostMetrics& chip, const std::string& metric, CounterPlan* plan) {
+  if (std::find(plan->metrics.begin(), plan->metrics.end(), metric) != plan->metrics.end()) return;
+  nvidia::MetricProperties properties;
+  plan->metrics.push_back(metric);
+  plan->metric_units.push_back(chip.Properties(metric, &properties) == kGpaStatusOk ? properties.dim_unit : "");
+}
+
+// The GPA counters of the chip as the CUDA backend builds them (derived counters only: a raw name was
+// already tried as a CUPTI metric).
+struct GpaCounters {
+  std::vector<HardwareCounterInfo> hardware;
+  CounterSet set;
+};
+
+bool BuildGpaCounters(const nvidia::CuptiHostMetrics& chip,
+                      const std::vector<std::pair<std::string, double>>& device_constants, GpaCounters* out,
+                      std::string* error) {
+  const std::vector<std::string_view> catalogs = CatalogTexts();
+  if (cuda::BuildHardwareCounters(chip, cuda::NamesInFormulas(catalogs), &out->hardware) != kGpaStatusOk) {
+    *error = "cannot list the CUPTI metrics of " + chip.chip();
+    return false;
+  }
+  if (!CounterSet::Build(out->hardware, catalogs, device_constants, false, &out->set, error)) return false;
+  return true;
+}
+
+// Catalog constants first, then the device's: the order in which the counter set resolves names.
+std::vector<std::pair<std::string, double>> AllConstants(
+    const std::vector<std::pair<std::string, double>>& device_constants) {
+  std::vector<std::pair<std::string, double>> constants;
+  auto add = [&constants](const std::string& name, double value) {
+    const bool known = std::any_of(constants.begin(), constants.end(), [&](const auto& c) { return c.first == name; });
+    if (!known) constants.emplace_back(name, value);
+  };
+  for (std::string_view text : CatalogTexts()) {
+    Catalog catalog;
+    std::string ignored;
+    if (!ParseCatalog(text, &catalog, &ignored)) continue;  // the counter set reports a malformed catalog
+    for (const auto& [name, value] : catalog.constants) add(name, value);
+  }
+  for (const auto& [name, value] : device_constants) add(name, value);
+  return constants;
+}
+
+}  // namespace
+
+bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
+                  const std::vector<std::pair<std::string, double>>& device_constants,
+                  const std::vector<std::string>& names, CounterPlan* out, std::string* error) {
+  CounterPlan plan;
+  std::unique_ptr<GpaCounters> gpa;  // built only when a name is not a raw metric (it lists every metric)
+  for (const std::string& name : names) {
+    nvidia::MetricProperties properties;
+    if (chip.Properties(name, &properties) == kGpaStatusOk && name.find('.') != std::string::npos) {
+      AddMetric(chip, name, &plan);
+      plan.outputs.push_back({name, properties.dim_unit, "float64", name});
+      continue;
+    }
+    if (!gpa) {
+      gpa = std::make_unique<GpaCounters>();
+      if (!BuildGpaCounters(chip, device_constants, gpa.get(), error)) return false;
+    }
+    const std::optional<std::uint32_t> index = gpa->set.Find(name);
+    if (!index) {
+      *error = "\"" + name + "\" is neither a GPA counter of " + chip.chip() +
+               " (`opengpa list --api cuda`) nor one of its CUPTI metrics (`opengpa list --api cuda --hardware`)";
+      return false;
+    }
+    const PublicCounter& counter = gpa->set.at(*index);
+    for (HardwareCounterIndex input : counter.formula.Inputs()) AddMetric(chip, gpa->hardware[input].name, &plan);
+    const char* usage = UsageTypeAsString(counter.usage);
+    plan.outputs.push_back({counter.name, usage ? usage : "", "float64", counter.formula.Text()});
+  }
+  plan.constants = AllConstants(device_constants);
+  *out = std::move(plan);
+  return true;
+}
+
+void EnsureDurationOutput(const nvidia::CuptiHostMetrics& chip, CounterPlan* plan) {
+  for (const profiling::OutputCounter& output : plan->outputs) {
+    if (output.name == kDurationMetric || output.usage == "nanoseconds") return;
+  }
+  AddMetric(chip, kDurationMetric, plan);
+  nvidia::MetricProperties properties;
+  const std::string unit = chip.Properties(kDurationMetric, &properties) == kGpaStatusOk ? properties.dim_unit : "";
+  plan->outputs.push_back({kDurationMetric, unit, "float64", kDurationMetric});
+}
+
+bool SplitIntoSinglePassGroups(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& metrics,
+                               std::vector<std::vector<std::string>>* groups, std::string* error) {
+  groups->clear();
+  std::vector<std::string> current;
+  auto passes = [&chip](const std::vector<std::string>& set) -> std::size_t {
+    std::unique_ptr<nvidia::CuptiMetricConfig> config;
+    if (nvidia::CuptiMetricConfig::Create(chip, set, &config) != kGpaStatusOk) return 0;  // cannot share a pass
+    return config->pass_count();
+  };
+  for (const std::string& metric : metrics) {
+    std::vector<std::string> candidate = current;
+    candidate.push_back(metric);
+    if (passes(candidate) == 1) {
+      current = std::move(candidate);
+      continue;
+    }
+    if (passes({metric}) != 1) {
+      *error = "application replay runs the program once per pass and collects whole metrics in each run, but " +
+               metric + " alone needs several passes on " + chip.chip() + " (--replay-mode kernel collects it)";
+      return false;
+    }
+    groups->push_back(std::move(current));
+    current = {metric};
+  }
+  if (!current.empty()) groups->push_back(std::move(current));
+  return true;
+}
+
+}  // namespace opengpa::inject_cuda

@@ -1,0 +1,165 @@
+#include "l2_flush.h"
+
+#include "platform/dynamic_library.h"
+
+namespace opengpa::inject_cuda {
+namespace {
+
+// Reads `words` 8-byte words of `buffer` with L2-only loads (ld.global.cg) across a grid-stride loop; the
+// store to `sink` never happens (the buffer is zero) but keeps the loads from being optimised away.
+constexpr const char* kEvictPtx = R"(.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry opengpa_evict_l2(.param .u64 buffer, .param .u64 words, .param .u64 sink)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [buffer];
+  ld.param.u64 %rd2, [words];
+  ld.param.u64 %rd3, [sink];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %nctaid.x;
+  mul.wide.u32 %rd4, %r1, %r2;
+  cvt.u64.u32 %rd5, %r3;
+  add.u64 %rd4, %rd4, %rd5;
+  mul.wide.u32 %rd6, %r4, %r2;
+  mov.u64 %rd7, 0;
+LOOP:
+  setp.ge.u64 %p1, %rd4, %rd2;
+  @%p1 bra DONE;
+  shl.b64 %rd8, %rd4, 3;
+  add.u64 %rd9, %rd1, %rd8;
+  ld.global.cg.u64 %rd10, [%rd9];
+  xor.b64 %rd7, %rd7, %rd10;
+  add.u64 %rd4, %rd4, %rd6;
+  bra.uni LOOP;
+DONE:
+  setp.ne.u64 %p2, %rd7, 1;
+  @%p2 bra END;
+  st.global.u64 [%rd3], %rd7;
+END:
+  ret;
+}
+)";
+
+constexpr unsigned int kThreadsPerBlock = 256;
+constexpr unsigned int kBlocksPerSm = 4;
+
+// The driver entry points the flush needs, from the libcuda.so.1 the program already loaded.
+struct FlushDriver {
+  CUresult (*cuCtxPushCurrent)(CUcontext) = nullptr;
+  CUresult (*cuCtxPopCurrent)(CUcontext*) = nullptr;
+  CUresult (*cuCtxGetDevice)(CUdevice*) = nullptr;
+  CUresult (*cuDeviceGetAttribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
+  CUresult (*cuModuleLoadData)(CUmodule*, const void*) = nullptr;
+  CUresult (*cuModuleUnload)(CUmodule) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
+  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
+                             unsigned int, unsigned int, CUstream, void**, void**) = nullptr;
+  bool ok = false;
+};
+
+const FlushDriver& Driver() {
+  static const FlushDriver driver = [] {
+    FlushDriver d;
+    std::string reason;
+    static std::unique_ptr<DynamicLibrary> library =
+        DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
+    if (!library) return d;
+    d.ok = library->Resolve("cuCtxPushCurrent_v2", &d.cuCtxPushCurrent) &&
+           library->Resolve("cuCtxPopCurrent_v2", &d.cuCtxPopCurrent) &&
+           library->Resolve("cuCtxGetDevice", &d.cuCtxGetDevice) &&
+           library->Resolve("cuDeviceGetAttribute", &d.cuDeviceGetAttribute) &&
+           library->Resolve("cuModuleLoadData", &d.cuModuleLoadData) &&
+           library->Resolve("cuModuleUnload", &d.cuModuleUnload) &&
+           library->Resolve("cuModuleGetFunction", &d.cuModuleGetFunction) &&
+           library->Resolve("cuMemAlloc_v2", &d.cuMemAlloc) && library->Resolve("cuMemFree_v2", &d.cuMemFree) &&
+           library->Resolve("cuMemsetD8_v2", &d.cuMemsetD8) && library->Resolve("cuLaunchKernel", &d.cuLaunchKernel);
+    return d;
+  }();
+  return driver;
+}
+
+// `context` current on this thread for a scope.
+class CurrentContext {
+ public:
+  CurrentContext(const FlushDriver& driver, CUcontext context) : driver_(driver) {
+    pushed_ = driver_.cuCtxPushCurrent(context) == CUDA_SUCCESS;
+  }
+  ~CurrentContext() {
+    CUcontext popped = nullptr;
+    if (pushed_) driver_.cuCtxPopCurrent(&popped);
+  }
+
+ private:
+  const FlushDriver& driver_;
+  bool pushed_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<L2Flush> L2Flush::Create(CUcontext context, std::string* error) {
+  const FlushDriver& driver = Driver();
+  if (!driver.ok) {
+    *error = "--cache-control all: libcuda.so.1 lacks an entry point the L2 flush needs";
+    return nullptr;
+  }
+  CurrentContext current(driver, context);
+  CUdevice device = 0;
+  int l2_bytes = 0;
+  int sms = 0;
+  if (driver.cuCtxGetDevice(&device) != CUDA_SUCCESS ||
+      driver.cuDeviceGetAttribute(&l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device) != CUDA_SUCCESS ||
+      driver.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) != CUDA_SUCCESS ||
+      l2_bytes <= 0 || sms <= 0) {
+    *error = "--cache-control all: the device's L2 size is not known";
+    return nullptr;
+  }
+  std::unique_ptr<L2Flush> flush(new L2Flush());
+  flush->context_ = context;
+  flush->bytes_ = 2 * static_cast<std::size_t>(l2_bytes);
+  flush->blocks_ = static_cast<unsigned int>(sms) * kBlocksPerSm;
+  if (driver.cuModuleLoadData(&flush->module_, kEvictPtx) != CUDA_SUCCESS ||
+      driver.cuModuleGetFunction(&flush->kernel_, flush->module_, "opengpa_evict_l2") != CUDA_SUCCESS) {
+    *error = "--cache-control all: the driver cannot load the L2 flush kernel";
+    return nullptr;
+  }
+  if (driver.cuMemAlloc(&flush->buffer_, flush->bytes_) != CUDA_SUCCESS ||
+      driver.cuMemAlloc(&flush->sink_, sizeof(std::uint64_t)) != CUDA_SUCCESS ||
+      driver.cuMemsetD8(flush->buffer_, 0, flush->bytes_) != CUDA_SUCCESS) {
+    *error = "--cache-control all: cannot allocate the " + std::to_string(flush->bytes_ >> 20) +
+             " MiB the L2 flush reads (twice the L2)";
+    return nullptr;
+  }
+  return flush;
+}
+
+L2Flush::~L2Flush() {
+  if (context_ == nullptr) return;
+  const FlushDriver& driver = Driver();
+  CurrentContext current(driver, context_);
+  if (buffer_ != 0) driver.cuMemFree(buffer_);
+  if (sink_ != 0) driver.cuMemFree(sink_);
+  if (module_ != nullptr) driver.cuModuleUnload(module_);
+}
+
+bool L2Flush::Enqueue(CUstream stream, std::string* error) {
+  const FlushDriver& driver = Driver();
+  unsigned long long words = bytes_ / sizeof(std::uint64_t);
+  void* arguments[] = {&buffer_, &words, &sink_};
+  const CUresult result =
+      driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, stream, arguments, nullptr);
+  if (result != CUDA_SUCCESS) {
+    *error = "--cache-control all: the L2 flush kernel did not launch (CUresult " + std::to_string(result) + ")";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace opengpa::inject_cuda

@@ -1,0 +1,78 @@
+#include "profile_environment.h"
+
+#include <cstdlib>
+
+namespace opengpa::profiling {
+namespace {
+
+bool ReadCount(const char* variable, std::uint64_t* value, std::string* error) {
+  const char* text = std::getenv(variable);
+  if (text == nullptr || *text == '\0') return true;
+  char* end = nullptr;
+  const unsigned long long parsed = std::strtoull(text, &end, 10);
+  if (*end != '\0' || text[0] == '-') {
+    *error = std::string(variable) + "=" + text + " is not a count";
+    return false;
+  }
+  *value = parsed;
+  return true;
+}
+
+}  // namespace
+
+std::string_view ReplayModeName(ReplayMode mode) {
+  switch (mode) {
+    case ReplayMode::kNone: return "none";
+    case ReplayMode::kKernel: return "kernel";
+    case ReplayMode::kApplication: return "application";
+    case ReplayMode::kAuto: return "auto";
+  }
+  return "auto";
+}
+
+std::optional<ReplayMode> ParseReplayMode(std::string_view text) {
+  for (ReplayMode mode : {ReplayMode::kNone, ReplayMode::kKernel, ReplayMode::kApplication, ReplayMode::kAuto}) {
+    if (text == ReplayModeName(mode)) return mode;
+  }
+  return std::nullopt;
+}
+
+std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& settings) {
+  std::map<std::string, std::string> environment;
+  environment[kReplayVariable] = std::string(ReplayModeName(settings.replay));
+  environment[kPassVariable] = std::to_string(settings.pass);
+  environment[kCacheControlVariable] = settings.flush_caches ? "all" : "none";
+  environment[kKernelNameVariable] = settings.kernel_name;
+  environment[kLaunchSkipVariable] = std::to_string(settings.launch_skip);
+  environment[kLaunchCountVariable] = std::to_string(settings.launch_count);
+  return environment;
+}
+
+bool SettingsFromEnvironment(ProfileSettings* settings, std::string* error) {
+  if (const char* replay = std::getenv(kReplayVariable); replay != nullptr && *replay != '\0') {
+    const auto mode = ParseReplayMode(replay);
+    if (!mode) {
+      *error = std::string(kReplayVariable) + "=" + replay + " is not one of none, kernel, application, auto";
+      return false;
+    }
+    settings->replay = *mode;
+  }
+  if (const char* cache = std::getenv(kCacheControlVariable); cache != nullptr && *cache != '\0') {
+    const std::string value = cache;
+    if (value != "all" && value != "none") {
+      *error = std::string(kCacheControlVariable) + "=" + value + " is not all or none";
+      return false;
+    }
+    settings->flush_caches = value == "all";
+  }
+  if (const char* name = std::getenv(kKernelNameVariable)) settings->kernel_name = name;
+  std::uint64_t pass = 0;
+  if (!ReadCount(kPassVariable, &pass, error) || !ReadCount(kLaunchSkipVariable, &settings->launch_skip, error) ||
+      !ReadCount(kLaunchCountVariable, &settings->launch_count, error)) {
+    return false;
+  }
+  settings->pass = static_cast<std::uint32_t>(pass);
+  return true;
+}
+
+}  // namespace opengpa::profiling

@@ -1,0 +1,54 @@
+// What `opengpa profile` tells the library it loads into the program, beyond the stream and the counters
+// (sample_stream.h): how to replay, whether to flush caches, which launches to profile. Each setting is
+// one environment variable, written by the CLI and read by the injected library, so both sides share
+// these names and their parsing.
+//
+//   OPENGPA_PROFILE_REPLAY         none | kernel | application | auto      (default auto)
+//   OPENGPA_PROFILE_PASS           application replay: the pass this run of the program collects (from 0)
+//   OPENGPA_PROFILE_CACHE_CONTROL  all | none: flush and invalidate the L2 before every profiled launch
+//   OPENGPA_PROFILE_KERNEL_NAME    ECMAScript regular expression searched in the demangled kernel name
+//   OPENGPA_PROFILE_LAUNCH_SKIP    matching launches left unprofiled before the first profiled one
+//   OPENGPA_PROFILE_LAUNCH_COUNT   matching launches profiled at most (0: no limit)
+#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
+#define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace opengpa::profiling {
+
+inline constexpr const char* kReplayVariable = "OPENGPA_PROFILE_REPLAY";
+inline constexpr const char* kPassVariable = "OPENGPA_PROFILE_PASS";
+inline constexpr const char* kCacheControlVariable = "OPENGPA_PROFILE_CACHE_CONTROL";
+inline constexpr const char* kKernelNameVariable = "OPENGPA_PROFILE_KERNEL_NAME";
+inline constexpr const char* kLaunchSkipVariable = "OPENGPA_PROFILE_LAUNCH_SKIP";
+inline constexpr const char* kLaunchCountVariable = "OPENGPA_PROFILE_LAUNCH_COUNT";
+
+// ncu's names: none runs once with no replay (one-pass sets), kernel lets CUPTI replay each launch once per
+// pass, application runs the whole program once per pass, auto picks the cheapest of them that is correct.
+enum class ReplayMode { kNone, kKernel, kApplication, kAuto };
+
+std::string_view ReplayModeName(ReplayMode mode);
+std::optional<ReplayMode> ParseReplayMode(std::string_view text);
+
+struct ProfileSettings {
+  ReplayMode replay = ReplayMode::kAuto;
+  std::uint32_t pass = 0;        // application replay: which pass this run collects
+  bool flush_caches = true;      // --cache-control all
+  std::string kernel_name;       // regular expression; empty: every kernel
+  std::uint64_t launch_skip = 0;
+  std::uint64_t launch_count = 0;  // 0: no limit
+};
+
+// The variables that carry `settings`.
+std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& settings);
+
+// Reads the variables; false and *error naming the variable and its value when one does not parse.
+bool SettingsFromEnvironment(ProfileSettings* settings, std::string* error);
+
+}  // namespace opengpa::profiling
+
+#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
