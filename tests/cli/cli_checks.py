@@ -493,6 +493,82 @@ def profile_without_a_program_or_with_a_missing_one_fails_clearly(ctx):
     expect(result.returncode != 0 and "/nonexistent/app" in result.stderr, result.stderr)
 
 
+# A stand-in for a CUDA program under the injected library, so application replay runs without a GPU:
+# it writes to the sample stream what libopengpa_inject_cuda.so writes, for the pass the CLI asks for
+# (OPENGPA_PROFILE_PASS): pass p measures column m<p>, and the counter asked for, Total, is their formula.
+# OTHER_KERNEL_IN_PASS=p makes pass p launch another kernel second; OPENGPA_PROFILE_REPLAY=kernel (the
+# fallback of auto) measures every column in one run.
+FAKE_INJECTED_PROGRAM = r"""
+import json, os
+replay = os.environ.get("OPENGPA_PROFILE_REPLAY", "auto")
+pass_index = int(os.environ.get("OPENGPA_PROFILE_PASS", "0"))
+columns = ["m0", "m1", "m2"] if replay == "kernel" else ["m%d" % pass_index]
+header = {"type": "header", "api": "cuda",
+          "counters": [{"name": c, "usage": "", "data_type": "float64"} for c in columns],
+          "outputs": [{"name": "Total", "usage": "items", "data_type": "float64", "formula": "m0 + m1 * 10 + m2 * SCALE"}],
+          "constants": {"SCALE": 100},
+          "replay": "kernel" if replay == "kernel" else "application", "pass": pass_index, "passes": 3}
+kernels = ["add", "scale", "fill"]
+if os.environ.get("OTHER_KERNEL_IN_PASS") == str(pass_index) and replay != "kernel":
+    kernels[1] = "transpose"
+with open(os.environ["OPENGPA_PROFILE_OUTPUT"], "a") as stream:
+    stream.write(json.dumps(header) + "\n")
+    for index, kernel in enumerate(kernels):
+        values = [index + 1 + int(c[1:]) for c in columns]
+        stream.write(json.dumps({"type": "sample", "index": index, "name": kernel, "queue": 7, "grid": [64, 1, 1],
+                                 "block": [256, 1, 1], "values": values}) + "\n")
+    stream.write(json.dumps({"type": "end", "samples": len(kernels)}) + "\n")
+print("pass", pass_index, replay)
+"""
+
+
+def run_fake_injected_program(ctx, name, extra_env=None):
+    program = os.path.join(ctx.tmp, "fake_injected_program.py")
+    with open(program, "w") as f:
+        f.write(FAKE_INJECTED_PROGRAM)
+    env = dict(os.environ, **(extra_env or {}))
+    prefix = os.path.join(ctx.tmp, name)
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", sys.executable, program, env=env, expect_ok=False)
+    return result, prefix
+
+
+@check
+def profile_application_replay_joins_the_runs_of_every_pass_launch_by_launch(ctx):
+    result, prefix = run_fake_injected_program(ctx, "joined")
+    expect(result.returncode == 0, result.stderr)
+    expect("pass 3 of 3" in result.stderr, "three runs with progress per pass:\n" + result.stderr)
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(doc["replay"] == {"mode": "application", "passes": 3}, doc.get("replay"))
+    expect([c["name"] for c in doc["counters"]] == ["Total"], doc["counters"])
+    # Launch i measured m_p = i + 1 + p in pass p: Total = m0 + 10 m1 + 100 m2, evaluated once all passes are in.
+    totals = [s["values"]["Total"] for s in doc["samples"]]
+    expected = [(i + 1) + 10 * (i + 2) + 100 * (i + 3) for i in range(3)]
+    expect(totals == expected, f"{totals} != {expected}")
+
+
+@check
+def profile_application_replay_never_mixes_runs_that_launched_other_kernels(ctx):
+    result, prefix = run_fake_injected_program(ctx, "mismatch", {"OTHER_KERNEL_IN_PASS": "2"})
+    expect("pass 3 of 3 profiled transpose" in result.stderr and "launch 2" in result.stderr and
+           "pass 1 had scale" in result.stderr, result.stderr)
+    expect("auto falls back to --replay-mode kernel" in result.stderr, result.stderr)
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(doc["replay"]["mode"] == "kernel", doc["replay"])
+    expect([s["kernel"] for s in doc["samples"]] == ["add", "scale", "fill"], "the kernel-replay run's launches")
+
+
+@check
+def profile_cuda_options_are_usage_errors_elsewhere_and_bad_expressions_are_named(ctx):
+    result = ctx.run("profile", "--api", "cl", "--kernel-name", "add", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--kernel-name")
+    result = ctx.run("profile", "--api", "cl", "--replay-mode", "application", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--replay-mode")
+    result = ctx.run("profile", "--api", "cl", "--replay-mode", "sometimes", "--", "true", expect_ok=False)
+    expect_usage_error(result, "sometimes")
+    result = ctx.run("profile", "--api", "cuda", "--kernel-name", "gemm(", "--", "true", expect_ok=False)
+    expect_usage_error(result, "gemm(")
+
+
 @check
 def profile_vk_explains_that_vulkan_programs_link_gpa(ctx):
     result = ctx.run("profile", "--api", "vk", "--", "true", expect_ok=False)

@@ -5,11 +5,14 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
+#include <unistd.h>
 
 #include "counter_outputs.h"
 #include "launch_filter.h"
 #include "profile_environment.h"
 #include "replay_merge.h"
+#include "sample_stream.h"
 
 namespace opengpa::profiling {
 namespace {
@@ -174,6 +177,39 @@ TEST(CounterOutputsTest, NamesTheCounterWhoseFormulaNamesAnUnmeasuredMetric) {
   std::string error;
   EXPECT_FALSE(EvaluateOutputs(&run, &error));
   EXPECT_NE(error.find("L2CacheHit"), std::string::npos) << error;
+}
+
+TEST(SampleStreamHeaderTest, OutputsConstantsAndReplayReadBackAsWritten) {
+  char path[] = "/tmp/opengpa-header-test-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ProfileRun written = MeasuredRun();
+  written.api = "cuda";
+  written.constants.emplace_back("UNKNOWN_CLOCK", std::nan(""));  // a constant the device did not report
+  written.replay = "application";
+  written.pass = 1;
+  written.passes = 3;
+  {
+    SampleStreamWriter writer(std::fopen(path, "w"));
+    writer.WriteHeader(written);
+    writer.WriteEnd(0);
+  }
+  ProfileRun read;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path, &read, &ended, &error)) << error;
+  unlink(path);
+  EXPECT_TRUE(ended);
+  ASSERT_EQ(read.outputs.size(), written.outputs.size());
+  EXPECT_EQ(read.outputs[0].name, "GPUTime");
+  EXPECT_EQ(read.outputs[0].formula, written.outputs[0].formula);
+  ASSERT_EQ(read.constants.size(), 1u);  // the NaN one is left out: JSON has no NaN
+  EXPECT_EQ(read.constants[0].first, "SM_COUNT");
+  EXPECT_EQ(read.constants[0].second, 128.0);
+  EXPECT_EQ(read.replay, "application");
+  EXPECT_EQ(read.pass, 1u);
+  EXPECT_EQ(read.passes, 3u);
 }
 
 }  // namespace

@@ -112,7 +112,14 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
   description.passes = passes;
   if (!description_note.empty()) description.messages.push_back(description_note);
 
-  if (settings.flush_caches) {
+  // Under kernel replay CUPTI replays inside the launch, so a flush could only precede its first pass, and
+  // the flush kernel would itself be replayed with its 2x-L2 buffer saved and restored (docs/benchmarks.md:
+  // three times the cost for the same values). Application replay is the way to consistent caches.
+  if (settings.flush_caches && mode == ReplayMode::kKernel) {
+    description.messages.push_back(
+        "--cache-control all does not apply to kernel replay (CUPTI replays inside the launch); caches are not "
+        "flushed. Application replay flushes before every pass of every launch.");
+  } else if (settings.flush_caches) {
     std::string flush_error;
     profiler->l2_flush_ = L2Flush::Create(context, &flush_error);
     if (!profiler->l2_flush_) {
