@@ -75,8 +75,11 @@ TEST(ProfileCounterPlanTest, ATimelineDurationIsAddedOnlyWhenNoOutputGivesOne) {
 TEST(ProfileCounterPlanTest, ATwoPassSetSplitsIntoOnePassGroupsThatKeepEveryMetric) {
   auto chip = Gh100();
   // docs/device-runs.md: these seven metrics take 2 passes on GH100.
-  const std::vector<std::string> metrics = {"gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
-                                            "lts__t_sectors_op_read.sum", "sm__cycles_active.avg",
+  const std::vector<std::string> metrics = {"gpu__time_duration.sum",
+                                            "dram__bytes_read.sum",
+                                            "dram__bytes_write.sum",
+                                            "lts__t_sectors_op_read.sum",
+                                            "sm__cycles_active.avg",
                                             "smsp__inst_executed.sum",
                                             "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"};
   std::vector<std::vector<std::string>> groups;

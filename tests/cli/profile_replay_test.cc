@@ -3,10 +3,10 @@
 // evaluated from measured columns with the library's counter engine.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <cstdlib>
-#include <cstdio>
 #include <unistd.h>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "counter_outputs.h"
 #include "launch_filter.h"
@@ -139,13 +139,13 @@ ProfileRun MeasuredRun() {
                   {"gr__cycles_elapsed.avg", "cycle", "float64"},
                   {"gpu__time_duration.sum", "nanosecond", "float64"},
                   {"dram__bytes_read.sum", "byte", "float64"}};
-  run.outputs = {{"GPUTime", "nanoseconds", "float64", "gr__cycles_active.avg / gr__cycles_elapsed.avg * gpu__time_duration.sum"},
-                 {"FetchSize", "kilobytes", "float64", "dram__bytes_read.sum / 1024"},
-                 {"dram__bytes_read.sum", "byte", "float64", "dram__bytes_read.sum"},
-                 {"BytesPerSm", "bytes", "float64", "dram__bytes_read.sum / SM_COUNT"}};
+  run.outputs = {
+      {"GPUTime", "nanoseconds", "float64", "gr__cycles_active.avg / gr__cycles_elapsed.avg * gpu__time_duration.sum"},
+      {"FetchSize", "kilobytes", "float64", "dram__bytes_read.sum / 1024"},
+      {"dram__bytes_read.sum", "byte", "float64", "dram__bytes_read.sum"},
+      {"BytesPerSm", "bytes", "float64", "dram__bytes_read.sum / SM_COUNT"}};
   run.constants = {{"SM_COUNT", 128}};
-  run.samples = {Launch(0, "copy", {900, 1000, 5000, 4096}),
-                 Launch(1, "copy", {900, 1000, 5000, std::nan("")})};
+  run.samples = {Launch(0, "copy", {900, 1000, 5000, 4096}), Launch(1, "copy", {900, 1000, 5000, std::nan("")})};
   return run;
 }
 
@@ -177,6 +177,15 @@ TEST(CounterOutputsTest, NamesTheCounterWhoseFormulaNamesAnUnmeasuredMetric) {
   std::string error;
   EXPECT_FALSE(EvaluateOutputs(&run, &error));
   EXPECT_NE(error.find("L2CacheHit"), std::string::npos) << error;
+}
+
+TEST(CounterOutputsTest, AfterAnInterruptedReplayOutputsOfPassesThatNeverRanAreUnavailable) {
+  ProfileRun run = MeasuredRun();
+  run.outputs.push_back({"L2CacheHit", "percentage", "float64", "lts__t_request_hit_rate.pct"});
+  std::string error;
+  ASSERT_TRUE(EvaluateOutputs(&run, &error, true)) << error;
+  EXPECT_DOUBLE_EQ(run.samples[0].values[0], 4500.0);
+  EXPECT_TRUE(std::isnan(run.samples[0].values[4]));
 }
 
 TEST(SampleStreamHeaderTest, OutputsConstantsAndReplayReadBackAsWritten) {

@@ -256,7 +256,7 @@ int RunProfile(const ProfileOptions& options) {
 
   profiling::ProfileRun& run = first.samples;
   const ProgramResult& result = first.result;
-  if (!profiling::EvaluateOutputs(&run, &error)) {
+  if (!profiling::EvaluateOutputs(&run, &error, result.interrupted_by != 0)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 1;
   }

@@ -1,8 +1,8 @@
 #include "context_profiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -15,9 +15,7 @@ namespace {
 
 using profiling::ReplayMode;
 
-std::string PassesText(std::size_t passes) {
-  return std::to_string(passes) + (passes == 1 ? " pass" : " passes");
-}
+std::string PassesText(std::size_t passes) { return std::to_string(passes) + (passes == 1 ? " pass" : " passes"); }
 
 }  // namespace
 
@@ -265,10 +263,11 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
   session_.reset();
   // Where the profiler's own time goes (setup once per context, decoding once per batch).
   char timing[200];
-  std::snprintf(timing, sizeof timing,
-                "timing: CUPTI setup %.1f ms (once per context), batch %zu of %zu launches (%zu ranges) decoded in %.1f ms",
-                setup_ms_, batches_, samples, ranges,
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - decode_start).count());
+  std::snprintf(
+      timing, sizeof timing,
+      "timing: CUPTI setup %.1f ms (once per context), batch %zu of %zu launches (%zu ranges) decoded in %.1f ms",
+      setup_ms_, batches_, samples, ranges,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - decode_start).count());
   stream.WriteMessage(timing);
 }
 

@@ -71,8 +71,8 @@ class ContextProfiler {
   struct PendingLaunch {
     std::uint64_t index = 0;
     KernelLaunch launch;
-    bool profiled = true;   // its range becomes a sample
-    bool flushed = false;   // an L2 flush kernel (a range of its own) ran right before it
+    bool profiled = true;  // its range becomes a sample
+    bool flushed = false;  // an L2 flush kernel (a range of its own) ran right before it
     bool cancelled = false;
   };
 

@@ -17,9 +17,9 @@
 namespace opengpa::inject_cuda {
 
 struct CounterPlan {
-  std::vector<std::string> metrics;                 // CUPTI metrics to measure, distinct, in first-use order
-  std::vector<std::string> metric_units;            // CUPTI's unit of each metric ("byte", "nanosecond", ...)
-  std::vector<profiling::OutputCounter> outputs;    // one per name asked for, in that order
+  std::vector<std::string> metrics;                       // CUPTI metrics to measure, distinct, in first-use order
+  std::vector<std::string> metric_units;                  // CUPTI's unit of each metric ("byte", "nanosecond", ...)
+  std::vector<profiling::OutputCounter> outputs;          // one per name asked for, in that order
   std::vector<std::pair<std::string, double>> constants;  // what the outputs' formulas may name
 };
 

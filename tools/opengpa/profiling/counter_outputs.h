@@ -12,8 +12,10 @@
 namespace opengpa::profiling {
 
 // Replaces run->counters and every sample's values by run->outputs; does nothing when outputs is empty.
-// False and *error naming the output when a formula names a column or constant the run lacks.
-bool EvaluateOutputs(ProfileRun* run, std::string* error);
+// False and *error naming the output when a formula names a column or constant the run lacks, unless
+// `missing_is_unavailable` (an interrupted application replay, whose later passes never ran): then such
+// outputs are left unavailable (null) and the others evaluated.
+bool EvaluateOutputs(ProfileRun* run, std::string* error, bool missing_is_unavailable = false);
 
 }  // namespace opengpa::profiling
 

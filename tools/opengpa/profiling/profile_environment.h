@@ -36,9 +36,9 @@ std::optional<ReplayMode> ParseReplayMode(std::string_view text);
 
 struct ProfileSettings {
   ReplayMode replay = ReplayMode::kAuto;
-  std::uint32_t pass = 0;        // application replay: which pass this run collects
-  bool flush_caches = true;      // --cache-control all
-  std::string kernel_name;       // regular expression; empty: every kernel
+  std::uint32_t pass = 0;    // application replay: which pass this run collects
+  bool flush_caches = true;  // --cache-control all
+  std::string kernel_name;   // regular expression; empty: every kernel
   std::uint64_t launch_skip = 0;
   std::uint64_t launch_count = 0;  // 0: no limit
 };

@@ -23,8 +23,8 @@ bool MergeReplayPasses(const std::vector<ProfileRun>& passes, ProfileRun* merged
   const ProfileRun& first = passes[0];
   for (std::size_t p = 1; p < passes.size(); ++p) {
     const ProfileRun& run = passes[p];
-    const std::string which = "application replay: pass " + std::to_string(p + 1) + " of " +
-                              std::to_string(passes.size());
+    const std::string which =
+        "application replay: pass " + std::to_string(p + 1) + " of " + std::to_string(passes.size());
     const std::size_t common = std::min(run.samples.size(), first.samples.size());
     for (std::size_t i = 0; i < common; ++i) {
       const Sample& a = first.samples[i];

@@ -67,7 +67,8 @@ void SampleStreamWriter::WriteHeader(const std::string& api, const std::vector<P
 }
 
 void SampleStreamWriter::WriteHeader(const ProfileRun& description) {
-  nlohmann::ordered_json json = {{"type", "header"}, {"api", description.api}, {"counters", nlohmann::ordered_json::array()}};
+  nlohmann::ordered_json json = {
+      {"type", "header"}, {"api", description.api}, {"counters", nlohmann::ordered_json::array()}};
   for (const auto& counter : description.counters) {
     json["counters"].push_back({{"name", counter.name}, {"usage", counter.usage}, {"data_type", counter.data_type}});
   }
