@@ -201,16 +201,16 @@ void GpaSession::CmdEndSample(VkCommandBuffer command_buffer, CommandBufferInfo&
     return;
   }
   Sample& sample = samples_[sample_id];
+  if (sample.type == VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD && sample.begun_in != command_buffer) {
+    LogProblem("vkCmdEndGpaSampleAMD: cumulative " + SampleName(sample_id) +
+               " must begin and end in the same command buffer; it has no result");
+    return;
+  }
   if (sample.ended || sample.abandoned) {
     LogProblem("vkCmdEndGpaSampleAMD: " + SampleName(sample_id) + " was already ended");
     return;
   }
   if (sample.type == VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD) {
-    if (sample.begun_in != command_buffer) {
-      LogProblem("vkCmdEndGpaSampleAMD: cumulative " + SampleName(sample_id) +
-                 " must begin and end in the same command buffer; it will have no result");
-      return;
-    }
     device_.CmdEndQuery(command_buffer, sample.queries.pool, sample.queries.first);
   } else {
     device_.CmdWriteTimestamp(command_buffer, sample.post_stage, sample.queries.pool, sample.queries.first + 1);

@@ -8,12 +8,11 @@
 #include "hooks.h"
 #include "layer_objects.h"
 
-extern "C" {
-VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName);
-VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName);
-}
-
+// The loader is given the layer's own functions by address (never the exported names: inside this library
+// those would bind to the loader's vkGetInstanceProcAddr, which the application's process loaded first).
 namespace opengpa::vklayer {
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL LayerGetDeviceProcAddr(VkDevice device, const char* pName);
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL LayerGetInstanceProcAddr(VkInstance instance, const char* pName);
 namespace {
 
 struct NamedFunction {
@@ -42,7 +41,7 @@ const NamedFunction kGpaFunctions[] = {
 
 // Core device commands the layer watches.
 const NamedFunction kDeviceHooks[] = {
-    OPENGPA_LAYER_FUNCTION("vkGetDeviceProcAddr", vkGetDeviceProcAddr),
+    OPENGPA_LAYER_FUNCTION("vkGetDeviceProcAddr", LayerGetDeviceProcAddr),
     OPENGPA_LAYER_FUNCTION("vkDestroyDevice", DestroyDevice),
     OPENGPA_LAYER_FUNCTION("vkCreateCommandPool", CreateCommandPool),
     OPENGPA_LAYER_FUNCTION("vkDestroyCommandPool", DestroyCommandPool),
@@ -54,7 +53,7 @@ const NamedFunction kDeviceHooks[] = {
 
 // Instance and physical-device commands the layer watches.
 const NamedFunction kInstanceHooks[] = {
-    OPENGPA_LAYER_FUNCTION("vkGetInstanceProcAddr", vkGetInstanceProcAddr),
+    OPENGPA_LAYER_FUNCTION("vkGetInstanceProcAddr", LayerGetInstanceProcAddr),
     OPENGPA_LAYER_FUNCTION("vkCreateInstance", CreateInstance),
     OPENGPA_LAYER_FUNCTION("vkDestroyInstance", DestroyInstance),
     OPENGPA_LAYER_FUNCTION("vkCreateDevice", CreateDevice),
@@ -74,13 +73,8 @@ PFN_vkVoidFunction Find(const NamedFunction (&table)[N], const char* name) {
 }
 
 }  // namespace
-}  // namespace opengpa::vklayer
 
-using namespace opengpa::vklayer;
-
-extern "C" {
-
-VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName) {
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL LayerGetDeviceProcAddr(VkDevice device, const char* pName) {
   if (pName == nullptr) return nullptr;
   DeviceData* data = FindDevice(device);
   if (PFN_vkVoidFunction gpa = Find(kGpaFunctions, pName)) {
@@ -91,7 +85,7 @@ VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkD
   return data->GetDeviceProcAddr(device, pName);
 }
 
-VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL LayerGetInstanceProcAddr(VkInstance instance, const char* pName) {
   if (pName == nullptr) return nullptr;
   if (PFN_vkVoidFunction hook = Find(kInstanceHooks, pName)) return hook;
   if (PFN_vkVoidFunction hook = Find(kDeviceHooks, pName)) return hook;
@@ -101,13 +95,27 @@ VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(V
   return data->GetInstanceProcAddr(instance, pName);
 }
 
+}  // namespace opengpa::vklayer
+
+using namespace opengpa::vklayer;
+
+extern "C" {
+
+VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName) {
+  return LayerGetDeviceProcAddr(device, pName);
+}
+
+VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
+  return LayerGetInstanceProcAddr(instance, pName);
+}
+
 VK_LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* pVersionStruct) {
   if (pVersionStruct == nullptr || pVersionStruct->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) {
     return VK_ERROR_INITIALIZATION_FAILED;
   }
   if (pVersionStruct->loaderLayerInterfaceVersion > 2) pVersionStruct->loaderLayerInterfaceVersion = 2;
-  pVersionStruct->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-  pVersionStruct->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+  pVersionStruct->pfnGetInstanceProcAddr = LayerGetInstanceProcAddr;
+  pVersionStruct->pfnGetDeviceProcAddr = LayerGetDeviceProcAddr;
   pVersionStruct->pfnGetPhysicalDeviceProcAddr = nullptr;
   return VK_SUCCESS;
 }
