@@ -3,33 +3,18 @@
 #include <bitset>
 #include <map>
 
+#include "vk_gpa_interface_statistics.h"
+
 namespace opengpa::vklayer {
 
 const std::vector<PipelineStatisticEvent>& PipelineStatisticEvents() {
-  static const std::vector<PipelineStatisticEvent> kEvents = {
-      {VK_GPA_PERF_BLOCK_IA_AMD, 0, VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT, true,
-       "input-assembly vertices"},
-      {VK_GPA_PERF_BLOCK_IA_AMD, 1, VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT, true,
-       "input-assembly primitives"},
-      {VK_GPA_PERF_BLOCK_VGT_AMD, 0, VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT, true,
-       "vertex-shader invocations"},
-      {VK_GPA_PERF_BLOCK_VGT_AMD, 1, VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT, true,
-       "geometry-shader invocations"},
-      {VK_GPA_PERF_BLOCK_VGT_AMD, 2, VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT, true,
-       "geometry-shader primitives"},
-      {VK_GPA_PERF_BLOCK_VGT_AMD, 3, VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT, true,
-       "tessellation-control patches"},
-      {VK_GPA_PERF_BLOCK_VGT_AMD, 4, VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT,
-       true, "tessellation-evaluation invocations"},
-      {VK_GPA_PERF_BLOCK_PA_AMD, 0, VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT, true,
-       "clipping invocations"},
-      {VK_GPA_PERF_BLOCK_PA_AMD, 1, VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT, true,
-       "clipping primitives"},
-      {VK_GPA_PERF_BLOCK_SPI_AMD, 0, VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT, true,
-       "fragment-shader invocations"},
-      {VK_GPA_PERF_BLOCK_SPI_AMD, 1, VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT, false,
-       "compute-shader invocations"},
-  };
+  static const std::vector<PipelineStatisticEvent> kEvents = [] {
+    std::vector<PipelineStatisticEvent> events;
+    for (const OpenGpaPipelineStatisticCounter& counter : kOpenGpaPipelineStatisticCounters) {
+      events.push_back({counter.block, counter.event_id, counter.statistic, counter.graphics == VK_TRUE, counter.name});
+    }
+    return events;
+  }();
   return kEvents;
 }
 

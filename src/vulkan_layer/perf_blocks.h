@@ -1,8 +1,6 @@
 // What a cumulative sample can count on a device that is not AMD's: the core Vulkan pipeline statistics,
-// each published as one event of one VK_AMD_gpa_interface counter block (docs/vulkan-layer.md has the table).
-//
-// The blocks are chosen after the AMD hardware block that counts the same thing (IA assembles vertices and
-// primitives, VGT runs the geometry-front-end shaders, PA clips, SPI launches pixel and compute waves).
+// each published as one event of one VK_AMD_gpa_interface counter block, as the public table of
+// include/vulkan_layer/vk_gpa_interface_statistics.h lists them (docs/vulkan-layer.md).
 #ifndef OPENGPA_VULKAN_LAYER_PERF_BLOCKS_H_
 #define OPENGPA_VULKAN_LAYER_PERF_BLOCKS_H_
 

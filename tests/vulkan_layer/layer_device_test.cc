@@ -97,6 +97,9 @@ TEST_F(LayerDeviceTest, ShaderCorePropertiesComeFromWhatTheDeviceReports) {
   properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
   properties.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(device().physical_device(), &properties);
+  RecordProperty("wavefrontSize", std::to_string(core.wavefrontSize));
+  RecordProperty("computeUnitsPerShaderArray", std::to_string(core.computeUnitsPerShaderArray));
+  RecordProperty("wavefrontsPerSimd", std::to_string(core.wavefrontsPerSimd));
   EXPECT_EQ(core.wavefrontSize, subgroup.subgroupSize);
   EXPECT_GT(core.wavefrontSize, 0u);
   EXPECT_EQ(core.shaderEngineCount, 1u);
@@ -109,6 +112,10 @@ TEST_F(LayerDeviceTest, ClocksAreReportedAndOnlyTheDefaultModeIsAccepted) {
   VkGpaDeviceGetClockInfoAMD info{};
   info.sType = VK_STRUCTURE_TYPE_GPA_DEVICE_GET_CLOCK_INFO_AMD;
   ASSERT_EQ(gpa().GetGpaDeviceClockInfo(vk(), &info), VK_SUCCESS);
+  RecordProperty("engineClockFrequency", std::to_string(info.engineClockFrequency));
+  RecordProperty("memoryClockFrequency", std::to_string(info.memoryClockFrequency));
+  RecordProperty("engineClockRatioToPeak", std::to_string(info.engineClockRatioToPeak));
+  RecordProperty("memoryClockRatioToPeak", std::to_string(info.memoryClockRatioToPeak));
   EXPECT_GE(info.engineClockRatioToPeak, 0.0f);
   EXPECT_LE(info.engineClockRatioToPeak, 1.5f);
   if (device().properties().vendorID == 0x10DE) {
