@@ -113,8 +113,8 @@ GpaStatus LoadDeviceFunctions(const InstanceFunctions& instance_functions, VkDev
   if (f.ResetQueryPool == nullptr) {
     return LogError(kGpaStatusErrorDriverNotSupported,
                     "GpaVkContextOpenInfo::device {}: neither vkResetQueryPool nor vkResetQueryPoolEXT resolves; "
-                    "create the device with Vulkan 1.2 or VK_EXT_host_query_reset "
-                    "(AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST) and enable the hostQueryReset feature",
+                    "create the device with Vulkan 1.2 or VK_EXT_host_query_reset and enable the hostQueryReset "
+                    "feature (gpu_perf_api_vk.h)",
                     static_cast<const void*>(device));
   }
   return kGpaStatusOk;
