@@ -69,7 +69,8 @@ class DeviceCreateEdit {
     supported.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
     supported.pNext = &supported_reset;
     NextFeatures2(instance, physical_device, &supported);
-    if (instance.GetPhysicalDeviceFeatures2 == nullptr) instance.GetPhysicalDeviceFeatures(physical_device, &supported.features);
+    if (instance.GetPhysicalDeviceFeatures2 == nullptr)
+      instance.GetPhysicalDeviceFeatures(physical_device, &supported.features);
     const VkBool32 statistics = supported.features.pipelineStatisticsQuery;
     const VkBool32 reset = supported_reset.hostQueryReset;
 
@@ -86,7 +87,8 @@ class DeviceCreateEdit {
     }
 
     // pipelineStatisticsQuery.
-    if (auto* features2 = FindInChain<VkPhysicalDeviceFeatures2>(info_.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)) {
+    if (auto* features2 =
+            FindInChain<VkPhysicalDeviceFeatures2>(info_.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)) {
       patched_.push_back({&features2->features.pipelineStatisticsQuery, features2->features.pipelineStatisticsQuery});
       features2->features.pipelineStatisticsQuery |= statistics;
       pipeline_statistics_ = features2->features.pipelineStatisticsQuery == VK_TRUE;
@@ -99,8 +101,8 @@ class DeviceCreateEdit {
 
     // hostQueryReset.
     if (reset == VK_TRUE) {
-      if (auto* v12 = FindInChain<VkPhysicalDeviceVulkan12Features>(info_.pNext,
-                                                                     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)) {
+      if (auto* v12 = FindInChain<VkPhysicalDeviceVulkan12Features>(
+              info_.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)) {
         patched_.push_back({&v12->hostQueryReset, v12->hostQueryReset});
         v12->hostQueryReset = VK_TRUE;
       } else if (auto* own = FindInChain<VkPhysicalDeviceHostQueryResetFeatures>(
@@ -287,7 +289,8 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device, const VkC
     info.queue_family = pool->second;
     info.queue_flags = data->queue_families[pool->second].queueFlags;
   }
-  for (std::uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) data->command_buffers[pCommandBuffers[i]] = info;
+  for (std::uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i)
+    data->command_buffers[pCommandBuffers[i]] = info;
   return result;
 }
 

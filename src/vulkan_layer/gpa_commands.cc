@@ -15,7 +15,8 @@ std::uint64_t HandleValue(VkGpaSessionAMD session) { return reinterpret_cast<std
 // The layer's data for a device, or nullptr (with a log line) when the layer never saw it.
 DeviceData* DeviceOf(const void* dispatchable, const char* function) {
   DeviceData* device = FindDevice(dispatchable);
-  if (device == nullptr) LogProblem(std::string(function) + ": the device or command buffer is not one of this layer's");
+  if (device == nullptr)
+    LogProblem(std::string(function) + ": the device or command buffer is not one of this layer's");
   return device;
 }
 
@@ -55,13 +56,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGpaSessionAMD(VkDevice device, const VkGpaS
   if (data == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
   if (pCreateInfo == nullptr || pGpaSession == nullptr ||
       pCreateInfo->sType != VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD) {
-    LogProblem("vkCreateGpaSessionAMD: pCreateInfo must point to a VkGpaSessionCreateInfoAMD "
-               "(sType VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD) and pGpaSession must not be NULL");
+    LogProblem(
+        "vkCreateGpaSessionAMD: pCreateInfo must point to a VkGpaSessionCreateInfoAMD "
+        "(sType VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD) and pGpaSession must not be NULL");
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
   if (data->ResetQueryPool == nullptr) {
-    LogProblem("vkCreateGpaSessionAMD: the device has no host query reset (Vulkan 1.2 or VK_EXT_host_query_reset), "
-               "which the layer's sessions need");
+    LogProblem(
+        "vkCreateGpaSessionAMD: the device has no host query reset (Vulkan 1.2 or VK_EXT_host_query_reset), "
+        "which the layer's sessions need");
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
   std::lock_guard<std::mutex> lock(data->mutex);
@@ -91,8 +94,9 @@ VKAPI_ATTR void VKAPI_CALL DestroyGpaSessionAMD(VkDevice device, VkGpaSessionAMD
   if (session == nullptr) return;
   for (auto& [handle, other] : data->sessions) {
     if (other->copy_source() == session) {
-      LogProblem("vkDestroyGpaSessionAMD: the session is the secondaryCopySource of a live session; destroy that "
-                 "one first");
+      LogProblem(
+          "vkDestroyGpaSessionAMD: the session is the secondaryCopySource of a live session; destroy that "
+          "one first");
       return;
     }
   }
@@ -138,8 +142,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CmdBeginGpaSampleAMD(VkCommandBuffer commandBuffe
   if (data == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
   if (pGpaSampleBeginInfo == nullptr || pSampleID == nullptr ||
       pGpaSampleBeginInfo->sType != VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD) {
-    LogProblem("vkCmdBeginGpaSampleAMD: pGpaSampleBeginInfo must point to a VkGpaSampleBeginInfoAMD (sType "
-               "VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD) and pSampleID must not be NULL");
+    LogProblem(
+        "vkCmdBeginGpaSampleAMD: pGpaSampleBeginInfo must point to a VkGpaSampleBeginInfoAMD (sType "
+        "VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD) and pSampleID must not be NULL");
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
   std::lock_guard<std::mutex> lock(data->mutex);
@@ -209,8 +214,9 @@ VKAPI_ATTR void VKAPI_CALL CmdCopyGpaSessionResultsAMD(VkCommandBuffer commandBu
     return;
   }
   if (session->copy_source() == nullptr) {
-    LogProblem("vkCmdCopyGpaSessionResultsAMD: gpaSession was created without a secondaryCopySource, so there is "
-               "nothing to copy into it");
+    LogProblem(
+        "vkCmdCopyGpaSessionResultsAMD: gpaSession was created without a secondaryCopySource, so there is "
+        "nothing to copy into it");
     return;
   }
   session->CmdCopyResults(commandBuffer);

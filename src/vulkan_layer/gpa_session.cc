@@ -64,8 +64,9 @@ QueryPools& GpaSession::StatisticsPools(bool graphics) {
   std::unique_ptr<QueryPools>& pools = graphics ? graphics_statistics_ : compute_statistics_;
   if (!pools) {
     const VkQueryPipelineStatisticFlags statistics =
-        graphics ? AllStatistics()
-                 : static_cast<VkQueryPipelineStatisticFlags>(VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT);
+        graphics
+            ? AllStatistics()
+            : static_cast<VkQueryPipelineStatisticFlags>(VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT);
     pools = std::make_unique<QueryPools>(device_, VK_QUERY_TYPE_PIPELINE_STATISTICS, statistics);
   }
   return *pools;
@@ -73,18 +74,21 @@ QueryPools& GpaSession::StatisticsPools(bool graphics) {
 
 VkResult GpaSession::CmdBegin(VkCommandBuffer command_buffer, CommandBufferInfo& info) {
   if (copy_source_ != nullptr) {
-    LogProblem("vkCmdBeginGpaSessionAMD: this session was created with a secondaryCopySource; it only receives "
-               "results through vkCmdCopyGpaSessionResultsAMD");
+    LogProblem(
+        "vkCmdBeginGpaSessionAMD: this session was created with a secondaryCopySource; it only receives "
+        "results through vkCmdCopyGpaSessionResultsAMD");
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
   if (state_ != State::kReady) {
-    LogProblem("vkCmdBeginGpaSessionAMD: the session was already begun; call vkResetGpaSessionAMD before reusing "
-               "it (VUID-vkCmdBeginGpaSessionAMD-gpaSession-12409)");
+    LogProblem(
+        "vkCmdBeginGpaSessionAMD: the session was already begun; call vkResetGpaSessionAMD before reusing "
+        "it (VUID-vkCmdBeginGpaSessionAMD-gpaSession-12409)");
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
   if (info.open_session != nullptr) {
-    LogProblem("vkCmdBeginGpaSessionAMD: another GPA session begun in this command buffer has not been ended "
-               "(VUID-vkCmdBeginGpaSessionAMD-commandBuffer-12410)");
+    LogProblem(
+        "vkCmdBeginGpaSessionAMD: another GPA session begun in this command buffer has not been ended "
+        "(VUID-vkCmdBeginGpaSessionAMD-commandBuffer-12410)");
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
   (void)command_buffer;
@@ -132,8 +136,9 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
   const std::uint32_t id = static_cast<std::uint32_t>(samples_.size());
   switch (begin.sampleType) {
     case VK_GPA_SAMPLE_TYPE_TRACE_AMD:
-      LogProblem("vkCmdBeginGpaSampleAMD: trace samples (SQTT, SPM) are not supported on this device: "
-                 "VkPhysicalDeviceGpaFeaturesAMD::sqThreadTracing and ::streamingPerfCounters are VK_FALSE");
+      LogProblem(
+          "vkCmdBeginGpaSampleAMD: trace samples (SQTT, SPM) are not supported on this device: "
+          "VkPhysicalDeviceGpaFeaturesAMD::sqThreadTracing and ::streamingPerfCounters are VK_FALSE");
       return VK_ERROR_FEATURE_NOT_PRESENT;
     case VK_GPA_SAMPLE_TYPE_TIMING_AMD: {
       if (begin.timingPreSample == 0 || begin.timingPostSample == 0) {
@@ -226,7 +231,8 @@ void GpaSession::CloseOpenSamples(VkCommandBuffer command_buffer) {
         sample.abandoned) {
       continue;
     }
-    LogProblem("cumulative " + SampleName(id) + " was still open when its command buffer's recording ended; "
+    LogProblem("cumulative " + SampleName(id) +
+               " was still open when its command buffer's recording ended; "
                "the layer ended it, and it will have no result");
     device_.CmdEndQuery(command_buffer, sample.queries.pool, sample.queries.first);
     sample.abandoned = true;
@@ -264,7 +270,8 @@ bool GpaSession::EnsureCopyBuffer(VkDeviceSize size) {
   constexpr VkMemoryPropertyFlags kWanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   std::uint32_t type = UINT32_MAX;
   for (std::uint32_t i = 0; i < device_.memory.memoryTypeCount; ++i) {
-    if ((requirements.memoryTypeBits & (1u << i)) && (device_.memory.memoryTypes[i].propertyFlags & kWanted) == kWanted) {
+    if ((requirements.memoryTypeBits & (1u << i)) &&
+        (device_.memory.memoryTypes[i].propertyFlags & kWanted) == kWanted) {
       type = i;
       break;
     }
@@ -325,8 +332,8 @@ void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
   barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  device_.CmdPipelineBarrier(command_buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
-                             &barrier, 0, nullptr, 0, nullptr);
+  device_.CmdPipelineBarrier(command_buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
+                             0, nullptr, 0, nullptr);
   // The source's queries are free for the secondary command buffer's next execution.
   for (const Sample& sample : samples_) {
     device_.CmdResetQueryPool(command_buffer, sample.queries.pool, sample.queries.first, sample.queries.count);
@@ -347,10 +354,10 @@ VkResult GpaSession::ReadQueries(const Sample& sample, std::vector<std::uint64_t
     std::memcpy(raw.data(), reinterpret_cast<const char*>(copy_words_) + sample.copy_offset,
                 raw.size() * sizeof(std::uint64_t));
   } else {
-    const VkResult result = device_.GetQueryPoolResults(
-        device_.device, sample.queries.pool, sample.queries.first, sample.queries.count,
-        raw.size() * sizeof(std::uint64_t), raw.data(), words * sizeof(std::uint64_t),
-        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+    const VkResult result =
+        device_.GetQueryPoolResults(device_.device, sample.queries.pool, sample.queries.first, sample.queries.count,
+                                    raw.size() * sizeof(std::uint64_t), raw.data(), words * sizeof(std::uint64_t),
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
     if (result != VK_SUCCESS && result != VK_NOT_READY) return result;
   }
   *available = true;

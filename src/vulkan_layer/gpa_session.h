@@ -38,8 +38,8 @@ class GpaSession {
 
   VkResult CmdBegin(VkCommandBuffer command_buffer, CommandBufferInfo& info);
   VkResult CmdEnd(VkCommandBuffer command_buffer, CommandBufferInfo& info);
-  VkResult CmdBeginSample(VkCommandBuffer command_buffer, CommandBufferInfo& info,
-                          const VkGpaSampleBeginInfoAMD& begin, std::uint32_t* sample_id);
+  VkResult CmdBeginSample(VkCommandBuffer command_buffer, CommandBufferInfo& info, const VkGpaSampleBeginInfoAMD& begin,
+                          std::uint32_t* sample_id);
   void CmdEndSample(VkCommandBuffer command_buffer, CommandBufferInfo& info, std::uint32_t sample_id);
   // This session is the destination; its secondaryCopySource the source.
   void CmdCopyResults(VkCommandBuffer command_buffer);
@@ -56,13 +56,13 @@ class GpaSession {
   enum class State { kReady, kRecording, kEnded };
   struct Sample {
     VkGpaSampleTypeAMD type = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
-    QueryRange queries;                      // timing: 2 timestamps; cumulative: 1 statistics query
-    VkQueryPipelineStatisticFlags statistics = 0;  // of the cumulative sample's pool
+    QueryRange queries;                                      // timing: 2 timestamps; cumulative: 1 statistics query
+    VkQueryPipelineStatisticFlags statistics = 0;            // of the cumulative sample's pool
     std::vector<VkQueryPipelineStatisticFlagBits> counters;  // cumulative: the statistic of each counter
     VkPipelineStageFlagBits post_stage = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
     VkCommandBuffer begun_in = VK_NULL_HANDLE;
     bool ended = false;
-    bool abandoned = false;  // closed by the layer (never ended by the application): no results
+    bool abandoned = false;        // closed by the layer (never ended by the application): no results
     VkDeviceSize copy_offset = 0;  // where a copy destination holds this sample's queries
   };
 

@@ -19,8 +19,8 @@ const VkExtensionProperties kLayerExtensions[] = {
 
 VkLayerInstanceCreateInfo* FindLinkInfo(const VkInstanceCreateInfo* info) {
   auto* chain = static_cast<VkLayerInstanceCreateInfo*>(const_cast<void*>(info->pNext));
-  while (chain != nullptr && !(chain->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
-                               chain->function == VK_LAYER_LINK_INFO)) {
+  while (chain != nullptr &&
+         !(chain->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO && chain->function == VK_LAYER_LINK_INFO)) {
     chain = static_cast<VkLayerInstanceCreateInfo*>(const_cast<void*>(chain->pNext));
   }
   return chain;
@@ -93,7 +93,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
       Resolve<PFN_vkEnumerateDeviceExtensionProperties>(next_get, instance, "vkEnumerateDeviceExtensionProperties");
   data->GetPhysicalDeviceProperties =
       Resolve<PFN_vkGetPhysicalDeviceProperties>(next_get, instance, "vkGetPhysicalDeviceProperties");
-  data->GetPhysicalDeviceFeatures = Resolve<PFN_vkGetPhysicalDeviceFeatures>(next_get, instance, "vkGetPhysicalDeviceFeatures");
+  data->GetPhysicalDeviceFeatures =
+      Resolve<PFN_vkGetPhysicalDeviceFeatures>(next_get, instance, "vkGetPhysicalDeviceFeatures");
   data->GetPhysicalDeviceQueueFamilyProperties = Resolve<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
       next_get, instance, "vkGetPhysicalDeviceQueueFamilyProperties");
   data->GetPhysicalDeviceMemoryProperties =
@@ -101,7 +102,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
   // Core in Vulkan 1.1, else VK_KHR_get_physical_device_properties2 (AMD_GPA_REQUIRED_INSTANCE_EXTENSION_NAME_LIST).
   const std::uint32_t api = pCreateInfo->pApplicationInfo != nullptr ? pCreateInfo->pApplicationInfo->apiVersion : 0;
   if (api >= VK_API_VERSION_1_1) {
-    data->GetPhysicalDeviceFeatures2 = Resolve<PFN_vkGetPhysicalDeviceFeatures2>(next_get, instance, "vkGetPhysicalDeviceFeatures2");
+    data->GetPhysicalDeviceFeatures2 =
+        Resolve<PFN_vkGetPhysicalDeviceFeatures2>(next_get, instance, "vkGetPhysicalDeviceFeatures2");
     data->GetPhysicalDeviceProperties2 =
         Resolve<PFN_vkGetPhysicalDeviceProperties2>(next_get, instance, "vkGetPhysicalDeviceProperties2");
   }
@@ -154,7 +156,8 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
   all.resize(count);
   for (const VkExtensionProperties& ours : kLayerExtensions) {
     bool listed = false;
-    for (const VkExtensionProperties& theirs : all) listed = listed || std::strcmp(theirs.extensionName, ours.extensionName) == 0;
+    for (const VkExtensionProperties& theirs : all)
+      listed = listed || std::strcmp(theirs.extensionName, ours.extensionName) == 0;
     if (!listed) all.push_back(ours);
   }
   const auto total = static_cast<std::uint32_t>(all.size());
@@ -190,7 +193,8 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physica
   if (auto* gpa = ours.Find<VkPhysicalDeviceGpaPropertiesAMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD)) {
     FillGpaProperties(gpa);
   }
-  if (auto* gpa2 = ours.Find<VkPhysicalDeviceGpaProperties2AMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_2_AMD)) {
+  if (auto* gpa2 =
+          ours.Find<VkPhysicalDeviceGpaProperties2AMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_2_AMD)) {
     FillGpaProperties2(gpa2);
   }
   if (auto* core = ours.Find<VkPhysicalDeviceShaderCorePropertiesAMD>(

@@ -55,9 +55,9 @@ struct DeviceData {
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memory{};
   std::vector<VkQueueFamilyProperties> queue_families;
-  bool pipeline_statistics = false;  // the pipelineStatisticsQuery feature is enabled
+  bool pipeline_statistics = false;    // the pipelineStatisticsQuery feature is enabled
   bool gpa_interface_enabled = false;  // the application enabled VK_AMD_gpa_interface
-  bool has_uuid = false;             // VkPhysicalDeviceIDProperties::deviceUUID was read
+  bool has_uuid = false;               // VkPhysicalDeviceIDProperties::deviceUUID was read
   std::uint8_t uuid[VK_UUID_SIZE] = {};
 
   PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
@@ -87,7 +87,7 @@ struct DeviceData {
   PFN_vkMapMemory MapMemory = nullptr;
   PFN_vkUnmapMemory UnmapMemory = nullptr;
 
-  std::mutex mutex;  // guards the maps below and every session of this device
+  std::mutex mutex;                                        // guards the maps below and every session of this device
   std::unordered_map<VkCommandPool, std::uint32_t> pools;  // queue family of each command pool
   std::unordered_map<VkCommandBuffer, CommandBufferInfo> command_buffers;
   std::unordered_map<std::uint64_t, std::unique_ptr<GpaSession>> sessions;  // by handle value

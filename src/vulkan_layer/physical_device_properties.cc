@@ -10,9 +10,11 @@ namespace opengpa::vklayer {
 
 bool DriverOffersExtension(InstanceData& instance, VkPhysicalDevice physical_device, const std::string& name) {
   std::uint32_t count = 0;
-  if (instance.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS) return false;
+  if (instance.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS)
+    return false;
   std::vector<VkExtensionProperties> extensions(count);
-  if (instance.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) < 0) return false;
+  if (instance.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) < 0)
+    return false;
   for (std::uint32_t i = 0; i < count; ++i) {
     if (name == extensions[i].extensionName) return true;
   }
@@ -21,9 +23,9 @@ bool DriverOffersExtension(InstanceData& instance, VkPhysicalDevice physical_dev
 
 void FillGpaFeatures(VkPhysicalDeviceGpaFeaturesAMD* features, bool pipeline_statistics_query) {
   features->perfCounters = pipeline_statistics_query ? VK_TRUE : VK_FALSE;  // cumulative samples count statistics
-  features->streamingPerfCounters = VK_FALSE;  // no SPM
-  features->sqThreadTracing = VK_FALSE;        // no SQTT
-  features->clockModes = VK_FALSE;             // clocks are reported, never set
+  features->streamingPerfCounters = VK_FALSE;                               // no SPM
+  features->sqThreadTracing = VK_FALSE;                                     // no SQTT
+  features->clockModes = VK_FALSE;                                          // clocks are reported, never set
 }
 
 void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties) {
@@ -35,7 +37,8 @@ void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties) {
     properties->perfBlockCount = static_cast<std::uint32_t>(blocks.size());
     return;
   }
-  const std::uint32_t written = std::min<std::uint32_t>(properties->perfBlockCount, static_cast<std::uint32_t>(blocks.size()));
+  const std::uint32_t written =
+      std::min<std::uint32_t>(properties->perfBlockCount, static_cast<std::uint32_t>(blocks.size()));
   for (std::uint32_t i = 0; i < written; ++i) properties->pPerfBlocks[i] = blocks[i];
   properties->perfBlockCount = written;
 }
@@ -48,8 +51,10 @@ void NextFeatures2(InstanceData& instance, VkPhysicalDevice physical_device, VkP
   if (instance.GetPhysicalDeviceFeatures2 != nullptr) instance.GetPhysicalDeviceFeatures2(physical_device, features);
 }
 
-void NextProperties2(InstanceData& instance, VkPhysicalDevice physical_device, VkPhysicalDeviceProperties2* properties) {
-  if (instance.GetPhysicalDeviceProperties2 != nullptr) instance.GetPhysicalDeviceProperties2(physical_device, properties);
+void NextProperties2(InstanceData& instance, VkPhysicalDevice physical_device,
+                     VkPhysicalDeviceProperties2* properties) {
+  if (instance.GetPhysicalDeviceProperties2 != nullptr)
+    instance.GetPhysicalDeviceProperties2(physical_device, properties);
 }
 
 void FillShaderCoreProperties(InstanceData& instance, VkPhysicalDevice physical_device,

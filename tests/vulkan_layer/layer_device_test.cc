@@ -22,14 +22,14 @@ TEST_F(LayerDeviceTest, ListsAmdsRequiredDeviceExtensionsOnTopOfTheDrivers) {
   EXPECT_EQ(names.count(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME), 1u) << "the driver's own extensions are kept";
 
   // Asked by the layer's name: its two extensions only; a short array gets VK_INCOMPLETE.
-  ASSERT_EQ(vkEnumerateDeviceExtensionProperties(device().physical_device(), "VK_LAYER_OPENGPA_gpa_interface",
-                                                 &count, nullptr),
+  ASSERT_EQ(vkEnumerateDeviceExtensionProperties(device().physical_device(), "VK_LAYER_OPENGPA_gpa_interface", &count,
+                                                 nullptr),
             VK_SUCCESS);
   EXPECT_EQ(count, 2u);
   VkExtensionProperties first{};
   count = 1;
-  EXPECT_EQ(vkEnumerateDeviceExtensionProperties(device().physical_device(), "VK_LAYER_OPENGPA_gpa_interface",
-                                                 &count, &first),
+  EXPECT_EQ(vkEnumerateDeviceExtensionProperties(device().physical_device(), "VK_LAYER_OPENGPA_gpa_interface", &count,
+                                                 &first),
             VK_INCOMPLETE);
   EXPECT_STREQ(first.extensionName, VK_AMD_GPA_INTERFACE_EXTENSION_NAME);
 }
@@ -131,10 +131,12 @@ TEST_F(LayerDeviceTest, ClocksAreReportedAndOnlyTheDefaultModeIsAccepted) {
   mode.engineClockRatioToPeak = -1.0f;
   EXPECT_EQ(gpa().SetGpaDeviceClockMode(vk(), &mode), VK_SUCCESS);
   EXPECT_GE(mode.engineClockRatioToPeak, 0.0f) << "QUERY fills the ratios";
-  for (VkGpaDeviceClockModeAMD refused : {VK_GPA_DEVICE_CLOCK_MODE_PROFILING_AMD, VK_GPA_DEVICE_CLOCK_MODE_MIN_MEMORY_AMD,
-                                          VK_GPA_DEVICE_CLOCK_MODE_MIN_ENGINE_AMD, VK_GPA_DEVICE_CLOCK_MODE_PEAK_AMD}) {
+  for (VkGpaDeviceClockModeAMD refused :
+       {VK_GPA_DEVICE_CLOCK_MODE_PROFILING_AMD, VK_GPA_DEVICE_CLOCK_MODE_MIN_MEMORY_AMD,
+        VK_GPA_DEVICE_CLOCK_MODE_MIN_ENGINE_AMD, VK_GPA_DEVICE_CLOCK_MODE_PEAK_AMD}) {
     mode.clockMode = refused;
-    std::string messages = LayerMessages([&] { EXPECT_EQ(gpa().SetGpaDeviceClockMode(vk(), &mode), VK_ERROR_FEATURE_NOT_PRESENT); });
+    std::string messages =
+        LayerMessages([&] { EXPECT_EQ(gpa().SetGpaDeviceClockMode(vk(), &mode), VK_ERROR_FEATURE_NOT_PRESENT); });
     EXPECT_NE(messages.find("never changes them"), std::string::npos) << messages;
   }
   mode.clockMode = static_cast<VkGpaDeviceClockModeAMD>(42);

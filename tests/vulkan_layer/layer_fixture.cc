@@ -55,7 +55,8 @@ void LayerTest::SetUpTestSuite() {
   }
   shared.target = vkwork::RenderTarget::Create(*shared.device, 256, 192, &error);
   if (shared.target) {
-    shared.grid = vkwork::GraphicsPipeline::Create(*shared.device, *shared.target, vkwork::Geometry::kGridTriangles, &error);
+    shared.grid =
+        vkwork::GraphicsPipeline::Create(*shared.device, *shared.target, vkwork::Geometry::kGridTriangles, &error);
   }
   if (shared.grid) {
     shared.fullscreen =

@@ -17,8 +17,8 @@ TEST_F(LayerMisuseTest, TraceSamplesAreRefusedAsTheDeviceHasNoTraceFeature) {
   trace.sampleType = VK_GPA_SAMPLE_TYPE_TRACE_AMD;
   trace.sqThreadTraceEnable = VK_TRUE;
   std::uint32_t id = 7;
-  const std::string messages =
-      LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &trace, &id), VK_ERROR_FEATURE_NOT_PRESENT); });
+  const std::string messages = LayerMessages(
+      [&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &trace, &id), VK_ERROR_FEATURE_NOT_PRESENT); });
   EXPECT_EQ(id, UINT32_MAX);
   EXPECT_NE(messages.find("sqThreadTracing"), std::string::npos) << messages;
   ASSERT_EQ(gpa().CmdEndGpaSession(command_buffer, session), VK_SUCCESS);
@@ -31,7 +31,9 @@ TEST_F(LayerMisuseTest, BadSampleDescriptionsAreRefused) {
   std::uint32_t id = 0;
   const VkGpaSampleBeginInfoAMD timing = TimingInfo();
   // No session begun yet.
-  LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &timing, &id), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &timing, &id), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
   ASSERT_EQ(gpa().CmdBeginGpaSession(command_buffer, session), VK_SUCCESS);
 
   const std::vector<VkGpaPerfCounterAMD> unknown = {{VK_GPA_PERF_BLOCK_TCC_AMD, 0, 3}};
@@ -44,17 +46,29 @@ TEST_F(LayerMisuseTest, BadSampleDescriptionsAreRefused) {
     EXPECT_NE(messages.find("not a counter of this device"), std::string::npos) << messages;
   }
   VkGpaSampleBeginInfoAMD empty = CumulativeInfo({});
-  LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &empty, &id), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &empty, &id), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
   VkGpaSampleBeginInfoAMD no_stage = TimingInfo(0, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-  LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &no_stage, &id), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &no_stage, &id), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
   VkGpaSampleBeginInfoAMD bad_type = TimingInfo();
   bad_type.sampleType = static_cast<VkGpaSampleTypeAMD>(9);
-  LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &bad_type, &id), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &bad_type, &id), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
   VkGpaSampleBeginInfoAMD bad_stype = TimingInfo();
   bad_stype.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
-  LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &bad_stype, &id), VK_ERROR_VALIDATION_FAILED_EXT); });
-  LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, nullptr, &id), VK_ERROR_VALIDATION_FAILED_EXT); });
-  LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &timing, nullptr), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &bad_stype, &id), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, nullptr, &id), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &timing, nullptr), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
   // Ending samples that were never begun records nothing.
   LayerMessages([&] { gpa().CmdEndGpaSample(command_buffer, session, 0); });
   LayerMessages([&] { gpa().CmdEndGpaSample(command_buffer, session, 12345); });
@@ -70,11 +84,13 @@ TEST_F(LayerMisuseTest, SessionOrderRulesAreEnforced) {
   const VkCommandBuffer command_buffer = BeginPrimary();
   LayerMessages([&] { EXPECT_EQ(gpa().CmdEndGpaSession(command_buffer, a), VK_ERROR_VALIDATION_FAILED_EXT); });
   ASSERT_EQ(gpa().CmdBeginGpaSession(command_buffer, a), VK_SUCCESS);
-  std::string messages = LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSession(command_buffer, a), VK_ERROR_VALIDATION_FAILED_EXT); });
+  std::string messages =
+      LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSession(command_buffer, a), VK_ERROR_VALIDATION_FAILED_EXT); });
   EXPECT_NE(messages.find("12409"), std::string::npos) << messages;
-  messages = LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSession(command_buffer, b), VK_ERROR_VALIDATION_FAILED_EXT); });
+  messages =
+      LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSession(command_buffer, b), VK_ERROR_VALIDATION_FAILED_EXT); });
   EXPECT_NE(messages.find("12410"), std::string::npos) << messages;
-  LayerMessages([&] { EXPECT_EQ(gpa().ResetGpaSession(vk(), a), VK_ERROR_VALIDATION_FAILED_EXT); }) ;
+  LayerMessages([&] { EXPECT_EQ(gpa().ResetGpaSession(vk(), a), VK_ERROR_VALIDATION_FAILED_EXT); });
   EXPECT_EQ(gpa().GetGpaSessionStatus(vk(), a), VK_NOT_READY) << "still being recorded";
   ASSERT_EQ(gpa().CmdEndGpaSession(command_buffer, a), VK_SUCCESS);
   ASSERT_EQ(gpa().CmdBeginGpaSession(command_buffer, b), VK_SUCCESS) << "allowed once the other ended";
@@ -120,8 +136,9 @@ TEST_F(LayerMisuseTest, UnendedSamplesAreClosedByTheLayerAndHaveNoResult) {
   std::size_t size = 0;
   ASSERT_EQ(gpa().GetGpaSessionResults(vk(), session, timed, &size, nullptr), VK_SUCCESS);
   std::uint64_t values[2] = {};
-  messages = LayerMessages(
-      [&] { EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, timed, &size, values), VK_ERROR_VALIDATION_FAILED_EXT); });
+  messages = LayerMessages([&] {
+    EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, timed, &size, values), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
   EXPECT_NE(messages.find("no result"), std::string::npos) << messages;
   size = sizeof(std::uint64_t);
   LayerMessages([&] {
@@ -147,10 +164,15 @@ TEST_F(LayerMisuseTest, ResultQueriesCheckSizesIdsAndHandles) {
   size = sizeof(std::uint64_t);  // room for one of two timestamps
   EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, id, &size, values), VK_INCOMPLETE);
   EXPECT_EQ(size, 0u) << "nothing written";
-  LayerMessages([&] { EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, id + 1, &size, nullptr), VK_ERROR_VALIDATION_FAILED_EXT); });
-  LayerMessages([&] { EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, id, nullptr, nullptr), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, id + 1, &size, nullptr), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
+  LayerMessages([&] {
+    EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, id, nullptr, nullptr), VK_ERROR_VALIDATION_FAILED_EXT);
+  });
   size = 0;
-  LayerMessages([&] { EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, id, &size, values), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages(
+      [&] { EXPECT_EQ(gpa().GetGpaSessionResults(vk(), session, id, &size, values), VK_ERROR_VALIDATION_FAILED_EXT); });
 
   // Handles that are no session of this device.
   const auto bogus = reinterpret_cast<VkGpaSessionAMD>(std::uintptr_t{0xdeadbeef});
@@ -166,21 +188,27 @@ TEST_F(LayerMisuseTest, SessionCreationChecksItsArguments) {
   VkGpaSessionAMD session = VK_NULL_HANDLE;
   VkGpaSessionCreateInfoAMD info{};
   info.sType = VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD;
-  LayerMessages([&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), nullptr, nullptr, &session), VK_ERROR_VALIDATION_FAILED_EXT); });
-  LayerMessages([&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), &info, nullptr, nullptr), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages(
+      [&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), nullptr, nullptr, &session), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages(
+      [&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), &info, nullptr, nullptr), VK_ERROR_VALIDATION_FAILED_EXT); });
   info.secondaryCopySource = reinterpret_cast<VkGpaSessionAMD>(std::uintptr_t{0x1234});
-  LayerMessages([&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), &info, nullptr, &session), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages(
+      [&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), &info, nullptr, &session), VK_ERROR_VALIDATION_FAILED_EXT); });
   info.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
   info.secondaryCopySource = VK_NULL_HANDLE;
-  LayerMessages([&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), &info, nullptr, &session), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages(
+      [&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), &info, nullptr, &session), VK_ERROR_VALIDATION_FAILED_EXT); });
   // A copy destination cannot be begun, nor be the source of another copy.
   const VkGpaSessionAMD source = CreateSession();
   const VkGpaSessionAMD destination = CreateSession(source);
   info.sType = VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD;
   info.secondaryCopySource = destination;
-  LayerMessages([&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), &info, nullptr, &session), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages(
+      [&] { EXPECT_EQ(gpa().CreateGpaSession(vk(), &info, nullptr, &session), VK_ERROR_VALIDATION_FAILED_EXT); });
   const VkCommandBuffer command_buffer = BeginPrimary();
-  LayerMessages([&] { EXPECT_EQ(gpa().CmdBeginGpaSession(command_buffer, destination), VK_ERROR_VALIDATION_FAILED_EXT); });
+  LayerMessages(
+      [&] { EXPECT_EQ(gpa().CmdBeginGpaSession(command_buffer, destination), VK_ERROR_VALIDATION_FAILED_EXT); });
   // Copying from a source that was never ended records nothing, and the destination stays not ready.
   LayerMessages([&] { gpa().CmdCopyGpaSessionResults(command_buffer, destination); });
   End(command_buffer);

@@ -125,7 +125,8 @@ GpaStatus GpaInterfaceRecorder::Read(EntryResults* out) {
       }
     }
     if (!counters_.empty()) {
-      out->statistics_available[e] = ReadSample(entry.cumulative, counters_.size(), &out->statistics[e * counters_.size()]);
+      out->statistics_available[e] =
+          ReadSample(entry.cumulative, counters_.size(), &out->statistics[e * counters_.size()]);
     }
   }
   return kGpaStatusOk;

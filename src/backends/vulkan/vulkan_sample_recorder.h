@@ -16,9 +16,9 @@ namespace opengpa::vulkan {
 enum class TimestampRole : std::uint32_t { kTopBefore = 0, kBottomBefore = 1, kBottomAfter = 2 };
 
 struct EntryResults {
-  std::vector<std::uint64_t> timestamps;  // 3 per entry, by TimestampRole
-  std::vector<bool> timestamp_available;  // likewise
-  std::vector<std::uint64_t> statistics;  // statistic_count per entry, in bit order
+  std::vector<std::uint64_t> timestamps;   // 3 per entry, by TimestampRole
+  std::vector<bool> timestamp_available;   // likewise
+  std::vector<std::uint64_t> statistics;   // statistic_count per entry, in bit order
   std::vector<bool> statistics_available;  // 1 per entry
 };
 
