@@ -3,6 +3,8 @@
 #   bin/opengpa                                  the CLI
 #   lib/libGPUPerfAPI{VK,GL,CL,CUDA}.so          the GPA libraries (those that were built)
 #   lib/libOpenGPAMonitor.so                     the real-time monitor's C API
+#   lib/libVkLayer_opengpa_gpa_interface.so      the Vulkan layer offering VK_AMD_gpa_interface on any driver,
+#   share/vulkan/explicit_layer.d/*.json         and its manifest (VK_LAYER_OPENGPA_gpa_interface)
 #   lib/libopengpa_{intercept_cl,inject_cuda}.so what `opengpa profile` loads into a program
 #   include/gpu_performance_api/*.h              GPA's headers and OpenGPA's extensions
 #   include/opengpa/opengpa.hpp                  the C++ layer
@@ -97,6 +99,14 @@ install(TARGETS ${exported_targets} EXPORT OpenGPATargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The Vulkan layer VK_LAYER_OPENGPA_gpa_interface (docs/vulkan-layer.md): the library, and its manifest where the
+# loader looks for explicit layers under the prefix (share/vulkan/explicit_layer.d), naming the library relative
+# to itself.
+if(TARGET VkLayer_opengpa_gpa_interface)
+  install(TARGETS VkLayer_opengpa_gpa_interface LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+  install(FILES ${OPENGPA_VULKAN_LAYER_DIR}/install/VkLayer_opengpa_gpa_interface.json
+          DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/vulkan/explicit_layer.d COMPONENT runtime)
+endif()
 # Loaded at run time by path (the CLI's injection libraries; the counter library, as GPA's clients load it;
 # libNvPmApi.Core.so, as PerfKit's clients load it).
 foreach(loaded opengpa_intercept_cl opengpa_inject_cuda GPUPerfAPICounters NvPmApiCore)

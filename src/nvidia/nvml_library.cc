@@ -47,6 +47,7 @@ GpaStatus Library::Load(const std::vector<std::string>& candidates, std::unique_
   // Optional: a counter whose function is missing is reported when that counter is asked for.
   loaded->Resolve("nvmlDeviceGetUtilizationRates", &functions.device_get_utilization_rates);
   loaded->Resolve("nvmlDeviceGetClockInfo", &functions.device_get_clock_info);
+  loaded->Resolve("nvmlDeviceGetMaxClockInfo", &functions.device_get_max_clock_info);
   loaded->Resolve("nvmlDeviceGetPowerUsage", &functions.device_get_power_usage);
   loaded->Resolve("nvmlDeviceGetTemperature", &functions.device_get_temperature);
   loaded->Resolve("nvmlDeviceGetPcieThroughput", &functions.device_get_pcie_throughput);

@@ -46,6 +46,7 @@ struct Functions {
   // ---- per counter
   Return (*device_get_utilization_rates)(Device, Utilization*) = nullptr;
   Return (*device_get_clock_info)(Device, int, unsigned int*) = nullptr;   // MHz
+  Return (*device_get_max_clock_info)(Device, int, unsigned int*) = nullptr;  // MHz
   Return (*device_get_power_usage)(Device, unsigned int*) = nullptr;       // milliwatts
   Return (*device_get_temperature)(Device, int, unsigned int*) = nullptr;  // degrees C
   Return (*device_get_pcie_throughput)(Device, int, unsigned int*) = nullptr;  // KB/s over 20 ms

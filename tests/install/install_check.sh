@@ -18,7 +18,8 @@ package)
               include/gpu_performance_api/gpu_perf_api_vk.h include/gpu_performance_api/opengpa_ext.h \
               include/opengpa/opengpa.hpp lib/cmake/OpenGPA/OpenGPAConfig.cmake \
               lib/cmake/OpenGPA/OpenGPAConfigVersion.cmake lib/cmake/OpenGPA/OpenGPATargets.cmake \
-              lib/pkgconfig/opengpa.pc lib/pkgconfig/opengpa-vk.pc; do
+              lib/pkgconfig/opengpa.pc lib/pkgconfig/opengpa-vk.pc lib/libVkLayer_opengpa_gpa_interface.so \
+              share/vulkan/explicit_layer.d/VkLayer_opengpa_gpa_interface.json include/vulkan_layer/vk_amd_gpa_interface.h; do
     [[ -e $work/prefix/$file ]] || fail "$file was not installed"
   done
   # Every shipped library that was built is installed (build/lib also holds the tests' and benchmarks' fakes).

@@ -190,7 +190,10 @@ class VulkanApiContext : public ApiContext {
                          [name](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
     };
     std::vector<const char*> extensions;
-    for (const char* name : {AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST, AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST}) {
+    // AMD's lists (offered under VK_LAYER_OPENGPA_gpa_interface or by AMD's driver), then what OpenGPA's
+    // query path uses besides them.
+    for (const char* name : {AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST, AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST,
+                             VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME}) {
       if (offered(name)) extensions.push_back(name);
     }
 

@@ -156,13 +156,13 @@ std::unique_ptr<VulkanDevice> VulkanDevice::Create(DevicePreference preference, 
   std::vector<VkExtensionProperties> available(count);
   vkEnumerateDeviceExtensionProperties(chosen.device, nullptr, &count, available.data());
   std::vector<const char*> extensions;
-  for (const char* name : {AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST}) {
-    // Required by OpenGPA unless the device is Vulkan 1.2, where host query reset is core.
+  // AMD's lists (offered under the layer VK_LAYER_OPENGPA_gpa_interface, or by AMD's driver), then what
+  // OpenGPA's query path uses besides: host query reset (core in Vulkan 1.2) and calibrated timestamps.
+  for (const char* name : {AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST, AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST,
+                           VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME}) {
     if (HasExtension(available, name)) extensions.push_back(name);
   }
-  for (const char* name : {AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST}) {
-    if (HasExtension(available, name)) extensions.push_back(name);
-  }
+  self->gpa_interface_ = HasExtension(available, VK_AMD_GPA_INTERFACE_EXTENSION_NAME);
   self->calibrated_timestamps_ = HasExtension(available, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 
   const float priority = 1.0f;

@@ -46,6 +46,8 @@ class VulkanDevice {
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   bool has_geometry_shader() const { return geometry_shader_; }
   bool has_calibrated_timestamps() const { return calibrated_timestamps_; }
+  // Whether the device was created with VK_AMD_gpa_interface (AMD's driver, or the layer in between).
+  bool has_gpa_interface() const { return gpa_interface_; }
 
   // Command buffers come from one pool that lives as long as the device.
   VkCommandBuffer AllocateCommandBuffer(VkCommandBufferLevel level);
@@ -64,6 +66,7 @@ class VulkanDevice {
   VkPhysicalDeviceMemoryProperties memory_{};
   bool geometry_shader_ = false;
   bool calibrated_timestamps_ = false;
+  bool gpa_interface_ = false;
 };
 
 const char* DeviceTypeName(VkPhysicalDeviceType type);

@@ -128,6 +128,12 @@ GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, 
   context->timestamps_ = TimestampsOf(properties, families);
   context->calibrated_timestamps_ =
       DeviceTimeDomainCalibratable(f, context->device_functions_, info.physical_device);
+  context->gpa_interface_ =
+      LoadGpaInterfaceFunctions(f, info.physical_device, info.device, &context->gpa_interface_functions_);
+  if (context->gpa_interface_) {
+    Log(kGpaLoggingMessage, "{}: samples are recorded through VK_AMD_gpa_interface (VK_LAYER_OPENGPA_gpa_interface)",
+        properties.deviceName);
+  }
 
   MeasurementCapabilities capabilities;
   capabilities.timestamps = context->timestamps_.valid_bits > 0;
@@ -196,6 +202,7 @@ GpaStatus VulkanContext::CreateSession(GpaSessionSampleType type, const std::vec
   setup.timestamp_mask = timestamps_.mask();
   setup.timestamp_period_ns = timestamps_.period_ns;
   setup.calibrated_timestamps = calibrated_timestamps_;
+  setup.gpa_interface = gpa_interface_ ? &gpa_interface_functions_ : nullptr;
   *out = std::make_unique<VulkanSession>(std::move(setup));
   return kGpaStatusOk;
 }

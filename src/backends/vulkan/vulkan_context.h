@@ -42,6 +42,8 @@ class VulkanContext final : public BackendContext {
   DeviceInfo device_info_;
   TimestampCapabilities timestamps_;
   bool calibrated_timestamps_ = false;
+  bool gpa_interface_ = false;  // samples go through VK_AMD_gpa_interface (OpenGPA's layer is on the device)
+  GpaInterfaceFunctions gpa_interface_functions_;
   std::vector<VulkanHardwareCounter> counters_;
   std::vector<HardwareCounterInfo> counter_infos_;
 };

@@ -64,6 +64,8 @@ GpaStatus LoadInstanceFunctions(PFN_vkGetInstanceProcAddr get, VkInstance instan
   }
   f.GetPhysicalDeviceCalibrateableTimeDomainsEXT = InstanceFunction<PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT>(
       get, instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
+  f.EnumerateDeviceExtensionProperties =
+      InstanceFunction<PFN_vkEnumerateDeviceExtensionProperties>(get, instance, "vkEnumerateDeviceExtensionProperties");
 
   const char* missing = nullptr;
   if (f.GetDeviceProcAddr == nullptr) missing = "vkGetDeviceProcAddr";
@@ -111,11 +113,38 @@ GpaStatus LoadDeviceFunctions(const InstanceFunctions& instance_functions, VkDev
   if (f.ResetQueryPool == nullptr) {
     return LogError(kGpaStatusErrorDriverNotSupported,
                     "GpaVkContextOpenInfo::device {}: neither vkResetQueryPool nor vkResetQueryPoolEXT resolves; "
-                    "create the device with Vulkan 1.2 or VK_EXT_host_query_reset "
-                    "(AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST) and enable the hostQueryReset feature",
+                    "create the device with Vulkan 1.2 or VK_EXT_host_query_reset and enable the hostQueryReset "
+                    "feature (gpu_perf_api_vk.h)",
                     static_cast<const void*>(device));
   }
   return kGpaStatusOk;
+}
+
+bool LoadGpaInterfaceFunctions(const InstanceFunctions& instance_functions, VkPhysicalDevice physical_device,
+                               VkDevice device, GpaInterfaceFunctions* out) {
+  *out = GpaInterfaceFunctions{};
+  // Asked by the layer's name, the loader answers only when that layer is active on the instance.
+  std::uint32_t count = 0;
+  if (instance_functions.EnumerateDeviceExtensionProperties == nullptr ||
+      instance_functions.EnumerateDeviceExtensionProperties(physical_device, "VK_LAYER_OPENGPA_gpa_interface", &count,
+                                                            nullptr) != VK_SUCCESS ||
+      count == 0) {
+    return false;
+  }
+  PFN_vkGetDeviceProcAddr get = instance_functions.GetDeviceProcAddr;
+  GpaInterfaceFunctions f;
+  f.CreateGpaSession = DeviceFunction<PFN_vkCreateGpaSessionAMD>(get, device, "vkCreateGpaSessionAMD");
+  f.DestroyGpaSession = DeviceFunction<PFN_vkDestroyGpaSessionAMD>(get, device, "vkDestroyGpaSessionAMD");
+  f.CmdBeginGpaSession = DeviceFunction<PFN_vkCmdBeginGpaSessionAMD>(get, device, "vkCmdBeginGpaSessionAMD");
+  f.CmdEndGpaSession = DeviceFunction<PFN_vkCmdEndGpaSessionAMD>(get, device, "vkCmdEndGpaSessionAMD");
+  f.CmdBeginGpaSample = DeviceFunction<PFN_vkCmdBeginGpaSampleAMD>(get, device, "vkCmdBeginGpaSampleAMD");
+  f.CmdEndGpaSample = DeviceFunction<PFN_vkCmdEndGpaSampleAMD>(get, device, "vkCmdEndGpaSampleAMD");
+  f.GetGpaSessionStatus = DeviceFunction<PFN_vkGetGpaSessionStatusAMD>(get, device, "vkGetGpaSessionStatusAMD");
+  f.GetGpaSessionResults = DeviceFunction<PFN_vkGetGpaSessionResultsAMD>(get, device, "vkGetGpaSessionResultsAMD");
+  const bool all = f.CreateGpaSession && f.DestroyGpaSession && f.CmdBeginGpaSession && f.CmdEndGpaSession &&
+                   f.CmdBeginGpaSample && f.CmdEndGpaSample && f.GetGpaSessionStatus && f.GetGpaSessionResults;
+  *out = all ? f : GpaInterfaceFunctions{};
+  return all;
 }
 
 }  // namespace opengpa::vulkan

@@ -11,6 +11,8 @@
 #endif
 #include <vulkan/vulkan.h>
 
+#include "vk_amd_gpa_interface.h"
+
 #include "gpu_performance_api/gpu_perf_api_types.h"
 
 namespace opengpa::vulkan {
@@ -26,6 +28,7 @@ struct InstanceFunctions {
   PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2 = nullptr;
   // VK_EXT_calibrated_timestamps; null when the instance cannot offer it.
   PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT GetPhysicalDeviceCalibrateableTimeDomainsEXT = nullptr;
+  PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties = nullptr;
 };
 
 struct DeviceFunctions {
@@ -39,6 +42,26 @@ struct DeviceFunctions {
   // VK_EXT_calibrated_timestamps when the application enabled it; null otherwise.
   PFN_vkGetCalibratedTimestampsEXT GetCalibratedTimestampsEXT = nullptr;
 };
+
+// VK_AMD_gpa_interface, when the application created its device with it (AMD's driver, or OpenGPA's layer
+// VK_LAYER_OPENGPA_gpa_interface on any driver): the loader resolves its commands for that device only then.
+struct GpaInterfaceFunctions {
+  PFN_vkCreateGpaSessionAMD CreateGpaSession = nullptr;
+  PFN_vkDestroyGpaSessionAMD DestroyGpaSession = nullptr;
+  PFN_vkCmdBeginGpaSessionAMD CmdBeginGpaSession = nullptr;
+  PFN_vkCmdEndGpaSessionAMD CmdEndGpaSession = nullptr;
+  PFN_vkCmdBeginGpaSampleAMD CmdBeginGpaSample = nullptr;
+  PFN_vkCmdEndGpaSampleAMD CmdEndGpaSample = nullptr;
+  PFN_vkGetGpaSessionStatusAMD GetGpaSessionStatus = nullptr;
+  PFN_vkGetGpaSessionResultsAMD GetGpaSessionResults = nullptr;
+};
+
+// Whether VK_AMD_gpa_interface can carry OpenGPA's counters on `device`: every command of
+// GpaInterfaceFunctions resolves for it, and the extension comes from OpenGPA's layer, whose counters are the
+// pipeline statistics (vk_gpa_interface_statistics.h). AMD's own driver publishes AMD hardware counters, whose
+// tables OpenGPA does not have: there the core queries are used.
+bool LoadGpaInterfaceFunctions(const InstanceFunctions& instance_functions, VkPhysicalDevice physical_device,
+                               VkDevice device, GpaInterfaceFunctions* out);
 
 // vkGetInstanceProcAddr of the process's Vulkan loader; kGpaStatusErrorLibLoadFailed (logged) if there is none.
 GpaStatus LoadVulkanLoader(PFN_vkGetInstanceProcAddr* out);

@@ -55,7 +55,7 @@ GpaStatus EntryPools::Allocate(std::uint32_t* entry) {
   return kGpaStatusOk;
 }
 
-void EntryPools::WriteTimestamp(VkCommandBuffer command_buffer, std::uint32_t entry, TimestampRole role) const {
+void EntryPools::WriteTimestamp(VkCommandBuffer command_buffer, std::uint32_t entry, TimestampRole role) {
   if (!timestamps_) return;
   const Chunk& chunk = chunks_[entry / kEntriesPerChunk];
   const std::uint32_t query = 3 * (entry % kEntriesPerChunk) + static_cast<std::uint32_t>(role);
@@ -64,19 +64,19 @@ void EntryPools::WriteTimestamp(VkCommandBuffer command_buffer, std::uint32_t en
   functions_.CmdWriteTimestamp(command_buffer, stage, chunk.timestamps->handle(), query);
 }
 
-void EntryPools::BeginStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) const {
+void EntryPools::BeginStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) {
   if (statistics_ == 0) return;
   functions_.CmdBeginQuery(command_buffer, chunks_[entry / kEntriesPerChunk].statistics->handle(),
                            entry % kEntriesPerChunk, 0);
 }
 
-void EntryPools::EndStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) const {
+void EntryPools::EndStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) {
   if (statistics_ == 0) return;
   functions_.CmdEndQuery(command_buffer, chunks_[entry / kEntriesPerChunk].statistics->handle(),
                          entry % kEntriesPerChunk);
 }
 
-GpaStatus EntryPools::Read(EntryResults* out) const {
+GpaStatus EntryPools::Read(EntryResults* out) {
   // No VK_QUERY_RESULT_WAIT_BIT: a query whose command buffer is never submitted would block forever.
   // Availability words tell, per query, whether the value is final.
   constexpr VkQueryResultFlags kFlags = VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/vulkan/vulkan_functions.h"
+#include "backends/vulkan/vulkan_sample_recorder.h"
 
 namespace opengpa::vulkan {
 
@@ -30,19 +31,9 @@ class QueryPool {
   VkQueryPool pool_;
 };
 
-// Each sample segment recorded on a command list takes one *entry*: three timestamps (top-of-pipe and
-// bottom-of-pipe before, bottom-of-pipe after) and one pipeline-statistics query. Entries live in chunks of
-// pools that are added as samples grow, so a command list never has to be re-recorded for lack of queries.
-enum class TimestampRole : std::uint32_t { kTopBefore = 0, kBottomBefore = 1, kBottomAfter = 2 };
-
-struct EntryResults {
-  std::vector<std::uint64_t> timestamps;  // 3 per entry, by TimestampRole
-  std::vector<bool> timestamp_available;  // likewise
-  std::vector<std::uint64_t> statistics;  // statistic_count per entry, in bit order
-  std::vector<bool> statistics_available;  // 1 per entry
-};
-
-class EntryPools {
+// The core-query recorder: each entry's three timestamps and statistics query live in chunks of pools that are
+// added as samples grow, so a command list never has to be re-recorded for lack of queries.
+class EntryPools final : public SampleRecorder {
  public:
   static constexpr std::uint32_t kEntriesPerChunk = 64;
 
@@ -50,17 +41,16 @@ class EntryPools {
              VkQueryPipelineStatisticFlags statistics);
 
   // The next unused entry, adding a chunk of pools when the current ones are full.
-  GpaStatus Allocate(std::uint32_t* entry);
+  GpaStatus Allocate(std::uint32_t* entry) override;
 
-  void WriteTimestamp(VkCommandBuffer command_buffer, std::uint32_t entry, TimestampRole role) const;
-  void BeginStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) const;
-  void EndStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) const;
+  void WriteTimestamp(VkCommandBuffer command_buffer, std::uint32_t entry, TimestampRole role) override;
+  void BeginStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) override;
+  void EndStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) override;
 
-  // Reads every allocated entry without waiting; what the GPU has not written yet is marked unavailable.
-  GpaStatus Read(EntryResults* out) const;
+  GpaStatus Read(EntryResults* out) override;
 
-  std::uint32_t entry_count() const { return entry_count_; }
-  std::uint32_t statistic_count() const { return statistic_count_; }
+  std::uint32_t entry_count() const override { return entry_count_; }
+  std::uint32_t statistic_count() const override { return statistic_count_; }
 
  private:
   struct Chunk {

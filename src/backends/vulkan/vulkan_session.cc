@@ -1,5 +1,7 @@
 #include "backends/vulkan/vulkan_session.h"
 
+#include "backends/vulkan/vulkan_gpa_interface_recorder.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -71,14 +73,19 @@ std::uint32_t StatisticColumn(VkQueryPipelineStatisticFlags flags, VkQueryPipeli
 }  // namespace
 
 struct VulkanSession::ListRecord {
-  ListRecord(const SessionSetup& setup, bool timestamps, VkQueryPipelineStatisticFlags statistics)
-      : pools(*setup.functions, setup.device, timestamps, statistics) {}
+  ListRecord(const SessionSetup& setup, bool timestamps, VkQueryPipelineStatisticFlags statistics) {
+    if (setup.gpa_interface != nullptr) {
+      pools = std::make_unique<GpaInterfaceRecorder>(*setup.gpa_interface, setup.device, timestamps, statistics);
+    } else {
+      pools = std::make_unique<EntryPools>(*setup.functions, setup.device, timestamps, statistics);
+    }
+  }
   std::uint32_t index = 0;  // position in lists_
   VkCommandBuffer command_buffer = VK_NULL_HANDLE;
   GpaCommandListType type = kGpaCommandListPrimary;
   GpaUInt32 pass = 0;
   bool ended = false;
-  EntryPools pools;
+  std::unique_ptr<SampleRecorder> pools;  // core queries, or VK_AMD_gpa_interface where the device offers it
   std::vector<SampleSlot> open_slots;  // samples with a statistics query still open on this list
   EntryResults results;                // last read of the pools
 };
@@ -139,6 +146,8 @@ GpaStatus VulkanSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCom
   record->command_buffer = command_buffer;
   record->type = type;
   record->pass = pass;
+  GpaStatus status = record->pools->BeginList(command_buffer);
+  if (status != kGpaStatusOk) return status;
   lists_.push_back(std::move(record));
   *out = std::make_unique<VulkanCommandList>(this, lists_.back()->index);
   return kGpaStatusOk;
@@ -175,7 +184,7 @@ void VulkanSession::CloseOpenSegments(ListRecord& list) {
   for (SampleSlot slot : list.open_slots) {
     for (Segment& segment : Record(list.pass, slot)->segments) {
       if (segment.open && segment.list == list.index) {
-        list.pools.EndStatistics(list.command_buffer, segment.entry);
+        list.pools->EndStatistics(list.command_buffer, segment.entry);
         segment.open = false;
       }
     }
@@ -185,13 +194,13 @@ void VulkanSession::CloseOpenSegments(ListRecord& list) {
 
 GpaStatus VulkanSession::OpenSegment(ListRecord& list, SampleSlot slot, SampleRecord& record, bool first) {
   std::uint32_t entry = 0;
-  GpaStatus status = list.pools.Allocate(&entry);
+  GpaStatus status = list.pools->Allocate(&entry);
   if (status != kGpaStatusOk) return status;
   if (first) {
-    list.pools.WriteTimestamp(list.command_buffer, entry, TimestampRole::kTopBefore);
-    list.pools.WriteTimestamp(list.command_buffer, entry, TimestampRole::kBottomBefore);
+    list.pools->WriteTimestamp(list.command_buffer, entry, TimestampRole::kTopBefore);
+    list.pools->WriteTimestamp(list.command_buffer, entry, TimestampRole::kBottomBefore);
   }
-  list.pools.BeginStatistics(list.command_buffer, entry);
+  list.pools->BeginStatistics(list.command_buffer, entry);
   record.segments.push_back({list.index, entry, true});
   list.open_slots.push_back(slot);
   return kGpaStatusOk;
@@ -233,8 +242,8 @@ GpaStatus VulkanSession::EndSample(BackendCommandList& handle, SampleSlot slot) 
     return LogError(kGpaStatusErrorSampleNotStarted, "sample slot {} is not running on this command list", slot);
   }
   Segment& segment = record.segments.back();
-  list->pools.EndStatistics(list->command_buffer, segment.entry);
-  list->pools.WriteTimestamp(list->command_buffer, segment.entry, TimestampRole::kBottomAfter);
+  list->pools->EndStatistics(list->command_buffer, segment.entry);
+  list->pools->WriteTimestamp(list->command_buffer, segment.entry, TimestampRole::kBottomAfter);
   segment.open = false;
   record.ended = true;
   list->open_slots.erase(std::remove(list->open_slots.begin(), list->open_slots.end(), slot), list->open_slots.end());
@@ -251,7 +260,7 @@ GpaStatus VulkanSession::EndCommandList(BackendCommandList& handle) {
   // because a query must begin and end in the same command buffer.
   CloseOpenSegments(*list);
   list->ended = true;
-  return kGpaStatusOk;
+  return list->pools->EndList(list->command_buffer);
 }
 
 GpaStatus VulkanSession::ContinueSample(SampleSlot slot, BackendCommandList& from_handle,
@@ -371,7 +380,7 @@ GpaStatus VulkanSession::RefreshResults(GpaUInt32 pass) {
   if (pass_ready_[pass]) return kGpaStatusOk;
   for (const auto& list : lists_) {
     if (list->pass != pass) continue;
-    GpaStatus status = list->pools.Read(&list->results);
+    GpaStatus status = list->pools->Read(&list->results);
     if (status != kGpaStatusOk) return status;
   }
   pass_ready_[pass] = PassAvailable(pass);
@@ -438,7 +447,7 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
         std::uint64_t sum = 0;
         for (const Segment& segment : record.segments) {
           const EntryResults& results = lists_[segment.list]->results;
-          sum += results.statistics[static_cast<std::size_t>(segment.entry) * lists_[segment.list]->pools.statistic_count() +
+          sum += results.statistics[static_cast<std::size_t>(segment.entry) * lists_[segment.list]->pools->statistic_count() +
                                     column];
         }
         value = static_cast<double>(sum);

@@ -1,5 +1,6 @@
-// A GPA session on a Vulkan device: samples become timestamp and pipeline-statistics queries recorded into
-// the application's command buffers, and are read back with vkGetQueryPoolResults.
+// A GPA session on a Vulkan device: samples become timestamps and pipeline-statistics counts recorded into
+// the application's command buffers (core queries, or VK_AMD_gpa_interface samples where the device offers the
+// extension), and read back when the GPU has written them.
 //
 // A sample is a list of *segments*, one per command list it runs on: it begins on one list (timestamps
 // before it, a statistics query opened), may be continued on other primaries (GpaContinueSampleOnCommandList:
@@ -34,6 +35,9 @@ struct SessionSetup {
   std::uint64_t timestamp_mask = ~0ull;         // timestampValidBits as a mask
   double timestamp_period_ns = 1.0;             // VkPhysicalDeviceLimits::timestampPeriod
   bool calibrated_timestamps = false;           // vkGetCalibratedTimestampsEXT with the device time domain works
+  // VK_AMD_gpa_interface's commands where the device was created with it: samples are recorded through them
+  // (vulkan_gpa_interface_recorder.h), as AMD's GPA does; null: core queries (vulkan_query_pool.h).
+  const GpaInterfaceFunctions* gpa_interface = nullptr;
 };
 
 class VulkanSession final : public BackendSession {

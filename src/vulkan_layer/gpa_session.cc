@@ -1,0 +1,445 @@
+#include "gpa_session.h"
+
+#include <bitset>
+#include <cstring>
+#include <string>
+
+#include "layer_log.h"
+
+namespace opengpa::vklayer {
+namespace {
+
+constexpr VkQueryResultFlags kCopyFlags =
+    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT;
+
+std::string SampleName(std::uint32_t sample_id) { return "sample " + std::to_string(sample_id); }
+
+}  // namespace
+
+VkPipelineStageFlagBits TimestampStage(VkPipelineStageFlags mask, VkQueueFlags queue_flags) {
+  // Graphics stages in pipeline order.
+  static constexpr VkPipelineStageFlagBits kGraphicsOrder[] = {
+      VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+      VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+      VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+      VK_PIPELINE_STAGE_TESSELLATION_CONTROL_SHADER_BIT,
+      VK_PIPELINE_STAGE_TESSELLATION_EVALUATION_SHADER_BIT,
+      VK_PIPELINE_STAGE_GEOMETRY_SHADER_BIT,
+      VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT,
+      VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+  };
+  VkPipelineStageFlags graphics_bits = 0;
+  for (VkPipelineStageFlagBits stage : kGraphicsOrder) graphics_bits |= stage;
+  const bool has_graphics = (queue_flags & VK_QUEUE_GRAPHICS_BIT) != 0;
+  if (std::bitset<32>(mask).count() == 1) {
+    const auto stage = static_cast<VkPipelineStageFlagBits>(mask);
+    if ((mask & graphics_bits) != 0 && !has_graphics && stage != VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT) {
+      return VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    }
+    if (stage == VK_PIPELINE_STAGE_HOST_BIT || stage == VK_PIPELINE_STAGE_ALL_COMMANDS_BIT ||
+        stage == VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT) {
+      return VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    }
+    return stage;
+  }
+  const VkPipelineStageFlags without_top = mask & ~static_cast<VkPipelineStageFlags>(VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+  if (without_top != 0 && (without_top & ~graphics_bits) == 0 && has_graphics) {
+    VkPipelineStageFlagBits last = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    for (VkPipelineStageFlagBits stage : kGraphicsOrder) {
+      if (without_top & stage) last = stage;
+    }
+    return last;
+  }
+  return VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+}
+
+GpaSession::GpaSession(DeviceData& device, GpaSession* copy_source)
+    : device_(device), copy_source_(copy_source), timestamps_(device, VK_QUERY_TYPE_TIMESTAMP, 0) {}
+
+GpaSession::~GpaSession() { ReleaseCopyBuffer(); }
+
+QueryPools& GpaSession::StatisticsPools(bool graphics) {
+  std::unique_ptr<QueryPools>& pools = graphics ? graphics_statistics_ : compute_statistics_;
+  if (!pools) {
+    const VkQueryPipelineStatisticFlags statistics =
+        graphics
+            ? AllStatistics()
+            : static_cast<VkQueryPipelineStatisticFlags>(VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT);
+    pools = std::make_unique<QueryPools>(device_, VK_QUERY_TYPE_PIPELINE_STATISTICS, statistics);
+  }
+  return *pools;
+}
+
+VkResult GpaSession::CmdBegin(VkCommandBuffer command_buffer, CommandBufferInfo& info) {
+  if (copy_source_ != nullptr) {
+    LogProblem(
+        "vkCmdBeginGpaSessionAMD: this session was created with a secondaryCopySource; it only receives "
+        "results through vkCmdCopyGpaSessionResultsAMD");
+    return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  if (state_ != State::kReady) {
+    LogProblem(
+        "vkCmdBeginGpaSessionAMD: the session was already begun; call vkResetGpaSessionAMD before reusing "
+        "it (VUID-vkCmdBeginGpaSessionAMD-gpaSession-12409)");
+    return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  if (info.open_session != nullptr) {
+    LogProblem(
+        "vkCmdBeginGpaSessionAMD: another GPA session begun in this command buffer has not been ended "
+        "(VUID-vkCmdBeginGpaSessionAMD-commandBuffer-12410)");
+    return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  (void)command_buffer;
+  samples_.clear();
+  timestamps_.ResetAll();
+  if (graphics_statistics_) graphics_statistics_->ResetAll();
+  if (compute_statistics_) compute_statistics_->ResetAll();
+  state_ = State::kRecording;
+  recorded_ = false;
+  info.open_session = this;
+  return VK_SUCCESS;
+}
+
+VkResult GpaSession::CmdEnd(VkCommandBuffer command_buffer, CommandBufferInfo& info) {
+  if (state_ != State::kRecording) {
+    LogProblem("vkCmdEndGpaSessionAMD: the session is not begun");
+    return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  CloseOpenSamples(command_buffer);
+  info.sessions_with_open_samples.erase(this);
+  for (std::uint32_t id = 0; id < samples_.size(); ++id) {
+    Sample& sample = samples_[id];
+    if (!sample.ended && !sample.abandoned) {
+      // A timing sample never ended, or a cumulative one open in another command buffer (closed when that
+      // recording ends): it has no result.
+      LogProblem("vkCmdEndGpaSessionAMD: " + SampleName(id) + " was never ended; it will have no result");
+      sample.abandoned = true;
+    }
+  }
+  if (info.open_session == this) info.open_session = nullptr;
+  state_ = State::kEnded;
+  recorded_ = true;
+  return VK_SUCCESS;
+}
+
+VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBufferInfo& info,
+                                    const VkGpaSampleBeginInfoAMD& begin, std::uint32_t* sample_id) {
+  if (state_ != State::kRecording) {
+    LogProblem("vkCmdBeginGpaSampleAMD: the session is not begun (call vkCmdBeginGpaSessionAMD first)");
+    return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  Sample sample;
+  sample.type = begin.sampleType;
+  sample.begun_in = command_buffer;
+  const std::uint32_t id = static_cast<std::uint32_t>(samples_.size());
+  switch (begin.sampleType) {
+    case VK_GPA_SAMPLE_TYPE_TRACE_AMD:
+      LogProblem(
+          "vkCmdBeginGpaSampleAMD: trace samples (SQTT, SPM) are not supported on this device: "
+          "VkPhysicalDeviceGpaFeaturesAMD::sqThreadTracing and ::streamingPerfCounters are VK_FALSE");
+      return VK_ERROR_FEATURE_NOT_PRESENT;
+    case VK_GPA_SAMPLE_TYPE_TIMING_AMD: {
+      if (begin.timingPreSample == 0 || begin.timingPostSample == 0) {
+        LogProblem("vkCmdBeginGpaSampleAMD: timingPreSample and timingPostSample must not be 0");
+        return VK_ERROR_VALIDATION_FAILED_EXT;
+      }
+      const std::uint32_t family = info.queue_family;
+      if (family >= device_.queue_families.size() || device_.queue_families[family].timestampValidBits == 0) {
+        LogProblem("vkCmdBeginGpaSampleAMD: the command buffer's queue family writes no timestamps");
+        return VK_ERROR_FEATURE_NOT_PRESENT;
+      }
+      if (!timestamps_.Take(2, &sample.queries)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+      sample.post_stage = TimestampStage(begin.timingPostSample, info.queue_flags);
+      device_.CmdWriteTimestamp(command_buffer, TimestampStage(begin.timingPreSample, info.queue_flags),
+                                sample.queries.pool, sample.queries.first);
+      break;
+    }
+    case VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD: {
+      if (begin.perfCounterCount == 0 || begin.pPerfCounters == nullptr) {
+        LogProblem("vkCmdBeginGpaSampleAMD: a cumulative sample needs perfCounterCount > 0 and pPerfCounters");
+        return VK_ERROR_VALIDATION_FAILED_EXT;
+      }
+      if (!device_.pipeline_statistics) {
+        LogProblem("vkCmdBeginGpaSampleAMD: the device has no pipeline-statistics queries, so no counters");
+        return VK_ERROR_FEATURE_NOT_PRESENT;
+      }
+      const bool graphics = (info.queue_flags & VK_QUEUE_GRAPHICS_BIT) != 0;
+      for (std::uint32_t i = 0; i < begin.perfCounterCount; ++i) {
+        const VkGpaPerfCounterAMD& counter = begin.pPerfCounters[i];
+        const std::optional<PipelineStatisticEvent> event = FindEvent(counter.blockType, counter.eventID);
+        if (!event || counter.blockInstance != 0) {
+          LogProblem("vkCmdBeginGpaSampleAMD: pPerfCounters[" + std::to_string(i) + "] (block " +
+                     std::to_string(counter.blockType) + ", instance " + std::to_string(counter.blockInstance) +
+                     ", event " + std::to_string(counter.eventID) +
+                     ") is not a counter of this device (see VkPhysicalDeviceGpaPropertiesAMD::pPerfBlocks)");
+          return VK_ERROR_FEATURE_NOT_PRESENT;
+        }
+        if (event->graphics && !graphics) {
+          LogProblem(std::string("vkCmdBeginGpaSampleAMD: ") + event->name +
+                     " cannot be counted in a command buffer whose queue family has no graphics");
+          return VK_ERROR_FEATURE_NOT_PRESENT;
+        }
+        sample.counters.push_back(event->statistic);
+      }
+      QueryPools& pools = StatisticsPools(graphics);
+      if (!pools.Take(1, &sample.queries)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+      sample.statistics = pools.statistics();
+      device_.CmdBeginQuery(command_buffer, sample.queries.pool, sample.queries.first, 0);
+      info.sessions_with_open_samples.insert(this);
+      break;
+    }
+    default:
+      LogProblem("vkCmdBeginGpaSampleAMD: sampleType " + std::to_string(begin.sampleType) +
+                 " is not a VkGpaSampleTypeAMD");
+      return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  samples_.push_back(std::move(sample));
+  *sample_id = id;
+  return VK_SUCCESS;
+}
+
+void GpaSession::CmdEndSample(VkCommandBuffer command_buffer, CommandBufferInfo& info, std::uint32_t sample_id) {
+  if (sample_id >= samples_.size() || state_ != State::kRecording) {
+    LogProblem("vkCmdEndGpaSampleAMD: " + SampleName(sample_id) + " was not begun in this session's recording");
+    return;
+  }
+  Sample& sample = samples_[sample_id];
+  if (sample.type == VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD && sample.begun_in != command_buffer) {
+    LogProblem("vkCmdEndGpaSampleAMD: cumulative " + SampleName(sample_id) +
+               " must begin and end in the same command buffer; it has no result");
+    return;
+  }
+  if (sample.ended || sample.abandoned) {
+    LogProblem("vkCmdEndGpaSampleAMD: " + SampleName(sample_id) + " was already ended");
+    return;
+  }
+  if (sample.type == VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD) {
+    device_.CmdEndQuery(command_buffer, sample.queries.pool, sample.queries.first);
+  } else {
+    device_.CmdWriteTimestamp(command_buffer, sample.post_stage, sample.queries.pool, sample.queries.first + 1);
+  }
+  sample.ended = true;
+  (void)info;
+}
+
+void GpaSession::CloseOpenSamples(VkCommandBuffer command_buffer) {
+  for (std::uint32_t id = 0; id < samples_.size(); ++id) {
+    Sample& sample = samples_[id];
+    if (sample.type != VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD || sample.begun_in != command_buffer || sample.ended ||
+        sample.abandoned) {
+      continue;
+    }
+    LogProblem("cumulative " + SampleName(id) +
+               " was still open when its command buffer's recording ended; "
+               "the layer ended it, and it will have no result");
+    device_.CmdEndQuery(command_buffer, sample.queries.pool, sample.queries.first);
+    sample.abandoned = true;
+  }
+}
+
+std::uint32_t GpaSession::WordsPerQuery(const Sample& sample) {
+  if (sample.type == VK_GPA_SAMPLE_TYPE_TIMING_AMD) return 2;
+  return static_cast<std::uint32_t>(std::bitset<32>(sample.statistics).count()) + 1;
+}
+
+std::size_t GpaSession::ResultSize(const Sample& sample) const {
+  if (sample.type == VK_GPA_SAMPLE_TYPE_TIMING_AMD) return 2 * sizeof(std::uint64_t);
+  return sample.counters.size() * sizeof(std::uint64_t);
+}
+
+bool GpaSession::EnsureCopyBuffer(VkDeviceSize size) {
+  if (copy_buffer_ != VK_NULL_HANDLE && copy_size_ >= size) {
+    std::memset(copy_words_, 0, static_cast<std::size_t>(copy_size_));
+    return true;
+  }
+  ReleaseCopyBuffer();
+  VkBufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  info.size = size;
+  info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (device_.CreateBuffer(device_.device, &info, nullptr, &copy_buffer_) != VK_SUCCESS) {
+    copy_buffer_ = VK_NULL_HANDLE;
+    LogProblem("vkCmdCopyGpaSessionResultsAMD: vkCreateBuffer failed");
+    return false;
+  }
+  VkMemoryRequirements requirements{};
+  device_.GetBufferMemoryRequirements(device_.device, copy_buffer_, &requirements);
+  constexpr VkMemoryPropertyFlags kWanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  std::uint32_t type = UINT32_MAX;
+  for (std::uint32_t i = 0; i < device_.memory.memoryTypeCount; ++i) {
+    if ((requirements.memoryTypeBits & (1u << i)) &&
+        (device_.memory.memoryTypes[i].propertyFlags & kWanted) == kWanted) {
+      type = i;
+      break;
+    }
+  }
+  VkMemoryAllocateInfo allocate{};
+  allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  allocate.allocationSize = requirements.size;
+  allocate.memoryTypeIndex = type;
+  void* mapped = nullptr;
+  if (type == UINT32_MAX || device_.AllocateMemory(device_.device, &allocate, nullptr, &copy_memory_) != VK_SUCCESS ||
+      device_.BindBufferMemory(device_.device, copy_buffer_, copy_memory_, 0) != VK_SUCCESS ||
+      device_.MapMemory(device_.device, copy_memory_, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS) {
+    LogProblem("vkCmdCopyGpaSessionResultsAMD: no host-visible coherent memory for the copied results");
+    ReleaseCopyBuffer();
+    return false;
+  }
+  copy_words_ = static_cast<std::uint64_t*>(mapped);
+  copy_size_ = size;
+  std::memset(copy_words_, 0, static_cast<std::size_t>(copy_size_));
+  return true;
+}
+
+void GpaSession::ReleaseCopyBuffer() {
+  if (copy_memory_ != VK_NULL_HANDLE && copy_words_ != nullptr) device_.UnmapMemory(device_.device, copy_memory_);
+  if (copy_buffer_ != VK_NULL_HANDLE) device_.DestroyBuffer(device_.device, copy_buffer_, nullptr);
+  if (copy_memory_ != VK_NULL_HANDLE) device_.FreeMemory(device_.device, copy_memory_, nullptr);
+  copy_buffer_ = VK_NULL_HANDLE;
+  copy_memory_ = VK_NULL_HANDLE;
+  copy_words_ = nullptr;
+  copy_size_ = 0;
+}
+
+void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
+  GpaSession& source = *copy_source_;
+  if (source.state_ != State::kEnded) {
+    LogProblem("vkCmdCopyGpaSessionResultsAMD: the secondaryCopySource session has not been ended");
+    return;
+  }
+  samples_ = source.samples_;
+  VkDeviceSize offset = 0;
+  for (Sample& sample : samples_) {
+    sample.copy_offset = offset;
+    offset += VkDeviceSize{WordsPerQuery(sample)} * sample.queries.count * sizeof(std::uint64_t);
+  }
+  if (offset == 0 || !EnsureCopyBuffer(offset)) {
+    copied_ = true;
+    state_ = State::kEnded;
+    recorded_ = true;
+    return;
+  }
+  for (const Sample& sample : samples_) {
+    if (sample.abandoned || !sample.ended) continue;
+    device_.CmdCopyQueryPoolResults(command_buffer, sample.queries.pool, sample.queries.first, sample.queries.count,
+                                    copy_buffer_, sample.copy_offset, WordsPerQuery(sample) * sizeof(std::uint64_t),
+                                    kCopyFlags);
+  }
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  device_.CmdPipelineBarrier(command_buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
+                             0, nullptr, 0, nullptr);
+  // The source's queries are free for the secondary command buffer's next execution.
+  for (const Sample& sample : samples_) {
+    device_.CmdResetQueryPool(command_buffer, sample.queries.pool, sample.queries.first, sample.queries.count);
+  }
+  copied_ = true;
+  state_ = State::kEnded;
+  recorded_ = true;
+}
+
+VkResult GpaSession::ReadQueries(const Sample& sample, std::vector<std::uint64_t>* values, bool* available) {
+  const std::uint32_t words = WordsPerQuery(sample);
+  std::vector<std::uint64_t> raw(std::size_t{words} * sample.queries.count, 0);
+  if (copy_source_ != nullptr) {
+    if (copy_words_ == nullptr) {
+      *available = false;
+      return VK_SUCCESS;
+    }
+    std::memcpy(raw.data(), reinterpret_cast<const char*>(copy_words_) + sample.copy_offset,
+                raw.size() * sizeof(std::uint64_t));
+  } else {
+    const VkResult result =
+        device_.GetQueryPoolResults(device_.device, sample.queries.pool, sample.queries.first, sample.queries.count,
+                                    raw.size() * sizeof(std::uint64_t), raw.data(), words * sizeof(std::uint64_t),
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+    if (result != VK_SUCCESS && result != VK_NOT_READY) return result;
+  }
+  *available = true;
+  values->clear();
+  for (std::uint32_t q = 0; q < sample.queries.count; ++q) {
+    const std::uint64_t* query = raw.data() + std::size_t{q} * words;
+    if (query[words - 1] == 0) *available = false;
+    values->insert(values->end(), query, query + words - 1);
+  }
+  return VK_SUCCESS;
+}
+
+VkResult GpaSession::Status() {
+  if (state_ == State::kRecording || !recorded_) return VK_NOT_READY;
+  if (copy_source_ != nullptr && !copied_) return VK_NOT_READY;
+  std::vector<std::uint64_t> values;
+  for (const Sample& sample : samples_) {
+    if (sample.abandoned || !sample.ended) continue;
+    bool available = false;
+    const VkResult result = ReadQueries(sample, &values, &available);
+    if (result != VK_SUCCESS) return result;
+    if (!available) return VK_NOT_READY;
+  }
+  return VK_SUCCESS;
+}
+
+VkResult GpaSession::Results(std::uint32_t sample_id, std::size_t* size_in_bytes, void* data) {
+  if (sample_id >= samples_.size()) {
+    LogProblem("vkGetGpaSessionResultsAMD: the session has no " + SampleName(sample_id));
+    return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  const Sample& sample = samples_[sample_id];
+  const std::size_t needed = ResultSize(sample);
+  if (data == nullptr) {
+    *size_in_bytes = needed;
+    return VK_SUCCESS;
+  }
+  if (*size_in_bytes < needed) {
+    *size_in_bytes = 0;
+    return VK_INCOMPLETE;
+  }
+  if (sample.abandoned || !sample.ended) {
+    LogProblem("vkGetGpaSessionResultsAMD: " + SampleName(sample_id) + " was never ended, so it has no result");
+    return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  if (state_ == State::kRecording || !recorded_ || (copy_source_ != nullptr && !copied_)) return VK_NOT_READY;
+  std::vector<std::uint64_t> values;
+  bool available = false;
+  const VkResult result = ReadQueries(sample, &values, &available);
+  if (result != VK_SUCCESS) return result;
+  if (!available) return VK_NOT_READY;
+  std::vector<std::uint64_t> out;
+  if (sample.type == VK_GPA_SAMPLE_TYPE_TIMING_AMD) {
+    out = values;  // the begin and end timestamps
+  } else {
+    for (VkQueryPipelineStatisticFlagBits statistic : sample.counters) {
+      out.push_back(values[StatisticIndex(sample.statistics, statistic)]);
+    }
+  }
+  std::memcpy(data, out.data(), needed);
+  *size_in_bytes = needed;
+  return VK_SUCCESS;
+}
+
+VkResult GpaSession::Reset() {
+  if (state_ == State::kRecording) {
+    LogProblem("vkResetGpaSessionAMD: the session is being recorded (end it first)");
+    return VK_ERROR_VALIDATION_FAILED_EXT;
+  }
+  if (copy_source_ != nullptr) {
+    samples_.clear();
+    copied_ = false;
+    recorded_ = false;
+    if (copy_words_ != nullptr) std::memset(copy_words_, 0, static_cast<std::size_t>(copy_size_));
+  } else {
+    // Samples stay: a command buffer recorded once may be submitted again and read again.
+    timestamps_.ResetAll();
+    if (graphics_statistics_) graphics_statistics_->ResetAll();
+    if (compute_statistics_) compute_statistics_->ResetAll();
+  }
+  state_ = State::kReady;
+  return VK_SUCCESS;
+}
+
+}  // namespace opengpa::vklayer

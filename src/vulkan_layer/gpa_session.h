@@ -1,0 +1,100 @@
+// One VkGpaSessionAMD: the samples recorded into command buffers between vkCmdBeginGpaSessionAMD and
+// vkCmdEndGpaSessionAMD, the queries that measure them, and their results.
+//
+//   timing sample      two timestamp queries, written at the stages of timingPreSample / timingPostSample;
+//                      its result is the two raw GPU timestamps (ticks of timestampPeriod nanoseconds).
+//   cumulative sample  one pipeline-statistics query around the sampled work; its result is one 64-bit
+//                      count per requested counter, in the order of pPerfCounters (perf_blocks.h).
+//   trace sample       refused: no device here produces SQTT or SPM data.
+//
+// A session created with a secondaryCopySource holds no queries: vkCmdCopyGpaSessionResultsAMD copies the
+// source's query results into its buffer on the GPU (with the same sample ids), then resets the source's
+// queries, so that a secondary command buffer sampled into the source may execute again.
+//
+// Every method is called with the device's mutex held, and only with arguments checked for shape by
+// gpa_commands.cc; a call out of order is refused here with a log line naming the rule it breaks.
+#ifndef OPENGPA_VULKAN_LAYER_GPA_SESSION_H_
+#define OPENGPA_VULKAN_LAYER_GPA_SESSION_H_
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "layer_objects.h"
+#include "perf_blocks.h"
+#include "query_pools.h"
+#include "vk_amd_gpa_interface.h"
+
+namespace opengpa::vklayer {
+
+class GpaSession {
+ public:
+  GpaSession(DeviceData& device, GpaSession* copy_source);
+  ~GpaSession();
+  GpaSession(const GpaSession&) = delete;
+  GpaSession& operator=(const GpaSession&) = delete;
+
+  VkResult CmdBegin(VkCommandBuffer command_buffer, CommandBufferInfo& info);
+  VkResult CmdEnd(VkCommandBuffer command_buffer, CommandBufferInfo& info);
+  VkResult CmdBeginSample(VkCommandBuffer command_buffer, CommandBufferInfo& info, const VkGpaSampleBeginInfoAMD& begin,
+                          std::uint32_t* sample_id);
+  void CmdEndSample(VkCommandBuffer command_buffer, CommandBufferInfo& info, std::uint32_t sample_id);
+  // This session is the destination; its secondaryCopySource the source.
+  void CmdCopyResults(VkCommandBuffer command_buffer);
+  // Ends, in `command_buffer`, the cumulative samples still open there (called when its recording ends).
+  void CloseOpenSamples(VkCommandBuffer command_buffer);
+
+  VkResult Status();
+  VkResult Results(std::uint32_t sample_id, std::size_t* size_in_bytes, void* data);
+  VkResult Reset();
+
+  GpaSession* copy_source() const { return copy_source_; }
+
+ private:
+  enum class State { kReady, kRecording, kEnded };
+  struct Sample {
+    VkGpaSampleTypeAMD type = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
+    QueryRange queries;                                      // timing: 2 timestamps; cumulative: 1 statistics query
+    VkQueryPipelineStatisticFlags statistics = 0;            // of the cumulative sample's pool
+    std::vector<VkQueryPipelineStatisticFlagBits> counters;  // cumulative: the statistic of each counter
+    VkPipelineStageFlagBits post_stage = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    VkCommandBuffer begun_in = VK_NULL_HANDLE;
+    bool ended = false;
+    bool abandoned = false;        // closed by the layer (never ended by the application): no results
+    VkDeviceSize copy_offset = 0;  // where a copy destination holds this sample's queries
+  };
+
+  std::size_t ResultSize(const Sample& sample) const;
+  // Words per query as the copy writes them: the values, then the availability word.
+  static std::uint32_t WordsPerQuery(const Sample& sample);
+  VkResult ReadQueries(const Sample& sample, std::vector<std::uint64_t>* values, bool* available);
+  bool EnsureCopyBuffer(VkDeviceSize size);
+  void ReleaseCopyBuffer();
+  QueryPools& StatisticsPools(bool graphics);
+
+  DeviceData& device_;
+  GpaSession* copy_source_;
+  State state_ = State::kReady;
+  bool recorded_ = false;  // ended (or copied into) since the last vkCmdBeginGpaSessionAMD: results may come
+  std::vector<Sample> samples_;
+  QueryPools timestamps_;
+  std::unique_ptr<QueryPools> graphics_statistics_;
+  std::unique_ptr<QueryPools> compute_statistics_;
+  // Copy destinations only: host-visible, coherent, mapped; zero until the copy has run.
+  VkBuffer copy_buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory copy_memory_ = VK_NULL_HANDLE;
+  VkDeviceSize copy_size_ = 0;
+  std::uint64_t* copy_words_ = nullptr;
+  bool copied_ = false;
+};
+
+// The single stage a timestamp is written at for a VkGpaSampleBeginInfoAMD stage mask: one stage as given;
+// several graphics stages, the last of them in pipeline order; any other mix, BOTTOM_OF_PIPE (the timestamp
+// must wait for every stage named). Graphics stages on a queue without graphics become COMPUTE_SHADER.
+VkPipelineStageFlagBits TimestampStage(VkPipelineStageFlags mask, VkQueueFlags queue_flags);
+
+}  // namespace opengpa::vklayer
+
+#endif  // OPENGPA_VULKAN_LAYER_GPA_SESSION_H_

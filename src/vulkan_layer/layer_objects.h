@@ -1,0 +1,106 @@
+// What the layer knows about each instance and device it sits on: the next layer's entry points, and for a
+// device the few facts the GPA sessions need (timestamp period, which command buffers can count graphics).
+//
+// Dispatchable handles (instance, physical device, device, queue, command buffer) start with the loader's
+// dispatch-table pointer, shared by an instance and its physical devices, and by a device and its queues
+// and command buffers; the layer finds its data by that pointer ("dispatch key").
+#ifndef OPENGPA_VULKAN_LAYER_LAYER_OBJECTS_H_
+#define OPENGPA_VULKAN_LAYER_LAYER_OBJECTS_H_
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "vk_amd_gpa_interface.h"
+
+namespace opengpa::vklayer {
+
+class GpaSession;
+
+inline void* DispatchKey(const void* handle) { return *static_cast<void* const*>(handle); }
+
+struct InstanceData {
+  VkInstance instance = VK_NULL_HANDLE;
+  PFN_vkGetInstanceProcAddr GetInstanceProcAddr = nullptr;
+  PFN_vkDestroyInstance DestroyInstance = nullptr;
+  PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties = nullptr;
+  PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties = nullptr;
+  PFN_vkGetPhysicalDeviceFeatures GetPhysicalDeviceFeatures = nullptr;
+  PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2 = nullptr;
+  PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2 = nullptr;
+  PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties = nullptr;
+  PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;
+};
+
+// What a command buffer may record, from the queue family of its pool.
+struct CommandBufferInfo {
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkQueueFlags queue_flags = 0;
+  std::uint32_t queue_family = 0;
+  GpaSession* open_session = nullptr;  // begun in this command buffer and not yet ended (VUID ...-12410)
+  // Sessions with cumulative samples begun here and not yet ended: the layer ends their queries when the
+  // recording ends, since a query left active would make the command buffer invalid.
+  std::unordered_set<GpaSession*> sessions_with_open_samples;
+};
+
+struct DeviceData {
+  VkDevice device = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  InstanceData* instance = nullptr;
+  VkPhysicalDeviceProperties properties{};
+  VkPhysicalDeviceMemoryProperties memory{};
+  std::vector<VkQueueFamilyProperties> queue_families;
+  bool pipeline_statistics = false;    // the pipelineStatisticsQuery feature is enabled
+  bool gpa_interface_enabled = false;  // the application enabled VK_AMD_gpa_interface
+  bool has_uuid = false;               // VkPhysicalDeviceIDProperties::deviceUUID was read
+  std::uint8_t uuid[VK_UUID_SIZE] = {};
+
+  PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
+  PFN_vkDestroyDevice DestroyDevice = nullptr;
+  PFN_vkCreateCommandPool CreateCommandPool = nullptr;
+  PFN_vkDestroyCommandPool DestroyCommandPool = nullptr;
+  PFN_vkAllocateCommandBuffers AllocateCommandBuffers = nullptr;
+  PFN_vkFreeCommandBuffers FreeCommandBuffers = nullptr;
+  PFN_vkBeginCommandBuffer BeginCommandBuffer = nullptr;
+  PFN_vkEndCommandBuffer EndCommandBuffer = nullptr;
+  PFN_vkCreateQueryPool CreateQueryPool = nullptr;
+  PFN_vkDestroyQueryPool DestroyQueryPool = nullptr;
+  PFN_vkResetQueryPool ResetQueryPool = nullptr;
+  PFN_vkGetQueryPoolResults GetQueryPoolResults = nullptr;
+  PFN_vkCmdWriteTimestamp CmdWriteTimestamp = nullptr;
+  PFN_vkCmdBeginQuery CmdBeginQuery = nullptr;
+  PFN_vkCmdEndQuery CmdEndQuery = nullptr;
+  PFN_vkCmdResetQueryPool CmdResetQueryPool = nullptr;
+  PFN_vkCmdCopyQueryPoolResults CmdCopyQueryPoolResults = nullptr;
+  PFN_vkCmdPipelineBarrier CmdPipelineBarrier = nullptr;
+  PFN_vkCreateBuffer CreateBuffer = nullptr;
+  PFN_vkDestroyBuffer DestroyBuffer = nullptr;
+  PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements = nullptr;
+  PFN_vkAllocateMemory AllocateMemory = nullptr;
+  PFN_vkFreeMemory FreeMemory = nullptr;
+  PFN_vkBindBufferMemory BindBufferMemory = nullptr;
+  PFN_vkMapMemory MapMemory = nullptr;
+  PFN_vkUnmapMemory UnmapMemory = nullptr;
+
+  std::mutex mutex;                                        // guards the maps below and every session of this device
+  std::unordered_map<VkCommandPool, std::uint32_t> pools;  // queue family of each command pool
+  std::unordered_map<VkCommandBuffer, CommandBufferInfo> command_buffers;
+  std::unordered_map<std::uint64_t, std::unique_ptr<GpaSession>> sessions;  // by handle value
+};
+
+// The registries: keyed by dispatch key. Lookups return nullptr for handles the layer never saw.
+InstanceData* FindInstance(const void* dispatchable);
+DeviceData* FindDevice(const void* dispatchable);
+InstanceData* AddInstance(VkInstance instance);
+DeviceData* AddDevice(VkDevice device);
+void RemoveInstance(VkInstance instance);
+void RemoveDevice(VkDevice device);
+
+}  // namespace opengpa::vklayer
+
+#endif  // OPENGPA_VULKAN_LAYER_LAYER_OBJECTS_H_

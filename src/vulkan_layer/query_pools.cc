@@ -1,0 +1,51 @@
+#include "query_pools.h"
+
+#include "layer_log.h"
+#include "layer_objects.h"
+
+namespace opengpa::vklayer {
+
+QueryPools::QueryPools(DeviceData& device, VkQueryType type, VkQueryPipelineStatisticFlags statistics)
+    : device_(device), type_(type), statistics_(statistics) {}
+
+QueryPools::~QueryPools() {
+  for (VkQueryPool pool : pools_) device_.DestroyQueryPool(device_.device, pool, nullptr);
+}
+
+bool QueryPools::Take(std::uint32_t count, QueryRange* range) {
+  if (count == 0 || count > kQueriesPerPool) return false;
+  if (current_ < pools_.size() && used_in_last_ + count > kQueriesPerPool) {
+    ++current_;
+    used_in_last_ = 0;
+  }
+  if (current_ >= pools_.size()) {
+    VkQueryPoolCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    info.queryType = type_;
+    info.queryCount = kQueriesPerPool;
+    info.pipelineStatistics = type_ == VK_QUERY_TYPE_PIPELINE_STATISTICS ? statistics_ : 0;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    const VkResult result = device_.CreateQueryPool(device_.device, &info, nullptr, &pool);
+    if (result != VK_SUCCESS) {
+      LogProblem("vkCreateQueryPool failed (VkResult " + std::to_string(result) + "): no room for more samples");
+      return false;
+    }
+    device_.ResetQueryPool(device_.device, pool, 0, kQueriesPerPool);
+    pools_.push_back(pool);
+    current_ = pools_.size() - 1;
+    used_in_last_ = 0;
+  }
+  range->pool = pools_[current_];
+  range->first = used_in_last_;
+  range->count = count;
+  used_in_last_ += count;
+  return true;
+}
+
+void QueryPools::ResetAll() {
+  for (VkQueryPool pool : pools_) device_.ResetQueryPool(device_.device, pool, 0, kQueriesPerPool);
+  current_ = 0;
+  used_in_last_ = 0;
+}
+
+}  // namespace opengpa::vklayer

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# VK_LAYER_OPENGPA_gpa_interface on a real GPU driver (the NVIDIA H100 of the device machine): the layer's own
+# tests, then libGPUPerfAPIVK's tests with the layer in between (the device created with AMD's required
+# extension list). In CI the same tests run on lavapipe through ctest.
+#
+# Build here first (Release), e.g.:
+#   cmake -G Ninja -B build-device-layer/build -S . -DCMAKE_BUILD_TYPE=Release -DOPENGPA_WITH_CUDA=OFF
+#   ninja -C build-device-layer/build VkLayer_opengpa_gpa_interface GPUPerfAPIVK opengpa_vulkan_tests \
+#         opengpa_vulkan_layer_tests
+# then through the device tool, carrying that build folder and a Vulkan loader package (libvulkan1 .deb):
+#   for f in <debs>/*.deb; do dpkg -x $f /; done; ldconfig; tests/device/vulkan_layer/run.sh build-device-layer/build
+# Results (gtest XML and text) go to $OUT (the device tool's folder) or out/device-vulkan-layer.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${1:?usage: run.sh BUILD_FOLDER}
+[[ $build = /* ]] || build=$PWD/$build
+out=${OUT:-$root/out/device-vulkan-layer}
+mkdir -p "$out"
+
+nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [[ -z ${VK_DRIVER_FILES:-} && -e $nvidia_icd ]]; then export VK_DRIVER_FILES=$nvidia_icd; fi
+if ! ldconfig -p | grep -q 'libvulkan.so.1'; then
+  echo "run.sh: no Vulkan loader (libvulkan.so.1); unpack a libvulkan1 package first" >&2
+  exit 1
+fi
+export VK_ADD_LAYER_PATH=$build/src/vulkan_layer VK_INSTANCE_LAYERS=VK_LAYER_OPENGPA_gpa_interface
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.gr,clocks.max.gr,clocks.mem,clocks.max.mem --format=csv,noheader || true
+status=0
+"$build/tests/vulkan_layer/opengpa_vulkan_layer_tests" --gtest_output="xml:$out/layer_tests.xml" 2>&1 |
+  tee "$out/layer_tests.txt" || status=1
+"$build/tests/vulkan/opengpa_vulkan_tests" --gtest_output="xml:$out/vulkan_tests_through_layer.xml" 2>&1 |
+  tee "$out/vulkan_tests_through_layer.txt" || status=1
+echo "run.sh: results in $out (status $status)"
+exit $status
