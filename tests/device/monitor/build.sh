@@ -26,7 +26,7 @@ else
     "$root/tools/opengpa/main.cc" "$root/tools/opengpa/monitor_command.cc" "$root/tools/opengpa/output_file.cc" \
     "$root/tools/opengpa/name_matching.cc" \
     -o "$out/opengpa" "$build/src/monitor/libopengpa_monitor.a" \
-    $(ls "$build"/src/nvidia/libopengpa_nvidia_{pm_sampling,nvml}.a 2>/dev/null) \
+    $(ls "$build"/src/nvidia/libopengpa_nvidia_{pm_sampling,cuda_driver,nvml}.a 2>/dev/null) \
     "$build/src/platform/libopengpa_platform.a" -ldl -lpthread
   echo "CLI: opengpa with the monitor command only (the full tool did not build)"
 fi
