@@ -7,7 +7,7 @@ function(opengpa_embed_text target symbol file)
   add_custom_command(
     OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -DIN=${abs} -DOUT=${out} -DSYMBOL=${symbol} -P ${CMAKE_SOURCE_DIR}/cmake/EmbedTextScript.cmake
-    DEPENDS "${abs}" ${CMAKE_SOURCE_DIR}/cmake/EmbedTextScript.cmake
+    DEPENDS "${abs}" ${CMAKE_SOURCE_DIR}/cmake/EmbedTextScript.cmake ${CMAKE_SOURCE_DIR}/cmake/embedded_text.cc.in
     COMMENT "Embedding ${file}")
   target_sources(${target} PRIVATE "${out}")
 endfunction()

@@ -85,8 +85,24 @@ class Library {
   // Throws Error unless `status` is kGpaStatusOk or kGpaStatusResultNotReady.
   void Check(GpaStatus status, const char* function) const {
     if (status == kGpaStatusOk || status == kGpaStatusResultNotReady) return;
-    const char* text = gpa_->GpaGetStatusAsStr != nullptr ? gpa_->GpaGetStatusAsStr(status) : "";
-    throw Error(status, std::string(function) + " failed: " + text + " (" + std::to_string(status) + ")");
+    throw Error(status, std::string(function) + " failed: " + StatusText(status));
+  }
+  // GpaGetStatusAsStr's text and the number: "GPA Error: Counter Not Found. (-5)". Never throws.
+  std::string StatusText(GpaStatus status) const {
+    const char* text = gpa_->GpaGetStatusAsStr != nullptr ? gpa_->GpaGetStatusAsStr(status) : nullptr;
+    return std::string(text != nullptr ? text : "") + " (" + std::to_string(status) + ")";
+  }
+  // GpaGetUsageTypeAsStr: "percentage", "nanoseconds", ...
+  std::string UsageTypeName(GpaUsageType usage) const {
+    const char* text = nullptr;
+    Check(gpa_->GpaGetUsageTypeAsStr(usage, &text), "GpaGetUsageTypeAsStr");
+    return text != nullptr ? text : "";
+  }
+  // GpaGetDataTypeAsStr: "gpa_float64", "gpa_uint64".
+  std::string DataTypeName(GpaDataType type) const {
+    const char* text = nullptr;
+    Check(gpa_->GpaGetDataTypeAsStr(type, &text), "GpaGetDataTypeAsStr");
+    return text != nullptr ? text : "";
   }
 
  private:

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "client/gpa_library_search.h"
+
 namespace opengpa::sample {
 
 bool ParseFlagValues(int argc, char** argv, const FlagHandlers& handlers) {
@@ -21,37 +23,24 @@ void LogToStderr(GpaLoggingType type, const char* message) {
   std::fprintf(stderr, "[GPA %s] %s\n", type == kGpaLoggingError ? "error" : "info", message);
 }
 
-std::string DefaultLibraryFolder(const char* argv0) {
-  std::string self = argv0;
-  const std::size_t slash = self.rfind('/');
-  return slash == std::string::npos ? "../../lib" : self.substr(0, slash) + "/../../lib";
-}
-
-const GpaFunctionTable* LoadGpa(GpaApiType api, const std::string& gpa_lib, const char* argv0, const char* program,
-                                const char* library_file) {
-  GpaApiManager* manager = GpaApiManager::Instance();
-  const std::string library = gpa_lib.empty() ? DefaultLibraryFolder(argv0) : gpa_lib;
-  if (manager->LoadApi(api, library) != kGpaStatusOk && manager->LoadApi(api) != kGpaStatusOk) {
-    std::cerr << program << ": cannot load " << library_file << ": " << manager->GetLastError()
-              << "\n  build it, or pass --gpa-lib PATH\n";
+std::unique_ptr<client::LoadedGpaLibrary> LoadGpa(GpaApiType api, const std::string& gpa_lib, const char* program) {
+  const std::string file = client::GpaLibraryFileName(api);
+  std::string error;
+  std::unique_ptr<client::LoadedGpaLibrary> library =
+      client::LoadedGpaLibrary::Load(client::GpaLibraryPaths(file, gpa_lib, client::FoldersBesideExecutable()), &error);
+  if (library == nullptr) {
+    std::cerr << program << ": cannot load " << file << ":" << error << "\n  build it, or pass --gpa-lib PATH\n";
     return nullptr;
   }
-  const GpaFunctionTable* gpa = manager->GetFunctionTable(api);
-  gpa->GpaRegisterLoggingCallback(kGpaLoggingError, LogToStderr);
-  return gpa;
+  library->Table().GpaRegisterLoggingCallback(kGpaLoggingError, LogToStderr);
+  return library;
 }
 
-std::vector<EnabledCounter> EnabledCounters(const GpaFunctionTable& gpa, GpaContextId context, GpaSessionId session) {
-  GpaUInt32 enabled = 0;
-  gpa.GpaGetNumEnabledCounters(session, &enabled);
-  std::vector<EnabledCounter> counters(enabled);
-  for (GpaUInt32 e = 0; e < enabled; ++e) {
-    GpaUInt32 index = 0;
-    const char* name = nullptr;
-    gpa.GpaGetEnabledIndex(session, e, &index);
-    gpa.GpaGetCounterName(context, index, &name);
-    gpa.GpaGetCounterDataType(context, index, &counters[e].type);
-    counters[e].name = name;
+std::vector<EnabledCounter> EnabledCounters(const opengpa::Session& session) {
+  std::vector<EnabledCounter> counters;
+  for (GpaUInt32 index : session.EnabledCounters()) {
+    const opengpa::CounterInfo info = session.context().Counter(index);
+    counters.push_back({info.name, info.data_type});
   }
   return counters;
 }

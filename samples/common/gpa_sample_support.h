@@ -1,7 +1,6 @@
 // Pieces of a GPA sample application that do not depend on the graphics or compute API: "--flag value"
-// options, loading libGPUPerfAPI<X>.so with GPA's interface loader, the enabled counters, and where the
-// CSV goes. The program that links this defines GpaApiManager::gpa_api_manager_ (the loader asks each
-// executable to define it once).
+// options, loading libGPUPerfAPI<X>.so (src/client, the loader every OpenGPA client uses), the enabled
+// counters, and where the CSV goes.
 #ifndef OPENGPA_SAMPLES_COMMON_GPA_SAMPLE_SUPPORT_H_
 #define OPENGPA_SAMPLES_COMMON_GPA_SAMPLE_SUPPORT_H_
 
@@ -9,10 +8,12 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "gpu_performance_api/gpu_perf_api_interface_loader.h"
+#include "client/loaded_gpa_library.h"
+#include "opengpa/opengpa.hpp"
 
 namespace opengpa::sample {
 
@@ -26,22 +27,18 @@ bool ParseFlagValues(int argc, char** argv, const FlagHandlers& handlers);
 // GPA's log, as "[GPA error] ..." / "[GPA info] ..." lines on stderr.
 void LogToStderr(GpaLoggingType type, const char* message);
 
-// The folder of this program's build output holds samples/<api>/; the libraries are in <build>/lib.
-std::string DefaultLibraryFolder(const char* argv0);
-
-// Loads GPA for `api` from `gpa_lib` (DefaultLibraryFolder(argv0) when empty), else from the loader's search
-// path, and sends GPA's errors to LogToStderr. On failure prints why, prefixed with `program` and naming
-// `library_file`, and returns nullptr.
-const GpaFunctionTable* LoadGpa(GpaApiType api, const std::string& gpa_lib, const char* argv0, const char* program,
-                                const char* library_file);
+// Loads GPA for `api` from `gpa_lib` (the library or the folder holding it) when given, else from the build
+// tree's lib/ beside this program, then the loader's search path, and sends GPA's errors to LogToStderr. On
+// failure prints why, prefixed with `program`, and returns nullptr.
+std::unique_ptr<client::LoadedGpaLibrary> LoadGpa(GpaApiType api, const std::string& gpa_lib, const char* program);
 
 struct EnabledCounter {
   std::string name;
   GpaDataType type = kGpaDataTypeUint64;
 };
 
-// The session's enabled counters, in the order GpaGetSampleResult returns their values.
-std::vector<EnabledCounter> EnabledCounters(const GpaFunctionTable& gpa, GpaContextId context, GpaSessionId session);
+// The session's enabled counters, in the order its results list their values.
+std::vector<EnabledCounter> EnabledCounters(const opengpa::Session& session);
 
 // Where the CSV goes: the file `path`, or stdout when `path` is empty.
 class CsvOutput {

@@ -9,16 +9,17 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <cstdint>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "client/gpa_library_search.h"
+#include "client/loaded_gpa_library.h"
 #include "gpu_performance_api/gpu_perf_api_cuda.h"
-#include "gpu_performance_api/gpu_perf_api_interface_loader.h"
-
-GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
-GpaFuncTableInfo* gpa_function_table_info = nullptr;
+#include "opengpa/opengpa.hpp"
 
 namespace {
 
@@ -27,17 +28,6 @@ namespace {
     cudaError_t e_ = (call);                                                                      \
     if (e_ != cudaSuccess) {                                                                      \
       std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));                     \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
-
-GpaFunctionTable* gpa = nullptr;
-
-#define GPA_CHECK(call)                                                                           \
-  do {                                                                                            \
-    GpaStatus s_ = gpa->call;                                                                     \
-    if (s_ != kGpaStatusOk) {                                                                     \
-      std::fprintf(stderr, "%s failed: %s\n", #call, gpa->GpaGetStatusAsStr(s_));                 \
       std::exit(1);                                                                               \
     }                                                                                             \
   } while (0)
@@ -77,32 +67,17 @@ std::vector<std::string> Split(const std::string& list) {
   return names;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const std::vector<std::string> counters = Split(
-      argc > 1 ? argv[1]
-               : "GPUTime,SMBusy,IPC,AchievedOccupancy,FetchSize,WriteSize,L2CacheHit,FFMAThreadInstructions,"
-                 "SharedLoadInstructions,SharedWavefrontsPerInstruction");
-
-  if (GpaApiManager::Instance()->LoadApi(kGpaApiCuda) != kGpaStatusOk) {
-    std::fprintf(stderr, "cannot load libGPUPerfAPICUDA.so\n");
-    return 1;
-  }
-  gpa = GpaApiManager::Instance()->GetFunctionTable(kGpaApiCuda);
-  GPA_CHECK(GpaRegisterLoggingCallback(kGpaLoggingError, [](GpaLoggingType, const char* message) {
-    std::fprintf(stderr, "GPA: %s\n", message);
-  }));
-  GPA_CHECK(GpaInitialize(kGpaInitializeDefaultBit));
+// Profiles the four kernels in every pass GPA asks for and prints one row per kernel. Throws opengpa::Error
+// when a GPA call fails.
+void Profile(const GpaFunctionTable& table, const std::vector<std::string>& counters) {
+  opengpa::Library gpa(&table);
 
   // The application's CUDA context: the runtime's primary context.
   CUDA_CHECK(cudaFree(nullptr));
   GpaCudaContextOpenInfo open_info = GPA_CUDA_CONTEXT_OPEN_INFO_INIT;
-  if (cuCtxGetCurrent(&open_info.context) != CUDA_SUCCESS) return 1;
-  GpaContextId context = nullptr;
-  GPA_CHECK(GpaOpenContext(&open_info, kGpaOpenContextDefaultBit, &context));
-  const char* device = nullptr;
-  GPA_CHECK(GpaGetDeviceName(context, &device));
+  if (cuCtxGetCurrent(&open_info.context) != CUDA_SUCCESS) std::exit(1);
+  opengpa::Context context(gpa, &open_info);
+  const std::string device = context.DeviceName();
 
   float *x, *y, *y_initial, *ffma_out, *matrix_in, *matrix_out;
   CUDA_CHECK(cudaMalloc(&x, kN * sizeof(float)));
@@ -117,66 +92,81 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaMemcpy(y_initial, host.data(), kN * sizeof(float), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(matrix_in, host.data(), kN * sizeof(float), cudaMemcpyHostToDevice));
 
-  GpaSessionId session = nullptr;
-  GPA_CHECK(GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session));
-  for (const std::string& name : counters) GPA_CHECK(GpaEnableCounterByName(session, name.c_str()));
-  GpaUInt32 passes = 0;
-  GPA_CHECK(GpaGetPassCount(session, &passes));
-  std::printf("%s: %zu counters in %u passes\n", device, counters.size(), passes);
+  {
+    opengpa::Session session(context);
+    for (const std::string& name : counters) session.Enable(name);
+    const GpaUInt32 passes = session.PassCount();
+    std::printf("%s: %zu counters in %u passes\n", device.c_str(), counters.size(), passes);
 
-  const char* kernels[] = {"saxpy", "ffma_loop", "transpose (conflicts)", "transpose (padded)"};
-  GPA_CHECK(GpaBeginSession(session));
-  for (GpaUInt32 pass = 0; pass < passes; ++pass) {
-    // User replay: every pass must see the same inputs, so restore what SAXPY overwrites.
-    CUDA_CHECK(cudaMemcpy(y, y_initial, kN * sizeof(float), cudaMemcpyDeviceToDevice));
-    GpaCommandListId list = nullptr;
-    GPA_CHECK(GpaBeginCommandList(session, pass, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list));
-    GPA_CHECK(GpaBeginSample(0, list));
-    saxpy<<<(kN + 255) / 256, 256>>>(kN, 2.0f, x, y);
-    GPA_CHECK(GpaEndSample(list));
-    GPA_CHECK(GpaBeginSample(1, list));
-    ffma_loop<<<132 * 4, 256>>>(ffma_out, 10000);
-    GPA_CHECK(GpaEndSample(list));
-    const dim3 grid(kMatrix / kTile, kMatrix / kTile), block(kTile, 8);
-    GPA_CHECK(GpaBeginSample(2, list));
-    transpose<<<grid, block>>>(matrix_in, matrix_out, kMatrix, 0);
-    GPA_CHECK(GpaEndSample(list));
-    GPA_CHECK(GpaBeginSample(3, list));
-    transpose<<<grid, block>>>(matrix_in, matrix_out, kMatrix, 1);
-    GPA_CHECK(GpaEndSample(list));
-    GPA_CHECK(GpaEndCommandList(list));
-  }
-  CUDA_CHECK(cudaGetLastError());
-  GPA_CHECK(GpaEndSession(session));
-
-  std::printf("%-24s", "kernel");
-  for (const std::string& name : counters) std::printf(" %16.16s", name.c_str());
-  std::printf("\n");
-  for (GpaUInt32 sample = 0; sample < 4; ++sample) {
-    size_t size = 0;
-    GPA_CHECK(GpaGetSampleResultSize(session, sample, &size));
-    std::vector<GpaUInt64> results(size / sizeof(GpaUInt64));
-    GPA_CHECK(GpaGetSampleResult(session, sample, size, results.data()));
-    std::printf("%-24s", kernels[sample]);
-    for (size_t i = 0; i < counters.size(); ++i) {
-      GpaUInt32 index = 0;
-      GpaDataType type = kGpaDataTypeUint64;
-      GPA_CHECK(GpaGetCounterIndex(context, counters[i].c_str(), &index));
-      GPA_CHECK(GpaGetCounterDataType(context, index, &type));
-      if (type == kGpaDataTypeFloat64) {
-        double value;
-        std::memcpy(&value, &results[i], sizeof(value));
-        std::printf(" %16.3f", value);
-      } else {
-        std::printf(" %16llu", static_cast<unsigned long long>(results[i]));
-      }
+    const char* kernels[] = {"saxpy", "ffma_loop", "transpose (conflicts)", "transpose (padded)"};
+    session.Begin();
+    for (GpaUInt32 pass = 0; pass < passes; ++pass) {
+      // User replay: every pass must see the same inputs, so restore what SAXPY overwrites.
+      CUDA_CHECK(cudaMemcpy(y, y_initial, kN * sizeof(float), cudaMemcpyDeviceToDevice));
+      opengpa::CommandList list(session, pass);
+      list.BeginSample(0);
+      saxpy<<<(kN + 255) / 256, 256>>>(kN, 2.0f, x, y);
+      list.EndSample();
+      list.BeginSample(1);
+      ffma_loop<<<132 * 4, 256>>>(ffma_out, 10000);
+      list.EndSample();
+      const dim3 grid(kMatrix / kTile, kMatrix / kTile), block(kTile, 8);
+      list.BeginSample(2);
+      transpose<<<grid, block>>>(matrix_in, matrix_out, kMatrix, 0);
+      list.EndSample();
+      list.BeginSample(3);
+      transpose<<<grid, block>>>(matrix_in, matrix_out, kMatrix, 1);
+      list.EndSample();
+      list.End();
     }
+    CUDA_CHECK(cudaGetLastError());
+    session.End();
+
+    std::printf("%-24s", "kernel");
+    for (const std::string& name : counters) std::printf(" %16.16s", name.c_str());
     std::printf("\n");
+    for (GpaUInt32 sample = 0; sample < 4; ++sample) {
+      // Typed by each counter's data type, in the order the counters were enabled.
+      const std::vector<opengpa::CounterValue> values = session.Result(sample);
+      std::printf("%-24s", kernels[sample]);
+      for (size_t i = 0; i < counters.size() && i < values.size(); ++i) {
+        if (const double* value = std::get_if<double>(&values[i])) {
+          std::printf(" %16.3f", *value);
+        } else {
+          std::printf(" %16llu", static_cast<unsigned long long>(std::get<std::uint64_t>(values[i])));
+        }
+      }
+      std::printf("\n");
+    }
   }
-  GPA_CHECK(GpaDeleteSession(session));
-  GPA_CHECK(GpaCloseContext(context));
-  GPA_CHECK(GpaDestroy());
   for (float* p : {x, y, y_initial, ffma_out, matrix_in, matrix_out}) cudaFree(p);
-  GpaApiManager::DeleteInstance();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> counters = Split(
+      argc > 1 ? argv[1]
+               : "GPUTime,SMBusy,IPC,AchievedOccupancy,FetchSize,WriteSize,L2CacheHit,FFMAThreadInstructions,"
+                 "SharedLoadInstructions,SharedWavefrontsPerInstruction");
+
+  // Beside the program, its build tree's lib/, then the loader's search path (the RUNPATH names lib/ too).
+  const std::string file = opengpa::client::GpaLibraryFileName(kGpaApiCuda);
+  std::string error;
+  std::unique_ptr<opengpa::client::LoadedGpaLibrary> library = opengpa::client::LoadedGpaLibrary::Load(
+      opengpa::client::GpaLibraryPaths(file, "", opengpa::client::FoldersBesideExecutable()), &error);
+  if (library == nullptr) {
+    std::fprintf(stderr, "cannot load %s:%s\n", file.c_str(), error.c_str());
+    return 1;
+  }
+  library->Table().GpaRegisterLoggingCallback(kGpaLoggingError, [](GpaLoggingType, const char* message) {
+    std::fprintf(stderr, "GPA: %s\n", message);
+  });
+  try {
+    Profile(library->Table(), counters);
+  } catch (const opengpa::Error& failure) {
+    std::fprintf(stderr, "%s\n", failure.what());
+    return 1;
+  }
   return 0;
 }

@@ -1,18 +1,18 @@
 // opengpa_gpa2_sample: a GPA v2 client, written the way the v2 user guide's example code is. It loads
-// libGPUPerfAPICL.so with dlopen, takes each GPA_* function with dlsym (GPUPerfAPIFunctionTypes.h), opens the
+// libGPUPerfAPICL.so with dlopen (through platform/dynamic_library.h, the one place OpenGPA calls dlopen), takes
+// each GPA_* function by name (GPUPerfAPIFunctionTypes.h), opens the
 // counters on an OpenCL command queue, enables every counter, profiles two kernels of different sizes in each
 // of a few sessions (one sample per kernel, GPA_GetPassCount passes), polls GPA_IsSessionReady and writes
 // every session's results as CSV rows ("session, sample, counter..."), as the guide's WriteSession does.
 //
 // usage: opengpa_gpa2_sample [--gpa-lib PATH] [--sessions N]
 // Exit status 1 if a GPA call fails or the larger kernel's GPUTime is not above the smaller one's.
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +20,7 @@
 #include <CL/cl.h>
 
 #include "gpu_performance_api/v2/GPUPerfAPIFunctionTypes.h"
+#include "platform/dynamic_library.h"
 
 namespace {
 
@@ -65,15 +66,14 @@ struct Gpa2 {
 };
 
 template <typename Function>
-bool Find(void* library, const char* name, Function* function) {
-  *function = reinterpret_cast<Function>(dlsym(library, name));
-  if (*function == nullptr) std::fprintf(stderr, "opengpa_gpa2_sample: %s is not exported\n", name);
+bool Find(const opengpa::DynamicLibrary& library, const char* name, Function* function) {
+  if (!library.Resolve(name, function)) std::fprintf(stderr, "opengpa_gpa2_sample: %s is not exported\n", name);
   return *function != nullptr;
 }
 
 #define GPA2_FIND(name) Find(library, #name, &gpa->name)
 
-bool Load(void* library, Gpa2* gpa) {
+bool Load(const opengpa::DynamicLibrary& library, Gpa2* gpa) {
   return GPA2_FIND(GPA_RegisterLoggingCallback) && GPA2_FIND(GPA_Initialize) && GPA2_FIND(GPA_Destroy) &&
          GPA2_FIND(GPA_OpenContext) && GPA2_FIND(GPA_CloseContext) && GPA2_FIND(GPA_EnableAllCounters) &&
          GPA2_FIND(GPA_GetEnabledCount) && GPA2_FIND(GPA_GetEnabledIndex) && GPA2_FIND(GPA_GetCounterName) &&
@@ -144,13 +144,14 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--gpa-lib") == 0) library_path = argv[i + 1];
     else if (std::strcmp(argv[i], "--sessions") == 0) sessions = std::max(1, std::atoi(argv[i + 1]));
   }
-  void* library = dlopen(library_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string error;
+  std::unique_ptr<opengpa::DynamicLibrary> library = opengpa::DynamicLibrary::Open({library_path}, &error);
   if (library == nullptr) {
-    std::fprintf(stderr, "opengpa_gpa2_sample: %s\n", dlerror());
+    std::fprintf(stderr, "opengpa_gpa2_sample: %s\n", error.c_str());
     return 1;
   }
   Gpa2 gpa{};
-  if (!Load(library, &gpa)) return 1;
+  if (!Load(*library, &gpa)) return 1;
 
   // Startup, as in the guide: initialize before the context is created, then open the counters on it.
   gpa.GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, LogToStderr);
@@ -233,6 +234,6 @@ int main(int argc, char** argv) {
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
   gpa.GPA_Destroy();
-  dlclose(library);
+  library.reset();
   return ok ? 0 : 1;
 }

@@ -6,11 +6,11 @@
 // GPA sample. Each command also has its own event, so the sample's GPUTime is checked to contain the
 // command's own execution time (CL_PROFILING_COMMAND_START..END) and the samples to follow each other in
 // time; the exit status is 1 if a check fails.
-#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,10 +18,7 @@
 
 #include "gpa_sample_support.h"
 #include "gpu_performance_api/gpu_perf_api_cl.h"
-#include "gpu_performance_api/gpu_perf_api_interface_loader.h"
-
-GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
-GpaFuncTableInfo* gpa_function_table_info = nullptr;
+#include "opengpa/opengpa.hpp"
 
 namespace {
 
@@ -95,7 +92,70 @@ struct Sample {
   std::function<cl_event()> enqueue;  // returns the command's own event
 };
 
-int Run(const Options& options, const char* argv0) {
+// Profiles each sample's command on `queue` and writes the CSV; 1 when a check fails. Throws opengpa::Error
+// when a GPA call fails.
+int Profile(const Options& options, const GpaFunctionTable& table, cl_command_queue queue,
+            const std::vector<Sample>& samples) {
+  opengpa::Library gpa(&table);
+  // GpaOpenContext takes the cl_command_queue itself (see gpu_perf_api_cl.h).
+  opengpa::Context gpa_context(gpa, queue);
+  opengpa::Session session(gpa_context);
+  session.EnableAll();
+  session.Begin();
+  std::vector<cl_event> events;
+  {
+    opengpa::CommandList list(session, 0);
+    for (GpaUInt32 id = 0; id < samples.size(); ++id) {
+      list.BeginSample(id);
+      events.push_back(samples[id].enqueue());
+      list.EndSample();
+    }
+    list.End();
+  }
+  session.End();
+  clFinish(queue);
+
+  const std::vector<opengpa::sample::EnabledCounter> counters = opengpa::sample::EnabledCounters(session);
+  opengpa::sample::CsvOutput output(options.csv);
+  std::ostream& csv = output.stream();
+  csv << "SampleId,Label";
+  for (const opengpa::sample::EnabledCounter& counter : counters) csv << "," << counter.name;
+  csv << ",CommandNs\n";  // the command's own START..END, for comparison
+  int failures = 0;
+  double previous_end = 0.0;
+  for (GpaUInt32 id = 0; id < samples.size(); ++id) {
+    // A uint64 or a float64 per counter (GPUTime and GPA's timing counters are float64).
+    const std::vector<opengpa::CounterValue> values = session.Result(id);
+    std::map<std::string, double> value;
+    csv << id << "," << samples[id].label;
+    for (std::size_t e = 0; e < counters.size() && e < values.size(); ++e) {
+      const double number = opengpa::AsDouble(values[e]);
+      csv << "," << static_cast<GpaUInt64>(number);  // nanoseconds: whole numbers either way
+      value[counters[e].name] = number;
+    }
+    cl_ulong start = 0;
+    cl_ulong end = 0;
+    clGetEventProfilingInfo(events[id], CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+    clGetEventProfilingInfo(events[id], CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+    const double command_ns = static_cast<double>(end - start);
+    csv << "," << (end - start) << "\n";
+    if (value["GPUTime"] < command_ns) {
+      std::cerr << "CHECK FAILED sample " << id << ": GPUTime " << value["GPUTime"] << " < the command's own "
+                << command_ns << " ns\n";
+      ++failures;
+    }
+    if (value["ExecutionStart"] < previous_end) {
+      std::cerr << "CHECK FAILED sample " << id << " starts before the previous sample ended\n";
+      ++failures;
+    }
+    previous_end = value["ExecutionEnd"];
+    clReleaseEvent(events[id]);
+  }
+  if (failures == 0) std::cerr << "every sample contains its command's execution time, in order\n";
+  return failures == 0 ? 0 : 1;
+}
+
+int Run(const Options& options) {
   std::string error;
   cl_device_id device = nullptr;
   if (!PickDevice(options.platform, &device, &error)) {
@@ -154,91 +214,22 @@ int Run(const Options& options, const char* argv0) {
   for (const Sample& sample : samples) clReleaseEvent(sample.enqueue());
   clFinish(queue);
 
-  const GpaFunctionTable* loaded =
-      opengpa::sample::LoadGpa(kGpaApiOpencl, options.gpa_lib, argv0, "opengpa_cl_sample", "libGPUPerfAPICL.so");
-  if (loaded == nullptr) return 1;
-  const GpaFunctionTable& gpa = *loaded;
-  auto check = [&](GpaStatus result, const char* what) {
-    if (result != kGpaStatusOk) std::cerr << "opengpa_cl_sample: " << what << ": " << gpa.GpaGetStatusAsStr(result) << "\n";
-    return result == kGpaStatusOk;
-  };
-  GpaContextId gpa_context = nullptr;
-  GpaSessionId session = nullptr;
-  GpaCommandListId list = nullptr;
-  // GpaOpenContext takes the cl_command_queue itself (see gpu_perf_api_cl.h).
-  if (!check(gpa.GpaInitialize(kGpaInitializeDefaultBit), "GpaInitialize") ||
-      !check(gpa.GpaOpenContext(queue, kGpaOpenContextDefaultBit, &gpa_context), "GpaOpenContext") ||
-      !check(gpa.GpaCreateSession(gpa_context, kGpaSessionSampleTypeDiscreteCounter, &session), "GpaCreateSession") ||
-      !check(gpa.GpaEnableAllCounters(session), "GpaEnableAllCounters") ||
-      !check(gpa.GpaBeginSession(session), "GpaBeginSession") ||
-      !check(gpa.GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list),
-             "GpaBeginCommandList")) {
-    return 1;
+  std::unique_ptr<opengpa::client::LoadedGpaLibrary> library =
+      opengpa::sample::LoadGpa(kGpaApiOpencl, options.gpa_lib, "opengpa_cl_sample");
+  if (library == nullptr) return 1;
+  int result = 1;
+  try {
+    result = Profile(options, library->Table(), queue, samples);
+  } catch (const opengpa::Error& failure) {
+    std::cerr << "opengpa_cl_sample: " << failure.what() << "\n";
   }
-  std::vector<cl_event> events;
-  for (GpaUInt32 id = 0; id < samples.size(); ++id) {
-    if (!check(gpa.GpaBeginSample(id, list), "GpaBeginSample")) return 1;
-    events.push_back(samples[id].enqueue());
-    if (!check(gpa.GpaEndSample(list), "GpaEndSample")) return 1;
-  }
-  if (!check(gpa.GpaEndCommandList(list), "GpaEndCommandList") || !check(gpa.GpaEndSession(session), "GpaEndSession")) {
-    return 1;
-  }
-  clFinish(queue);
-
-  const std::vector<opengpa::sample::EnabledCounter> counters =
-      opengpa::sample::EnabledCounters(gpa, gpa_context, session);
-  const auto enabled = static_cast<GpaUInt32>(counters.size());
-  opengpa::sample::CsvOutput output(options.csv);
-  std::ostream& csv = output.stream();
-  csv << "SampleId,Label";
-  for (const opengpa::sample::EnabledCounter& counter : counters) csv << "," << counter.name;
-  csv << ",CommandNs\n";  // the command's own START..END, for comparison
-  int failures = 0;
-  double previous_end = 0.0;
-  for (GpaUInt32 id = 0; id < samples.size(); ++id) {
-    std::vector<GpaUInt64> raw(enabled);  // 8 bytes per counter: a uint64 or a float64 (GPUTime and GPA's timing counters)
-    if (!check(gpa.GpaGetSampleResult(session, id, raw.size() * sizeof(GpaUInt64), raw.data()), "GpaGetSampleResult")) {
-      return 1;
-    }
-    std::map<std::string, double> value;
-    csv << id << "," << samples[id].label;
-    for (GpaUInt32 e = 0; e < enabled; ++e) {
-      double number = static_cast<double>(raw[e]);
-      if (counters[e].type == kGpaDataTypeFloat64) std::memcpy(&number, &raw[e], sizeof number);
-      csv << "," << static_cast<GpaUInt64>(number);  // nanoseconds: whole numbers either way
-      value[counters[e].name] = number;
-    }
-    cl_ulong start = 0;
-    cl_ulong end = 0;
-    clGetEventProfilingInfo(events[id], CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
-    clGetEventProfilingInfo(events[id], CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
-    const double command_ns = static_cast<double>(end - start);
-    csv << "," << (end - start) << "\n";
-    if (value["GPUTime"] < command_ns) {
-      std::cerr << "CHECK FAILED sample " << id << ": GPUTime " << value["GPUTime"] << " < the command's own "
-                << command_ns << " ns\n";
-      ++failures;
-    }
-    if (value["ExecutionStart"] < previous_end) {
-      std::cerr << "CHECK FAILED sample " << id << " starts before the previous sample ended\n";
-      ++failures;
-    }
-    previous_end = value["ExecutionEnd"];
-    clReleaseEvent(events[id]);
-  }
-  if (failures == 0) std::cerr << "every sample contains its command's execution time, in order\n";
-
-  gpa.GpaDeleteSession(session);
-  gpa.GpaCloseContext(gpa_context);
-  gpa.GpaDestroy();
   for (cl_mem buffer : {a, b, c}) clReleaseMemObject(buffer);
   clReleaseKernel(add);
   clReleaseKernel(spin);
   clReleaseProgram(program);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
-  return failures == 0 ? 0 : 1;
+  return result;
 }
 
 }  // namespace
@@ -249,5 +240,5 @@ int main(int argc, char** argv) {
     std::cerr << kUsage;
     return 2;
   }
-  return Run(options, argv[0]);
+  return Run(options);
 }

@@ -13,16 +13,14 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "gl_workloads.h"
 #include "gpa_sample_support.h"
 #include "gpu_performance_api/gpu_perf_api_gl.h"
-#include "gpu_performance_api/gpu_perf_api_interface_loader.h"
 #include "headless_gl.h"
-
-GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
-GpaFuncTableInfo* gpa_function_table_info = nullptr;
+#include "opengpa/opengpa.hpp"
 
 namespace opengpa::glwork {
 namespace {
@@ -80,7 +78,72 @@ std::vector<SampleSpec> Frame(const GlWorkloads& gl) {
   };
 }
 
-int Run(const Options& options, const char* argv0) {
+// Profiles the frame in every pass GPA asks for and writes the CSV; 1 when a counter differs from what the
+// workload implies. Throws opengpa::Error when a GPA call fails.
+int Profile(const Options& options, const GpaFunctionTable& table, const HeadlessGl& context,
+            const GlWorkloads& workloads) {
+  opengpa::Library gpa(&table);
+  opengpa::Context gpa_context(gpa, context.context());
+  opengpa::Session session(gpa_context);
+  session.EnableAll();
+  const GpaUInt32 passes = session.PassCount();
+  session.Begin();
+
+  const std::vector<SampleSpec> frame = Frame(workloads);
+  // Draw the frame once unmeasured: drivers compile shader variants at the first draw, which is not the
+  // cost the samples should show.
+  for (const SampleSpec& sample : frame) sample.work();
+  glFinish();
+  GLuint frame_query = 0;
+  glGenQueries(1, &frame_query);
+  for (GpaUInt32 pass = 0; pass < passes; ++pass) {
+    opengpa::CommandList list(session, pass);
+    glBeginQuery(GL_TIME_ELAPSED, frame_query);  // the application's own timer, across every sample
+    for (GpaUInt32 id = 0; id < frame.size(); ++id) {
+      list.BeginSample(id);
+      frame[id].work();
+      list.EndSample();
+    }
+    glEndQuery(GL_TIME_ELAPSED);
+    list.End();
+  }
+  session.End();
+  glFinish();
+  GLuint64 frame_ns = 0;
+  glGetQueryObjectui64v(frame_query, GL_QUERY_RESULT, &frame_ns);
+  glDeleteQueries(1, &frame_query);
+
+  const std::vector<sample::EnabledCounter> counters = sample::EnabledCounters(session);
+  sample::CsvOutput output(options.csv);
+  std::ostream& csv = output.stream();
+  csv << "SampleId,Label";
+  for (const sample::EnabledCounter& counter : counters) csv << "," << counter.name;
+  csv << "\n";
+  int mismatches = 0;
+  double gpu_time_sum = 0.0;
+  for (GpaUInt32 id = 0; id < frame.size(); ++id) {
+    const std::vector<opengpa::CounterValue> values = session.Result(id);
+    csv << id << "," << frame[id].label;
+    for (std::size_t e = 0; e < counters.size() && e < values.size(); ++e) {
+      const double value = opengpa::AsDouble(values[e]);
+      csv << "," << std::visit([](auto v) { return std::to_string(v); }, values[e]);
+      if (counters[e].name == "GPUTime") gpu_time_sum += value;
+      auto expected = frame[id].expected.find(counters[e].name);
+      if (expected != frame[id].expected.end() && expected->second != value) {
+        std::cerr << "MISMATCH sample " << id << " (" << frame[id].label << ") " << counters[e].name << " = " << value
+                  << ", the workload implies " << expected->second << "\n";
+        ++mismatches;
+      }
+    }
+    csv << "\n";
+  }
+  std::cerr << "application GL_TIME_ELAPSED over the frame: " << frame_ns << " ns; sum of GPA GPUTime: "
+            << static_cast<GpaUInt64>(gpu_time_sum) << " ns\n";
+  if (mismatches == 0) std::cerr << "every counter implied by the workload matches\n";
+  return mismatches == 0 ? 0 : 1;
+}
+
+int Run(const Options& options) {
   std::string error;
   std::unique_ptr<HeadlessGl> context = HeadlessGl::Create(kWidth, kHeight, &error);
   if (!context) {
@@ -95,93 +158,15 @@ int Run(const Options& options, const char* argv0) {
   }
   std::cerr << "GL renderer: " << context->renderer() << " (EGL " << context->platform() << ")\n";
 
-  const GpaFunctionTable* loaded =
-      sample::LoadGpa(kGpaApiOpengl, options.gpa_lib, argv0, "opengpa_gl_sample", "libGPUPerfAPIGL.so");
-  if (loaded == nullptr) return 1;
-  const GpaFunctionTable& gpa = *loaded;
-  auto check = [&](GpaStatus status, const char* what) {
-    if (status != kGpaStatusOk) std::cerr << "opengpa_gl_sample: " << what << ": " << gpa.GpaGetStatusAsStr(status) << "\n";
-    return status == kGpaStatusOk;
-  };
-
-  GpaContextId gpa_context = nullptr;
-  GpaSessionId session = nullptr;
-  if (!check(gpa.GpaInitialize(kGpaInitializeDefaultBit), "GpaInitialize") ||
-      !check(gpa.GpaOpenContext(context->context(), kGpaOpenContextDefaultBit, &gpa_context), "GpaOpenContext") ||
-      !check(gpa.GpaCreateSession(gpa_context, kGpaSessionSampleTypeDiscreteCounter, &session), "GpaCreateSession") ||
-      !check(gpa.GpaEnableAllCounters(session), "GpaEnableAllCounters") ||
-      !check(gpa.GpaBeginSession(session), "GpaBeginSession")) {
+  std::unique_ptr<client::LoadedGpaLibrary> library =
+      sample::LoadGpa(kGpaApiOpengl, options.gpa_lib, "opengpa_gl_sample");
+  if (library == nullptr) return 1;
+  try {
+    return Profile(options, library->Table(), *context, workloads);
+  } catch (const opengpa::Error& failure) {
+    std::cerr << "opengpa_gl_sample: " << failure.what() << "\n";
     return 1;
   }
-  GpaUInt32 passes = 0;
-  gpa.GpaGetPassCount(session, &passes);
-
-  const std::vector<SampleSpec> frame = Frame(workloads);
-  // Draw the frame once unmeasured: drivers compile shader variants at the first draw, which is not the
-  // cost the samples should show.
-  for (const SampleSpec& sample : frame) sample.work();
-  glFinish();
-  GLuint frame_query = 0;
-  glGenQueries(1, &frame_query);
-  for (GpaUInt32 pass = 0; pass < passes; ++pass) {
-    GpaCommandListId list = nullptr;
-    if (!check(gpa.GpaBeginCommandList(session, pass, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list),
-               "GpaBeginCommandList")) {
-      return 1;
-    }
-    glBeginQuery(GL_TIME_ELAPSED, frame_query);  // the application's own timer, across every sample
-    for (GpaUInt32 id = 0; id < frame.size(); ++id) {
-      if (!check(gpa.GpaBeginSample(id, list), "GpaBeginSample")) return 1;
-      frame[id].work();
-      if (!check(gpa.GpaEndSample(list), "GpaEndSample")) return 1;
-    }
-    glEndQuery(GL_TIME_ELAPSED);
-    if (!check(gpa.GpaEndCommandList(list), "GpaEndCommandList")) return 1;
-  }
-  if (!check(gpa.GpaEndSession(session), "GpaEndSession")) return 1;
-  glFinish();
-  GLuint64 frame_ns = 0;
-  glGetQueryObjectui64v(frame_query, GL_QUERY_RESULT, &frame_ns);
-  glDeleteQueries(1, &frame_query);
-
-  const std::vector<sample::EnabledCounter> counters = sample::EnabledCounters(gpa, gpa_context, session);
-  const auto enabled = static_cast<GpaUInt32>(counters.size());
-
-  sample::CsvOutput output(options.csv);
-  std::ostream& csv = output.stream();
-  csv << "SampleId,Label";
-  for (const sample::EnabledCounter& counter : counters) csv << "," << counter.name;
-  csv << "\n";
-  int mismatches = 0;
-  double gpu_time_sum = 0.0;
-  for (GpaUInt32 id = 0; id < frame.size(); ++id) {
-    std::vector<GpaUInt64> raw(enabled);
-    if (!check(gpa.GpaGetSampleResult(session, id, raw.size() * sizeof(GpaUInt64), raw.data()), "GpaGetSampleResult")) {
-      return 1;
-    }
-    csv << id << "," << frame[id].label;
-    for (GpaUInt32 e = 0; e < enabled; ++e) {
-      double value = static_cast<double>(raw[e]);
-      if (counters[e].type == kGpaDataTypeFloat64) std::memcpy(&value, &raw[e], sizeof value);
-      csv << "," << (counters[e].type == kGpaDataTypeFloat64 ? std::to_string(value) : std::to_string(raw[e]));
-      if (counters[e].name == "GPUTime") gpu_time_sum += value;
-      auto expected = frame[id].expected.find(counters[e].name);
-      if (expected != frame[id].expected.end() && expected->second != value) {
-        std::cerr << "MISMATCH sample " << id << " (" << frame[id].label << ") " << counters[e].name << " = " << value
-                  << ", the workload implies " << expected->second << "\n";
-        ++mismatches;
-      }
-    }
-    csv << "\n";
-  }
-  std::cerr << "application GL_TIME_ELAPSED over the frame: " << frame_ns << " ns; sum of GPA GPUTime: "
-            << static_cast<GpaUInt64>(gpu_time_sum) << " ns\n";
-  if (mismatches == 0) std::cerr << "every counter implied by the workload matches\n";
-
-  gpa.GpaDeleteSession(session);
-  gpa.GpaCloseContext(gpa_context);
-  gpa.GpaDestroy();
-  return mismatches == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -193,5 +178,5 @@ int main(int argc, char** argv) {
     std::cerr << opengpa::glwork::kUsage;
     return 2;
   }
-  return opengpa::glwork::Run(options, argv[0]);
+  return opengpa::glwork::Run(options);
 }

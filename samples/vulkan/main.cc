@@ -13,11 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "client/gpa_library_search.h"
+#include "client/loaded_gpa_library.h"
 #include "counter_table.h"
-#include "gpa_library.h"
 #include "gpu_objects.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"
 #include "gpu_performance_api/opengpa_ext.h"  // kGpaHwGenerationSoftware
+#include "opengpa/opengpa.hpp"
 #include "vulkan_device.h"
 
 namespace opengpa::vkwork {
@@ -29,7 +31,8 @@ constexpr char kUsage[] =
     "  prints every counter per sample, checked against the workload's known vertex/pixel/thread counts.\n"
     "  --csv FILE      also write the results as CSV (one row per sample)\n"
     "  --device NAME   use the Vulkan device whose name contains NAME (same as OPENGPA_VK_DEVICE)\n"
-    "  --gpa-lib PATH  load this libGPUPerfAPIVK.so instead of searching beside the program\n"
+    "  --gpa-lib PATH  load this libGPUPerfAPIVK.so (or the one in this folder) instead of searching\n"
+    "                  beside the program\n"
     "  --list-devices  list the Vulkan devices and exit\n";
 
 struct Options {
@@ -118,22 +121,17 @@ bool BuildFrame(VulkanDevice& device, Frame* frame, std::string* error) {
   return true;
 }
 
-// Records the frame for one pass, every workload between GpaBeginSample and GpaEndSample.
-bool RecordPass(const GpaFunctionTable& gpa, GpaSessionId session, GpaUInt32 pass, const Frame& frame,
-                VkCommandBuffer command_buffer) {
+// Records the frame for one pass, every workload in its own GPA sample. Throws opengpa::Error when GPA refuses.
+void RecordPass(opengpa::Session& session, GpaUInt32 pass, const Frame& frame, VkCommandBuffer command_buffer) {
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   vkBeginCommandBuffer(command_buffer, &begin);
-  GpaCommandListId list = nullptr;
-  if (gpa.GpaBeginCommandList(session, pass, command_buffer, kGpaCommandListPrimary, &list) != kGpaStatusOk) {
-    return false;
-  }
-  bool ok = true;
+  opengpa::CommandList list(session, pass, command_buffer, kGpaCommandListPrimary);
   auto sample = [&](GpaUInt32 id, auto&& work) {
-    ok = ok && gpa.GpaBeginSample(id, list) == kGpaStatusOk;
+    list.BeginSample(id);
     work();
-    ok = ok && gpa.GpaEndSample(list) == kGpaStatusOk;
+    list.EndSample();
   };
   const float orange[4] = {1.0f, 0.5f, 0.1f, 1.0f}, blue[4] = {0.2f, 0.4f, 1.0f, 1.0f};
   frame.target->Begin(command_buffer, VK_SUBPASS_CONTENTS_INLINE);
@@ -147,9 +145,102 @@ bool RecordPass(const GpaFunctionTable& gpa, GpaSessionId session, GpaUInt32 pas
     frame.compute->Dispatch(command_buffer, Frame::kGroups[0], Frame::kGroups[1], Frame::kGroups[2], Frame::kIterations);
   });
   frame.compute->RecordHostReadBarrier(command_buffer);
-  ok = gpa.GpaEndCommandList(list) == kGpaStatusOk && ok;
+  list.End();
   vkEndCommandBuffer(command_buffer);
-  return ok;
+}
+
+// The enabled counters as table columns.
+std::vector<CounterColumn> Columns(const opengpa::Session& session, GpaHwGeneration generation) {
+  const opengpa::Context& context = session.context();
+  std::vector<CounterColumn> columns;
+  for (GpaUInt32 index : session.EnabledCounters()) {
+    const opengpa::CounterInfo counter = context.Counter(index);
+    // A software rasterizer (lavapipe) writes timestamps on the CPU thread that walks the command buffer,
+    // while it bins draws there and rasterizes them later on other threads: its times are not per-draw.
+    const bool software_time = static_cast<int>(generation) == static_cast<int>(kGpaHwGenerationSoftware) &&
+                               counter.usage == kGpaUsageTypeNanoseconds && counter.group == "Timing";
+    columns.push_back({counter.name, counter.group, context.library().UsageTypeName(counter.usage),
+                       counter.data_type == kGpaDataTypeFloat64, software_time});
+  }
+  return columns;
+}
+
+// Profiles the frame on `device` through GPA's function table, prints the table and the checks. Throws
+// opengpa::Error when a GPA call fails.
+int Profile(const Options& options, VulkanDevice& device, const GpaFunctionTable& table) {
+  opengpa::Library gpa(&table);
+  std::string error;
+  Frame frame;
+  if (!BuildFrame(device, &frame, &error)) {
+    std::cerr << "opengpa_vk_sample: " << error << "\n";
+    return 1;
+  }
+
+  GpaVkContextOpenInfo open_info = device.OpenInfo();
+  opengpa::Context context(gpa, &open_info);
+  const std::string device_name = context.DeviceName();
+  const GpaHwGeneration generation = context.Generation();
+  std::cout << "GPA context: " << device_name << ", hardware generation " << generation << ", "
+            << context.CounterCount() << " counters\n\n";
+
+  opengpa::Session session(context);
+  session.EnableAll();
+  const GpaUInt32 passes = session.PassCount();
+  session.Begin();
+  double host_ns = 0;
+  // Every pass replays the same frame: the same samples around the same work.
+  for (GpaUInt32 pass = 0; pass < passes; ++pass) {
+    VkCommandBuffer command_buffer = device.AllocateCommandBuffer(VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+    frame.compute->ResetInvocations();
+    RecordPass(session, pass, frame, command_buffer);
+    host_ns = device.SubmitAndWait({command_buffer});
+    if (host_ns < 0) {
+      std::cerr << "opengpa_vk_sample: submitting pass " << pass << " failed\n";
+      return 1;
+    }
+  }
+  session.End();
+
+  const std::vector<CounterColumn> columns = Columns(session, generation);
+  std::vector<SampleRow> rows;
+  for (const SampleSpec& spec : frame.samples) {
+    SampleRow row{spec.id, spec.label, {}};
+    for (const opengpa::CounterValue& value : session.Result(spec.id)) row.values.push_back(opengpa::AsDouble(value));
+    rows.push_back(std::move(row));
+  }
+  PrintCounterTable(std::cout, columns, rows);
+  if (std::any_of(columns.begin(), columns.end(), [](const CounterColumn& c) { return c.not_meaningful; })) {
+    std::cout << "\n* " << device_name
+              << " is a software rasterizer: it timestamps commands on the CPU thread that walks the\n"
+                 "  command buffer, while draws are binned there and rasterized later on other threads, so\n"
+                 "  these times are not per-draw GPU durations (compare GPUTime with ExecutionDuration).\n"
+                 "  The pipeline statistics (counts) are exact.\n";
+  }
+  std::cout << "\nHost time for the submission (submit to fence): " << host_ns / 1e6 << " ms over " << passes
+            << " pass(es)\n\nChecks against the workload's known counts:\n";
+  int mismatches = 0;
+  for (std::size_t s = 0; s < rows.size(); ++s) {
+    for (const auto& [counter, expected] : frame.samples[s].expected) {
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        if (columns[i].name != counter) continue;
+        const bool match = rows[s].values[i] == expected;
+        mismatches += !match;
+        std::printf("  %-10s %-20s %12.0f  expected %12.0f  %s\n", rows[s].label.c_str(), counter.c_str(),
+                    rows[s].values[i], expected, match ? "ok" : "DIFFERENT");
+      }
+    }
+  }
+  std::printf("  compute shader atomic counter: %u invocations\n", frame.compute->Invocations());
+  std::cout << (mismatches == 0 ? "All counts match.\n"
+                                : "Some counts differ from the ideal (drivers may count differently; see above).\n");
+  if (!options.csv.empty()) {
+    if (!WriteCounterCsv(options.csv, device_name, columns, rows)) {
+      std::cerr << "opengpa_vk_sample: cannot write " << options.csv << "\n";
+      return 1;
+    }
+    std::cout << "CSV written to " << options.csv << "\n";
+  }
+  return 0;
 }
 
 int Run(const Options& options) {
@@ -174,145 +265,21 @@ int Run(const Options& options) {
   }
   std::cout << "Profiling on: " << device->properties().deviceName << "\n";
 
-  std::unique_ptr<GpaLibrary> library = GpaLibrary::Load(
-      options.gpa_lib.empty() ? GpaLibrary::DefaultPaths("libGPUPerfAPIVK.so") : std::vector<std::string>{options.gpa_lib},
-      &error);
+  std::unique_ptr<client::LoadedGpaLibrary> library = client::LoadedGpaLibrary::Load(
+      client::GpaLibraryPaths("libGPUPerfAPIVK.so", options.gpa_lib, client::FoldersBesideExecutable()), &error);
   if (!library) {
-    std::cerr << "opengpa_vk_sample: " << error << "\n  build it (libGPUPerfAPIVK.so) or pass --gpa-lib PATH\n";
+    std::cerr << "opengpa_vk_sample: could not load a GPA library:" << error
+              << "\n  build it (libGPUPerfAPIVK.so) or pass --gpa-lib PATH\n";
     return 1;
   }
-  const GpaFunctionTable& gpa = library->api();
-  std::cout << "GPA library: " << library->path() << "\n";
-  gpa.GpaRegisterLoggingCallback(kGpaLoggingError, LogToStderr);
-
-  auto check = [&](GpaStatus status, const char* what) {
-    if (status != kGpaStatusOk) {
-      std::cerr << "opengpa_vk_sample: " << what << " failed: " << gpa.GpaGetStatusAsStr(status) << "\n";
-      return false;
-    }
-    return true;
-  };
-  if (!check(gpa.GpaInitialize(kGpaInitializeDefaultBit), "GpaInitialize")) return 1;
-
-  Frame frame;
-  if (!BuildFrame(*device, &frame, &error)) {
-    std::cerr << "opengpa_vk_sample: " << error << "\n";
+  std::cout << "GPA library: " << library->Path() << "\n";
+  library->Table().GpaRegisterLoggingCallback(kGpaLoggingError, LogToStderr);
+  try {
+    return Profile(options, *device, library->Table());
+  } catch (const opengpa::Error& failure) {
+    std::cerr << "opengpa_vk_sample: " << failure.what() << "\n";
     return 1;
   }
-
-  GpaVkContextOpenInfo open_info = device->OpenInfo();
-  GpaContextId context = nullptr;
-  int exit_code = 1;
-  if (check(gpa.GpaOpenContext(&open_info, kGpaOpenContextDefaultBit, &context), "GpaOpenContext")) {
-    const char* device_name = "";
-    GpaHwGeneration generation = kGpaHwGenerationNone;
-    GpaUInt32 counter_count = 0;
-    gpa.GpaGetDeviceName(context, &device_name);
-    gpa.GpaGetDeviceGeneration(context, &generation);
-    gpa.GpaGetNumCounters(context, &counter_count);
-    std::cout << "GPA context: " << device_name << ", hardware generation " << generation << ", " << counter_count
-              << " counters\n\n";
-
-    GpaSessionId session = nullptr;
-    if (check(gpa.GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session), "GpaCreateSession")) {
-      bool ok = check(gpa.GpaEnableAllCounters(session), "GpaEnableAllCounters");
-      GpaUInt32 passes = 0;
-      ok = ok && check(gpa.GpaGetPassCount(session, &passes), "GpaGetPassCount");
-      ok = ok && check(gpa.GpaBeginSession(session), "GpaBeginSession");
-      double host_ns = 0;
-      // Every pass replays the same frame: the same samples around the same work.
-      for (GpaUInt32 pass = 0; ok && pass < passes; ++pass) {
-        VkCommandBuffer command_buffer = device->AllocateCommandBuffer(VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-        frame.compute->ResetInvocations();
-        ok = RecordPass(gpa, session, pass, frame, command_buffer);
-        if (!ok) std::cerr << "opengpa_vk_sample: recording pass " << pass << " failed\n";
-        if (ok) host_ns = device->SubmitAndWait({command_buffer});
-        ok = ok && host_ns >= 0;
-      }
-      ok = ok && check(gpa.GpaEndSession(session), "GpaEndSession");
-      if (ok) {
-        std::vector<CounterColumn> columns;
-        GpaUInt32 enabled = 0;
-        gpa.GpaGetNumEnabledCounters(session, &enabled);
-        for (GpaUInt32 i = 0; i < enabled; ++i) {
-          GpaUInt32 index = 0;
-          const char *name = "", *group = "", *usage = "";
-          GpaUsageType usage_type = kGpaUsageTypeItems;
-          GpaDataType data_type = kGpaDataTypeUint64;
-          gpa.GpaGetEnabledIndex(session, i, &index);
-          gpa.GpaGetCounterName(context, index, &name);
-          gpa.GpaGetCounterGroup(context, index, &group);
-          gpa.GpaGetCounterUsageType(context, index, &usage_type);
-          gpa.GpaGetUsageTypeAsStr(usage_type, &usage);
-          gpa.GpaGetCounterDataType(context, index, &data_type);
-          // A software rasterizer (lavapipe) writes timestamps on the CPU thread that walks the command buffer,
-          // while it bins draws there and rasterizes them later on other threads: its times are not per-draw.
-          const bool software_time = static_cast<int>(generation) == static_cast<int>(kGpaHwGenerationSoftware) && usage_type == kGpaUsageTypeNanoseconds &&
-                                     std::string(group) == "Timing";
-          columns.push_back({name, group, usage, data_type == kGpaDataTypeFloat64, software_time});
-        }
-        std::vector<SampleRow> rows;
-        for (const SampleSpec& spec : frame.samples) {
-          std::size_t size = 0;
-          ok = ok && check(gpa.GpaGetSampleResultSize(session, spec.id, &size), "GpaGetSampleResultSize");
-          std::vector<GpaUInt64> raw(size / sizeof(GpaUInt64));
-          ok = ok && check(gpa.GpaGetSampleResult(session, spec.id, size, raw.data()), "GpaGetSampleResult");
-          if (!ok) break;
-          SampleRow row{spec.id, spec.label, {}};
-          for (std::size_t i = 0; i < columns.size() && i < raw.size(); ++i) {
-            double value = 0;
-            if (columns[i].is_float) {
-              std::memcpy(&value, &raw[i], sizeof(value));
-            } else {
-              value = static_cast<double>(raw[i]);
-            }
-            row.values.push_back(value);
-          }
-          rows.push_back(std::move(row));
-        }
-        if (ok) {
-          PrintCounterTable(std::cout, columns, rows);
-          if (std::any_of(columns.begin(), columns.end(), [](const CounterColumn& c) { return c.not_meaningful; })) {
-            std::cout << "\n* " << device_name
-                      << " is a software rasterizer: it timestamps commands on the CPU thread that walks the\n"
-                         "  command buffer, while draws are binned there and rasterized later on other threads, so\n"
-                         "  these times are not per-draw GPU durations (compare GPUTime with ExecutionDuration).\n"
-                         "  The pipeline statistics (counts) are exact.\n";
-          }
-          std::cout << "\nHost time for the submission (submit to fence): " << host_ns / 1e6 << " ms over " << passes
-                    << " pass(es)\n\nChecks against the workload's known counts:\n";
-          int mismatches = 0;
-          for (std::size_t s = 0; s < rows.size(); ++s) {
-            for (const auto& [counter, expected] : frame.samples[s].expected) {
-              for (std::size_t i = 0; i < columns.size(); ++i) {
-                if (columns[i].name != counter) continue;
-                const bool match = rows[s].values[i] == expected;
-                mismatches += !match;
-                std::printf("  %-10s %-20s %12.0f  expected %12.0f  %s\n", rows[s].label.c_str(), counter.c_str(),
-                            rows[s].values[i], expected, match ? "ok" : "DIFFERENT");
-              }
-            }
-          }
-          std::printf("  compute shader atomic counter: %u invocations\n", frame.compute->Invocations());
-          std::cout << (mismatches == 0 ? "All counts match.\n"
-                                        : "Some counts differ from the ideal (drivers may count differently; see above).\n");
-          if (!options.csv.empty()) {
-            if (WriteCounterCsv(options.csv, device_name, columns, rows)) {
-              std::cout << "CSV written to " << options.csv << "\n";
-            } else {
-              std::cerr << "opengpa_vk_sample: cannot write " << options.csv << "\n";
-              ok = false;
-            }
-          }
-          exit_code = ok ? 0 : 1;
-        }
-      }
-      gpa.GpaDeleteSession(session);
-    }
-    gpa.GpaCloseContext(context);
-  }
-  gpa.GpaDestroy();
-  return exit_code;
 }
 
 }  // namespace

@@ -1,24 +1,15 @@
 #include "core/session.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "core/context.h"
+#include "core/type_strings.h"
 #include "platform/logging.h"
 
 namespace opengpa {
 namespace {
 
 using Lock = std::lock_guard<std::mutex>;
-
-const char* ListTypeName(GpaCommandListType type) {
-  switch (type) {
-    case kGpaCommandListNone: return "kGpaCommandListNone";
-    case kGpaCommandListPrimary: return "kGpaCommandListPrimary";
-    case kGpaCommandListSecondary: return "kGpaCommandListSecondary";
-    default: return "invalid";
-  }
-}
 
 }  // namespace
 
@@ -296,7 +287,7 @@ GpaStatus Session::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandLi
   const GpaStatus status = backend_->BeginCommandList(pass, api_list, type, &list->backend);
   if (status != kGpaStatusOk || !list->backend) {
     return LogError(status != kGpaStatusOk ? status : kGpaStatusErrorFailed,
-                    "the backend could not begin command_list {} ({}) for pass {}", api_list, ListTypeName(type), pass);
+                    "the backend could not begin command_list {} ({}) for pass {}", api_list, CommandListTypeName(type), pass);
   }
   PassRecord& record = passes_[pass];
   record.recorded = true;
@@ -382,120 +373,6 @@ GpaStatus Session::EndSample(CommandList& list) {
   }
   passes_[list.pass].Set(slot, kEnded);
   list.open_sample = kNoSlot;
-  return kGpaStatusOk;
-}
-
-GpaStatus Session::ContinueSample(GpaUInt32 sample_id, CommandList& primary) {
-  Lock lock(mutex_);
-  const SampleSlot slot = slot_of_id_.Find(sample_id);
-  if (slot == kNoSlot || primary.pass >= pass_count_ || passes_[primary.pass].StateOf(slot) == kAbsent) {
-    return LogError(kGpaStatusErrorSampleNotFound, "src_sample_id {} was not begun in pass {}", sample_id, primary.pass);
-  }
-  if (primary.type == kGpaCommandListNone) {
-    return LogError(kGpaStatusErrorApiNotSupported,
-                    "samples cannot be continued on this API (primary_command_list_id has type kGpaCommandListNone)");
-  }
-  if (primary.type != kGpaCommandListPrimary) {
-    return LogError(kGpaStatusErrorInvalidParameter, "primary_command_list_id is a {} command list, not a primary one",
-                    ListTypeName(primary.type));
-  }
-  if (passes_[primary.pass].StateOf(slot) != kOpen) {
-    return LogError(kGpaStatusErrorFailed, "src_sample_id {} was already ended in pass {}", sample_id, primary.pass);
-  }
-  if (GpaStatus status = CheckListRecording(primary, "GpaContinueSampleOnCommandList"); status != kGpaStatusOk) {
-    return status;
-  }
-  if (primary.open_sample != kNoSlot) {
-    return LogError(kGpaStatusErrorSampleAlreadyStarted,
-                    "primary_command_list_id already has sample {} open (samples do not nest)",
-                    slots_[primary.open_sample].sample_id);
-  }
-  CommandList* source = nullptr;
-  for (CommandList* list : lists_) {
-    if (list->pass == primary.pass && list->open_sample == slot) source = list;
-  }
-  if (source == nullptr) {
-    return LogError(kGpaStatusErrorFailed, "src_sample_id {} is not open on any command list of pass {}", sample_id,
-                    primary.pass);
-  }
-  if (source->type != kGpaCommandListPrimary) {
-    return LogError(kGpaStatusErrorInvalidParameter, "src_sample_id {} was begun on a {} command list, not a primary one",
-                    sample_id, ListTypeName(source->type));
-  }
-  if (GpaStatus status = backend_->ContinueSample(slot, *source->backend, *primary.backend); status != kGpaStatusOk) {
-    return LogError(status, "the backend could not continue src_sample_id {} on another command list (status {})",
-                    sample_id, static_cast<int>(status));
-  }
-  source->open_sample = kNoSlot;
-  primary.open_sample = slot;
-  return kGpaStatusOk;
-}
-
-GpaStatus Session::CopySecondarySamples(CommandList& secondary, CommandList& primary, GpaUInt32 count,
-                                        const GpaUInt32* new_sample_ids) {
-  Lock lock(mutex_);
-  if (secondary.type == kGpaCommandListNone || primary.type == kGpaCommandListNone) {
-    return LogError(kGpaStatusErrorApiNotSupported,
-                    "this API has no secondary command lists (a command list of type kGpaCommandListNone was given)");
-  }
-  if (secondary.type != kGpaCommandListSecondary) {
-    return LogError(kGpaStatusErrorInvalidParameter, "secondary_command_list_id is a {} command list",
-                    ListTypeName(secondary.type));
-  }
-  if (primary.type != kGpaCommandListPrimary) {
-    return LogError(kGpaStatusErrorInvalidParameter, "primary_command_list_id is a {} command list",
-                    ListTypeName(primary.type));
-  }
-  if (secondary.pass != primary.pass) {
-    return LogError(kGpaStatusErrorInvalidParameter, "the secondary command list is in pass {}, the primary in pass {}",
-                    secondary.pass, primary.pass);
-  }
-  if (secondary.open) {
-    return LogError(kGpaStatusErrorCommandListNotEnded,
-                    "secondary_command_list_id must be ended with GpaEndCommandList before its samples are copied");
-  }
-  if (GpaStatus status = CheckListRecording(primary, "GpaCopySecondarySamples"); status != kGpaStatusOk) return status;
-  if (count != secondary.samples.size()) {
-    return LogError(kGpaStatusErrorInvalidParameter, "num_samples {} differs from the {} samples of the secondary command list",
-                    count, secondary.samples.size());
-  }
-  PassRecord& pass = passes_[primary.pass];
-  for (SampleSlot slot : secondary.samples) {
-    if (pass.StateOf(slot) != kEnded) {
-      return LogError(kGpaStatusErrorSampleNotEnded, "sample_id {} of the secondary command list was not ended",
-                      slots_[slot].sample_id);
-    }
-  }
-  // Every new id must be new to this pass; an id seen in an earlier pass keeps its slot.
-  std::vector<std::pair<SampleSlot, SampleSlot>> copies;
-  copies.reserve(count);
-  std::vector<GpaUInt32> fresh_ids;
-  std::unordered_set<GpaUInt32> seen;
-  for (GpaUInt32 i = 0; i < count; ++i) {
-    const GpaUInt32 id = new_sample_ids[i];
-    if (!seen.insert(id).second) {
-      return LogError(kGpaStatusErrorInvalidParameter, "new_sample_ids[{}] = {} appears twice", i, id);
-    }
-    SampleSlot slot = slot_of_id_.Find(id);
-    if (slot == kNoSlot) {
-      slot = static_cast<SampleSlot>(slots_.size() + fresh_ids.size());
-      fresh_ids.push_back(id);
-    } else if (pass.StateOf(slot) != kAbsent) {
-      return LogError(kGpaStatusErrorInvalidParameter, "new_sample_ids[{}] = {} is already used in pass {}", i, id,
-                      primary.pass);
-    }
-    copies.emplace_back(secondary.samples[i], slot);
-  }
-  if (GpaStatus status = backend_->CopySecondarySamples(*secondary.backend, *primary.backend, copies);
-      status != kGpaStatusOk) {
-    return LogError(status, "the backend could not copy {} secondary samples (status {})", count,
-                    static_cast<int>(status));
-  }
-  for (GpaUInt32 id : fresh_ids) {
-    slot_of_id_.Insert(id, static_cast<SampleSlot>(slots_.size()));
-    slots_.push_back(SlotInfo{id, false});
-  }
-  for (const auto& copy : copies) pass.Set(copy.second, kEnded);
   return kGpaStatusOk;
 }
 

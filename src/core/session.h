@@ -59,6 +59,7 @@ class Session {
 
   GpaStatus BeginSample(GpaUInt32 sample_id, CommandList& list);
   GpaStatus EndSample(CommandList& list);
+  // A sample moved to another command list (defined in session_sample_transfer.cc).
   GpaStatus ContinueSample(GpaUInt32 sample_id, CommandList& primary);
   GpaStatus CopySecondarySamples(CommandList& secondary, CommandList& primary, GpaUInt32 count,
                                  const GpaUInt32* new_sample_ids);

@@ -80,4 +80,13 @@ const char* UsageTypeAsString(GpaUsageType type) {
   return nullptr;
 }
 
+const char* CommandListTypeName(GpaCommandListType type) {
+  switch (type) {
+    case kGpaCommandListNone: return "kGpaCommandListNone";
+    case kGpaCommandListPrimary: return "kGpaCommandListPrimary";
+    case kGpaCommandListSecondary: return "kGpaCommandListSecondary";
+    default: return "invalid";
+  }
+}
+
 }  // namespace opengpa

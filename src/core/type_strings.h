@@ -1,4 +1,5 @@
-// Text for GPA enums: what GpaGetStatusAsStr, GpaGetDataTypeAsStr and GpaGetUsageTypeAsStr return.
+// Text for GPA enums: what GpaGetStatusAsStr, GpaGetDataTypeAsStr and GpaGetUsageTypeAsStr return, and the
+// enumerator names log messages quote.
 #ifndef OPENGPA_CORE_TYPE_STRINGS_H_
 #define OPENGPA_CORE_TYPE_STRINGS_H_
 
@@ -11,6 +12,8 @@ const char* StatusAsString(GpaStatus status);
 // nullptr for values outside the enum.
 const char* DataTypeAsString(GpaDataType type);
 const char* UsageTypeAsString(GpaUsageType type);
+// "kGpaCommandListPrimary", ...; "invalid" for values outside the enum.
+const char* CommandListTypeName(GpaCommandListType type);
 
 }  // namespace opengpa
 

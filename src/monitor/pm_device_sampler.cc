@@ -41,7 +41,7 @@ GpaStatus DescribePmMetric(const PmHostObject& host, const std::string& metric, 
   return kGpaStatusOk;
 }
 
-PmDeviceSampler::PmDeviceSampler(const CuptiLibrary& cupti, const CudaLibrary& cuda, DeviceIdentity identity,
+PmDeviceSampler::PmDeviceSampler(const CuptiLibrary& cupti, const CudaDriverLibrary& cuda, DeviceIdentity identity,
                                  int ordinal)
     : cupti_(cupti), cuda_(cuda), identity_(std::move(identity)), ordinal_(ordinal) {}
 
@@ -58,18 +58,18 @@ PmDeviceSampler::~PmDeviceSampler() {
     cupti_.Api().pm_disable(&disable);
   }
   host_.reset();
-  if (context_ != nullptr) cuda_.Api().primary_ctx_release(device_);
+  if (context_ != nullptr) cuda_.Api().cuDevicePrimaryCtxRelease(device_);
 }
 
 GpaStatus PmDeviceSampler::Configure(const PmSamplingOptions& options, const std::vector<std::string>& metrics) {
-  if (CUresult r = cuda_.Api().device_get(&device_, ordinal_); r != CUDA_SUCCESS) {
+  if (CUresult r = cuda_.Api().cuDeviceGet(&device_, ordinal_); r != CUDA_SUCCESS) {
     return LogError(kGpaStatusErrorIndexOutOfRange, "CUPTI PM sampling: cuDeviceGet({}) failed: {}", ordinal_,
                     cuda_.Describe(r));
   }
   int major = 0;
   int minor = 0;
-  cuda_.Api().device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_);
-  cuda_.Api().device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_);
+  cuda_.Api().cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_);
+  cuda_.Api().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_);
   // The fixed-time trigger exists from GA10x on; Turing and GA100 only count in variable sysclk cycles.
   if (major < 8 || (major == 8 && minor < 6)) {
     return LogError(kGpaStatusErrorHardwareNotSupported,
@@ -214,7 +214,7 @@ GpaStatus PmDeviceSampler::Decode(std::vector<MonitorRecord>* records, bool drai
 }
 
 void PmDeviceSampler::MakeContextCurrent() {
-  if (context_ != nullptr) cuda_.Api().ctx_set_current(context_);
+  if (context_ != nullptr) cuda_.Api().cuCtxSetCurrent(context_);
 }
 
 GpaStatus PmDeviceSampler::CounterAvailability(std::vector<uint8_t>* image) {
@@ -245,7 +245,7 @@ GpaStatus PmDeviceSampler::Enable() {
   if (r != CUPTI_SUCCESS && r != CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
     Log(kGpaLoggingMessage, "CUPTI PM sampling: enabling on GPU {} without a context failed ({}); retrying with the "
         "primary context", identity_.index, cupti_.Describe(r));
-    if (CUresult c = cuda_.Api().primary_ctx_retain(&context_, device_); c != CUDA_SUCCESS) {
+    if (CUresult c = cuda_.Api().cuDevicePrimaryCtxRetain(&context_, device_); c != CUDA_SUCCESS) {
       context_ = nullptr;
       return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuDevicePrimaryCtxRetain failed: {}",
                       cuda_.Describe(c));

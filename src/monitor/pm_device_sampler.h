@@ -12,6 +12,7 @@
 
 #include "monitor/monitor_types.h"
 #include "monitor/pm_sampling_source.h"
+#include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
 #include "nvidia/pm_host_object.h"
 
@@ -28,7 +29,7 @@ GpaStatus DescribePmMetric(const nvidia::PmHostObject& host, const std::string& 
 
 class PmDeviceSampler {
  public:
-  PmDeviceSampler(const nvidia::cupti::CuptiLibrary& cupti, const nvidia::cupti::CudaLibrary& cuda,
+  PmDeviceSampler(const nvidia::cupti::CuptiLibrary& cupti, const nvidia::CudaDriverLibrary& cuda,
                   DeviceIdentity identity, int ordinal);
   ~PmDeviceSampler();
   PmDeviceSampler(const PmDeviceSampler&) = delete;
@@ -47,7 +48,7 @@ class PmDeviceSampler {
 
  private:
   using CuptiLibrary = nvidia::cupti::CuptiLibrary;
-  using CudaLibrary = nvidia::cupti::CudaLibrary;
+  using CudaDriverLibrary = nvidia::CudaDriverLibrary;
 
   void MakeContextCurrent();
   GpaStatus CounterAvailability(std::vector<uint8_t>* image);
@@ -56,7 +57,7 @@ class PmDeviceSampler {
   GpaStatus Evaluate(std::vector<MonitorRecord>* records, size_t* completed);
 
   const CuptiLibrary& cupti_;
-  const CudaLibrary& cuda_;
+  const CudaDriverLibrary& cuda_;
   DeviceIdentity identity_;
   int ordinal_;
   CUdevice device_ = 0;

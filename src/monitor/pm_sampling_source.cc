@@ -8,6 +8,7 @@
 
 #include "monitor/periodic_sampler.h"
 #include "monitor/pm_device_sampler.h"
+#include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
 #include "nvidia/cupti_profiler_session.h"
 #include "nvidia/pm_host_object.h"
@@ -17,7 +18,7 @@ namespace opengpa::monitor {
 
 using nvidia::PmHostObject;
 using nvidia::cupti::ChipName;
-using nvidia::cupti::CudaLibrary;
+using nvidia::CudaDriverLibrary;
 using nvidia::cupti::CuptiLibrary;
 using nvidia::cupti::ProfilerSession;
 
@@ -36,7 +37,7 @@ constexpr size_t kMinimumHardwareBuffer = size_t{4} << 20;
 
 class PmSamplingSource final : public CounterSource {
  public:
-  PmSamplingSource(std::unique_ptr<CuptiLibrary> cupti, std::unique_ptr<CudaLibrary> cuda,
+  PmSamplingSource(std::unique_ptr<CuptiLibrary> cupti, std::unique_ptr<CudaDriverLibrary> cuda,
                    std::vector<std::string> metrics)
       : cupti_(std::move(cupti)), cuda_(std::move(cuda)), metrics_(std::move(metrics)) {}
   ~PmSamplingSource() override {
@@ -99,18 +100,18 @@ class PmSamplingSource final : public CounterSource {
   GpaStatus ResolveDevices(const std::vector<DeviceIdentity>& wanted,
                            std::vector<std::pair<DeviceIdentity, int>>* targets) {
     int count = 0;
-    if (CUresult r = cuda_->Api().device_get_count(&count); r != CUDA_SUCCESS || count == 0) {
+    if (CUresult r = cuda_->Api().cuDeviceGetCount(&count); r != CUDA_SUCCESS || count == 0) {
       return LogError(kGpaStatusErrorHardwareNotSupported, "CUPTI PM sampling: no CUDA device ({})",
                       r == CUDA_SUCCESS ? "count is 0" : cuda_->Describe(r));
     }
     std::vector<DeviceIdentity> cuda_devices(static_cast<size_t>(count));
     for (int ordinal = 0; ordinal < count; ++ordinal) {
       CUdevice device = 0;
-      cuda_->Api().device_get(&device, ordinal);
+      cuda_->Api().cuDeviceGet(&device, ordinal);
       char name[256] = {};
-      cuda_->Api().device_get_name(name, sizeof(name), device);
+      cuda_->Api().cuDeviceGetName(name, sizeof(name), device);
       CUuuid uuid{};
-      cuda_->Api().device_get_uuid(&uuid, device);
+      cuda_->Api().cuDeviceGetUuid(&uuid, device);
       cuda_devices[static_cast<size_t>(ordinal)] = {static_cast<uint32_t>(ordinal), FormatUuid(uuid), name};
     }
     if (wanted.empty()) {
@@ -137,7 +138,7 @@ class PmSamplingSource final : public CounterSource {
   }
 
   std::unique_ptr<CuptiLibrary> cupti_;
-  std::unique_ptr<CudaLibrary> cuda_;
+  std::unique_ptr<CudaDriverLibrary> cuda_;
   std::vector<std::string> metrics_;
   std::unique_ptr<ProfilerSession> session_;
   std::vector<std::unique_ptr<PmDeviceSampler>> samplers_;
@@ -151,6 +152,17 @@ class PmSamplingSource final : public CounterSource {
 
 GpaStatus LoadCupti(const std::vector<std::string>& candidates, std::unique_ptr<CuptiLibrary>* cupti) {
   return CuptiLibrary::Load(candidates.empty() ? nvidia::cupti::DefaultCuptiCandidates() : candidates, cupti);
+}
+
+// The CUDA driver from `candidates` (DefaultCudaDriverCandidates() when empty); a failure is logged as PM
+// sampling's.
+GpaStatus LoadCuda(const std::vector<std::string>& candidates, std::unique_ptr<CudaDriverLibrary>* cuda) {
+  GpaStatus status = kGpaStatusOk;
+  std::string error;
+  *cuda = CudaDriverLibrary::Load(candidates.empty() ? nvidia::DefaultCudaDriverCandidates() : candidates, &status,
+                                  &error);
+  if (*cuda == nullptr) return LogError(status, "CUPTI PM sampling: {}", error);
+  return kGpaStatusOk;
 }
 
 GpaStatus CheckMetricNames(const std::vector<std::string>& metrics) {
@@ -180,10 +192,8 @@ GpaStatus CreatePmSamplingSource(const PmSamplingOptions& options, std::unique_p
 
   std::unique_ptr<CuptiLibrary> cupti;
   if (GpaStatus status = LoadCupti(options.cupti_library_candidates, &cupti); status != kGpaStatusOk) return status;
-  std::unique_ptr<CudaLibrary> cuda;
-  const auto& cuda_candidates =
-      options.cuda_library_candidates.empty() ? nvidia::cupti::DefaultCudaCandidates() : options.cuda_library_candidates;
-  if (GpaStatus status = CudaLibrary::Load(cuda_candidates, &cuda); status != kGpaStatusOk) return status;
+  std::unique_ptr<CudaDriverLibrary> cuda;
+  if (GpaStatus status = LoadCuda(options.cuda_library_candidates, &cuda); status != kGpaStatusOk) return status;
 
   auto pm = std::make_unique<PmSamplingSource>(std::move(cupti), std::move(cuda), metrics);
   if (GpaStatus status = pm->Configure(options); status != kGpaStatusOk) return status;
@@ -196,12 +206,10 @@ GpaStatus ListPmBaseMetrics(const std::string& chip, const std::vector<std::stri
   std::unique_ptr<CuptiLibrary> cupti;
   if (GpaStatus status = LoadCupti(cupti_library_candidates, &cupti); status != kGpaStatusOk) return status;
   std::string chip_name = chip;
-  std::unique_ptr<CudaLibrary> cuda;
+  std::unique_ptr<CudaDriverLibrary> cuda;
   std::unique_ptr<ProfilerSession> session;
   if (chip_name.empty()) {  // the first GPU's chip
-    if (GpaStatus status = CudaLibrary::Load(nvidia::cupti::DefaultCudaCandidates(), &cuda); status != kGpaStatusOk) {
-      return status;
-    }
+    if (GpaStatus status = LoadCuda({}, &cuda); status != kGpaStatusOk) return status;
     if (GpaStatus status = ProfilerSession::Begin(*cupti, &session); status != kGpaStatusOk) return status;
     if (GpaStatus status = ChipName(*cupti, 0, &chip_name); status != kGpaStatusOk) return status;
   }

@@ -26,7 +26,7 @@ struct PmSamplingOptions {
   // sampling and all that is left at Stop (docs/realtime.md says why 100 ms); at least 4 MiB.
   size_t hardware_buffer_bytes = size_t{64} << 20;
   std::vector<std::string> cupti_library_candidates;  // empty: nvidia::cupti::DefaultCuptiCandidates()
-  std::vector<std::string> cuda_library_candidates;   // empty: nvidia::cupti::DefaultCudaCandidates()
+  std::vector<std::string> cuda_library_candidates;   // empty: nvidia::DefaultCudaDriverCandidates()
 };
 
 // A set that fits one PM sampling pass on GH100 (checked with CUPTI's host API): SM activity, instructions,

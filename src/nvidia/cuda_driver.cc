@@ -1,60 +1,81 @@
 #include "nvidia/cuda_driver.h"
 
-#include <memory>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include "platform/dynamic_library.h"
 #include "platform/logging.h"
 
 namespace opengpa::nvidia {
 namespace {
 
-struct LoadedDriver {
-  std::unique_ptr<DynamicLibrary> library;
-  CudaDriver driver;
-  bool ok = false;
-  std::string error;
+// Resolves every entry point, remembering the first one missing.
+class Resolver {
+ public:
+  explicit Resolver(const DynamicLibrary& library) : library_(library) {}
+  template <typename Function>
+  void operator()(const char* symbol, Function* function) {
+    if (!library_.Resolve(symbol, function) && missing_.empty()) missing_ = symbol;
+  }
+  const std::string& Missing() const { return missing_; }
+
+ private:
+  const DynamicLibrary& library_;
+  std::string missing_;
 };
 
-template <typename Fn>
-bool Resolve(const DynamicLibrary& library, const char* symbol, Fn* out, std::string* error) {
-  if (library.Resolve(symbol, out)) return true;
-  *error = std::string("libcuda.so.1 has no ") + symbol;
-  return false;
-}
-
-LoadedDriver Load() {
-  LoadedDriver loaded;
-  // Kept loaded for the life of the process, like the driver itself.
-  std::string reason;
-  loaded.library = DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
-  if (loaded.library == nullptr) {
-    loaded.error = "cannot load the CUDA driver libcuda.so.1: " + reason;
-    return loaded;
-  }
-  const DynamicLibrary& library = *loaded.library;
-  CudaDriver& d = loaded.driver;
-  std::string& e = loaded.error;
-  loaded.ok = Resolve(library, "cuInit", &d.cuInit, &e) && Resolve(library, "cuGetErrorName", &d.cuGetErrorName, &e) &&
-              Resolve(library, "cuCtxPushCurrent_v2", &d.cuCtxPushCurrent, &e) &&
-              Resolve(library, "cuCtxPopCurrent_v2", &d.cuCtxPopCurrent, &e) &&
-              Resolve(library, "cuCtxGetDevice", &d.cuCtxGetDevice, &e) &&
-              Resolve(library, "cuDeviceGetName", &d.cuDeviceGetName, &e) &&
-              Resolve(library, "cuDeviceGetAttribute", &d.cuDeviceGetAttribute, &e) &&
-              Resolve(library, "cuDeviceGetPCIBusId", &d.cuDeviceGetPCIBusId, &e) &&
-              Resolve(library, "cuEventCreate", &d.cuEventCreate, &e) &&
-              Resolve(library, "cuEventRecord", &d.cuEventRecord, &e) &&
-              Resolve(library, "cuEventQuery", &d.cuEventQuery, &e) &&
-              Resolve(library, "cuEventDestroy_v2", &d.cuEventDestroy, &e);
-  if (loaded.ok) {
-    if (const CUresult result = d.cuInit(0); result != CUDA_SUCCESS) {
-      loaded.ok = false;
-      loaded.error = "cuInit failed: " + d.ErrorName(result);
-    }
-  }
-  return loaded;
+std::string ResolveAll(const DynamicLibrary& library, CudaDriver* d) {
+  Resolver resolve(library);
+  resolve("cuInit", &d->cuInit);
+  resolve("cuGetErrorName", &d->cuGetErrorName);
+  resolve("cuGetErrorString", &d->cuGetErrorString);
+  resolve("cuDeviceGetCount", &d->cuDeviceGetCount);
+  resolve("cuDeviceGet", &d->cuDeviceGet);
+  resolve("cuDeviceGetName", &d->cuDeviceGetName);
+  resolve("cuDeviceGetUuid_v2", &d->cuDeviceGetUuid);
+  resolve("cuDeviceGetAttribute", &d->cuDeviceGetAttribute);
+  resolve("cuDeviceGetPCIBusId", &d->cuDeviceGetPCIBusId);
+  resolve("cuDevicePrimaryCtxRetain", &d->cuDevicePrimaryCtxRetain);
+  resolve("cuDevicePrimaryCtxRelease_v2", &d->cuDevicePrimaryCtxRelease);
+  resolve("cuCtxSetCurrent", &d->cuCtxSetCurrent);
+  resolve("cuCtxPushCurrent_v2", &d->cuCtxPushCurrent);
+  resolve("cuCtxPopCurrent_v2", &d->cuCtxPopCurrent);
+  resolve("cuCtxGetDevice", &d->cuCtxGetDevice);
+  resolve("cuEventCreate", &d->cuEventCreate);
+  resolve("cuEventRecord", &d->cuEventRecord);
+  resolve("cuEventQuery", &d->cuEventQuery);
+  resolve("cuEventDestroy_v2", &d->cuEventDestroy);
+  return resolve.Missing();
 }
 
 }  // namespace
+
+std::unique_ptr<CudaDriverLibrary> CudaDriverLibrary::Load(const std::vector<std::string>& candidates,
+                                                           GpaStatus* status, std::string* error) {
+  std::string reason;
+  // Never unloaded: the driver keeps process-wide state (contexts, CUPTI's subscription) once initialised.
+  std::unique_ptr<DynamicLibrary> library = DynamicLibrary::Open(candidates, &reason, DynamicLibrary::Unload::kNever);
+  if (library == nullptr) {
+    *status = kGpaStatusErrorLibLoadFailed;
+    *error = fmt::format("cannot load the CUDA driver {}: {}", fmt::join(candidates, " or "), reason);
+    return nullptr;
+  }
+  CudaDriver driver;
+  if (const std::string missing = ResolveAll(*library, &driver); !missing.empty()) {
+    *status = kGpaStatusErrorDriverNotSupported;
+    *error = fmt::format("{} does not export {}", library->Name(), missing);
+    return nullptr;
+  }
+  if (const CUresult result = driver.cuInit(0); result != CUDA_SUCCESS) {
+    *status = kGpaStatusErrorDriverNotSupported;
+    *error = "cuInit failed: " + driver.ErrorName(result);
+    return nullptr;
+  }
+  return std::make_unique<CudaDriverLibrary>(PrivateKey{}, std::move(library), driver);
+}
+
+std::vector<std::string> DefaultCudaDriverCandidates() {
+  return LibraryCandidates({}, "OPENGPA_CUDA_LIBRARY", {"libcuda.so.1"});
+}
 
 std::string CudaDriver::ErrorName(CUresult result) const {
   const char* name = nullptr;
@@ -64,18 +85,35 @@ std::string CudaDriver::ErrorName(CUresult result) const {
   return name;
 }
 
+std::string CudaDriver::Describe(CUresult result) const {
+  const char* text = nullptr;
+  if (cuGetErrorString == nullptr || cuGetErrorString(result, &text) != CUDA_SUCCESS || text == nullptr) {
+    text = "unknown CUDA error";
+  }
+  return fmt::format("{} ({})", text, static_cast<int>(result));
+}
+
 GpaStatus CudaDriver::Failure(GpaStatus status, CUresult result, std::string_view call, std::string_view detail) const {
   if (detail.empty()) return LogError(status, "{} failed: {}", call, ErrorName(result));
   return LogError(status, "{} failed: {} ({})", call, ErrorName(result), detail);
 }
 
 const CudaDriver* LoadCudaDriver() {
-  static const LoadedDriver loaded = Load();
-  if (!loaded.ok) {
+  struct Loaded {
+    std::unique_ptr<CudaDriverLibrary> library;
+    std::string error;
+  };
+  static const Loaded loaded = [] {
+    Loaded result;
+    GpaStatus status = kGpaStatusOk;
+    result.library = CudaDriverLibrary::Load({"libcuda.so.1"}, &status, &result.error);
+    return result;
+  }();
+  if (loaded.library == nullptr) {
     LogError(kGpaStatusErrorDriverNotSupported, "{}", loaded.error);
     return nullptr;
   }
-  return &loaded.driver;
+  return &loaded.library->Api();
 }
 
 ScopedCurrentContext::ScopedCurrentContext(const CudaDriver& driver, CUcontext context)

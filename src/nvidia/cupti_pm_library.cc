@@ -13,10 +13,6 @@ std::vector<std::string> DefaultCuptiCandidates() {
                             "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13"});
 }
 
-std::vector<std::string> DefaultCudaCandidates() {
-  return LibraryCandidates({}, "OPENGPA_CUDA_LIBRARY", {"libcuda.so.1"});
-}
-
 namespace {
 
 // Resolves every entry or names the first missing one.
@@ -83,45 +79,6 @@ GpaStatus CuptiLibrary::Load(const std::vector<std::string>& candidates, std::un
 std::string CuptiLibrary::Describe(CUptiResult result) const {
   const char* text = nullptr;
   if (functions_.get_result_string(result, &text) != CUPTI_SUCCESS || text == nullptr) text = "unknown CUPTI result";
-  return fmt::format("{} ({})", text, static_cast<int>(result));
-}
-
-GpaStatus CudaLibrary::Load(const std::vector<std::string>& candidates, std::unique_ptr<CudaLibrary>* library) {
-  library->reset();
-  std::string error;
-  std::unique_ptr<DynamicLibrary> loaded = DynamicLibrary::Open(candidates, &error, DynamicLibrary::Unload::kNever);
-  if (loaded == nullptr) {
-    return LogError(kGpaStatusErrorLibLoadFailed, "CUPTI PM sampling: cannot load the CUDA driver {}: {}",
-                    fmt::join(candidates, " or "), error);
-  }
-  CudaFunctions f;
-  Resolver resolve(*loaded);
-  resolve("cuInit", &f.init);
-  resolve("cuDeviceGetCount", &f.device_get_count);
-  resolve("cuDeviceGet", &f.device_get);
-  resolve("cuDeviceGetName", &f.device_get_name);
-  resolve("cuDeviceGetUuid_v2", &f.device_get_uuid);
-  resolve("cuDeviceGetAttribute", &f.device_get_attribute);
-  resolve("cuDevicePrimaryCtxRetain", &f.primary_ctx_retain);
-  resolve("cuDevicePrimaryCtxRelease_v2", &f.primary_ctx_release);
-  resolve("cuCtxSetCurrent", &f.ctx_set_current);
-  resolve("cuGetErrorString", &f.get_error_string);
-  if (!resolve.Missing().empty()) {
-    return LogError(kGpaStatusErrorDriverNotSupported, "CUPTI PM sampling: {} does not export {}", loaded->Name(),
-                    resolve.Missing());
-  }
-  auto cuda = std::make_unique<CudaLibrary>(std::move(loaded), f);
-  if (CUresult result = f.init(0); result != CUDA_SUCCESS) {
-    return LogError(kGpaStatusErrorDriverNotSupported, "CUPTI PM sampling: cuInit failed: {}",
-                    cuda->Describe(result));
-  }
-  *library = std::move(cuda);
-  return kGpaStatusOk;
-}
-
-std::string CudaLibrary::Describe(CUresult result) const {
-  const char* text = nullptr;
-  if (functions_.get_error_string(result, &text) != CUDA_SUCCESS || text == nullptr) text = "unknown CUDA error";
   return fmt::format("{} ({})", text, static_cast<int>(result));
 }
 

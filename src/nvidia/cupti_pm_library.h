@@ -1,5 +1,5 @@
-// The CUDA driver and CUPTI functions PM sampling needs, reached through dlopen: the monitor links
-// neither libcuda nor libcupti, so it loads (and NVML monitoring works) on machines without them. The
+// The CUPTI functions PM sampling needs, reached through dlopen (the CUDA driver: cuda_driver.h): the monitor
+// links neither libcuda nor libcupti, so it loads (and NVML monitoring works) on machines without them. The
 // toolkit's headers give the types; only compiled when they are present (OPENGPA_WITH_PM_SAMPLING).
 #ifndef OPENGPA_NVIDIA_CUPTI_PM_LIBRARY_H_
 #define OPENGPA_NVIDIA_CUPTI_PM_LIBRARY_H_
@@ -19,19 +19,6 @@
 #include "platform/dynamic_library.h"
 
 namespace opengpa::nvidia::cupti {
-
-struct CudaFunctions {
-  decltype(&cuInit) init = nullptr;
-  decltype(&cuDeviceGetCount) device_get_count = nullptr;
-  decltype(&cuDeviceGet) device_get = nullptr;
-  decltype(&cuDeviceGetName) device_get_name = nullptr;
-  decltype(&cuDeviceGetUuid) device_get_uuid = nullptr;  // cuDeviceGetUuid_v2
-  decltype(&cuDeviceGetAttribute) device_get_attribute = nullptr;
-  decltype(&cuDevicePrimaryCtxRetain) primary_ctx_retain = nullptr;
-  decltype(&cuDevicePrimaryCtxRelease) primary_ctx_release = nullptr;  // cuDevicePrimaryCtxRelease_v2
-  decltype(&cuCtxSetCurrent) ctx_set_current = nullptr;
-  decltype(&cuGetErrorString) get_error_string = nullptr;
-};
 
 struct CuptiFunctions {
   decltype(&cuptiGetResultString) get_result_string = nullptr;
@@ -63,8 +50,6 @@ struct CuptiFunctions {
 
 // $OPENGPA_CUPTI_LIBRARY when set, then libcupti.so.13 by soname and in the toolkit's usual folders.
 std::vector<std::string> DefaultCuptiCandidates();
-// $OPENGPA_CUDA_LIBRARY when set, then libcuda.so.1.
-std::vector<std::string> DefaultCudaCandidates();
 
 // libcupti loaded with every function above resolved. Host-only use (metric lists, config images for a
 // named chip) needs nothing else: no GPU, no libcuda.
@@ -80,21 +65,6 @@ class CuptiLibrary {
  private:
   std::unique_ptr<DynamicLibrary> library_;
   CuptiFunctions functions_;
-};
-
-// libcuda loaded and cuInit(0) done.
-class CudaLibrary {
- public:
-  static GpaStatus Load(const std::vector<std::string>& candidates, std::unique_ptr<CudaLibrary>* library);
-  CudaLibrary(std::unique_ptr<DynamicLibrary> library, const CudaFunctions& functions)
-      : library_(std::move(library)), functions_(functions) {}
-  const CudaFunctions& Api() const { return functions_; }
-  const std::string& Path() const { return library_->Name(); }
-  std::string Describe(CUresult result) const;
-
- private:
-  std::unique_ptr<DynamicLibrary> library_;
-  CudaFunctions functions_;
 };
 
 // A zero-initialised CUPTI parameter block with structSize set, as every CUPTI profiler call expects.

@@ -1,9 +1,8 @@
 // Offline CUDA contexts through the exported entry points: a chip name and no GPU lists counters and
 // counts passes; collecting samples is refused with the documented status.
-#include <dlfcn.h>
-
 #include <cstring>
 
+#include "platform/dynamic_library.h"
 #include "tests/cuda/cuda_test_fixture.h"
 
 namespace opengpa::testing {
@@ -94,9 +93,9 @@ TEST_F(CudaOfflineContextTest, CountersCuptiCannotCollectTogetherFailThePassCoun
 }
 
 TEST_F(CudaOfflineContextTest, ALiveContextWithoutACudaDriverIsDriverNotSupported) {
-  if (void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD); driver != nullptr ||
-      (driver = dlopen("libcuda.so.1", RTLD_NOW)) != nullptr) {
-    dlclose(driver);
+  std::string absent;
+  if (DynamicLibrary::OpenIfLoaded("libcuda.so.1") != nullptr ||
+      DynamicLibrary::Open({"libcuda.so.1"}, &absent) != nullptr) {
     GTEST_SKIP() << "a CUDA driver is installed here; tests/device/cuda covers live contexts";
   }
   GpaCudaContextOpenInfo info = GPA_CUDA_CONTEXT_OPEN_INFO_INIT;

@@ -1,7 +1,10 @@
 // GPA_GetStatusAsStr, GPA_GetDataTypeAsStr, GPA_GetUsageTypeAsStr, and the library's v2 exports.
-#include <dlfcn.h>
+
+#include <memory>
+#include <string>
 
 #include "gpu_performance_api/v2/GPUPerfAPIFunctionTypes.h"
+#include "platform/dynamic_library.h"
 #include "tests/gpa2/gpa2_test_fixture.h"
 
 namespace opengpa::gpa2test {
@@ -67,8 +70,9 @@ TEST_F(Gpa2Test, GetUsageTypeAsStrWithNullOutputIsNullPointer) {
 
 // A v2 client that loads the library with dlopen finds every v2 name beside the v3 ones.
 TEST(Gpa2Exports, TheLibraryExportsEveryV2FunctionBesideTheV3Table) {
-  void* library = dlopen(OPENGPA_TEST_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(library, nullptr) << dlerror();
+  std::string error;
+  std::unique_ptr<DynamicLibrary> library = DynamicLibrary::Open({OPENGPA_TEST_LIBRARY}, &error);
+  ASSERT_NE(library, nullptr) << error;
   for (const char* name :
        {"GPA_RegisterLoggingCallback", "GPA_Initialize", "GPA_Destroy", "GPA_OpenContext", "GPA_CloseContext",
         "GPA_SelectContext", "GPA_GetNumCounters", "GPA_GetCounterName", "GPA_GetCounterDescription",
@@ -79,12 +83,11 @@ TEST(Gpa2Exports, TheLibraryExportsEveryV2FunctionBesideTheV3Table) {
         "GPA_BeginPass", "GPA_EndPass", "GPA_BeginSample", "GPA_EndSample", "GPA_GetSampleCount", "GPA_IsSampleReady",
         "GPA_IsSessionReady", "GPA_GetSampleUInt64", "GPA_GetSampleUInt32", "GPA_GetSampleFloat64",
         "GPA_GetSampleFloat32", "GPA_GetStatusAsStr", "OpenGpa2BeginPassOnCommandList", "GpaGetFuncTable"}) {
-    EXPECT_NE(dlsym(library, name), nullptr) << name;
+    EXPECT_NE(library->Symbol(name), nullptr) << name;
   }
-  auto status_as_str = reinterpret_cast<GPA_GetStatusAsStrPtrType>(dlsym(library, "GPA_GetStatusAsStr"));
+  auto status_as_str = library->Get<GPA_GetStatusAsStrPtrType>("GPA_GetStatusAsStr");
   ASSERT_NE(status_as_str, nullptr);
   EXPECT_STREQ(status_as_str(GPA_STATUS_ERROR_NOT_FOUND), "Not Found");
-  dlclose(library);
 }
 
 }  // namespace

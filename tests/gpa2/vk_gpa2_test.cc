@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gpa_library.h"
+#include "client/loaded_gpa_library.h"
 #include "gpu_objects.h"
 #include "gpu_performance_api/v2/GPUPerfAPI-OpenGPA.h"
 #include "tests/gpa2/gpa2_recorder.h"
@@ -38,7 +38,7 @@ class VkGpa2Test : public ::testing::Test {
     ASSERT_TRUE(target_) << error;
     grid_ = GraphicsPipeline::Create(*device_, *target_, Geometry::kGridTriangles, &error);
     ASSERT_TRUE(grid_) << error;
-    library_ = vkwork::GpaLibrary::Load({OPENGPA_VK_LIBRARY}, &error);
+    library_ = client::LoadedGpaLibrary::Load({OPENGPA_VK_LIBRARY}, &error);
     ASSERT_TRUE(library_) << error;
   }
   void TearDown() override {
@@ -72,7 +72,7 @@ class VkGpa2Test : public ::testing::Test {
   // The v3 path: one session, one command buffer, sample i = work[i]; values by counter name.
   std::vector<std::map<std::string, double>> MeasureV3(const std::vector<std::string>& counters,
                                                        const std::vector<std::uint32_t>& triangles) {
-    const GpaFunctionTable& gpa = library_->api();
+    const GpaFunctionTable& gpa = library_->Table();
     std::vector<std::map<std::string, double>> values;
     GpaContextId context = nullptr;
     GpaSessionId session = nullptr;
@@ -142,7 +142,7 @@ class VkGpa2Test : public ::testing::Test {
   std::unique_ptr<VulkanDevice> device_;
   std::unique_ptr<RenderTarget> target_;
   std::unique_ptr<GraphicsPipeline> grid_;
-  std::unique_ptr<vkwork::GpaLibrary> library_;
+  std::unique_ptr<client::LoadedGpaLibrary> library_;
 };
 
 TEST_F(VkGpa2Test, V2ReadsThePipelineStatisticsOfEachDrawAsV3DoesAndAsTheDrawsDictate) {

@@ -1,7 +1,7 @@
 // Collects what the library logs during a test, so a test can check the message names the argument and
 // value at fault.
-#ifndef OPENGPA_TESTS_REALTIME_LOG_CAPTURE_H_
-#define OPENGPA_TESTS_REALTIME_LOG_CAPTURE_H_
+#ifndef OPENGPA_TESTS_MONITOR_LOG_CAPTURE_H_
+#define OPENGPA_TESTS_MONITOR_LOG_CAPTURE_H_
 
 #include <mutex>
 #include <string>
@@ -44,4 +44,4 @@ class LogCapture {
 
 }  // namespace opengpa::monitor::testing
 
-#endif  // OPENGPA_TESTS_REALTIME_LOG_CAPTURE_H_
+#endif  // OPENGPA_TESTS_MONITOR_LOG_CAPTURE_H_

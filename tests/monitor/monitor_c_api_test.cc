@@ -1,5 +1,5 @@
 // The C API's contract on misuse and on machines without NVIDIA software: documented statuses, a log
-// message naming the argument, never a crash. (Its success path needs a GPU: tests/device/realtime.)
+// message naming the argument, never a crash. (Its success path needs a GPU: tests/device/monitor.)
 #include "gpu_performance_api/opengpa_monitor.h"
 
 #include <gtest/gtest.h>

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "client/gpa_library_search.h"
+
 namespace opengpa::vktest {
 namespace {
 
@@ -32,8 +34,12 @@ void VulkanGpaTest::SetUpTestSuite() {
     return;
   }
   std::vector<std::string> paths = {OPENGPA_VK_LIBRARY};  // the build tree's, then beside the test
-  for (const std::string& path : vkwork::GpaLibrary::DefaultPaths("libGPUPerfAPIVK.so")) paths.push_back(path);
-  shared.library = vkwork::GpaLibrary::Load(paths, &error);
+  for (const std::string& path :
+       client::GpaLibraryPaths("libGPUPerfAPIVK.so", "", client::FoldersBesideExecutable())) {
+    paths.push_back(path);
+  }
+  shared.library = client::LoadedGpaLibrary::Load(paths, &error);
+  if (!shared.library) error = "could not load a GPA library:" + error;
   if (!shared.library) {
     shared.problem = error;
     return;

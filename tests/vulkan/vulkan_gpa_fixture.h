@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "gpa_library.h"
+#include "client/loaded_gpa_library.h"
 #include "gpu_objects.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"
 #include "gpu_performance_api/opengpa_ext.h"
@@ -39,7 +39,7 @@ class VulkanGpaTest : public ::testing::Test {
   void SetUp() override;
   void TearDown() override;
 
-  static const GpaFunctionTable& gpa() { return shared_->library->api(); }
+  static const GpaFunctionTable& gpa() { return shared_->library->Table(); }
   static VulkanDevice& device() { return *shared_->device; }
   static bool IsLavapipe() { return std::string(device().properties().deviceName).rfind("llvmpipe", 0) == 0; }
   GpaContextId context() const { return context_; }
@@ -73,7 +73,7 @@ class VulkanGpaTest : public ::testing::Test {
  private:
   struct Shared {
     std::unique_ptr<VulkanDevice> device;
-    std::unique_ptr<vkwork::GpaLibrary> library;
+    std::unique_ptr<client::LoadedGpaLibrary> library;
     std::unique_ptr<RenderTarget> target;
     std::unique_ptr<GraphicsPipeline> grid;
     std::unique_ptr<GraphicsPipeline> fullscreen;

@@ -1,18 +1,12 @@
 #include "gpa_library.h"
 
-#include <dlfcn.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cstdio>
 #include <string>
+#include <vector>
 
+#include "client/gpa_library_search.h"
 #include "library_path.h"
-#include "gpu_performance_api/gpu_perf_api_interface_loader.h"
-
-// The interface loader's singleton, defined once per program as GPA's usage notes ask.
-GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
-GpaFuncTableInfo* gpa_function_table_info = nullptr;
 
 namespace opengpa::cli {
 namespace {
@@ -46,74 +40,43 @@ std::string CuptiMissingHint() {
 GpaErrorLogMute::GpaErrorLogMute() { ++error_mutes; }
 GpaErrorLogMute::~GpaErrorLogMute() { --error_mutes; }
 
-std::string GpaLibraryFileName(GpaApiType api) {
-  switch (static_cast<int>(api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
-    case kGpaApiVulkan:
-      return "libGPUPerfAPIVK.so";
-    case kGpaApiOpengl:
-      return "libGPUPerfAPIGL.so";
-    case kGpaApiOpencl:
-      return "libGPUPerfAPICL.so";
-    case static_cast<int>(kGpaApiCuda):
-      return "libGPUPerfAPICUDA.so";
-    default:
-      return "libGPUPerfAPI?.so";
-  }
-}
-
 std::unique_ptr<GpaLibrary> GpaLibrary::Load(GpaApiType api, bool verbose, std::string* error) {
   verbose_logging = verbose;
-  GpaApiManager* manager = GpaApiManager::Instance();
   const std::string beside = LibraryDirectoryBesideExecutable();
-  const std::string file = GpaLibraryFileName(api);
-  GpaStatus status = kGpaStatusErrorLibLoadFailed;
-  if (!beside.empty() && access((beside + "/" + file).c_str(), R_OK) == 0) {
-    status = manager->LoadApi(api, beside.c_str());
-  }
-  if (status != kGpaStatusOk) status = manager->LoadApi(api);
-  if (status != kGpaStatusOk) {
+  const std::string file = client::GpaLibraryFileName(api);
+  // <executable>/../lib (an install's relative libdir), the executable's own folder (where GPA's loader
+  // looks), then the dynamic loader's search path.
+  std::vector<std::string> folders;
+  if (!beside.empty()) folders.push_back(beside);
+  if (const std::string own = client::ExecutableDirectory(); !own.empty()) folders.push_back(own);
+  std::unique_ptr<client::LoadedGpaLibrary> loaded =
+      client::LoadedGpaLibrary::Load(client::GpaLibraryPaths(file, "", folders), error);
+  if (loaded == nullptr) {
     *error = "cannot load " + file + " (looked in " + (beside.empty() ? std::string("-") : beside) +
-             " and the loader's search path, LD_LIBRARY_PATH): " + manager->GetLastError() + " [" +
-             GpaStatusText(status) + "]";
+             " and the loader's search path, LD_LIBRARY_PATH):" + *error;
     if (error->find("libcupti") != std::string::npos) *error += CuptiMissingHint();
     return nullptr;
   }
-  GpaFunctionTable* table = manager->GetFunctionTable(api);
-  if (!table) {
-    *error = file + " loaded but returned no function table";
-    manager->UnloadApi(api);
-    return nullptr;
-  }
-  auto library = std::make_unique<GpaLibrary>(PrivateKey{}, api, table, manager->GetFuncTableInfo(api).lib_handle);
-  table->GpaRegisterLoggingCallback(verbose ? kGpaLoggingErrorAndMessage : kGpaLoggingError, &PrintGpaLog);
-  const GpaStatus initialized = table->GpaInitialize(kGpaInitializeDefaultBit);
-  if (initialized != kGpaStatusOk) {
-    library->initialized_ = false;
-    *error = "GpaInitialize failed: " + GpaStatusText(initialized);
+  const GpaFunctionTable& table = loaded->Table();
+  auto library = std::make_unique<GpaLibrary>(PrivateKey{}, api, std::move(loaded));
+  table.GpaRegisterLoggingCallback(verbose ? kGpaLoggingErrorAndMessage : kGpaLoggingError, &PrintGpaLog);
+  try {
+    library->initialized_.emplace(&table);
+  } catch (const opengpa::Error& failure) {
+    *error = "GpaInitialize failed: " + GpaStatusText(failure.status());
     return nullptr;
   }
   return library;
 }
 
-GpaLibrary::GpaLibrary(PrivateKey, GpaApiType api, GpaFunctionTable* table, void* library_handle)
-    : api_(api), table_(table) {
-  // The extensions are not in GpaFunctionTable (its layout is GPA's): look them up in the same library.
-  if (library_handle) {
-    extensions_.get_counter_formula =
-        reinterpret_cast<OpenGpaGetCounterFormulaPtrType>(dlsym(library_handle, "OpenGpaGetCounterFormula"));
-    extensions_.get_counter_hardware_unit = reinterpret_cast<OpenGpaGetCounterHardwareUnitPtrType>(
-        dlsym(library_handle, "OpenGpaGetCounterHardwareUnit"));
-  }
-}
+GpaLibrary::GpaLibrary(PrivateKey, GpaApiType api, std::unique_ptr<client::LoadedGpaLibrary> loaded)
+    : api_(api), loaded_(std::move(loaded)) {}
 
-GpaLibrary::~GpaLibrary() {
-  if (initialized_) table_->GpaDestroy();
-  GpaApiManager::Instance()->UnloadApi(api_);
-}
+GpaLibrary::~GpaLibrary() { initialized_.reset(); }
 
 bool GpaLibrary::Succeeded(GpaStatus status, std::string_view what, std::string* error) const {
   if (status == kGpaStatusOk) return true;
-  const char* text = table_->GpaGetStatusAsStr ? table_->GpaGetStatusAsStr(status) : nullptr;
+  const char* text = Gpa().GpaGetStatusAsStr ? Gpa().GpaGetStatusAsStr(status) : nullptr;
   *error = std::string(what) + ": " + (text ? text : "unknown status") + " (" + std::to_string(status) + ")";
   return false;
 }

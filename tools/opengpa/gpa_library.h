@@ -1,23 +1,22 @@
-// The CLI as a GPA client: one libGPUPerfAPI<X>.so loaded through gpu_perf_api_interface_loader.h (the
-// path every GPA user takes), initialised, and destroyed and unloaded when the object goes; plus RAII
-// holders for the context and session ids it hands out.
+// The CLI as a GPA client: one libGPUPerfAPI<X>.so loaded the way every OpenGPA client loads one
+// (client/loaded_gpa_library.h), initialised through opengpa::Library (opengpa/opengpa.hpp), and destroyed and
+// unloaded when the object goes; plus RAII holders for the context and session ids it hands out, which report
+// failures as error text rather than opengpa.hpp's exceptions (the CLI prints them and exits).
 #ifndef OPENGPA_TOOLS_OPENGPA_GPA_LIBRARY_H_
 #define OPENGPA_TOOLS_OPENGPA_GPA_LIBRARY_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "client/loaded_gpa_library.h"
 #include "gpu_performance_api/gpu_perf_api.h"
-#include "gpu_performance_api/opengpa_ext.h"
+#include "opengpa/opengpa.hpp"
 
 namespace opengpa::cli {
 
-// OpenGPA extensions (opengpa_ext.h) the loaded library exports; null where it does not.
-struct OpenGpaExtensions {
-  OpenGpaGetCounterFormulaPtrType get_counter_formula = nullptr;
-  OpenGpaGetCounterHardwareUnitPtrType get_counter_hardware_unit = nullptr;
-};
+using client::OpenGpaExtensions;
 
 class GpaLibrary {
  public:
@@ -30,13 +29,13 @@ class GpaLibrary {
     PrivateKey() = default;
     friend class GpaLibrary;
   };
-  GpaLibrary(PrivateKey, GpaApiType api, GpaFunctionTable* table, void* library_handle);
+  GpaLibrary(PrivateKey, GpaApiType api, std::unique_ptr<client::LoadedGpaLibrary> loaded);
   ~GpaLibrary();
   GpaLibrary(const GpaLibrary&) = delete;
   GpaLibrary& operator=(const GpaLibrary&) = delete;
 
-  const GpaFunctionTable& Gpa() const { return *table_; }
-  const OpenGpaExtensions& Extensions() const { return extensions_; }
+  const GpaFunctionTable& Gpa() const { return loaded_->Table(); }
+  const OpenGpaExtensions& Extensions() const { return loaded_->Extensions(); }
   GpaApiType Api() const { return api_; }
 
   // True for kGpaStatusOk; otherwise false and *error = "<what>: <GPA status string> (<status number>)".
@@ -44,9 +43,8 @@ class GpaLibrary {
 
  private:
   GpaApiType api_;
-  GpaFunctionTable* table_;
-  OpenGpaExtensions extensions_;
-  bool initialized_ = true;
+  std::unique_ptr<client::LoadedGpaLibrary> loaded_;  // declared first: unloaded after GpaDestroy
+  std::optional<opengpa::Library> initialized_;        // GpaInitialize done; GpaDestroy when reset
 };
 
 // "GPA status <n>" for statuses reported before a function table exists.
@@ -92,9 +90,6 @@ class GpaSession {
   const GpaLibrary& library_;
   GpaSessionId id_;
 };
-
-// libGPUPerfAPIVK.so, libGPUPerfAPICUDA.so, ...
-std::string GpaLibraryFileName(GpaApiType api);
 
 }  // namespace opengpa::cli
 

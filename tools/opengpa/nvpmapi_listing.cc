@@ -6,13 +6,12 @@
 #include <vector>
 
 #include "api_context.h"
+#include "client/gpa_library_search.h"
 #include "library_path.h"
 #include "nvpmapi/NvPmApi-OpenGPA.h"
 #include "nvpmapi/NvPmApi.h"
 
 namespace opengpa::cli {
-
-std::string GpaLibraryFileName(GpaApiType api);  // gpa_library.cc
 
 namespace {
 
@@ -56,7 +55,7 @@ bool ListThroughNvPmApi(const ContextOptions& options, bool names_only, TextTabl
   }
   std::optional<std::string> nvpm_path = FindOpenGpaLibrary("libNvPmApi.Core.so", error);
   if (!nvpm_path) return false;
-  std::optional<std::string> gpa_path = FindOpenGpaLibrary(GpaLibraryFileName(request.api), error);
+  std::optional<std::string> gpa_path = FindOpenGpaLibrary(client::GpaLibraryFileName(request.api), error);
   if (!gpa_path) return false;
 
   Library library;

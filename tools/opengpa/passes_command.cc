@@ -111,130 +111,161 @@ int Fail(const std::string& error, int code) {
   return code;
 }
 
-int RunPasses(const PassesOptions& options) {
-  std::string error;
-  std::vector<std::string> names;
-  if (!CollectCounterNames(options.counters, &names, &error)) return Fail(error, 2);
-  if (!CheckOutputPath("-o", options.output, options.force, &error)) return Fail(error, 1);
-  auto opened = OpenedContext::Open(options.context, &error);
-  if (!opened) return Fail(error, 1);
-  const GpaLibrary& library = opened->Library();
-  std::vector<GpaUInt32> indices;
-  DeviceDescription device;
-  if (!ResolveCounterIndices(library, opened->Context(), options.context.hardware, &names, &indices, &error)) {
-    return Fail(error, 2);
-  }
-  if (!DescribeDevice(library, opened->Context(), &device, &error)) return Fail(error, 1);
-  auto session = GpaSession::Create(library, opened->Context(), &error);
-  if (!session) return Fail(error, 1);
-
-  std::string oracle_error;
-  const PassCountOracle oracle = [&](const std::vector<std::uint32_t>& subset,
-                                    bool probing) -> std::optional<std::uint32_t> {
+// GpaGetPassCount of a counter subset on `session` (its enabled counters are replaced). A failure leaves
+// its text in *error; while probing, GPA's own error messages are muted (the placement expects refusals).
+PassCountOracle MakePassCountOracle(const GpaLibrary& library, const GpaSession& session, std::string* error) {
+  return [&library, &session, error](const std::vector<std::uint32_t>& subset,
+                                     bool probing) -> std::optional<std::uint32_t> {
     std::optional<GpaErrorLogMute> mute;
     if (probing) mute.emplace();
     const GpaFunctionTable& gpa = library.Gpa();
-    if (!library.Succeeded(gpa.GpaDisableAllCounters(session->Id()), "GpaDisableAllCounters", &oracle_error)) {
+    if (!library.Succeeded(gpa.GpaDisableAllCounters(session.Id()), "GpaDisableAllCounters", error)) {
       return std::nullopt;
     }
     for (std::uint32_t index : subset) {
-      if (!library.Succeeded(gpa.GpaEnableCounter(session->Id(), index), "GpaEnableCounter " + std::to_string(index),
-                             &oracle_error)) {
+      if (!library.Succeeded(gpa.GpaEnableCounter(session.Id(), index), "GpaEnableCounter " + std::to_string(index),
+                             error)) {
         return std::nullopt;
       }
     }
     GpaUInt32 passes = 0;
-    if (!library.Succeeded(gpa.GpaGetPassCount(session->Id(), &passes), "GpaGetPassCount", &oracle_error)) {
+    if (!library.Succeeded(gpa.GpaGetPassCount(session.Id(), &passes), "GpaGetPassCount", error)) {
       return std::nullopt;
     }
     return passes;
   };
-  PlacementRequest request;
-  const bool place_passes = options.placement == Placement::kPasses ||
-                            (options.placement == Placement::kAuto && indices.size() <= kAutoPlacementLimit);
-  request.place_passes = place_passes;
-  request.blocks = HardwareUnitBlocks(library, opened->Context(), indices);
-  if (!options.quiet && indices.size() >= kLargeSet) {
-    std::fprintf(stderr, "opengpa passes: counting the passes of %zu counters (%zu hardware unit(s))...\n", indices.size(),
-                 request.blocks.empty() ? std::size_t{1} : request.blocks.size());
-  }
-  std::optional<PassPlacement> placement;
-  {
-    PlacementReport report(options.quiet);
-    placement = PlaceCountersInPasses(
-        indices, oracle, &error, [&report](std::size_t placed, std::size_t total) { report.Update(placed, total); },
-        request);
-  }
-  if (!placement) return Fail(error + " (" + oracle_error + ")", 1);
-  auto name_of = [&](std::uint32_t index) {
+}
+
+// What `opengpa passes` found, for the writers.
+struct PassesReport {
+  GpaApiType api;
+  DeviceDescription device;
+  std::string opened_as;
+  std::vector<GpaUInt32> indices;
+  std::vector<std::string> names;  // by position in indices
+  PassPlacement placement;
+  bool split = false;          // the library cannot collect the set in one session
+  bool passes_placed = false;  // counters placed in passes (else only in sessions)
+
+  std::string NameOf(std::uint32_t index) const {
     for (std::size_t i = 0; i < indices.size(); ++i) {
       if (indices[i] == index) return names[i];
     }
     return std::string();
-  };
-  const bool split = !placement->library_passes.has_value();
-  const bool passes_placed = place_passes && !split;
+  }
+};
+
+void WritePassesJson(const PassesReport& report, std::ostream& out) {
+  const PassPlacement& placement = report.placement;
+  nlohmann::json json;
+  json["schema"] = "opengpa-passes/1";
+  json["api"] = std::string(ApiShortName(report.api));
+  json["device"] = {{"name", report.device.name}, {"opened_as", report.opened_as}};
+  json["passes"] = placement.library_passes ? nlohmann::json(*placement.library_passes) : nlohmann::json();
+  json["placed_passes"] = placement.placed_passes;
+  json["sessions"] = report.split ? placement.groups.size() : 1;
+  json["placement_method"] = PlacementMethod(report.passes_placed);
+  json["groups"] = nlohmann::json::array();
+  for (const auto& group : placement.groups) {
+    nlohmann::json counters = nlohmann::json::array();
+    for (std::uint32_t index : group.counters) counters.push_back({{"index", index}, {"name", report.NameOf(index)}});
+    json["groups"].push_back({{"first_pass", group.first_pass}, {"pass_count", group.pass_count}, {"counters", counters}});
+  }
+  out << json.dump(2) << '\n';
+}
+
+// The table as CSV, or aligned under a title that says what the numbers mean (`max_width` 0: no wrapping).
+void WritePassesTable(const PassesReport& report, OutputFormat format, std::size_t max_width, std::ostream& out) {
+  const PassPlacement& placement = report.placement;
+  TextTable table;
+  table.header = {report.passes_placed ? "pass" : "session", "passes", "index", "counter"};
+  table.alignment = {Alignment::kRight, Alignment::kRight, Alignment::kRight};
+  for (std::size_t g = 0; g < placement.groups.size(); ++g) {
+    const PassGroup& group = placement.groups[g];
+    const std::string where = report.passes_placed ? PassRange(group) : std::to_string(g + 1);
+    for (std::uint32_t index : group.counters) {
+      table.rows.push_back({where, std::to_string(group.pass_count), std::to_string(index), report.NameOf(index)});
+    }
+  }
+  if (format == OutputFormat::kCsv) {
+    WriteCsv(table, out);
+    return;
+  }
+  if (max_width != 0) table.max_width = max_width;
+  std::ostringstream title;
+  if (report.split) {
+    title << report.device.name << ": the library cannot collect these " << report.indices.size()
+          << " counters in one session; " << placement.groups.size() << " sessions collect them in "
+          << placement.placed_passes << " passes in all:\n";
+    for (std::size_t g = 0; g < placement.groups.size(); ++g) {
+      title << "  session " << g + 1 << ": " << placement.groups[g].counters.size() << " counter(s), "
+            << placement.groups[g].pass_count << " pass(es)\n";
+    }
+  } else {
+    title << report.device.name << ": " << report.indices.size() << " counter(s) need " << *placement.library_passes
+          << " pass(es) in one session (GpaGetPassCount)\n";
+    if (!report.passes_placed) {
+      title << "Counters are not placed in passes (by default only in sets of up to " << kAutoPlacementLimit
+            << "; --placement passes asks a few GpaGetPassCount questions per pass).\n";
+    } else if (placement.placed_passes != *placement.library_passes) {
+      title << "The placement below is derived in the order given and uses " << placement.placed_passes
+            << " passes; the library's scheduler packs the whole set into " << *placement.library_passes << ".\n";
+    }
+  }
+  out << WrapText(title.str(), table.max_width);
+  out << '\n';
+  WriteAligned(table, out);
+}
+
+int RunPasses(const PassesOptions& options) {
+  std::string error;
+  PassesReport report;
+  if (!CollectCounterNames(options.counters, &report.names, &error)) return Fail(error, 2);
+  if (!CheckOutputPath("-o", options.output, options.force, &error)) return Fail(error, 1);
+  auto opened = OpenedContext::Open(options.context, &error);
+  if (!opened) return Fail(error, 1);
+  const GpaLibrary& library = opened->Library();
+  if (!ResolveCounterIndices(library, opened->Context(), options.context.hardware, &report.names, &report.indices,
+                             &error)) {
+    return Fail(error, 2);
+  }
+  if (!DescribeDevice(library, opened->Context(), &report.device, &error)) return Fail(error, 1);
+  auto session = GpaSession::Create(library, opened->Context(), &error);
+  if (!session) return Fail(error, 1);
+
+  std::string oracle_error;
+  const PassCountOracle oracle = MakePassCountOracle(library, *session, &oracle_error);
+  PlacementRequest request;
+  const bool place_passes = options.placement == Placement::kPasses ||
+                            (options.placement == Placement::kAuto && report.indices.size() <= kAutoPlacementLimit);
+  request.place_passes = place_passes;
+  request.blocks = HardwareUnitBlocks(library, opened->Context(), report.indices);
+  if (!options.quiet && report.indices.size() >= kLargeSet) {
+    std::fprintf(stderr, "opengpa passes: counting the passes of %zu counters (%zu hardware unit(s))...\n",
+                 report.indices.size(), request.blocks.empty() ? std::size_t{1} : request.blocks.size());
+  }
+  std::optional<PassPlacement> placement;
+  {
+    PlacementReport progress(options.quiet);
+    placement = PlaceCountersInPasses(
+        report.indices, oracle, &error,
+        [&progress](std::size_t placed, std::size_t total) { progress.Update(placed, total); }, request);
+  }
+  if (!placement) return Fail(error + " (" + oracle_error + ")", 1);
+  report.api = library.Api();
+  report.opened_as = opened->Api().Description();
+  report.placement = std::move(*placement);
+  report.split = !report.placement.library_passes.has_value();
+  report.passes_placed = place_passes && !report.split;
 
   OutputFile file("-o", options.output, options.force, &error);
   std::ostream* out = file.Stream();
   if (!out) return Fail(error, 1);
   if (options.format == OutputFormat::kJson) {
-    nlohmann::json json;
-    json["schema"] = "opengpa-passes/1";
-    json["api"] = std::string(ApiShortName(library.Api()));
-    json["device"] = {{"name", device.name}, {"opened_as", opened->Api().Description()}};
-    json["passes"] = placement->library_passes ? nlohmann::json(*placement->library_passes) : nlohmann::json();
-    json["placed_passes"] = placement->placed_passes;
-    json["sessions"] = split ? placement->groups.size() : 1;
-    json["placement_method"] = PlacementMethod(passes_placed);
-    json["groups"] = nlohmann::json::array();
-    for (const auto& group : placement->groups) {
-      nlohmann::json counters = nlohmann::json::array();
-      for (std::uint32_t index : group.counters) counters.push_back({{"index", index}, {"name", name_of(index)}});
-      json["groups"].push_back(
-          {{"first_pass", group.first_pass}, {"pass_count", group.pass_count}, {"counters", counters}});
-    }
-    *out << json.dump(2) << '\n';
+    WritePassesJson(report, *out);
   } else {
-    TextTable table;
-    table.header = {passes_placed ? "pass" : "session", "passes", "index", "counter"};
-    table.alignment = {Alignment::kRight, Alignment::kRight, Alignment::kRight};
-    for (std::size_t g = 0; g < placement->groups.size(); ++g) {
-      const PassGroup& group = placement->groups[g];
-      const std::string where = passes_placed ? PassRange(group) : std::to_string(g + 1);
-      for (std::uint32_t index : group.counters) {
-        table.rows.push_back({where, std::to_string(group.pass_count), std::to_string(index), name_of(index)});
-      }
-    }
-    if (options.format == OutputFormat::kCsv) {
-      WriteCsv(table, *out);
-    } else {
-      if (options.output.empty() || options.output == "-") table.max_width = StdoutWidth();
-      std::ostringstream title;
-      if (split) {
-        title << device.name << ": the library cannot collect these " << indices.size()
-              << " counters in one session; " << placement->groups.size() << " sessions collect them in "
-              << placement->placed_passes << " passes in all:\n";
-        for (std::size_t g = 0; g < placement->groups.size(); ++g) {
-          title << "  session " << g + 1 << ": " << placement->groups[g].counters.size() << " counter(s), "
-                << placement->groups[g].pass_count << " pass(es)\n";
-        }
-      } else {
-        title << device.name << ": " << indices.size() << " counter(s) need " << *placement->library_passes
-              << " pass(es) in one session (GpaGetPassCount)\n";
-        if (!passes_placed) {
-          title << "Counters are not placed in passes (by default only in sets of up to " << kAutoPlacementLimit
-                << "; --placement passes asks a few GpaGetPassCount questions per pass).\n";
-        } else if (placement->placed_passes != *placement->library_passes) {
-          title << "The placement below is derived in the order given and uses " << placement->placed_passes
-                << " passes; the library's scheduler packs the whole set into " << *placement->library_passes
-                << ".\n";
-        }
-      }
-      *out << WrapText(title.str(), table.max_width);
-      *out << '\n';
-      WriteAligned(table, *out);
-    }
+    const bool to_stdout = options.output.empty() || options.output == "-";
+    WritePassesTable(report, options.format, to_stdout ? StdoutWidth() : 0, *out);
   }
   if (!file.Finish(&error)) return Fail(error, 1);
   return 0;

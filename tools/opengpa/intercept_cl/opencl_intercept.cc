@@ -25,6 +25,8 @@ struct RealEntryPoints {
   decltype(&clReleaseCommandQueue) release_command_queue = nullptr;
 };
 
+// The real entry point behind this interposer. Not through platform/dynamic_library.h (where every dlopen of
+// OpenGPA is): RTLD_NEXT is resolved relative to the object that calls dlsym, which must be this library.
 template <typename Function>
 Function Next(const char* name) {
   return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));

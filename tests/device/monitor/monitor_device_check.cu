@@ -1,4 +1,4 @@
-// Device check of the real-time monitor (needs an NVIDIA GPU; run by tests/device/realtime/run.sh).
+// Device check of the real-time monitor (needs an NVIDIA GPU; run by tests/device/monitor/run.sh).
 // Drives OpenGPA's monitor through its C API (libOpenGPAMonitor.so) while this program makes GPU work of a
 // known size, and compares what the monitor saw with ground truth:
 //   NVML  - utilisation idle vs busy, memory_used growth vs a 1 GiB cudaMalloc, PCIe RX/TX vs timed
@@ -7,9 +7,9 @@
 //           instruction counts vs ncu's count for one launch (passed in), sampling-interval sweep.
 // Every check prints PASS/FAIL with the numbers; the exit code is the number of failed checks.
 //
-// Modes:  realtime_device_check [--ncu-fma N --ncu-inst N]   the checks
-//         realtime_device_check --busy-seconds S               FFMA work only (a workload for other processes)
-//         realtime_device_check --ffma-launches N              N launches of the reference kernel (for ncu)
+// Modes:  monitor_device_check [--ncu-fma N --ncu-inst N]   the checks
+//         monitor_device_check --busy-seconds S               FFMA work only (a workload for other processes)
+//         monitor_device_check --ffma-launches N              N launches of the reference kernel (for ncu)
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the repository root, after build.sh ran on the development machine:
-#   tests/device/realtime/run.sh [bin-dir]      (default build-device-rt/out)
-# Results go to $RESULTS_DIR (default /tmp/opengpa-realtime), and as one archive to $OUT when it is set.
+#   tests/device/monitor/run.sh [bin-dir]      (default build-device-monitor/out)
+# Results go to $RESULTS_DIR (default /tmp/opengpa-monitor), and as one archive to $OUT when it is set.
 # 1. ncu's counts for one launch of the reference FFMA kernel (ground truth for the PM instruction counts);
-# 2. realtime_device_check: NVML and PM sampling against known work (PASS/FAIL lines);
+# 2. monitor_device_check: NVML and PM sampling against known work (PASS/FAIL lines);
 # 3. `opengpa monitor` in one process while another process runs FFMA work: CSV analysed, /metrics scraped
 #    and parsed by prometheus_client's own parsers (an implementation independent of OpenGPA's);
 # 4. the CLI's clean failures.
 set -uo pipefail
-bin=$(cd "${1:-build-device-rt/out}" && pwd)
-results=${RESULTS_DIR:-/tmp/opengpa-realtime}
+bin=$(cd "${1:-build-device-monitor/out}" && pwd)
+results=${RESULTS_DIR:-/tmp/opengpa-monitor}
 mkdir -p "$results"
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$results/gpu.txt"
@@ -26,7 +26,7 @@ fi
 
 echo "== 1. ncu reference counts (one launch)"
 ncu --csv --metrics sm__inst_executed.sum,sm__inst_executed_pipe_fma.sum \
-  "$bin/realtime_device_check" --ffma-launches 1 >"$results/ncu.csv" 2>&1
+  "$bin/monitor_device_check" --ffma-launches 1 >"$results/ncu.csv" 2>&1
 read -r ncu_inst ncu_fma < <(python3 - "$results/ncu.csv" <<'PY'
 import csv, sys
 values = {}
@@ -37,13 +37,13 @@ print(values.get("sm__inst_executed.sum", 0), values.get("sm__inst_executed_pipe
 PY
 )
 echo "ncu: sm__inst_executed.sum=$ncu_inst sm__inst_executed_pipe_fma.sum=$ncu_fma per launch"
-cuobjdump -sass "$bin/realtime_device_check" >"$results/ffma_kernel.sass" 2>&1 || true
+cuobjdump -sass "$bin/monitor_device_check" >"$results/ffma_kernel.sass" 2>&1 || true
 grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+(@!?U?P[0-9T]\s+)?[A-Z0-9.]+' "$results/ffma_kernel.sass" | awk '{print $NF}' | sed 's/\..*//' |
   sort | uniq -c | sort -rn >"$results/ffma_kernel_sass_histogram.txt" || true
 head -n 12 "$results/ffma_kernel_sass_histogram.txt"
 
-echo "== 2. realtime_device_check"
-"$bin/realtime_device_check" --ncu-inst "$ncu_inst" --ncu-fma "$ncu_fma" 2>&1 | tee "$results/check.txt"
+echo "== 2. monitor_device_check"
+"$bin/monitor_device_check" --ncu-inst "$ncu_inst" --ncu-fma "$ncu_fma" 2>&1 | tee "$results/check.txt"
 check_failures=${PIPESTATUS[0]}
 
 echo "== 3. opengpa monitor while another process works"
@@ -66,7 +66,7 @@ PY
 ) &
 scraper=$!
 busy_begin=$(date +%s%N)
-"$bin/realtime_device_check" --busy-seconds 2 >"$results/busy.txt" 2>&1
+"$bin/monitor_device_check" --busy-seconds 2 >"$results/busy.txt" 2>&1
 busy_end=$(date +%s%N)
 wait $scraper
 wait $cli
@@ -123,5 +123,5 @@ echo "== 4. clean failures"
 "$bin/opengpa" monitor --counters sm__throughput.avg.pct_of_peak_sustained_elapsed --duration-s 1
 echo "multi-pass PM metric -> exit code $?"
 echo "failures: check=$check_failures cross-process=$cross_failures"
-[[ -n ${OUT:-} ]] && tar czf "$OUT/realtime_results.tgz" -C "$results" .
+[[ -n ${OUT:-} ]] && tar czf "$OUT/monitor_results.tgz" -C "$results" .
 exit $((check_failures + cross_failures))

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds, on the development machine (no GPU needed), what run.sh executes on the GPU machine:
+#   <out>/libOpenGPAMonitor.so, <out>/monitor_device_check (CUDA, sm_90), <out>/opengpa (the CLI).
+# Usage: tests/device/monitor/build.sh [build-dir]   (default build-device-monitor; outputs in <build-dir>/out)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${1:-$root/build-device-monitor}
+out=$build/out
+export PATH="$PATH:/usr/local/cuda/bin"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENGPA_BUILD_TESTS=OFF \
+  -DOPENGPA_BUILD_BENCHMARKS=OFF >/dev/null
+ninja -C "$build" -j2 OpenGPAMonitor opengpa_monitor
+mkdir -p "$out"
+cp "$build/lib/libOpenGPAMonitor.so" "$out/"
+nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" -I"$root/tests/device/monitor" \
+  "$root/tests/device/monitor/monitor_device_check.cu" -o "$out/monitor_device_check" \
+  -L"$out" -lOpenGPAMonitor -Xlinker -rpath -Xlinker '$ORIGIN'
+# The CLI: the whole tool when it builds; otherwise its entry point with the monitor command alone (the
+# same main.cc and monitor_command.cc), so the device run never depends on the other subcommands.
+if ninja -C "$build" -j2 opengpa >/dev/null 2>&1; then
+  cp "$build/bin/opengpa" "$out/opengpa"
+  echo "CLI: full opengpa"
+else
+  # The monitor's own link line (src/monitor/CMakeLists.txt): the NVIDIA layer and the platform below it.
+  g++ -std=c++17 -O2 -DFMT_HEADER_ONLY -I"$root/include" -I"$root/src" -I"$root/tools/opengpa" \
+    "$root/tools/opengpa/main.cc" "$root/tools/opengpa/monitor_command.cc" "$root/tools/opengpa/output_file.cc" \
+    "$root/tools/opengpa/name_matching.cc" \
+    -o "$out/opengpa" "$build/src/monitor/libopengpa_monitor.a" \
+    $(ls "$build"/src/nvidia/libopengpa_nvidia_{pm_sampling,cuda_driver,nvml}.a 2>/dev/null) \
+    "$build/src/platform/libopengpa_platform.a" -ldl -lpthread
+  echo "CLI: opengpa with the monitor command only (the full tool did not build)"
+fi
+ls -la "$out"
