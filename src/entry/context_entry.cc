@@ -49,7 +49,11 @@ GpaStatus GpaDestroy() {
     if (!Library().initialized) return LogError(kGpaStatusErrorGpaNotInitialized, "GpaDestroy: GpaInitialize was not called");
     if (Library().contexts.size() != 0) {
       Log(kGpaLoggingMessage, "GpaDestroy: closing {} context(s) left open", Library().contexts.size());
-      Library().CloseAllContextsLocked();
+      Retired retired;
+      Library().CloseAllContextsLocked(&retired);
+      // Before the backend shuts down, under the lock: a GpaGetSampleResult still reading (a misuse) ends
+      // without the library lock, so waiting for it here cannot deadlock.
+      retired.Destroy();
     }
     Library().initialized = false;
     if (GpaStatus status = ActiveBackend().Destroy(); status != kGpaStatusOk) {
@@ -102,13 +106,14 @@ GpaStatus GpaOpenContext(void* context, GpaOpenContextFlags flags, GpaContextId*
 GpaStatus GpaCloseContext(GpaContextId context_id) {
   return Guarded("GpaCloseContext", [&] {
     if (context_id == nullptr) return NullArgument("GpaCloseContext", "context_id");
+    Retired retired;  // destroyed after `lock` is released
     ExclusiveLock lock(Library().mutex);
     Context* context = nullptr;
     if (GpaStatus status = FindContext("GpaCloseContext", context_id, &context); status != kGpaStatusOk) return status;
     if (!context->session_ids().empty()) {
       Log(kGpaLoggingMessage, "GpaCloseContext: deleting {} session(s) of the context", context->session_ids().size());
     }
-    Library().CloseContextLocked(HandleValueOf(context_id));
+    Library().CloseContextLocked(HandleValueOf(context_id), &retired);
     return kGpaStatusOk;
   });
 }

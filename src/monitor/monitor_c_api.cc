@@ -122,7 +122,10 @@ extern "C" {
 
 GPA_LIB_DECL GpaStatus OpenGpaMonitorRegisterLoggingCallback(GpaLoggingType logging_type,
                                                               GpaLoggingCallbackPtrType callback) {
-  opengpa::SetLoggingCallback(logging_type, callback);
+  // Read as the int a C caller passed: loading a value outside the enum's range as the enum is undefined.
+  unsigned types = 0;
+  std::memcpy(&types, &logging_type, sizeof types);
+  opengpa::SetLoggingCallback(types, callback);
   return kGpaStatusOk;
 }
 
