@@ -1,7 +1,10 @@
 // Samples recorded on distinct command lists from several threads at once; calls that must not wait
 // behind a GpaGetSampleResult waiting for the device.
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
+#include <vector>
 
 #include "tests/core/gpa_api_test_fixture.h"
 
@@ -77,6 +80,69 @@ TEST_F(ConcurrencyTest, ConcurrentResultReadsEvaluateOnce) {
   for (auto& reader : readers) reader.join();
   EXPECT_EQ(wrong.load(), 0);
   EXPECT_EQ(device_.read_results_calls.load(), 1);
+}
+
+// Rounds of the stress test: a few in the normal suite; scripts/sanitize.sh runs many under TSan.
+int StressRounds() {
+  const char* text = std::getenv("OPENGPA_STRESS_ROUNDS");
+  const int rounds = text != nullptr ? std::atoi(text) : 0;
+  return rounds > 0 ? rounds : 5;
+}
+
+TEST_F(ConcurrencyTest, StressOfSessionsAndResultReadsOnSeveralContextsAtOnce) {
+  // Four threads, each with its own context, run whole sessions in a loop; three readers read each ended
+  // session's results at once while the other threads create, record and delete theirs.
+  constexpr int kContexts = 4;
+  constexpr int kReaders = 3;
+  constexpr GpaUInt32 kSamples = 64;
+  const int rounds = StressRounds();
+  std::vector<fake::FakeDevice> devices(kContexts);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> owners;
+  for (int c = 0; c < kContexts; ++c) {
+    owners.emplace_back([&, c] {
+      GpaContextId context = nullptr;
+      if (GpaOpenContext(&devices[c], kGpaOpenContextDefaultBit, &context) != kGpaStatusOk) {
+        ++failures;
+        return;
+      }
+      for (int round = 0; round < rounds; ++round) {
+        GpaSessionId session = nullptr;
+        GpaCommandListId list = nullptr;
+        bool ok = GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session) == kGpaStatusOk &&
+                  GpaEnableCounterByName(session, "FakeTotalWork") == kGpaStatusOk &&
+                  GpaBeginSession(session) == kGpaStatusOk &&
+                  GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list) == kGpaStatusOk;
+        for (GpaUInt32 id = 0; ok && id < kSamples; ++id) {
+          ok = GpaBeginSample(id, list) == kGpaStatusOk && GpaEndSample(list) == kGpaStatusOk;
+        }
+        ok = ok && GpaEndCommandList(list) == kGpaStatusOk && GpaEndSession(session) == kGpaStatusOk;
+        std::vector<std::thread> readers;
+        for (int r = 0; ok && r < kReaders; ++r) {
+          readers.emplace_back([&, r] {
+            for (GpaUInt32 i = 0; i < kSamples; ++i) {
+              const GpaUInt32 id = (i + static_cast<GpaUInt32>(r) * 17) % kSamples;
+              GpaUInt64 value = 0;
+              if (GpaGetSampleResult(session, id, sizeof value, &value) != kGpaStatusOk ||
+                  value != static_cast<GpaUInt64>(fake::FakeHardwareValue(0, id) + fake::FakeHardwareValue(1, id))) {
+                ++failures;
+              }
+              GpaIsSessionComplete(session);
+            }
+          });
+        }
+        for (auto& reader : readers) reader.join();
+        if (!ok || (session != nullptr && GpaDeleteSession(session) != kGpaStatusOk)) ++failures;
+      }
+      if (GpaCloseContext(context) != kGpaStatusOk) ++failures;
+    });
+  }
+  for (auto& owner : owners) owner.join();
+  EXPECT_EQ(failures.load(), 0);
+  for (const fake::FakeDevice& device : devices) {
+    EXPECT_EQ(device.read_results_calls.load(), rounds);  // each session read once, however many readers
+    EXPECT_EQ(device.sessions_alive.load(), 0);
+  }
 }
 
 // Waits (bounded) until `device` has `count` reads waiting in ReadResults.
