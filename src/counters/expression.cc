@@ -31,7 +31,7 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-// NaN in, NaN out, for every operator and function (counters/README.md): a NaN operand makes the result
+// NaN in, NaN out, for every operator and function (catalogs/README.md): a NaN operand makes the result
 // NaN whatever its position, so min(NaN, 2) and min(2, NaN) are both NaN.
 
 // Division by zero gives 0 (a ratio over an idle unit), except that NaN / 0 stays NaN.

@@ -194,7 +194,7 @@ TEST(ExpressionTest, MalformedNumbersAreRejected) {
   EXPECT_NE(ParseError("1e999").find("out of range"), std::string::npos);
 }
 
-// The semantics counters/README.md documents: NaN in, NaN out; no inf made by folding; tiny literals are 0.
+// The semantics catalogs/README.md documents: NaN in, NaN out; no inf made by folding; tiny literals are 0.
 TEST(ExpressionTest, ANaNOperandGivesNaNWhateverItsPosition) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const char* formula : {"min(a, b)", "min(b, a)", "max(a, b)", "max(b, a)", "min(b, c, a)", "max(b, a, c)",

@@ -1,6 +1,6 @@
 // Fuzzes Expression::Parse and Evaluate with arbitrary formula text. Names a..z are inputs, PI and BIG
 // are constants; anything else is unknown. Invariants checked on every formula that parses (the
-// semantics of counters/README.md):
+// semantics of catalogs/README.md):
 //   - with every input NaN, a formula that reads an input evaluates to NaN (NaN in, NaN out);
 //   - a formula of constants only evaluates to a finite number (folding never makes an inf or a NaN);
 //   - evaluating with ordinary inputs does not crash (the sanitizers watch the stack machine).
