@@ -9,8 +9,20 @@ LibraryState& Library() {
   return state;
 }
 
-void Retired::Destroy() {
+Retired::~Retired() {
+  WaitUntilUnpinned();
+  Destroy();
+}
+
+bool Retired::Pinned() const {
+  return std::any_of(sessions.begin(), sessions.end(), [](const auto& session) { return session->Pinned(); });
+}
+
+void Retired::WaitUntilUnpinned() const {
   for (const auto& session : sessions) session->WaitUntilUnpinned();
+}
+
+void Retired::Destroy() {
   // Command lists hold backend objects of their session's backend session, sessions those of their context.
   command_lists.clear();
   sessions.clear();

@@ -6,7 +6,8 @@
 // Object state is guarded by the session's own lock (taken after this one, never before).
 // No call waits for a device while holding `mutex`: GpaGetSampleResult pins its session (Session::Pin)
 // and releases `mutex` before it reads; deleting a session or closing a context takes the objects out of
-// the registries under `mutex` and destroys them after releasing it, once no pin is left (Retired).
+// the registries under `mutex` (Retired) and destroys them under it too, unless a reader still pins one of
+// the sessions: then it waits for the reader with `mutex` released, and destroys after taking it again.
 #ifndef OPENGPA_CORE_LIBRARY_STATE_H_
 #define OPENGPA_CORE_LIBRARY_STATE_H_
 
@@ -22,9 +23,9 @@
 
 namespace opengpa {
 
-// Objects taken out of the registries (their ids are stale at once). Destroyed by Destroy() or the
-// destructor, which the caller reaches after releasing the library lock: each session is destroyed once
-// the GpaGetSampleResult calls still reading it have returned; command lists first, contexts last.
+// Objects taken out of the registries (their ids are stale at once), to be destroyed by Destroy() once
+// no GpaGetSampleResult still reads one of the sessions (no pin); command lists first, contexts last.
+// The destructor waits for the pins and destroys what is left.
 struct Retired {
   std::vector<std::unique_ptr<CommandList>> command_lists;
   std::vector<std::unique_ptr<Session>> sessions;
@@ -33,8 +34,10 @@ struct Retired {
   Retired() = default;
   Retired(const Retired&) = delete;
   Retired& operator=(const Retired&) = delete;
-  ~Retired() { Destroy(); }
-  void Destroy();
+  ~Retired();
+  bool Pinned() const;
+  void WaitUntilUnpinned() const;
+  void Destroy();  // with no session pinned
 };
 
 struct LibraryState {

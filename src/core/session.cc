@@ -567,6 +567,11 @@ GpaStatus Session::GetSampleResultSize(GpaUInt32 sample_id, std::size_t* size) {
   return kGpaStatusOk;
 }
 
+bool Session::Pinned() {
+  std::lock_guard<std::mutex> lock(pin_mutex_);
+  return pins_ != 0;
+}
+
 void Session::WaitUntilUnpinned() {
   std::unique_lock<std::mutex> lock(pin_mutex_);
   unpinned_.wait(lock, [this] { return pins_ == 0; });

@@ -95,6 +95,7 @@ class Session {
    private:
     Session& session_;
   };
+  bool Pinned();
   void WaitUntilUnpinned();
 
  private:

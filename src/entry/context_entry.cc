@@ -51,9 +51,7 @@ GpaStatus GpaDestroy() {
       Log(kGpaLoggingMessage, "GpaDestroy: closing {} context(s) left open", Library().contexts.size());
       Retired retired;
       Library().CloseAllContextsLocked(&retired);
-      // Before the backend shuts down, under the lock: a GpaGetSampleResult still reading (a misuse) ends
-      // without the library lock, so waiting for it here cannot deadlock.
-      retired.Destroy();
+      DestroyRetired(retired, lock);  // before the backend shuts down
     }
     Library().initialized = false;
     if (GpaStatus status = ActiveBackend().Destroy(); status != kGpaStatusOk) {
@@ -106,14 +104,15 @@ GpaStatus GpaOpenContext(void* context, GpaOpenContextFlags flags, GpaContextId*
 GpaStatus GpaCloseContext(GpaContextId context_id) {
   return Guarded("GpaCloseContext", [&] {
     if (context_id == nullptr) return NullArgument("GpaCloseContext", "context_id");
-    Retired retired;  // destroyed after `lock` is released
     ExclusiveLock lock(Library().mutex);
     Context* context = nullptr;
     if (GpaStatus status = FindContext("GpaCloseContext", context_id, &context); status != kGpaStatusOk) return status;
     if (!context->session_ids().empty()) {
       Log(kGpaLoggingMessage, "GpaCloseContext: deleting {} session(s) of the context", context->session_ids().size());
     }
+    Retired retired;
     Library().CloseContextLocked(HandleValueOf(context_id), &retired);
+    DestroyRetired(retired, lock);
     return kGpaStatusOk;
   });
 }

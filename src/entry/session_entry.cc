@@ -63,11 +63,12 @@ GpaStatus GpaCreateSession(GpaContextId context_id, GpaSessionSampleType sample_
 GpaStatus GpaDeleteSession(GpaSessionId session_id) {
   return Guarded("GpaDeleteSession", [&] {
     if (session_id == nullptr) return NullArgument("GpaDeleteSession", "session_id");
-    Retired retired;  // destroyed after `lock` is released: waits for a GpaGetSampleResult still reading the session
     ExclusiveLock lock(Library().mutex);
     Session* session = nullptr;
     if (GpaStatus status = FindSession("GpaDeleteSession", session_id, &session); status != kGpaStatusOk) return status;
+    Retired retired;
     Library().DeleteSessionLocked(HandleValueOf(session_id), &retired);
+    DestroyRetired(retired, lock);  // waits, with `lock` released, for a GpaGetSampleResult still reading it
     return kGpaStatusOk;
   });
 }
