@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 asan_build=${OPENGPA_ASAN_BUILD_DIR:-$root/build-asan}
 tsan_build=${OPENGPA_TSAN_BUILD_DIR:-$root/build-tsan}
 fuzz_seconds=${OPENGPA_FUZZ_SECONDS:-60}
-stress_rounds=${OPENGPA_STRESS_ROUNDS:-200}
+stress_rounds=${OPENGPA_STRESS_ROUNDS:-1000}
 jobs=$(nproc)
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 export CC=${OPENGPA_SANITIZER_CC:-clang-14} CXX=${OPENGPA_SANITIZER_CXX:-clang++-14}
