@@ -126,6 +126,11 @@ TEST_F(Gpa2Test, SelectContextSwitchesTheCurrentContextAndItsSessions) {
   EXPECT_EQ(RecordSession({"FakeTotalWork"}, {1}), 1u);
   ASSERT_EQ(GPA_SelectContext(&device_), GPA_STATUS_OK);
   EXPECT_EQ(RecordSession({}, {1}), 2u);  // FakeTotalWork is still enabled on the first context
+  // Both closed while `second` lives: TearDown's GPA_Destroy would close the second context (and count its
+  // sessions down in `second`) after `second` is gone.
+  ASSERT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
+  ASSERT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
+  EXPECT_EQ(second.sessions_alive, 0);
 }
 
 TEST_F(Gpa2Test, CloseContextWithoutOpenContextIsCountersNotOpen) {
