@@ -151,9 +151,9 @@ TEST(TypeStrings, OutOfRangeTypesAreInvalidAndNullOutputsAreReported) {
     EXPECT_EQ(CallGetDataTypeAsStr(bad, &text), kGpaStatusErrorInvalidParameter) << bad;
     EXPECT_EQ(CallGetUsageTypeAsStr(bad, &text), kGpaStatusErrorInvalidParameter) << bad;
   }
-  EXPECT_STREQ(CallGetStatusAsStr(-100000), "Unknown Error");
-  EXPECT_STREQ(CallGetStatusAsStr(100000), "Unknown Status");
-  EXPECT_STREQ(CallGetStatusAsStr(INT_MIN), "Unknown Error");
+  EXPECT_STREQ(CallGetStatusAsStr(-100000), "GPA Error: Unknown Error.");
+  EXPECT_STREQ(CallGetStatusAsStr(100000), "GPA Status: Unknown Status.");
+  EXPECT_STREQ(CallGetStatusAsStr(INT_MIN), "GPA Error: Unknown Error.");
 }
 
 }  // namespace
