@@ -3,12 +3,11 @@
 #ifndef OPENGPA_ENTRY_ENTRY_SUPPORT_H_
 #define OPENGPA_ENTRY_ENTRY_SUPPORT_H_
 
-#include <cstring>
 #include <exception>
-#include <type_traits>
 
 #include "core/library_state.h"
 #include "gpu_performance_api/gpu_perf_api.h"
+#include "platform/enum_argument.h"
 #include "platform/logging.h"
 
 namespace opengpa::entry {
@@ -29,17 +28,6 @@ GpaStatus Guarded(const char* function, Body&& body) noexcept {
     }
   }
   return kGpaStatusErrorException;
-}
-
-// The int a C caller passed for an enum parameter. C lets any int through an enum parameter, while in C++
-// loading a value outside the enum's range as the enum is undefined behaviour; so every entry point that
-// takes an enum reads its bytes as an int here and range-checks that before converting.
-template <typename Enum>
-int EnumArgument(const Enum& argument) {
-  static_assert(std::is_enum_v<Enum> && sizeof(Enum) == sizeof(int), "a C enum parameter");
-  int value;
-  std::memcpy(&value, &argument, sizeof value);
-  return value;
 }
 
 inline GpaStatus NullArgument(const char* function, const char* argument) {
