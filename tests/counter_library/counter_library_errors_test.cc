@@ -114,14 +114,27 @@ TEST_F(CounterLibraryErrorTest, HardwareBlocksOutsideGpaHwBlockFromCNameNoCounte
     ExpectRefused(CallCounterLibGetIndexOfBlockEvent(context_, block, 0, &index), kGpaStatusErrorCounterNotFound,
                   "names none of");
   }
-  // The block non-AMD hardware counters carry (counter_context.h) is found through the same int comparison.
-  ExpectRefused(CallCounterLibGetIndexOfBlockEvent(context_, kGpaHwBlockCount, 0, &index),
+  // The block non-AMD hardware counters carry (counter_context.h) is found through the same int comparison:
+  // the event of a hardware counter that is not a time, behind one of the derived counters.
+  GpaUInt32 event = ~0u;
+  for (GpaUInt32 i = 0; i < count_ && event == ~0u; ++i) {
+    const GpaCounterInfo* info = nullptr;
+    ASSERT_EQ(lib_.GpaCounterLibGetCounterInfo(context_, i, &info), kGpaStatusOk);
+    if (!info->is_derived_counter) continue;
+    for (GpaUInt32 k = 0; k < info->gpa_derived_counter->gpa_hw_counter_count; ++k) {
+      const GpaHwCounter& hardware = info->gpa_derived_counter->gpa_hw_counters[k];
+      if (!hardware.is_timing_block) event = hardware.gpa_hw_block_event_id;
+    }
+  }
+  ASSERT_NE(event, ~0u) << "no derived counter reads a hardware counter that is not a time";
+  ExpectRefused(CallCounterLibGetIndexOfBlockEvent(context_, kGpaHwBlockCount, event, &index),
                 kGpaStatusErrorCounterNotFound, "kGpaOpenContextEnableHardwareCountersBit");
   GpaCounterContext with_hardware =
       Open(kGpaApiVulkan, Device(0x1002, 0x744C), kGpaOpenContextEnableHardwareCountersBit);
   ASSERT_NE(with_hardware, nullptr);
-  ASSERT_EQ(CallCounterLibGetIndexOfBlockEvent(with_hardware, kGpaHwBlockCount, 0, &index), kGpaStatusOk) << Errors();
-  EXPECT_NE(index, ~0u);
+  ASSERT_EQ(CallCounterLibGetIndexOfBlockEvent(with_hardware, kGpaHwBlockCount, event, &index), kGpaStatusOk)
+      << Errors();
+  EXPECT_LT(index, ~0u);
 }
 
 // Logging types are bits: from C any int is a combination, and bits GPA does not define select nothing.

@@ -21,7 +21,7 @@ TEST_F(Gpa2Test, GetStatusAsStrNamesEveryStatusAndUnknownValuesAsUnknownError) {
     EXPECT_STRNE(GPA_GetStatusAsStr(static_cast<GPA_Status>(status)), "Unknown Error") << status;
   }
   // Values outside the enum come from C (c_enum_callers.c): forming them in C++ would be undefined.
-  for (int unknown : {-5, 32, 1000, INT_MIN, INT_MAX}) {
+  for (int unknown : {-5, GPA_STATUS_ERROR_LIB_LOAD_VERION_MISMATCH + 1, 1000, INT_MIN, INT_MAX}) {
     EXPECT_STREQ(CallGpa2GetStatusAsStr(unknown), "Unknown Error") << unknown;
   }
 }
