@@ -1,4 +1,6 @@
 // GpaInitialize, GpaDestroy, GpaOpenContext, GpaCloseContext and the device queries.
+#include <cstring>
+
 #include "core/backend.h"
 #include "entry/entry_support.h"
 
@@ -157,7 +159,9 @@ GpaStatus GpaGetDeviceGeneration(GpaContextId context_id, GpaHwGeneration* hardw
     if (hardware_generation == nullptr) return NullArgument("GpaGetDeviceGeneration", "hardware_generation");
     if (context_id == nullptr) return NullArgument("GpaGetDeviceGeneration", "context_id");
     return WithContext("GpaGetDeviceGeneration", context_id, [&](Context& context) {
-      *hardware_generation = context.device().generation;
+      // Copied as bytes: OpenGPA's extension values (kGpaHwGenerationSoftware, opengpa_ext.h) lie outside
+      // GpaHwGeneration's range, and loading one as the enum is undefined behaviour in C++ (UBSan: enum).
+      std::memcpy(hardware_generation, &context.device().generation, sizeof *hardware_generation);
       return kGpaStatusOk;
     });
   });
