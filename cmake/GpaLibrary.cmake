@@ -5,7 +5,8 @@ function(opengpa_add_gpa_library suffix backend_target)
   add_library(${lib} SHARED $<TARGET_OBJECTS:opengpa_entry> $<TARGET_OBJECTS:opengpa_entry_gpa2>)
   target_link_libraries(${lib} PRIVATE opengpa_entry_deps ${backend_target} opengpa_core opengpa_counters)
   # Export only the C entry points (src/entry/exports.map), never C++ template instantiations.
-  target_link_options(${lib} PRIVATE -Wl,--no-undefined -Wl,--version-script=${PROJECT_SOURCE_DIR}/src/entry/exports.map)
+  target_link_options(${lib} PRIVATE ${OPENGPA_LIBRARY_NO_UNDEFINED}
+                      -Wl,--version-script=${PROJECT_SOURCE_DIR}/src/entry/exports.map)
   set_property(TARGET ${lib} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/src/entry/exports.map)
   set_target_properties(${lib} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
 endfunction()

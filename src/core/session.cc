@@ -408,6 +408,7 @@ GpaStatus Session::IsPassComplete(GpaUInt32 pass) {
     return LogError(kGpaStatusErrorIndexOutOfRange, "pass_index {} is not below the pass count {}", pass, pass_count_);
   }
   if (results_.ready()) return kGpaStatusOk;
+  if (reading_) return kGpaStatusResultNotReady;  // the reader has the backend
   for (const CommandList* list : lists_) {
     if (list->pass == pass && list->open) return kGpaStatusResultNotReady;
   }
@@ -424,6 +425,7 @@ GpaStatus Session::IsComplete() {
     return LogError(kGpaStatusErrorSessionNotEnded, "the session was not ended with GpaEndSession");
   }
   if (results_.ready()) return kGpaStatusOk;
+  if (reading_) return kGpaStatusResultNotReady;  // the reader has the backend
   for (GpaUInt32 pass = 0; pass < pass_count_; ++pass) {
     if (!backend_->IsPassComplete(pass)) return kGpaStatusResultNotReady;
   }
@@ -442,10 +444,37 @@ GpaStatus Session::GetSampleResultSize(GpaUInt32 sample_id, std::size_t* size) {
   return kGpaStatusOk;
 }
 
-GpaStatus Session::ReadResultsLocked() {
+bool Session::Pinned() {
+  std::lock_guard<std::mutex> lock(pin_mutex_);
+  return pins_ != 0;
+}
+
+void Session::WaitUntilUnpinned() {
+  std::unique_lock<std::mutex> lock(pin_mutex_);
+  unpinned_.wait(lock, [this] { return pins_ == 0; });
+}
+
+GpaStatus Session::ReadResults() {
+  SampleSlot slot_count;
+  {
+    Lock lock(mutex_);
+    if (results_.ready()) return kGpaStatusOk;  // the reader before us read them
+    reading_ = true;
+    // Fixed once the session ended: no sample can be added.
+    slot_count = static_cast<SampleSlot>(slots_.size());
+  }
+  // Clears reading_ however this returns (an exception from the backend included).
+  struct ReadingFlag {
+    Session& session;
+    ~ReadingFlag() {
+      Lock lock(session.mutex_);
+      session.reading_ = false;
+    }
+  } reading_flag{*this};
   std::vector<double> raw;
-  const auto slot_count = static_cast<SampleSlot>(slots_.size());
-  if (GpaStatus status = backend_->ReadResults(slot_count, &raw); status != kGpaStatusOk) {
+  const GpaStatus read = backend_->ReadResults(slot_count, &raw);  // may wait for the device: no lock held
+  Lock lock(mutex_);
+  if (GpaStatus status = read; status != kGpaStatusOk) {
     return LogError(kGpaStatusErrorReadingSampleResult, "the backend could not read the results (status {})",
                     static_cast<int>(status));
   }
@@ -461,7 +490,7 @@ GpaStatus Session::ReadResultsLocked() {
 }
 
 GpaStatus Session::GetSampleResult(GpaUInt32 sample_id, std::size_t size, void* out) {
-  Lock lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   if (state_ != State::kEnded) {
     return LogError(kGpaStatusErrorSessionNotEnded, "results exist once GpaEndSession succeeded");
   }
@@ -481,7 +510,12 @@ GpaStatus Session::GetSampleResult(GpaUInt32 sample_id, std::size_t size, void* 
                     expected, enabled_.size());
   }
   if (!results_.ready()) {
-    if (GpaStatus status = ReadResultsLocked(); status != kGpaStatusOk) return status;
+    lock.unlock();
+    {
+      std::lock_guard<std::mutex> reader(read_mutex_);
+      if (GpaStatus status = ReadResults(); status != kGpaStatusOk) return status;
+    }
+    lock.lock();
   }
   results_.CopyRow(slot, out);
   return kGpaStatusOk;

@@ -1,11 +1,15 @@
 // A GPA session: the counters enabled on it, its passes, command lists and samples, and its results.
 //
 // Every method locks the session, so samples can be recorded on distinct command lists from several
-// threads; the backend is only ever called under that lock. Methods log the reason of every error.
+// threads; the backend is only ever called under that lock, except for BackendSession::ReadResults,
+// which may wait for the device: GetSampleResult calls it without the session lock (one reader at a time;
+// while it reads, IsPassComplete/IsComplete answer "not ready" without calling the backend), so no other
+// call waits behind a device. Methods log the reason of every error.
 #ifndef OPENGPA_CORE_SESSION_H_
 #define OPENGPA_CORE_SESSION_H_
 
 #include <cstddef>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -74,6 +78,27 @@ class Session {
   // Blocks until the results are read (the first call after GpaEndSession reads and evaluates all).
   GpaStatus GetSampleResult(GpaUInt32 sample_id, std::size_t size, void* out);
 
+  // A pin keeps the session (and so its context) from being destroyed while a caller uses it without the
+  // library lock: taken under the library lock, released without it. Retired::Destroy waits for the pins.
+  class Pin {
+   public:
+    explicit Pin(Session& session) : session_(session) {
+      std::lock_guard<std::mutex> lock(session_.pin_mutex_);
+      ++session_.pins_;
+    }
+    ~Pin() {
+      std::lock_guard<std::mutex> lock(session_.pin_mutex_);
+      if (--session_.pins_ == 0) session_.unpinned_.notify_all();
+    }
+    Pin(const Pin&) = delete;
+    Pin& operator=(const Pin&) = delete;
+
+   private:
+    Session& session_;
+  };
+  bool Pinned();
+  void WaitUntilUnpinned();
+
  private:
   enum SampleState : std::uint8_t { kAbsent = 0, kOpen = 1, kEnded = 2 };
   struct SlotInfo {
@@ -99,12 +124,19 @@ class Session {
   GpaStatus CheckSessionRecording(std::string_view function) const;
   GpaStatus CheckListRecording(const CommandList& list, std::string_view function) const;
   GpaStatus CheckPassesConsistent() const;
-  GpaStatus ReadResultsLocked();
+  // Reads and evaluates every result; called with `read_mutex_` held and `mutex_` not held.
+  GpaStatus ReadResults();
 
   Context& context_;
   const GpaSessionSampleType sample_type_;
   std::mutex mutex_;
   State state_ = State::kCreated;
+  std::mutex read_mutex_;  // one ReadResults at a time; taken before mutex_, never while holding it
+  bool reading_ = false;   // a ReadResults is in progress (under mutex_)
+
+  std::mutex pin_mutex_;
+  std::condition_variable unpinned_;
+  int pins_ = 0;
 
   std::vector<std::uint32_t> enabled_;  // public counter indices, in enable order
   std::vector<bool> enabled_mask_;      // by public counter index

@@ -2,7 +2,7 @@
 
 namespace opengpa {
 
-const char* StatusAsString(GpaStatus status) {
+const char* StatusAsString(int status) {
   switch (status) {
     case kGpaStatusOk: return "GPA Status: Ok.";
     case kGpaStatusResultNotReady: return "GPA Status: Counter Results Not Ready.";
@@ -56,7 +56,7 @@ const char* StatusAsString(GpaStatus status) {
   return status < 0 ? "GPA Error: Unknown Error." : "GPA Status: Unknown Status.";
 }
 
-const char* DataTypeAsString(GpaDataType type) {
+const char* DataTypeAsString(int type) {
   switch (type) {
     case kGpaDataTypeFloat64: return "gpa_float64";
     case kGpaDataTypeUint64: return "gpa_uint64";
@@ -65,7 +65,7 @@ const char* DataTypeAsString(GpaDataType type) {
   return nullptr;
 }
 
-const char* UsageTypeAsString(GpaUsageType type) {
+const char* UsageTypeAsString(int type) {
   switch (type) {
     case kGpaUsageTypeRatio: return "ratio";
     case kGpaUsageTypePercentage: return "percentage";

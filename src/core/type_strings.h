@@ -7,11 +7,13 @@
 
 namespace opengpa {
 
+// Each takes the enum's value as an int, as a C caller may pass any int: converting one outside the
+// enum's range to the C++ enum type first would be undefined.
 // Never null: unknown values give "Unknown Status" (>= 0) or "Unknown Error" (< 0).
-const char* StatusAsString(GpaStatus status);
+const char* StatusAsString(int status);
 // nullptr for values outside the enum.
-const char* DataTypeAsString(GpaDataType type);
-const char* UsageTypeAsString(GpaUsageType type);
+const char* DataTypeAsString(int type);
+const char* UsageTypeAsString(int type);
 // "kGpaCommandListPrimary", ...; "invalid" for values outside the enum.
 const char* CommandListTypeName(GpaCommandListType type);
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/backend.h"
+#include "platform/enum_argument.h"
 #include "platform/logging.h"
 
 namespace opengpa::counter_library {
@@ -79,8 +80,9 @@ std::optional<HardwareCounterIndex> CounterContext::HardwareIndexOf(const GpaHwC
   for (HardwareCounterIndex h = 0; h < hardware_ids_.size(); ++h) {
     const GpaHwCounter& id = hardware_ids_[h];
     if (id.is_timing_block != counter.is_timing_block) continue;
+    // The caller's gpa_hw_block is compared as the int a C caller may have written (platform/enum_argument.h).
     if (id.is_timing_block ? id.gpu_time_bottom_to_bottom_duration == counter.gpu_time_bottom_to_bottom_duration
-                           : id.gpa_hw_block == counter.gpa_hw_block &&
+                           : EnumArgument(id.gpa_hw_block) == EnumArgument(counter.gpa_hw_block) &&
                                  id.gpa_hw_block_instance == counter.gpa_hw_block_instance &&
                                  id.gpa_hw_block_event_id == counter.gpa_hw_block_event_id) {
       return h;

@@ -11,6 +11,7 @@
 
 #include "core/handle_registry.h"
 #include "core/backend.h"
+#include "platform/enum_argument.h"
 #include "platform/logging.h"
 #include "core/version.h"
 #include "counter_library/counter_context.h"
@@ -180,7 +181,7 @@ GpaStatus GpaCounterLibOpenCounterContext(GpaApiType api, GpaCounterContextHardw
                       context_flags);
     }
     std::unique_ptr<BackendContext> backend;
-    if (GpaStatus status = OpenOfflineBackend(api, gpa_counter_context_hardware_info, &backend); status != kGpaStatusOk) {
+    if (GpaStatus status = OpenOfflineBackend(EnumArgument(api), gpa_counter_context_hardware_info, &backend); status != kGpaStatusOk) {
       return status;
     }
     std::unique_ptr<CounterContext> context;
@@ -412,10 +413,12 @@ GpaStatus GpaCounterLibGetCountersByPass(const GpaCounterContext gpa_virtual_con
 
 GpaStatus OpenGpaCounterLibRegisterLoggingCallback(GpaLoggingType logging_type, GpaLoggingCallbackPtrType callback) {
   return Guarded("OpenGpaCounterLibRegisterLoggingCallback", [&] {
-    if (callback == nullptr && logging_type != kGpaLoggingNone) {
+    // A bit mask, read as the int a C caller may pass: bits GPA does not define select nothing.
+    const auto types = static_cast<unsigned>(EnumArgument(logging_type));
+    if (callback == nullptr && types != kGpaLoggingNone) {
       return NullArgument("OpenGpaCounterLibRegisterLoggingCallback", "callback");
     }
-    SetLoggingCallback(logging_type, callback);
+    SetLoggingCallback(types, callback);
     return kGpaStatusOk;
   });
 }

@@ -46,9 +46,9 @@ GpaStatus OpenCuda(const GpaCounterContextHardwareInfo& info, std::unique_ptr<Ba
 
 }  // namespace
 
-GpaStatus OpenOfflineBackend(GpaApiType api, const GpaCounterContextHardwareInfo& info,
+GpaStatus OpenOfflineBackend(int api, const GpaCounterContextHardwareInfo& info,
                              std::unique_ptr<BackendContext>* out) {
-  switch (static_cast<int>(api)) {
+  switch (api) {
     case kGpaApiCuda:
       return OpenCuda(info, out);
     case kGpaApiVulkan:
@@ -73,10 +73,10 @@ GpaStatus OpenOfflineBackend(GpaApiType api, const GpaCounterContextHardwareInfo
     case kGpaApiDirectx12:
       return LogError(kGpaStatusErrorApiNotSupported,
                       "GpaCounterLibOpenCounterContext: api {} (DirectX) has no backend on this platform",
-                      static_cast<int>(api));
+                      api);
     default:
       return LogError(kGpaStatusErrorInvalidParameter, "GpaCounterLibOpenCounterContext: api {} is not a GpaApiType",
-                      static_cast<int>(api));
+                      api);
   }
 }
 

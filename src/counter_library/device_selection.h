@@ -17,7 +17,8 @@
 
 namespace opengpa::counter_library {
 
-GpaStatus OpenOfflineBackend(GpaApiType api, const GpaCounterContextHardwareInfo& hardware_info,
+// `api` is the caller's GpaApiType as an int (platform/enum_argument.h): C may pass any int.
+GpaStatus OpenOfflineBackend(int api, const GpaCounterContextHardwareInfo& hardware_info,
                              std::unique_ptr<BackendContext>* out);
 
 // Defined only when the CUDA backend is built (cuda_chip_context.cc).

@@ -64,6 +64,59 @@ bool IsIdentifier(std::string_view text) {
   return true;
 }
 
+// Error messages quote what they found in the catalog, bounded: at most kPreviewDepth levels of nesting
+// ("[...]" / "{...}" below) and about kPreviewChars characters ("..." after), so a hostile catalog (a
+// megabyte-long name, arrays nested 100,000 deep) neither floods the log nor recurses deeply.
+constexpr int kPreviewDepth = 3;
+constexpr std::size_t kPreviewChars = 80;
+
+// `text` cut at `limit` bytes (on a UTF-8 character boundary), "..." marking the cut.
+std::string Truncated(std::string_view text, std::size_t limit = kPreviewChars) {
+  if (text.size() <= limit) return std::string(text);
+  std::size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end)) + "...";
+}
+
+void AppendPreview(const Json& value, int depth, std::string* out) {
+  if (value.is_string()) {
+    *out += Json(Truncated(value.get_ref<const std::string&>())).dump(-1, ' ', false, Json::error_handler_t::replace);
+    return;
+  }
+  if (!value.is_structured()) {
+    *out += value.dump();
+    return;
+  }
+  const bool array = value.is_array();
+  if (depth >= kPreviewDepth) {
+    *out += array ? "[...]" : "{...}";
+    return;
+  }
+  *out += array ? '[' : '{';
+  bool first = true;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (!first) *out += ',';
+    first = false;
+    if (out->size() >= kPreviewChars) {
+      *out += "...";
+      break;
+    }
+    if (!array) {
+      *out += Json(Truncated(it.key())).dump(-1, ' ', false, Json::error_handler_t::replace);
+      *out += ':';
+    }
+    AppendPreview(*it, depth + 1, out);
+  }
+  *out += array ? ']' : '}';
+}
+
+// What an error message shows of a JSON value it found.
+std::string Preview(const Json& value) {
+  std::string text;
+  AppendPreview(value, 0, &text);
+  return text;
+}
+
 bool Fail(std::string* error, std::string message) {
   if (error != nullptr) *error = std::move(message);
   return false;
@@ -74,7 +127,7 @@ bool ReadString(const Json& entry, std::string_view where, const char* field, st
   const auto it = entry.find(field);
   if (it == entry.end()) return Fail(error, fmt::format("{}: missing field \"{}\"", where, field));
   if (!it->is_string()) {
-    return Fail(error, fmt::format("{}: field \"{}\" must be a string, found {}", where, field, it->dump()));
+    return Fail(error, fmt::format("{}: field \"{}\" must be a string, found {}", where, field, Preview(*it)));
   }
   *out = it->get<std::string>();
   if (out->empty()) return Fail(error, fmt::format("{}: field \"{}\" is empty", where, field));
@@ -83,14 +136,16 @@ bool ReadString(const Json& entry, std::string_view where, const char* field, st
 
 bool ParseConstants(const Json& constants, Catalog* out, std::string* error) {
   if (!constants.is_object()) {
-    return Fail(error, fmt::format("\"constants\" must be an object of name: number, found {}", constants.dump()));
+    return Fail(error, fmt::format("\"constants\" must be an object of name: number, found {}", Preview(constants)));
   }
   for (const auto& [name, value] : constants.items()) {
     if (!IsIdentifier(name)) {
-      return Fail(error, fmt::format("constants: \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", name));
+      return Fail(error,
+                  fmt::format("constants: \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", Truncated(name)));
     }
     if (!value.is_number()) {
-      return Fail(error, fmt::format("constants: \"{}\" must be a number, found {}", name, value.dump()));
+      return Fail(error, fmt::format("constants: \"{}\" must be a number, found {}", Truncated(name),
+                                     Preview(value)));
     }
     out->constants.emplace_back(name, value.get<double>());
   }
@@ -99,20 +154,20 @@ bool ParseConstants(const Json& constants, Catalog* out, std::string* error) {
 
 bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, std::string* error) {
   std::string where = fmt::format("counters[{}]", index);
-  if (!entry.is_object()) return Fail(error, fmt::format("{}: must be an object, found {}", where, entry.dump()));
+  if (!entry.is_object()) return Fail(error, fmt::format("{}: must be an object, found {}", where, Preview(entry)));
   static constexpr std::array<std::string_view, 7> kFields{"name",  "group",   "description", "type",
                                                            "usage", "formula", "comment"};
   for (const auto& item : entry.items()) {
     if (std::find(kFields.begin(), kFields.end(), item.key()) == kFields.end()) {
-      return Fail(error, fmt::format("{}: unknown field \"{}\"", where, item.key()));
+      return Fail(error, fmt::format("{}: unknown field \"{}\"", where, Truncated(item.key())));
     }
   }
   if (!ReadString(entry, where, "name", &out->name, error)) return false;
   if (!IsIdentifier(out->name)) {
     return Fail(error, fmt::format("{}: field \"name\": \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", where,
-                                   out->name));
+                                   Truncated(out->name)));
   }
-  where = fmt::format("counters[{}] (\"{}\")", index, out->name);
+  where = fmt::format("counters[{}] (\"{}\")", index, Truncated(out->name));
   std::string type;
   std::string usage;
   if (!ReadString(entry, where, "group", &out->group, error) ||
@@ -122,11 +177,11 @@ bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, 
     return false;
   }
   if (!ParseDataType(type, &out->data_type)) {
-    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where, type,
+    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where, Truncated(type),
                                    ListNames(kDataTypes)));
   }
   if (!ParseUsageType(usage, &out->usage)) {
-    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where, usage,
+    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where, Truncated(usage),
                                    ListNames(kUsageTypes)));
   }
   return true;
@@ -154,12 +209,12 @@ bool ParseCatalog(std::string_view json_text, Catalog* out, std::string* error) 
   try {
     root = Json::parse(json_text.begin(), json_text.end());
   } catch (const Json::exception& e) {
-    return Fail(error, fmt::format("catalog is not valid JSON: {}", e.what()));
+    return Fail(error, fmt::format("catalog is not valid JSON: {}", Truncated(e.what(), 4 * kPreviewChars)));
   }
   if (!root.is_object()) return Fail(error, "catalog must be a JSON object with \"counters\" (and optional \"constants\")");
   for (const auto& item : root.items()) {
     if (item.key() != "constants" && item.key() != "counters" && item.key() != "comment") {
-      return Fail(error, fmt::format("catalog: unknown top-level field \"{}\"", item.key()));
+      return Fail(error, fmt::format("catalog: unknown top-level field \"{}\"", Truncated(item.key())));
     }
   }
   Catalog catalog;

@@ -31,22 +31,55 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-double SafeDivide(double a, double b) { return b == 0.0 ? 0.0 : a / b; }
+// NaN in, NaN out, for every operator and function (catalogs/README.md): a NaN operand makes the result
+// NaN whatever its position, so min(NaN, 2) and min(2, NaN) are both NaN.
+
+// Division by zero gives 0 (a ratio over an idle unit), except that NaN / 0 stays NaN.
+double SafeDivide(double a, double b) { return b == 0.0 && !std::isnan(a) ? 0.0 : a / b; }
+
+// std::min and std::max keep whichever operand a NaN comparison favours, so they depend on the order.
+double Min(double a, double b) { return a < b || std::isnan(a) ? a : b; }
+double Max(double a, double b) { return a > b || std::isnan(a) ? a : b; }
 
 // argmax(): 0-based index of the largest of `count` arguments (`value(i)` gives argument i). The first wins a
-// tie, so a formula lists its candidates in the order it prefers them. A NaN never wins over a number.
+// tie, so a formula lists its candidates in the order it prefers them. NaN when any argument is NaN.
 template <typename Value>
 double ArgMax(std::uint32_t count, Value value) {
   std::uint32_t best = 0;
   double best_value = value(0);
+  if (std::isnan(best_value)) return best_value;
   for (std::uint32_t i = 1; i < count; ++i) {
     const double candidate = value(i);
-    if (std::isnan(best_value) ? !std::isnan(candidate) : candidate > best_value) {
+    if (std::isnan(candidate)) return candidate;
+    if (candidate > best_value) {
       best = i;
       best_value = candidate;
     }
   }
   return static_cast<double>(best);
+}
+
+// The decimal exponent of the leading digit of a literal that LexNumber accepted (digits, optional '.',
+// optional exponent): 2 for "123", -3 for "0.00123", -398 for "12e-400". Only called for a literal that
+// from_chars found out of range, so it has a non-zero digit. The exponent is clamped: it is only compared
+// with the range of a double.
+long long LeadingDigitExponent(std::string_view literal) {
+  const std::size_t e = literal.find_first_of("eE");
+  const std::string_view mantissa = literal.substr(0, e);
+  long long exponent = 0;
+  if (e != std::string_view::npos) {
+    std::size_t i = e + 1;
+    const bool negative = i < literal.size() && literal[i] == '-';
+    if (i < literal.size() && (literal[i] == '-' || literal[i] == '+')) ++i;
+    for (; i < literal.size(); ++i) exponent = std::min<long long>(exponent * 10 + (literal[i] - '0'), 1000000);
+    if (negative) exponent = -exponent;
+  }
+  const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+  const std::size_t first = mantissa.find_first_of("123456789");
+  if (first == std::string_view::npos) return 0;
+  const long long position = first < point ? static_cast<long long>(point - first) - 1
+                                            : -static_cast<long long>(first - point);
+  return exponent + position;
 }
 
 struct Token {
@@ -164,8 +197,10 @@ class ExpressionParser {
     const std::string_view digits = text_.substr(start, end - start);
     double value = 0.0;
     const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (result.ec != std::errc() || result.ptr != digits.data() + digits.size() || !std::isfinite(value)) {
-      return Error(start, fmt::format("number '{}' is out of range", digits));
+    if (result.ec == std::errc::result_out_of_range && LeadingDigitExponent(digits) < 0) {
+      value = 0.0;  // below the smallest double (about 4.9e-324): IEEE rounding gives 0, and so do we
+    } else if (result.ec != std::errc() || result.ptr != digits.data() + digits.size() || !std::isfinite(value)) {
+      return Error(start, fmt::format("number '{}' is out of range (a double holds up to about 1.8e308)", digits));
     }
     current_.kind = Token::Kind::kNumber;
     current_.text = digits;
@@ -187,9 +222,9 @@ class ExpressionParser {
   bool ParseSum(int depth) {
     if (!ParseProduct(depth)) return false;
     while (current_.kind == Token::Kind::kPlus || current_.kind == Token::Kind::kMinus) {
+      const Token at = current_;
       const Op op = current_.kind == Token::Kind::kPlus ? Op::kAdd : Op::kSubtract;
-      if (!Advance() || !ParseProduct(depth)) return false;
-      EmitOperator(op, 2);
+      if (!Advance() || !ParseProduct(depth) || !EmitOperator(op, 2, at)) return false;
     }
     return true;
   }
@@ -197,9 +232,9 @@ class ExpressionParser {
   bool ParseProduct(int depth) {
     if (!ParseUnary(depth)) return false;
     while (current_.kind == Token::Kind::kStar || current_.kind == Token::Kind::kSlash) {
+      const Token at = current_;
       const Op op = current_.kind == Token::Kind::kStar ? Op::kMultiply : Op::kDivide;
-      if (!Advance() || !ParseUnary(depth)) return false;
-      EmitOperator(op, 2);
+      if (!Advance() || !ParseUnary(depth) || !EmitOperator(op, 2, at)) return false;
     }
     return true;
   }
@@ -207,9 +242,8 @@ class ExpressionParser {
   bool ParseUnary(int depth) {
     if (depth > kMaxNesting) return Error(current_, fmt::format("formula nests deeper than {} levels", kMaxNesting));
     if (current_.kind == Token::Kind::kMinus) {
-      if (!Advance() || !ParseUnary(depth + 1)) return false;
-      EmitOperator(Op::kNegate, 1);
-      return true;
+      const Token at = current_;
+      return Advance() && ParseUnary(depth + 1) && EmitOperator(Op::kNegate, 1, at);
     }
     return ParsePrimary(depth);
   }
@@ -259,8 +293,7 @@ class ExpressionParser {
     if (arguments < 2) {
       return Error(function, fmt::format("{}() needs at least 2 arguments, found {}", function.text, arguments));
     }
-    EmitOperator(op, arguments);
-    return Advance();
+    return EmitOperator(op, arguments, function) && Advance();
   }
 
   bool EmitName(const Token& token) {
@@ -278,8 +311,9 @@ class ExpressionParser {
 
   // Appends an operator over the last `arity` operands, folding it when they are all constants.
   // Every operand is either one push or ends in an operator, so "the last `arity` instructions are all
-  // constant pushes" means exactly "every operand is a constant".
-  void EmitOperator(Op op, std::uint32_t arity) {
+  // constant pushes" means exactly "every operand is a constant". A fold of finite constants that
+  // overflows (1e308 * 1e308) is an error at `at`, the operator or function, rather than a silent inf.
+  bool EmitOperator(Op op, std::uint32_t arity, const Token& at) {
     std::vector<Instruction>& program = out_->program_;
     const bool all_constant =
         program.size() >= arity && std::all_of(program.end() - arity, program.end(), [](const Instruction& i) {
@@ -287,7 +321,7 @@ class ExpressionParser {
         });
     if (!all_constant) {
       program.push_back({op, arity, 0.0});
-      return;
+      return true;
     }
     const Instruction* operands = &program[program.size() - arity];
     double value = 0.0;
@@ -301,14 +335,22 @@ class ExpressionParser {
       case Op::kMax:
         value = operands[0].constant;
         for (std::uint32_t i = 1; i < arity; ++i) {
-          value = op == Op::kMin ? std::min(value, operands[i].constant) : std::max(value, operands[i].constant);
+          value = op == Op::kMin ? Min(value, operands[i].constant) : Max(value, operands[i].constant);
         }
         break;
       case Op::kArgmax: value = ArgMax(arity, [operands](std::uint32_t i) { return operands[i].constant; }); break;
       default: break;
     }
+    const bool finite_operands = std::all_of(operands, operands + arity, [](const Instruction& i) {
+      return std::isfinite(i.constant);
+    });
+    if (finite_operands && !std::isfinite(value)) {
+      return Error(at, fmt::format("the constant operands of {} give {}, beyond the range of a double",
+                                   Describe(at), value));
+    }
     program.resize(program.size() - arity);
     program.push_back({Op::kPushConstant, 0, value});
+    return true;
   }
 
   void Finish() {
@@ -389,7 +431,7 @@ double Expression::Evaluate(const double* inputs) const {
         const std::uint32_t first = top - instruction.arity_or_input;
         double value = stack[first];
         for (std::uint32_t i = first + 1; i < top; ++i) {
-          value = instruction.op == Op::kMin ? std::min(value, stack[i]) : std::max(value, stack[i]);
+          value = instruction.op == Op::kMin ? Min(value, stack[i]) : Max(value, stack[i]);
         }
         top = first + 1;
         stack[first] = value;

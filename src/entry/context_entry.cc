@@ -1,4 +1,6 @@
 // GpaInitialize, GpaDestroy, GpaOpenContext, GpaCloseContext and the device queries.
+#include <cstring>
+
 #include "core/backend.h"
 #include "entry/entry_support.h"
 
@@ -49,7 +51,9 @@ GpaStatus GpaDestroy() {
     if (!Library().initialized) return LogError(kGpaStatusErrorGpaNotInitialized, "GpaDestroy: GpaInitialize was not called");
     if (Library().contexts.size() != 0) {
       Log(kGpaLoggingMessage, "GpaDestroy: closing {} context(s) left open", Library().contexts.size());
-      Library().CloseAllContextsLocked();
+      Retired retired;
+      Library().CloseAllContextsLocked(&retired);
+      DestroyRetired(retired, lock);  // before the backend shuts down
     }
     Library().initialized = false;
     if (GpaStatus status = ActiveBackend().Destroy(); status != kGpaStatusOk) {
@@ -108,7 +112,9 @@ GpaStatus GpaCloseContext(GpaContextId context_id) {
     if (!context->session_ids().empty()) {
       Log(kGpaLoggingMessage, "GpaCloseContext: deleting {} session(s) of the context", context->session_ids().size());
     }
-    Library().CloseContextLocked(HandleValueOf(context_id));
+    Retired retired;
+    Library().CloseContextLocked(HandleValueOf(context_id), &retired);
+    DestroyRetired(retired, lock);
     return kGpaStatusOk;
   });
 }
@@ -153,7 +159,9 @@ GpaStatus GpaGetDeviceGeneration(GpaContextId context_id, GpaHwGeneration* hardw
     if (hardware_generation == nullptr) return NullArgument("GpaGetDeviceGeneration", "hardware_generation");
     if (context_id == nullptr) return NullArgument("GpaGetDeviceGeneration", "context_id");
     return WithContext("GpaGetDeviceGeneration", context_id, [&](Context& context) {
-      *hardware_generation = context.device().generation;
+      // Copied as bytes: OpenGPA's extension values (kGpaHwGenerationSoftware, opengpa_ext.h) lie outside
+      // GpaHwGeneration's range, and loading one as the enum is undefined behaviour in C++ (UBSan: enum).
+      std::memcpy(hardware_generation, &context.device().generation, sizeof *hardware_generation);
       return kGpaStatusOk;
     });
   });

@@ -84,10 +84,11 @@ GpaStatus GpaGetCounterSampleType(GpaContextId context_id, GpaUInt32 index, GpaC
 GpaStatus GpaGetDataTypeAsStr(GpaDataType counter_data_type, const char** type_as_str) {
   return Guarded("GpaGetDataTypeAsStr", [&] {
     if (type_as_str == nullptr) return NullArgument("GpaGetDataTypeAsStr", "type_as_str");
-    const char* text = DataTypeAsString(counter_data_type);
+    const int type = EnumArgument(counter_data_type);
+    const char* text = DataTypeAsString(type);
     if (text == nullptr) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaGetDataTypeAsStr: counter_data_type {} is not a GpaDataType",
-                      static_cast<int>(counter_data_type));
+                      type);
     }
     *type_as_str = text;
     return kGpaStatusOk;
@@ -97,10 +98,11 @@ GpaStatus GpaGetDataTypeAsStr(GpaDataType counter_data_type, const char** type_a
 GpaStatus GpaGetUsageTypeAsStr(GpaUsageType counter_usage_type, const char** usage_type_as_str) {
   return Guarded("GpaGetUsageTypeAsStr", [&] {
     if (usage_type_as_str == nullptr) return NullArgument("GpaGetUsageTypeAsStr", "usage_type_as_str");
-    const char* text = UsageTypeAsString(counter_usage_type);
+    const int usage = EnumArgument(counter_usage_type);
+    const char* text = UsageTypeAsString(usage);
     if (text == nullptr) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaGetUsageTypeAsStr: counter_usage_type {} is not a GpaUsageType",
-                      static_cast<int>(counter_usage_type));
+                      usage);
     }
     *usage_type_as_str = text;
     return kGpaStatusOk;

@@ -7,6 +7,7 @@
 
 #include "core/library_state.h"
 #include "gpu_performance_api/gpu_perf_api.h"
+#include "platform/enum_argument.h"
 #include "platform/logging.h"
 
 namespace opengpa::entry {
@@ -64,6 +65,18 @@ inline GpaStatus FindCommandList(const char* function, const char* argument, Gpa
 
 using SharedLock = std::shared_lock<std::shared_mutex>;
 using ExclusiveLock = std::unique_lock<std::shared_mutex>;
+
+// Destroys what a delete or close took out, under `lock` (held) like every other creation and destruction.
+// When a GpaGetSampleResult still reads one of the sessions (it may be waiting for the device), waits for it
+// with `lock` released, so that calls on other sessions and contexts go on meanwhile.
+inline void DestroyRetired(Retired& retired, ExclusiveLock& lock) {
+  if (retired.Pinned()) {
+    lock.unlock();
+    retired.WaitUntilUnpinned();
+    lock.lock();
+  }
+  retired.Destroy();
+}
 
 // Each With* looks a (null-checked) id up under the library's shared lock and runs `body(Object&)`.
 template <typename Body>

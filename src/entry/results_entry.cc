@@ -1,4 +1,6 @@
 // Results: GpaIsPassComplete, GpaIsSessionComplete, GpaGetSampleResultSize, GpaGetSampleResult.
+#include <optional>
+
 #include "entry/entry_support.h"
 
 using namespace opengpa;
@@ -34,8 +36,17 @@ GpaStatus GpaGetSampleResult(GpaSessionId session_id, GpaUInt32 sample_id, size_
   return Guarded("GpaGetSampleResult", [&] {
     if (session_id == nullptr) return NullArgument("GpaGetSampleResult", "session_id");
     if (counter_sample_results == nullptr) return NullArgument("GpaGetSampleResult", "counter_sample_results");
-    return WithSession("GpaGetSampleResult", session_id, [&](Session& s) {
-      return s.GetSampleResult(sample_id, sample_result_size_in_bytes, counter_sample_results);
-    });
+    // The first read may wait for the device (up to the backend's result timeout), so it runs without the
+    // library lock: calls on other sessions and contexts go on. The pin keeps the session alive meanwhile.
+    Session* session = nullptr;
+    std::optional<Session::Pin> pin;
+    {
+      SharedLock lock(Library().mutex);
+      if (GpaStatus status = FindSession("GpaGetSampleResult", session_id, &session); status != kGpaStatusOk) {
+        return status;
+      }
+      pin.emplace(*session);
+    }
+    return session->GetSampleResult(sample_id, sample_result_size_in_bytes, counter_sample_results);
   });
 }

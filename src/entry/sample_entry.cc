@@ -32,22 +32,23 @@ GpaStatus GpaBeginCommandList(GpaSessionId session_id, GpaUInt32 pass_index, voi
     ExclusiveLock lock(Library().mutex);
     Session* session = nullptr;
     if (GpaStatus status = FindSession("GpaBeginCommandList", session_id, &session); status != kGpaStatusOk) return status;
-    if (command_list == nullptr && command_list_type != kGpaCommandListNone) {
+    const int type = EnumArgument(command_list_type);
+    if (command_list == nullptr && type != kGpaCommandListNone) {
       return LogError(kGpaStatusErrorNullPointer, "GpaBeginCommandList: command_list is NULL but command_list_type is {}",
-                      static_cast<int>(command_list_type));
+                      type);
     }
     if (command_list_id == nullptr) return NullArgument("GpaBeginCommandList", "command_list_id");
-    if (command_list_type < kGpaCommandListNone || command_list_type >= kGpaCommandListLast) {
+    if (type < kGpaCommandListNone || type >= kGpaCommandListLast) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaBeginCommandList: command_list_type {} is not a GpaCommandListType",
-                      static_cast<int>(command_list_type));
+                      type);
     }
-    if (command_list != nullptr && command_list_type == kGpaCommandListNone) {
+    if (command_list != nullptr && type == kGpaCommandListNone) {
       return LogError(kGpaStatusErrorInvalidParameter,
                       "GpaBeginCommandList: command_list {} is not NULL but command_list_type is kGpaCommandListNone",
                       command_list);
     }
     std::unique_ptr<CommandList> list;
-    if (GpaStatus status = session->BeginCommandList(pass_index, command_list, command_list_type, &list);
+    if (GpaStatus status = session->BeginCommandList(pass_index, command_list, static_cast<GpaCommandListType>(type), &list);
         status != kGpaStatusOk) {
       return status;
     }

@@ -8,8 +8,9 @@ namespace {
 
 // The GpaGetSupportedSampleTypes bits a session type needs; false for a value that is no session type.
 // Discrete counters need none: in GPA v3.17 kGpaContextSampleTypeDiscreteCounter is 0, every context has them.
-bool RequiredContextBits(GpaSessionSampleType type, GpaContextSampleTypeFlags* required) {
-  switch (static_cast<int>(type)) {
+// `type` is the caller's GpaSessionSampleType as an int (see EnumArgument).
+bool RequiredContextBits(int type, GpaContextSampleTypeFlags* required) {
+  switch (type) {
     case kGpaSessionSampleTypeDiscreteCounter: *required = kGpaContextSampleTypeDiscreteCounter; return true;
     case static_cast<int>(kGpaSessionSampleTypeStreamingCounter):
       *required = kGpaContextSampleTypeStreamingCounter;
@@ -40,17 +41,18 @@ GpaStatus GpaCreateSession(GpaContextId context_id, GpaSessionSampleType sample_
     ExclusiveLock lock(Library().mutex);
     Context* context = nullptr;
     if (GpaStatus status = FindContext("GpaCreateSession", context_id, &context); status != kGpaStatusOk) return status;
+    const int type = EnumArgument(sample_type);
     GpaContextSampleTypeFlags required = 0;
-    if (!RequiredContextBits(sample_type, &required)) {
+    if (!RequiredContextBits(type, &required)) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaCreateSession: sample_type {} is not a GpaSessionSampleType",
-                      static_cast<int>(sample_type));
+                      type);
     }
     if ((context->supported_sample_types() & required) != required) {
       return LogError(kGpaStatusErrorIncompatibleSampleTypes,
                       "GpaCreateSession: sample_type {} needs context sample types {:#x}; the context supports {:#x}",
-                      static_cast<int>(sample_type), required, context->supported_sample_types());
+                      type, required, context->supported_sample_types());
     }
-    const HandleValue id = Library().sessions.Add(std::make_unique<Session>(*context, sample_type));
+    const HandleValue id = Library().sessions.Add(std::make_unique<Session>(*context, static_cast<GpaSessionSampleType>(type)));
     if (id == 0) return LogError(kGpaStatusErrorFailed, "GpaCreateSession: too many sessions");
     context->session_ids().push_back(id);
     *session_id = HandleFromValue<GpaSessionId>(id);
@@ -64,7 +66,9 @@ GpaStatus GpaDeleteSession(GpaSessionId session_id) {
     ExclusiveLock lock(Library().mutex);
     Session* session = nullptr;
     if (GpaStatus status = FindSession("GpaDeleteSession", session_id, &session); status != kGpaStatusOk) return status;
-    Library().DeleteSessionLocked(HandleValueOf(session_id));
+    Retired retired;
+    Library().DeleteSessionLocked(HandleValueOf(session_id), &retired);
+    DestroyRetired(retired, lock);  // waits, with `lock` released, for a GpaGetSampleResult still reading it
     return kGpaStatusOk;
   });
 }

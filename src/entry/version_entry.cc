@@ -69,12 +69,14 @@ GpaStatus GpaGetFuncTable(void* gpa_func_table) {
 
 GpaStatus GpaRegisterLoggingCallback(GpaLoggingType logging_type, GpaLoggingCallbackPtrType callback_func_ptr) {
   return Guarded("GpaRegisterLoggingCallback", [&] {
-    if (callback_func_ptr == nullptr && logging_type != kGpaLoggingNone) {
+    // A bit mask: any int is a valid combination to a C caller; bits GPA does not define select nothing.
+    const unsigned types = static_cast<unsigned>(EnumArgument(logging_type));
+    if (callback_func_ptr == nullptr && types != kGpaLoggingNone) {
       return NullArgument("GpaRegisterLoggingCallback", "callback_func_ptr");
     }
-    SetLoggingCallback(logging_type, callback_func_ptr);
+    SetLoggingCallback(types, callback_func_ptr);
     return kGpaStatusOk;
   });
 }
 
-const char* GpaGetStatusAsStr(GpaStatus status) { return StatusAsString(status); }
+const char* GpaGetStatusAsStr(GpaStatus status) { return StatusAsString(EnumArgument(status)); }

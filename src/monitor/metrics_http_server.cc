@@ -1,34 +1,20 @@
 #include "monitor/metrics_http_server.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
+#include <civetweb.h>
 
+#include <array>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
+#include <exception>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "platform/logging.h"
+#include "platform/dynamic_library.h"
 
 namespace opengpa::monitor {
-
-UniqueFd::~UniqueFd() {
-  if (fd_ >= 0) close(fd_);
-}
-
-UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) close(fd_);
-    fd_ = other.Release();
-  }
-  return *this;
-}
 
 GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address) {
   if (address == nullptr) return LogError(kGpaStatusErrorNullPointer, "metrics server: address output is null");
@@ -60,180 +46,180 @@ GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address) {
   return kGpaStatusOk;
 }
 
-GpaStatus MetricsHttpServer::Start(const ListenAddress& address, BodyProvider provider,
-                                   std::unique_ptr<MetricsHttpServer>* server) {
-  if (server == nullptr) return LogError(kGpaStatusErrorNullPointer, "metrics server: output pointer is null");
-  server->reset();
-  if (!provider) return LogError(kGpaStatusErrorNullPointer, "metrics server: no body provider");
-  sockaddr_in socket_address{};
-  socket_address.sin_family = AF_INET;
-  socket_address.sin_port = htons(address.port);
-  if (inet_pton(AF_INET, address.host.c_str(), &socket_address.sin_addr) != 1) {
-    return LogError(kGpaStatusErrorInvalidParameter, "metrics server: host '{}' is not an IPv4 address", address.host);
-  }
-  UniqueFd listener(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (listener.Get() < 0) {
-    return LogError(kGpaStatusErrorFailed, "metrics server: socket() failed: {}", std::strerror(errno));
-  }
-  const int one = 1;
-  setsockopt(listener.Get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-  if (bind(listener.Get(), reinterpret_cast<const sockaddr*>(&socket_address), sizeof(socket_address)) != 0) {
-    return LogError(kGpaStatusErrorFailed, "metrics server: cannot bind {}:{}: {}", address.host, address.port,
-                    std::strerror(errno));
-  }
-  if (listen(listener.Get(), 16) != 0) {
-    return LogError(kGpaStatusErrorFailed, "metrics server: listen() failed: {}", std::strerror(errno));
-  }
-  socklen_t length = sizeof(socket_address);
-  getsockname(listener.Get(), reinterpret_cast<sockaddr*>(&socket_address), &length);
-  ListenAddress bound{address.host, ntohs(socket_address.sin_port)};
-
-  int pipe_fds[2] = {-1, -1};
-  if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
-    return LogError(kGpaStatusErrorFailed, "metrics server: pipe2() failed: {}", std::strerror(errno));
-  }
-  if (bound.host != "127.0.0.1") {
-    Log(kGpaLoggingMessage, "metrics server: listening on {}:{}, reachable from other machines", bound.host, bound.port);
-  }
-  *server = std::make_unique<MetricsHttpServer>(std::move(listener), UniqueFd(pipe_fds[0]), UniqueFd(pipe_fds[1]),
-                                                bound, std::move(provider));
-  return kGpaStatusOk;
-}
-
-MetricsHttpServer::MetricsHttpServer(UniqueFd listener, UniqueFd wake_read, UniqueFd wake_write, ListenAddress bound,
-                                     BodyProvider provider)
-    : listener_(std::move(listener)),
-      wake_read_(std::move(wake_read)),
-      wake_write_(std::move(wake_write)),
-      bound_(std::move(bound)),
-      provider_(std::move(provider)) {
-  thread_ = std::thread([this] { Serve(); });
-}
-
-MetricsHttpServer::~MetricsHttpServer() {
-  const char byte = 1;
-  while (write(wake_write_.Get(), &byte, 1) < 0 && errno == EINTR) {
-  }
-  thread_.join();
-}
-
-void MetricsHttpServer::Serve() {
-  while (true) {
-    pollfd fds[2] = {{listener_.Get(), POLLIN, 0}, {wake_read_.Get(), POLLIN, 0}};
-    const int ready = poll(fds, 2, -1);
-    if (ready < 0) {
-      if (errno == EINTR) continue;
-      Log(kGpaLoggingError, "metrics server: poll() failed: {}; no longer serving", std::strerror(errno));
-      return;
-    }
-    if (fds[1].revents != 0) return;  // Stop
-    if ((fds[0].revents & POLLIN) == 0) continue;
-    UniqueFd client(accept4(listener_.Get(), nullptr, nullptr, SOCK_CLOEXEC));
-    if (client.Get() < 0) continue;  // the peer gave up already, or a transient error
-    Answer(client.Get());
-  }
-}
-
 namespace {
 
-bool SendAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    const ssize_t sent = send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-    if (sent < 0 && errno == EINTR) continue;
-    if (sent <= 0) return false;
-    data.remove_prefix(static_cast<size_t>(sent));
-  }
-  return true;
-}
+// libcivetweb.so.1 is dlopen'ed when the first server starts, like every optional library of the monitor:
+// the CLI and libOpenGPAMonitor.so load and run on machines without it, and only --prometheus needs it
+// (Debian package libcivetweb1). civetweb.h gives the declarations.
+struct CivetWeb {
+  decltype(&mg_init_library) init_library = nullptr;
+  decltype(&mg_start2) start = nullptr;
+  decltype(&mg_stop) stop = nullptr;
+  decltype(&mg_set_request_handler) set_request_handler = nullptr;
+  decltype(&mg_get_server_ports) get_server_ports = nullptr;
+  decltype(&mg_get_request_info) get_request_info = nullptr;
+  decltype(&mg_get_header) get_header = nullptr;
+  decltype(&mg_response_header_start) response_header_start = nullptr;
+  decltype(&mg_response_header_add) response_header_add = nullptr;
+  decltype(&mg_response_header_send) response_header_send = nullptr;
+  decltype(&mg_write) write = nullptr;
+  std::unique_ptr<DynamicLibrary> library;
+  std::string error;  // why it is not usable; empty when it is
+};
 
-void SendResponse(int fd, std::string_view status, std::string_view content_type, std::string_view body,
-                  bool include_body, std::string_view extra_headers = {}) {
-  std::string response = fmt::format(
-      "HTTP/1.1 {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n{}\r\n", status, content_type,
-      body.size(), extra_headers);
-  if (include_body) response += body;
-  SendAll(fd, response);
-}
-
-std::string Lowercase(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
-// The value of header `name` (lower case) in the header block, or empty.
-std::string HeaderValue(std::string_view headers, std::string_view name) {
-  size_t line_start = 0;
-  while (line_start < headers.size()) {
-    size_t line_end = headers.find('\n', line_start);
-    if (line_end == std::string_view::npos) line_end = headers.size();
-    std::string_view line = headers.substr(line_start, line_end - line_start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const size_t colon = line.find(':');
-    if (colon != std::string_view::npos && Lowercase(line.substr(0, colon)) == name) {
-      std::string_view value = line.substr(colon + 1);
-      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-      return std::string(value);
+// Loaded and initialised once per process (mg_init_library is not thread-safe), never unloaded: servers
+// may start and stop many times.
+const CivetWeb& LoadCivetWeb() {
+  static const CivetWeb civetweb = [] {
+    CivetWeb loaded;
+    const std::vector<std::string> candidates =
+        LibraryCandidates({}, "OPENGPA_CIVETWEB_LIBRARY", {"libcivetweb.so.1"});
+    std::string error;
+    loaded.library = DynamicLibrary::Open(candidates, &error, DynamicLibrary::Unload::kNever);
+    if (loaded.library == nullptr) {
+      loaded.error = fmt::format("cannot load {} (Debian package libcivetweb1): {}", fmt::join(candidates, " or "),
+                                 error);
+      return loaded;
     }
-    line_start = line_end + 1;
-  }
-  return {};
+    const DynamicLibrary& so = *loaded.library;
+    const bool complete =
+        so.Resolve("mg_init_library", &loaded.init_library) && so.Resolve("mg_start2", &loaded.start) &&
+        so.Resolve("mg_stop", &loaded.stop) && so.Resolve("mg_set_request_handler", &loaded.set_request_handler) &&
+        so.Resolve("mg_get_server_ports", &loaded.get_server_ports) &&
+        so.Resolve("mg_get_request_info", &loaded.get_request_info) && so.Resolve("mg_get_header", &loaded.get_header) &&
+        so.Resolve("mg_response_header_start", &loaded.response_header_start) &&
+        so.Resolve("mg_response_header_add", &loaded.response_header_add) &&
+        so.Resolve("mg_response_header_send", &loaded.response_header_send) && so.Resolve("mg_write", &loaded.write);
+    if (!complete) {
+      loaded.error = fmt::format("{} lacks a function of CivetWeb 1.15's API", so.Name());
+      loaded.library.reset();
+      return loaded;
+    }
+    loaded.init_library(0);
+    return loaded;
+  }();
+  return civetweb;
+}
+
+// CivetWeb's messages are about single connections (a client too slow, a malformed request): the client's
+// problem, answered with an error status or a closed connection. Keep them out of the application's log.
+int IgnoreConnectionMessage(const mg_connection* /*connection*/, const char* /*message*/) { return 1; }
+
+void Send(const CivetWeb& civetweb, mg_connection* connection, int status, std::string_view content_type,
+          std::string_view body, bool include_body, const char* allow = nullptr) {
+  civetweb.response_header_start(connection, status);
+  civetweb.response_header_add(connection, "Content-Type", content_type.data(), static_cast<int>(content_type.size()));
+  const std::string length = std::to_string(body.size());
+  civetweb.response_header_add(connection, "Content-Length", length.c_str(), -1);
+  if (allow != nullptr) civetweb.response_header_add(connection, "Allow", allow, -1);
+  civetweb.response_header_send(connection);
+  if (include_body && !body.empty()) civetweb.write(connection, body.data(), body.size());
 }
 
 }  // namespace
 
-void MetricsHttpServer::Answer(int client) {
-  // A stalled client must not stop the next scrape for long.
-  timeval timeout{2, 0};
-  setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-  setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+GpaStatus MetricsHttpServer::Start(const ListenAddress& address, BodyProvider provider,
+                                   std::unique_ptr<MetricsHttpServer>* server) {
+  return Start(address, ServerLimits{}, std::move(provider), server);
+}
 
-  constexpr size_t kMaximumRequest = 8192;
-  std::string request;
-  char buffer[2048];
-  size_t header_end = std::string::npos;
-  while (request.size() < kMaximumRequest) {
-    const ssize_t received = recv(client, buffer, sizeof(buffer), 0);
-    if (received < 0 && errno == EINTR) continue;
-    if (received <= 0) break;
-    request.append(buffer, static_cast<size_t>(received));
-    header_end = request.find("\r\n\r\n");
-    if (header_end == std::string::npos) header_end = request.find("\n\n");
-    if (header_end != std::string::npos) break;
+GpaStatus MetricsHttpServer::Start(const ListenAddress& address, const ServerLimits& limits, BodyProvider provider,
+                                   std::unique_ptr<MetricsHttpServer>* server) {
+  if (server == nullptr) return LogError(kGpaStatusErrorNullPointer, "metrics server: output pointer is null");
+  server->reset();
+  if (!provider) return LogError(kGpaStatusErrorNullPointer, "metrics server: no body provider");
+  in_addr ignored{};
+  if (inet_pton(AF_INET, address.host.c_str(), &ignored) != 1) {
+    return LogError(kGpaStatusErrorInvalidParameter, "metrics server: host '{}' is not an IPv4 address", address.host);
   }
+  if (limits.worker_threads < 1 || limits.request_deadline_ms < 1 || limits.connection_queue < 1 ||
+      limits.listen_backlog < 1) {
+    return LogError(kGpaStatusErrorInvalidParameter, "metrics server: every limit must be at least 1");
+  }
+  const CivetWeb& civetweb = LoadCivetWeb();
+  if (civetweb.library == nullptr) {
+    return LogError(kGpaStatusErrorLibLoadFailed, "metrics server: {}", civetweb.error);
+  }
+  std::unique_ptr<MetricsHttpServer> started(new MetricsHttpServer(std::move(provider)));
+  const std::string ports = fmt::format("{}:{}", address.host, address.port);
+  const std::string threads = std::to_string(limits.worker_threads);
+  const std::string deadline = std::to_string(limits.request_deadline_ms);
+  const std::string queue = std::to_string(limits.connection_queue);
+  const std::string backlog = std::to_string(limits.listen_backlog);
+  // No document_root: CivetWeb serves no file; only the handler below answers.
+  const char* options[] = {"listening_ports", ports.c_str(),
+                           "num_threads", threads.c_str(),
+                           "request_timeout_ms", deadline.c_str(),
+                           "keep_alive_timeout_ms", deadline.c_str(),
+                           "connection_queue", queue.c_str(),
+                           "listen_backlog", backlog.c_str(),
+                           "max_request_size", "8192",
+                           "enable_keep_alive", "no",
+                           "decode_url", "no",
+                           nullptr};
+  mg_callbacks callbacks{};
+  callbacks.log_message = &IgnoreConnectionMessage;
+  mg_init_data init{&callbacks, started.get(), options};
+  char error_text[256] = "";
+  unsigned error_code = 0;
+  mg_error_data error{&error_code, error_text, sizeof error_text};
+  started->context_ = civetweb.start(&init, &error);
+  if (started->context_ == nullptr) {
+    return LogError(kGpaStatusErrorFailed, "metrics server: cannot serve on {}:{}: {}", address.host, address.port,
+                    error_text[0] != '\0' ? error_text : "CivetWeb could not start");
+  }
+  civetweb.set_request_handler(started->context_, "/", &MetricsHttpServer::Handle, started.get());
+  std::array<mg_server_port, 2> bound_ports{};
+  const int count = civetweb.get_server_ports(started->context_, static_cast<int>(bound_ports.size()), bound_ports.data());
+  if (count < 1 || bound_ports[0].port <= 0 || bound_ports[0].port > 65535) {
+    return LogError(kGpaStatusErrorFailed, "metrics server: CivetWeb reports no listening port for {}:{}",
+                    address.host, address.port);
+  }
+  started->bound_ = {address.host, static_cast<uint16_t>(bound_ports[0].port)};
+  if (address.host != "127.0.0.1") {
+    Log(kGpaLoggingMessage, "metrics server: listening on {}:{}, reachable from other machines", address.host,
+        started->bound_.port);
+  }
+  *server = std::move(started);
+  return kGpaStatusOk;
+}
+
+MetricsHttpServer::~MetricsHttpServer() {
+  if (context_ != nullptr) LoadCivetWeb().stop(context_);
+}
+
+int MetricsHttpServer::Handle(mg_connection* connection, void* server) {
+  return static_cast<MetricsHttpServer*>(server)->Answer(connection);
+}
+
+int MetricsHttpServer::Answer(mg_connection* connection) {
+  const CivetWeb& civetweb = LoadCivetWeb();
   constexpr std::string_view kText = "text/plain; charset=utf-8";
-  if (header_end == std::string::npos) {
-    if (!request.empty()) SendResponse(client, "400 Bad Request", kText, "incomplete or oversized request\n", true);
-    return;
-  }
-  const size_t line_end = request.find('\n');
-  std::string_view request_line(request.data(), line_end);
-  if (!request_line.empty() && request_line.back() == '\r') request_line.remove_suffix(1);
-  const size_t first_space = request_line.find(' ');
-  const size_t second_space =
-      first_space == std::string_view::npos ? std::string_view::npos : request_line.find(' ', first_space + 1);
-  if (second_space == std::string_view::npos || request_line.substr(second_space + 1).rfind("HTTP/1.", 0) != 0) {
-    SendResponse(client, "400 Bad Request", kText, "malformed request line\n", true);
-    return;
-  }
-  const std::string_view method = request_line.substr(0, first_space);
-  std::string_view target = request_line.substr(first_space + 1, second_space - first_space - 1);
-  if (const size_t query = target.find('?'); query != std::string_view::npos) target = target.substr(0, query);
-
+  const mg_request_info* request = civetweb.get_request_info(connection);
+  const std::string_view method = request->request_method != nullptr ? request->request_method : "";
+  const std::string_view target = request->local_uri_raw != nullptr ? request->local_uri_raw : "";
   const bool head = method == "HEAD";
   if (method != "GET" && !head) {
-    SendResponse(client, "405 Method Not Allowed", kText, "only GET and HEAD\n", true, "Allow: GET, HEAD\r\n");
-    return;
+    Send(civetweb, connection, 405, kText, "only GET and HEAD\n", true, "GET, HEAD");
+    return 405;
   }
   if (target != "/metrics") {
-    SendResponse(client, "404 Not Found", kText, "metrics are at /metrics\n", !head);
-    return;
+    Send(civetweb, connection, 404, kText, "metrics are at /metrics\n", !head);
+    return 404;
   }
-  const std::string accept = HeaderValue(std::string_view(request).substr(line_end + 1), "accept");
-  const ExpositionFormat format = NegotiateFormat(accept);
-  const std::string body = provider_(format);
-  SendResponse(client, "200 OK", ContentType(format), body, !head);
+  const char* accept = civetweb.get_header(connection, "Accept");
+  const ExpositionFormat format = NegotiateFormat(accept != nullptr ? accept : "");
+  std::string body;
+  try {
+    body = provider_(format);
+  } catch (const std::exception& e) {  // no exception may unwind through CivetWeb's C frames
+    Log(kGpaLoggingError, "metrics server: cannot format the metrics: {}", e.what());
+    Send(civetweb, connection, 500, kText, "cannot format the metrics\n", !head);
+    return 500;
+  }
+  Send(civetweb, connection, 200, ContentType(format), body, !head);
   answered_.fetch_add(1);
+  return 200;
 }
 
 }  // namespace opengpa::monitor

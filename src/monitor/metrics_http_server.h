@@ -1,7 +1,13 @@
-// A minimal HTTP/1.1 server for Prometheus scrapes: GET /metrics answers with the monitor's latest
-// values (Prometheus text or OpenMetrics, by the Accept header), anything else with 404/405/400. It binds
-// to 127.0.0.1 unless the caller names another IPv4 address, serves one connection at a time with a
-// 2-second I/O timeout and an 8 KiB request limit, and closes every connection after one answer.
+// The Prometheus scrape endpoint: GET /metrics answers with the monitor's latest values (Prometheus text
+// or OpenMetrics, by the Accept header), HEAD /metrics with the headers alone, anything else 404/405.
+//
+// HTTP is CivetWeb's (Debian's libcivetweb, the server prometheus-cpp embeds), configured so that no
+// client can hold the endpoint: a fixed pool of worker threads serves connections concurrently, a request
+// must arrive whole within a deadline (a client trickling one byte at a time is cut off), a request line
+// plus headers may not exceed 8 KiB, accepted connections wait in a bounded queue, and every connection
+// closes after one answer (no idle keep-alive connection holds a worker). CivetWeb parses strictly: a
+// malformed request line or version ("HTTP/1.\xff") gets 400, or the connection closes. Binds to
+// 127.0.0.1 unless the caller names another IPv4 address.
 #ifndef OPENGPA_MONITOR_METRICS_HTTP_SERVER_H_
 #define OPENGPA_MONITOR_METRICS_HTTP_SERVER_H_
 
@@ -11,10 +17,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <thread>
 
-#include "gpu_performance_api/gpu_perf_api_types.h"
 #include "monitor/metrics_exposition.h"
+#include "gpu_performance_api/gpu_perf_api_types.h"
+
+struct mg_context;
+struct mg_connection;
 
 namespace opengpa::monitor {
 
@@ -26,23 +34,13 @@ struct ListenAddress {
 // "9400", ":9400", "127.0.0.1:9400", "localhost:9400", "0.0.0.0:9400". A bare port binds loopback.
 GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address);
 
-// A file descriptor closed when the object goes.
-class UniqueFd {
- public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  ~UniqueFd();
-  UniqueFd(UniqueFd&& other) noexcept : fd_(other.Release()) {}
-  UniqueFd& operator=(UniqueFd&& other) noexcept;
-  int Get() const { return fd_; }
-  int Release() {
-    const int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
-
- private:
-  int fd_ = -1;
+// What one server may use. The defaults suit a scrape endpoint: Prometheus scrapes one at a time per
+// target and a scrape is answered in well under a millisecond.
+struct ServerLimits {
+  int worker_threads = 4;          // connections served at once
+  int request_deadline_ms = 2000;  // from accepting a connection until its request is read whole
+  int connection_queue = 32;       // accepted connections waiting for a worker; then the listen backlog
+  int listen_backlog = 128;
 };
 
 class MetricsHttpServer {
@@ -50,10 +48,10 @@ class MetricsHttpServer {
   using BodyProvider = std::function<std::string(ExpositionFormat)>;
 
   static GpaStatus Start(const ListenAddress& address, BodyProvider provider, std::unique_ptr<MetricsHttpServer>* server);
+  static GpaStatus Start(const ListenAddress& address, const ServerLimits& limits, BodyProvider provider,
+                         std::unique_ptr<MetricsHttpServer>* server);
 
-  MetricsHttpServer(UniqueFd listener, UniqueFd wake_read, UniqueFd wake_write, ListenAddress bound,
-                    BodyProvider provider);
-  ~MetricsHttpServer();  // stops the thread and closes the socket
+  ~MetricsHttpServer();  // stops accepting, waits for the workers to finish their requests
   MetricsHttpServer(const MetricsHttpServer&) = delete;
   MetricsHttpServer& operator=(const MetricsHttpServer&) = delete;
 
@@ -62,16 +60,14 @@ class MetricsHttpServer {
   uint64_t AnsweredRequests() const { return answered_.load(); }
 
  private:
-  void Serve();
-  void Answer(int client);
+  explicit MetricsHttpServer(BodyProvider provider) : provider_(std::move(provider)) {}
+  static int Handle(mg_connection* connection, void* server);
+  int Answer(mg_connection* connection);
 
-  UniqueFd listener_;
-  UniqueFd wake_read_;   // the thread polls it with the listener: a byte written on Stop wakes it at once
-  UniqueFd wake_write_;
-  ListenAddress bound_;
   BodyProvider provider_;
+  ListenAddress bound_;
   std::atomic<uint64_t> answered_{0};
-  std::thread thread_;
+  mg_context* context_ = nullptr;
 };
 
 }  // namespace opengpa::monitor

@@ -11,6 +11,7 @@
 #include "monitor/metrics_exposition.h"
 #include "monitor/metrics_http_server.h"
 #include "monitor/monitor.h"
+#include "platform/enum_argument.h"
 #include "platform/logging.h"
 
 namespace opengpa::monitor {
@@ -122,7 +123,8 @@ extern "C" {
 
 GPA_LIB_DECL GpaStatus OpenGpaMonitorRegisterLoggingCallback(GpaLoggingType logging_type,
                                                               GpaLoggingCallbackPtrType callback) {
-  opengpa::SetLoggingCallback(logging_type, callback);
+  // A bit mask, read as the int a C caller passed (platform/enum_argument.h).
+  opengpa::SetLoggingCallback(static_cast<unsigned>(opengpa::EnumArgument(logging_type)), callback);
   return kGpaStatusOk;
 }
 

@@ -14,10 +14,10 @@ GpaLoggingCallbackPtrType g_callback = nullptr;
 
 }  // namespace
 
-void SetLoggingCallback(GpaLoggingType types, GpaLoggingCallbackPtrType callback) {
+void SetLoggingCallback(unsigned types, GpaLoggingCallbackPtrType callback) {
   std::lock_guard<std::mutex> lock(g_mutex);
   g_callback = callback;
-  g_types.store(callback ? static_cast<unsigned>(types) : 0u, std::memory_order_release);
+  g_types.store(callback ? types : 0u, std::memory_order_release);
 }
 
 bool LoggingEnabled(GpaLoggingType type) {

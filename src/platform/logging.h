@@ -12,7 +12,8 @@
 
 namespace opengpa {
 
-void SetLoggingCallback(GpaLoggingType types, GpaLoggingCallbackPtrType callback);
+// `types` is a GpaLoggingType bit mask as the caller passed it (undefined bits select nothing).
+void SetLoggingCallback(unsigned types, GpaLoggingCallbackPtrType callback);
 bool LoggingEnabled(GpaLoggingType type);
 // Hands `message` to the callback when `type` is enabled, with a '.' appended unless it ends with one.
 void LogMessage(GpaLoggingType type, std::string_view message);

@@ -1,4 +1,7 @@
 // Counter interrogation: GpaGetNumCounters ... GpaGetUsageTypeAsStr.
+#include <climits>
+
+#include "tests/core/c_enum_callers.h"
 #include "tests/core/gpa_api_test_fixture.h"
 
 namespace opengpa::testing {
@@ -140,11 +143,17 @@ TEST(TypeStrings, DataAndUsageTypesHaveGpasNames) {
 TEST(TypeStrings, OutOfRangeTypesAreInvalidAndNullOutputsAreReported) {
   const char* text = nullptr;
   EXPECT_EQ(GpaGetDataTypeAsStr(kGpaDataTypeLast, &text), kGpaStatusErrorInvalidParameter);
-  EXPECT_EQ(GpaGetDataTypeAsStr(static_cast<GpaDataType>(-1), &text), kGpaStatusErrorInvalidParameter);
   EXPECT_EQ(GpaGetDataTypeAsStr(kGpaDataTypeUint64, nullptr), kGpaStatusErrorNullPointer);
   EXPECT_EQ(GpaGetUsageTypeAsStr(kGpaUsageTypeLast, &text), kGpaStatusErrorInvalidParameter);
-  EXPECT_EQ(GpaGetUsageTypeAsStr(static_cast<GpaUsageType>(1000), &text), kGpaStatusErrorInvalidParameter);
   EXPECT_EQ(GpaGetUsageTypeAsStr(kGpaUsageTypeBytes, nullptr), kGpaStatusErrorNullPointer);
+  // Values outside the enums come from C (c_enum_callers.c): forming them in C++ would be undefined.
+  for (int bad : {-1, 1000, INT_MIN, INT_MAX}) {
+    EXPECT_EQ(CallGetDataTypeAsStr(bad, &text), kGpaStatusErrorInvalidParameter) << bad;
+    EXPECT_EQ(CallGetUsageTypeAsStr(bad, &text), kGpaStatusErrorInvalidParameter) << bad;
+  }
+  EXPECT_STREQ(CallGetStatusAsStr(-100000), "GPA Error: Unknown Error.");
+  EXPECT_STREQ(CallGetStatusAsStr(100000), "GPA Status: Unknown Status.");
+  EXPECT_STREQ(CallGetStatusAsStr(INT_MIN), "GPA Error: Unknown Error.");
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 #include "tests/core/fake_backend.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/backend.h"
@@ -133,6 +135,14 @@ class FakeSession : public BackendSession {
 
   GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override {
     ++device_.read_results_calls;
+    if (device_.hold_reads.load()) {
+      ++device_.reads_waiting;
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (device_.hold_reads.load() && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      --device_.reads_waiting;
+    }
     if (device_.read_status != kGpaStatusOk) return device_.read_status;
     values->assign(static_cast<std::size_t>(slot_count) * counters_.size(), 0.0);
     for (SampleSlot slot = 0; slot < slot_count; ++slot) {

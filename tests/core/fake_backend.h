@@ -45,6 +45,10 @@ struct FakeDevice {
 
   // Live state the test may flip.
   std::atomic<bool> passes_complete{true};
+  // While set, ReadResults waits, as for a GPU that has not finished (at most 20 s, a safety net so that a
+  // broken library fails the test instead of hanging it). reads_waiting counts the reads waiting now.
+  std::atomic<bool> hold_reads{false};
+  std::atomic<int> reads_waiting{0};
 
   // Observations.
   std::atomic<int> read_results_calls{0};

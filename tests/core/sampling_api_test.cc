@@ -1,4 +1,8 @@
 // Command lists and samples: GpaBeginCommandList ... GpaGetSampleId.
+#include <climits>
+#include <string>
+
+#include "tests/core/c_enum_callers.h"
 #include "tests/core/gpa_api_test_fixture.h"
 
 namespace opengpa::testing {
@@ -43,6 +47,16 @@ TEST_F(SamplingTest, BeginCommandListRejectsInvalidTypes) {
   EXPECT_THAT(ErrorLog::Last(), HasSubstr("command_list_type 3"));
   EXPECT_EQ(GpaBeginCommandList(session, 0, &api_lists_[0], kGpaCommandListNone, &list),
             kGpaStatusErrorInvalidParameter);
+}
+
+TEST_F(SamplingTest, BeginCommandListRejectsTypesOutsideTheEnumFromC) {
+  GpaSessionId session = BegunSession({"FakeTotalWork"});
+  for (int bad : {-1, 1000, INT_MIN, INT_MAX}) {
+    GpaCommandListId list = nullptr;
+    EXPECT_EQ(CallBeginCommandList(session, 0, &api_lists_[0], bad, &list), kGpaStatusErrorInvalidParameter) << bad;
+    EXPECT_THAT(ErrorLog::Last(), HasSubstr("command_list_type " + std::to_string(bad) + " is not"));
+    EXPECT_EQ(CallBeginCommandList(session, 0, nullptr, bad, &list), kGpaStatusErrorNullPointer) << bad;
+  }
 }
 
 TEST_F(SamplingTest, BeginCommandListNeedsABegunSession) {

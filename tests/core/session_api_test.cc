@@ -1,4 +1,8 @@
 // Sessions and counter scheduling: GpaCreateSession ... GpaIsCounterEnabled.
+#include <climits>
+#include <string>
+
+#include "tests/core/c_enum_callers.h"
 #include "tests/core/gpa_api_test_fixture.h"
 
 namespace opengpa::testing {
@@ -22,6 +26,15 @@ TEST_F(SessionTest, CreateRejectsAnInvalidSampleType) {
   GpaSessionId session = nullptr;
   EXPECT_EQ(GpaCreateSession(OpenContext(), kGpaSessionSampleTypeLast, &session), kGpaStatusErrorInvalidParameter);
   EXPECT_THAT(ErrorLog::Last(), HasSubstr("sample_type 1"));
+}
+
+TEST_F(SessionTest, CreateRejectsSampleTypesOutsideTheEnumFromC) {
+  GpaContextId context = OpenContext();
+  for (int bad : {-1, 1000, INT_MIN, INT_MAX}) {
+    GpaSessionId session = nullptr;
+    EXPECT_EQ(CallCreateSession(context, bad, &session), kGpaStatusErrorInvalidParameter) << bad;
+    EXPECT_THAT(ErrorLog::Last(), HasSubstr("sample_type " + std::to_string(bad) + " is not"));
+  }
 }
 
 TEST_F(SessionTest, CreateRejectsASampleTypeTheContextDoesNotSupport) {

@@ -3,11 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 #include "counter_library_fixture.h"
+#include "tests/counter_library/c_enum_callers.h"
 
 namespace opengpa::testing {
 namespace {
@@ -83,8 +85,6 @@ TEST_F(CounterLibraryErrorTest, OpenRefusesWhatItCannotServe) {
                 kGpaStatusErrorInvalidParameter, "no counter would be exposed");
   ExpectRefused(lib_.GpaCounterLibOpenCounterContext(kGpaApiDirectx12, amd, 0, 1, &context), kGpaStatusErrorApiNotSupported,
                 "DirectX");
-  ExpectRefused(lib_.GpaCounterLibOpenCounterContext(static_cast<GpaApiType>(0x7777), amd, 0, 1, &context),
-                kGpaStatusErrorInvalidParameter, "not a GpaApiType");
   ExpectRefused(lib_.GpaCounterLibOpenCounterContext(static_cast<GpaApiType>(kGpaApiCuda), amd, 0, 1, &context),
                 kGpaStatusErrorHardwareNotSupported, "vendor_id 0x10DE");
   ExpectRefused(lib_.GpaCounterLibOpenCounterContext(static_cast<GpaApiType>(kGpaApiCuda), Device(0x10DE, 0x1234), 0, 1,
@@ -95,6 +95,57 @@ TEST_F(CounterLibraryErrorTest, OpenRefusesWhatItCannotServe) {
   ExpectRefused(lib_.GpaCounterLibOpenCounterContext(kGpaApiVulkan, no_attributes, 0, 1, &context),
                 kGpaStatusErrorNullPointer, "gpa_hardware_attributes");
   EXPECT_EQ(context, nullptr);
+}
+
+// Values outside the enums come from C (c_enum_callers.c): forming them in C++ would be undefined.
+TEST_F(CounterLibraryErrorTest, ApiValuesOutsideGpaApiTypeFromCAreInvalidParameters) {
+  const GpaCounterContextHardwareInfo amd = Device(0x1002, 0x744C);
+  for (int api : {0x7777, -1, INT_MIN, INT_MAX, static_cast<int>(kGpaApiDeprecated), static_cast<int>(kGpaApiLast)}) {
+    GpaCounterContext context = nullptr;
+    ExpectRefused(CallCounterLibOpenCounterContext(api, amd, &context), kGpaStatusErrorInvalidParameter,
+                  "not a GpaApiType");
+    EXPECT_EQ(context, nullptr) << api;
+  }
+}
+
+TEST_F(CounterLibraryErrorTest, HardwareBlocksOutsideGpaHwBlockFromCNameNoCounter) {
+  GpaUInt32 index = ~0u;
+  for (int block : {-1, INT_MIN, INT_MAX, static_cast<int>(kGpaHwBlockCount) + 1}) {
+    ExpectRefused(CallCounterLibGetIndexOfBlockEvent(context_, block, 0, &index), kGpaStatusErrorCounterNotFound,
+                  "names none of");
+  }
+  // The block non-AMD hardware counters carry (counter_context.h) is found through the same int comparison:
+  // the event of a hardware counter that is not a time, behind one of the derived counters.
+  GpaUInt32 event = ~0u;
+  for (GpaUInt32 i = 0; i < count_ && event == ~0u; ++i) {
+    const GpaCounterInfo* info = nullptr;
+    ASSERT_EQ(lib_.GpaCounterLibGetCounterInfo(context_, i, &info), kGpaStatusOk);
+    if (!info->is_derived_counter) continue;
+    for (GpaUInt32 k = 0; k < info->gpa_derived_counter->gpa_hw_counter_count; ++k) {
+      const GpaHwCounter& hardware = info->gpa_derived_counter->gpa_hw_counters[k];
+      if (!hardware.is_timing_block) event = hardware.gpa_hw_block_event_id;
+    }
+  }
+  ASSERT_NE(event, ~0u) << "no derived counter reads a hardware counter that is not a time";
+  ExpectRefused(CallCounterLibGetIndexOfBlockEvent(context_, kGpaHwBlockCount, event, &index),
+                kGpaStatusErrorCounterNotFound, "kGpaOpenContextEnableHardwareCountersBit");
+  GpaCounterContext with_hardware =
+      Open(kGpaApiVulkan, Device(0x1002, 0x744C), kGpaOpenContextEnableHardwareCountersBit);
+  ASSERT_NE(with_hardware, nullptr);
+  ASSERT_EQ(CallCounterLibGetIndexOfBlockEvent(with_hardware, kGpaHwBlockCount, event, &index), kGpaStatusOk)
+      << Errors();
+  EXPECT_LT(index, ~0u);
+}
+
+// Logging types are bits: from C any int is a combination, and bits GPA does not define select nothing.
+TEST_F(CounterLibraryErrorTest, LoggingTypesOutsideGpaLoggingTypeFromCAreBitMasks) {
+  for (int types : {0x10000, -1, INT_MIN}) {
+    EXPECT_EQ(CallCounterLibRegisterLoggingCallback(types, nullptr), kGpaStatusErrorNullPointer) << types;
+  }
+  ClearErrors();
+  ASSERT_EQ(CallCounterLibRegisterLoggingCallback(INT_MIN | kGpaLoggingError, &Capture), kGpaStatusOk);
+  GpaUInt32 count = 0;
+  ExpectRefused(lib_.GpaCounterLibGetNumCounters(nullptr, &count), kGpaStatusErrorNullPointer, "gpa_virtual_context");
 }
 
 TEST_F(CounterLibraryErrorTest, UnknownNullAndClosedContextsAreRefused) {

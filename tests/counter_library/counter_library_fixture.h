@@ -94,14 +94,16 @@ class CounterLibraryTest : public ::testing::Test {
     Log().clear();
   }
 
-  GpaCounterLibFuncTable lib_;
-  std::vector<GpaCounterContext> opened_;
-
- private:
+  // The callback SetUp registers (tests that register one themselves use it too).
   static void Capture(GpaLoggingType, const char* message) {
     std::lock_guard<std::mutex> lock(Mutex());
     Log() += std::string(message) + "\n";
   }
+
+  GpaCounterLibFuncTable lib_;
+  std::vector<GpaCounterContext> opened_;
+
+ private:
   static std::mutex& Mutex() {
     static std::mutex mutex;
     return mutex;

@@ -141,6 +141,38 @@ TEST(CatalogTest, ErrorsNameTheIndexOfTheBadEntry) {
   EXPECT_EQ(CatalogError(json), "counters[1]: must be an object, found \"not an object\"");
 }
 
+TEST(CatalogTest, ErrorsQuoteSmallValuesWhole) {
+  EXPECT_EQ(CatalogError(R"({"counters": [[1, {"a": [true, null]}, "s"]]})"),
+            "counters[0]: must be an object, found [1,{\"a\":[true,null]},\"s\"]");
+}
+
+TEST(CatalogTest, ErrorsQuoteAtMostThreeLevelsOfADeeplyNestedValue) {
+  // 100,000 levels: printing the value whole (recursively) would overflow the stack.
+  constexpr int kDepth = 100000;
+  const std::string json = "{\"counters\": [" + std::string(kDepth, '[') + std::string(kDepth, ']') + "]}";
+  EXPECT_EQ(CatalogError(json), "counters[0]: must be an object, found [[[[...]]]]");
+  const std::string constants =
+      "{\"constants\": {\"K\": " + std::string(kDepth, '[') + std::string(kDepth, ']') + "}, \"counters\": []}";
+  EXPECT_EQ(CatalogError(constants), "constants: \"K\" must be a number, found [[[[...]]]]");
+}
+
+TEST(CatalogTest, ErrorsCutLongValuesAndNames) {
+  const std::string long_text(100000, 'x');
+  std::string error = CatalogError("{\"counters\": [\"" + long_text + "\"]}");
+  EXPECT_EQ(error, "counters[0]: must be an object, found \"" + std::string(80, 'x') + "...\"");
+  error = CatalogError("{\"counters\": [{\"" + long_text + "\": 1}]}");
+  EXPECT_EQ(error, "counters[0]: unknown field \"" + std::string(80, 'x') + "...\"");
+  std::string wide = "[";
+  for (int i = 0; i < 10000; ++i) wide += "12345,";
+  wide += "0]";
+  error = CatalogError("{\"counters\": [" + wide + "]}");
+  EXPECT_LT(error.size(), 200u) << error;
+  EXPECT_NE(error.find("12345,12345"), std::string::npos) << error;
+  EXPECT_EQ(error.substr(error.size() - 5), ",...]") << error;
+  error = CatalogError("{\"counters\": [\"" + long_text);  // unterminated: the parser's message is cut too
+  EXPECT_LT(error.size(), 400u) << error;
+}
+
 TEST(CatalogTest, NullOutputIsAnErrorNotACrash) {
   std::string error;
   EXPECT_FALSE(ParseCatalog(R"({"counters": []})", nullptr, &error));

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -190,6 +192,54 @@ TEST(ExpressionTest, MalformedNumbersAreRejected) {
   EXPECT_EQ(ParseError("2x"), "formula \"2x\": column 1: malformed number '2x'");
   EXPECT_EQ(ParseError("1.5.3"), "formula \"1.5.3\": column 1: malformed number '1.5.3'");
   EXPECT_NE(ParseError("1e999").find("out of range"), std::string::npos);
+}
+
+// The semantics catalogs/README.md documents: NaN in, NaN out; no inf made by folding; tiny literals are 0.
+TEST(ExpressionTest, ANaNOperandGivesNaNWhateverItsPosition) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const char* formula : {"min(a, b)", "min(b, a)", "max(a, b)", "max(b, a)", "min(b, c, a)", "max(b, a, c)",
+                              "a + b", "b - a", "a * b", "a / b", "b / a", "a / 0", "-a", "argmax(b, a)"}) {
+    EXPECT_TRUE(std::isnan(Eval(formula, {nan, 2, 3}))) << formula;
+  }
+  // Also when the NaN is a constant folded at parse time.
+  const SymbolResolver with_nan = [&](std::string_view name) -> std::optional<Symbol> {
+    if (name != "NOTHING") return TestResolver(name);
+    Symbol symbol;
+    symbol.kind = Symbol::Kind::kConstant;
+    symbol.constant = nan;
+    return symbol;
+  };
+  for (const char* formula : {"min(NOTHING, 2)", "min(2, NOTHING)", "max(2, NOTHING) + 1", "NOTHING / 0"}) {
+    std::vector<double> inputs(26, 0.0);
+    EXPECT_TRUE(std::isnan(MustParse(formula, with_nan).Evaluate(inputs.data()))) << formula;
+  }
+  // Division by zero of a number still gives 0.
+  EXPECT_EQ(Eval("a / b", {5, 0}), 0.0);
+  EXPECT_EQ(Eval("min(a, b)", {2, -0.5}), -0.5);
+}
+
+TEST(ExpressionTest, FoldingThatOverflowsIsAnErrorNotASilentInf) {
+  EXPECT_EQ(ParseError("1e308 * 1e308"),
+            "formula \"1e308 * 1e308\": column 7: the constant operands of '*' give inf, beyond the range of a double");
+  EXPECT_EQ(ParseError("a + (-1e308 - 1e308)"),
+            "formula \"a + (-1e308 - 1e308)\": column 13: the constant operands of '-' give -inf, beyond the range "
+            "of a double");
+  EXPECT_NE(ParseError("max(a, 1e300 * 1e300)").find("beyond the range of a double"), std::string::npos);
+  EXPECT_EQ(Eval("1e308 * 1"), 1e308);
+  // Measured values are not constants: their overflow follows IEEE arithmetic when the formula runs.
+  EXPECT_TRUE(std::isinf(Eval("a * 1e308", {1e308})));
+}
+
+TEST(ExpressionTest, LiteralsBelowTheSmallestDoubleReadAsZeroAndAboveTheLargestAreRefused) {
+  EXPECT_EQ(Eval("1e-400"), 0.0);
+  EXPECT_EQ(Eval("0.000001e-320"), 0.0);
+  EXPECT_EQ(Eval("123456e-330"), 0.0);
+  EXPECT_EQ(Eval("a + 1e-400", {7}), 7.0);
+  EXPECT_EQ(Eval("1e-310"), 1e-310);  // a subnormal is kept
+  EXPECT_EQ(ParseError("1e400"),
+            "formula \"1e400\": column 1: number '1e400' is out of range (a double holds up to about 1.8e308)");
+  EXPECT_NE(ParseError("0.001e309 + 99999999e301").find("'99999999e301' is out of range"), std::string::npos);
+  EXPECT_EQ(Eval("0.001e309"), 1e306);
 }
 
 TEST(ExpressionTest, FunctionCallsAreChecked) {

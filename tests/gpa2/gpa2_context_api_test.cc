@@ -1,5 +1,8 @@
 // GPA_RegisterLoggingCallback, GPA_Initialize, GPA_Destroy, GPA_OpenContext, GPA_SelectContext, GPA_CloseContext:
 // each documented status.
+#include <climits>
+
+#include "tests/gpa2/c_enum_callers.h"
 #include "tests/gpa2/gpa2_test_fixture.h"
 
 namespace opengpa::gpa2test {
@@ -10,6 +13,22 @@ using ::testing::HasSubstr;
 TEST_F(Gpa2Test, RegisterLoggingCallbackWithNullCallbackForSomeMessagesIsNullPointer) {
   EXPECT_EQ(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, nullptr), GPA_STATUS_ERROR_NULL_POINTER);
   EXPECT_THAT(V2Log::LastError(), HasSubstr("callbackFuncPtr"));  // told to the callback registered before
+}
+
+// Logging types are bits: from C any int is a combination, and bits v2 does not define select nothing.
+TEST_F(Gpa2Test, RegisterLoggingCallbackTakesAnyIntFromCAndDeliversOnlyTheDefinedBitsItSelects) {
+  for (int types : {0x100, INT_MIN, -1, INT_MAX}) {
+    EXPECT_EQ(CallGpa2RegisterLoggingCallback(types, nullptr), GPA_STATUS_ERROR_NULL_POINTER) << types;
+  }
+  // Undefined bits only: a callback that hears nothing.
+  ASSERT_EQ(CallGpa2RegisterLoggingCallback(0x100, &V2Log::Capture), GPA_STATUS_OK);
+  V2Log::Clear();
+  EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_ERROR_COUNTERS_NOT_OPEN);
+  EXPECT_EQ(V2Log::LastError(), "");
+  // Errors among undefined bits: errors are delivered.
+  ASSERT_EQ(CallGpa2RegisterLoggingCallback(INT_MIN | GPA_LOGGING_ERROR, &V2Log::Capture), GPA_STATUS_OK);
+  EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_ERROR_COUNTERS_NOT_OPEN);
+  EXPECT_THAT(V2Log::LastError(), HasSubstr("GPA_CloseContext"));
 }
 
 TEST_F(Gpa2Test, RegisterLoggingCallbackSaysSoAndDeliversErrorsWithoutNewline) {
@@ -126,6 +145,11 @@ TEST_F(Gpa2Test, SelectContextSwitchesTheCurrentContextAndItsSessions) {
   EXPECT_EQ(RecordSession({"FakeTotalWork"}, {1}), 1u);
   ASSERT_EQ(GPA_SelectContext(&device_), GPA_STATUS_OK);
   EXPECT_EQ(RecordSession({}, {1}), 2u);  // FakeTotalWork is still enabled on the first context
+  // Both closed while `second` lives: TearDown's GPA_Destroy would close the second context (and count its
+  // sessions down in `second`) after `second` is gone.
+  ASSERT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
+  ASSERT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
+  EXPECT_EQ(second.sessions_alive, 0);
 }
 
 TEST_F(Gpa2Test, CloseContextWithoutOpenContextIsCountersNotOpen) {

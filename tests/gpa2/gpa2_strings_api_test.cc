@@ -3,12 +3,17 @@
 #include <memory>
 #include <string>
 
+#include <climits>
+
 #include "gpu_performance_api/v2/GPUPerfAPIFunctionTypes.h"
 #include "platform/dynamic_library.h"
+#include "tests/gpa2/c_enum_callers.h"
 #include "tests/gpa2/gpa2_test_fixture.h"
 
 namespace opengpa::gpa2test {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST_F(Gpa2Test, GetStatusAsStrNamesEveryStatusAndUnknownValuesAsUnknownError) {
   EXPECT_STREQ(GPA_GetStatusAsStr(GPA_STATUS_OK), "Ok");
@@ -18,8 +23,10 @@ TEST_F(Gpa2Test, GetStatusAsStrNamesEveryStatusAndUnknownValuesAsUnknownError) {
   for (int status = GPA_STATUS_OK; status <= GPA_STATUS_ERROR_LIB_LOAD_VERION_MISMATCH; ++status) {
     EXPECT_STRNE(GPA_GetStatusAsStr(static_cast<GPA_Status>(status)), "Unknown Error") << status;
   }
-  EXPECT_STREQ(GPA_GetStatusAsStr(static_cast<GPA_Status>(-5)), "Unknown Error");
-  EXPECT_STREQ(GPA_GetStatusAsStr(static_cast<GPA_Status>(1000)), "Unknown Error");
+  // Values outside the enum come from C (c_enum_callers.c): forming them in C++ would be undefined.
+  for (int unknown : {-5, GPA_STATUS_ERROR_LIB_LOAD_VERION_MISMATCH + 1, 1000, INT_MIN, INT_MAX}) {
+    EXPECT_STREQ(CallGpa2GetStatusAsStr(unknown), "Unknown Error") << unknown;
+  }
 }
 
 TEST_F(Gpa2Test, StatusValuesAreThoseOfAmdsLastV2Release) {
@@ -44,7 +51,12 @@ TEST_F(Gpa2Test, GetDataTypeAsStrNamesEachType) {
 TEST_F(Gpa2Test, GetDataTypeAsStrOfAnInvalidTypeIsNotFound) {
   const char* text = nullptr;
   EXPECT_EQ(GPA_GetDataTypeAsStr(GPA_TYPE__LAST, &text), GPA_STATUS_ERROR_NOT_FOUND);
-  EXPECT_EQ(GPA_GetDataTypeAsStr(static_cast<GPA_Type>(-1), &text), GPA_STATUS_ERROR_NOT_FOUND);
+  for (int bad : {-1, 7, 1000, INT_MIN, INT_MAX}) {
+    text = nullptr;
+    EXPECT_EQ(CallGpa2GetDataTypeAsStr(bad, &text), GPA_STATUS_ERROR_NOT_FOUND) << bad;
+    EXPECT_EQ(text, nullptr);
+    EXPECT_THAT(V2Log::LastError(), HasSubstr("counterDataType")) << bad;
+  }
 }
 
 TEST_F(Gpa2Test, GetDataTypeAsStrWithNullOutputIsNullPointer) {
@@ -62,6 +74,12 @@ TEST_F(Gpa2Test, GetUsageTypeAsStrNamesEachUsage) {
 TEST_F(Gpa2Test, GetUsageTypeAsStrOfAnInvalidUsageIsNotFound) {
   const char* text = nullptr;
   EXPECT_EQ(GPA_GetUsageTypeAsStr(GPA_USAGE_TYPE__LAST, &text), GPA_STATUS_ERROR_NOT_FOUND);
+  for (int bad : {-1, 8, 1000, INT_MIN, INT_MAX}) {
+    text = nullptr;
+    EXPECT_EQ(CallGpa2GetUsageTypeAsStr(bad, &text), GPA_STATUS_ERROR_NOT_FOUND) << bad;
+    EXPECT_EQ(text, nullptr);
+    EXPECT_THAT(V2Log::LastError(), HasSubstr("counterUsageType")) << bad;
+  }
 }
 
 TEST_F(Gpa2Test, GetUsageTypeAsStrWithNullOutputIsNullPointer) {

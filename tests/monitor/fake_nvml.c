@@ -3,7 +3,9 @@
  *   FAKE_NVML_OMIT_UUID    lacks nvmlDeviceGetUUID (a function the loader requires)
  *   FAKE_NVML_INIT_FAILS   nvmlInit_v2 answers NVML_ERROR_DRIVER_NOT_LOADED (9)
  *   FAKE_NVML_OMIT_POWER   lacks nvmlDeviceGetPowerUsage (a per-counter function)
- * It reports one device and never a counter value: nothing measured comes from here. */
+ *   FAKE_NVML_FIXED_POWER  reports a fixed power draw of 123456 mW (123.456 W), so a test can follow one
+ *                          known value from `opengpa monitor` through a real Prometheus server
+ * Otherwise it reports one device and never a counter value: nothing measured comes from here. */
 #include <string.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -44,7 +46,12 @@ EXPORT int nvmlDeviceGetUUID(nvmlDevice_t device, char* uuid, unsigned int lengt
 #ifndef FAKE_NVML_OMIT_POWER
 EXPORT int nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int* milliwatts) {
   (void)device;
+#ifdef FAKE_NVML_FIXED_POWER
+  *milliwatts = 123456;
+  return 0;
+#else
   (void)milliwatts;
   return 3; /* NVML_ERROR_NOT_SUPPORTED: the fake measures nothing */
+#endif
 }
 #endif

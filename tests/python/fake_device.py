@@ -20,6 +20,8 @@ class FakeDevice(ctypes.Structure):
         ("throw_in_open", ctypes.c_bool),
         ("throw_in_samples", ctypes.c_bool),
         ("passes_complete", ctypes.c_bool),
+        ("hold_reads", ctypes.c_bool),
+        ("reads_waiting", ctypes.c_int32),
         ("read_results_calls", ctypes.c_int32),
         ("sessions_alive", ctypes.c_int32),
         ("command_lists_alive", ctypes.c_int32),

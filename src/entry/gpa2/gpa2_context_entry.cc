@@ -3,6 +3,7 @@
 
 #include "entry/gpa2/gpa2_state.h"
 #include "entry/gpa2/gpa2_status.h"
+#include "platform/enum_argument.h"
 
 using namespace opengpa::gpa2;
 
@@ -19,12 +20,15 @@ V2Context* FindOpenContext(void* api_context) {
 
 GPA_Status GPA_RegisterLoggingCallback(GPA_Logging_Type loggingType, GPA_LoggingCallbackPtrType callbackFuncPtr) {
   return Guarded("GPA_RegisterLoggingCallback", [&] {
-    if (callbackFuncPtr == nullptr && loggingType != GPA_LOGGING_NONE) {
+    // A bit mask, read as the int a C caller may pass (any int is a combination; bits v2 does not define
+    // select nothing).
+    const auto types = static_cast<unsigned>(opengpa::EnumArgument(loggingType));
+    if (callbackFuncPtr == nullptr && types != GPA_LOGGING_NONE) {
       // Logged before the change, so a callback registered earlier hears why.
       return Fail(GPA_STATUS_ERROR_NULL_POINTER, "GPA_RegisterLoggingCallback: callbackFuncPtr is NULL but loggingType is {:#x}",
-                  static_cast<unsigned>(loggingType));
+                  types);
     }
-    SetLoggingCallback(loggingType, callbackFuncPtr);
+    SetLoggingCallback(types, callbackFuncPtr);
     Log(GPA_LOGGING_MESSAGE, "Logging callback registered successfully.");
     return GPA_STATUS_OK;
   });

@@ -32,7 +32,7 @@ void ForwardCoreMessage(GpaLoggingType type, const char* message) {
 
 }  // namespace
 
-void SetLoggingCallback(GPA_Logging_Type types, GPA_LoggingCallbackPtrType callback) {
+void SetLoggingCallback(unsigned types, GPA_LoggingCallbackPtrType callback) {
   if (types == GPA_LOGGING_NONE || callback == nullptr) {
     g_types = GPA_LOGGING_NONE;
     g_callback = nullptr;
@@ -40,7 +40,7 @@ void SetLoggingCallback(GPA_Logging_Type types, GPA_LoggingCallbackPtrType callb
     return;
   }
   g_callback = callback;
-  g_types = static_cast<unsigned>(types);
+  g_types = types;
   GpaRegisterLoggingCallback(ToV3Types(types), &ForwardCoreMessage);
 }
 

@@ -15,8 +15,8 @@
 
 namespace opengpa::gpa2 {
 
-// Replaces the callback; `types` NONE (or a null callback) turns v2 logging off.
-void SetLoggingCallback(GPA_Logging_Type types, GPA_LoggingCallbackPtrType callback);
+// Replaces the callback; `types` (GPA_Logging_Type bits) NONE, or a null callback, turns v2 logging off.
+void SetLoggingCallback(unsigned types, GPA_LoggingCallbackPtrType callback);
 bool LoggingEnabled(GPA_Logging_Type type);
 void LogMessage(GPA_Logging_Type type, std::string_view message);
 

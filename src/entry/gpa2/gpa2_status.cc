@@ -30,7 +30,7 @@ GPA_Status FromV3Status(GpaStatus status) {
   }
 }
 
-const char* StatusText(GPA_Status status) {
+const char* StatusText(int status) {
   switch (status) {
     case GPA_STATUS_OK: return "Ok";
     case GPA_STATUS_ERROR_NULL_POINTER: return "Null Pointer";

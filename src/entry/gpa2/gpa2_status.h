@@ -12,8 +12,9 @@ namespace opengpa::gpa2 {
 // initialization errors) become GPA_STATUS_ERROR_FAILED.
 GPA_Status FromV3Status(GpaStatus status);
 
-// GPA_GetStatusAsStr's text: AMD's v2 wording, "Unknown Error" for anything else.
-const char* StatusText(GPA_Status status);
+// GPA_GetStatusAsStr's text: AMD's v2 wording, "Unknown Error" for anything else. An int, because a C
+// caller may pass any int as a GPA_Status (platform/enum_argument.h).
+const char* StatusText(int status);
 
 }  // namespace opengpa::gpa2
 
