@@ -14,11 +14,15 @@ LibraryState::~LibraryState() { CloseAllContextsLocked(); }
 void LibraryState::DeleteSessionLocked(HandleValue session_id) {
   Session* session = sessions.Find(session_id);
   if (session == nullptr) return;
-  // Command lists hold backend objects of the session's backend session: release them first.
-  for (HandleValue list_id : session->command_list_ids()) command_lists.Remove(list_id);
+  ReleaseCommandListsLocked(*session);
   auto& ids = session->context().session_ids();
   ids.erase(std::remove(ids.begin(), ids.end(), session_id), ids.end());
   sessions.Remove(session_id);
+}
+
+void LibraryState::ReleaseCommandListsLocked(Session& session) {
+  // Command lists hold backend objects of the session's backend session: release them first.
+  for (HandleValue list_id : session.command_list_ids()) command_lists.Remove(list_id);
 }
 
 void LibraryState::CloseContextLocked(HandleValue context_id) {

@@ -29,6 +29,8 @@ struct LibraryState {
 
   // With `mutex` held exclusively: delete a session with its command lists / a context with its sessions.
   void DeleteSessionLocked(HandleValue session_id);
+  // With `mutex` held exclusively: forget the session's command lists (before Session::Abort or Reset).
+  void ReleaseCommandListsLocked(Session& session);
   void CloseContextLocked(HandleValue context_id);
   void CloseAllContextsLocked();
 };

@@ -49,6 +49,16 @@ class Session {
 
   GpaStatus Begin();
   GpaStatus End();
+  bool started() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return state_ == State::kStarted;
+  }
+  // GPA 4. The caller holds the library's lock exclusively and has removed the session's command lists
+  // from the registry (LibraryState::ReleaseCommandListsLocked): both drop the samples and the backend session.
+  // Abort: a started session stops recording whatever its passes; it is then as before GpaBeginSession,
+  // counters still enabled. Reset: any session becomes as GpaCreateSession made it (no counters enabled).
+  GpaStatus Abort();
+  void Reset();
 
   // Creates the command list; the caller registers it and then calls AddCommandList.
   GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
@@ -100,6 +110,7 @@ class Session {
   GpaStatus CheckListRecording(const CommandList& list, std::string_view function) const;
   GpaStatus CheckPassesConsistent() const;
   GpaStatus ReadResultsLocked();
+  void DiscardSamplesLocked();
 
   Context& context_;
   const GpaSessionSampleType sample_type_;

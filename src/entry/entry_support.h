@@ -3,35 +3,12 @@
 #ifndef OPENGPA_ENTRY_ENTRY_SUPPORT_H_
 #define OPENGPA_ENTRY_ENTRY_SUPPORT_H_
 
-#include <exception>
-
 #include "core/library_state.h"
+#include "entry/guarded.h"
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "platform/logging.h"
 
 namespace opengpa::entry {
-
-template <typename Body>
-GpaStatus Guarded(const char* function, Body&& body) noexcept {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    try {
-      return LogError(kGpaStatusErrorException, "{}: exception: {}", function, e.what());
-    } catch (...) {
-    }
-  } catch (...) {
-    try {
-      return LogError(kGpaStatusErrorException, "{}: unknown exception", function);
-    } catch (...) {
-    }
-  }
-  return kGpaStatusErrorException;
-}
-
-inline GpaStatus NullArgument(const char* function, const char* argument) {
-  return LogError(kGpaStatusErrorNullPointer, "{}: {} is NULL", function, argument);
-}
 
 // Each Find* logs and returns the *NotFound status when `id` names no live object of its kind
 // (stale, deleted, of another kind, or garbage). The caller holds Library().mutex.
