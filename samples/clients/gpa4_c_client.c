@@ -19,6 +19,9 @@
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "gpu_performance_api/gpu_perf_api_interface_loader.h"
 #include "gpu_performance_api/opengpa_ext.h"
+#ifdef OPENGPA_CLIENT_WITH_VULKAN
+#include "gpu_performance_api/gpu_perf_api_vk.h"
+#endif
 
 /* The interface loader's list of loaded libraries (gpu_perf_api_interface_loader.h asks for it once). */
 GpaFuncTableInfo* gpa_function_table_info = NULL;
@@ -201,6 +204,41 @@ static int CheckGpa4Context(GpaContextId context)
     return 0;
 }
 
+#ifdef OPENGPA_CLIENT_WITH_VULKAN
+/* GPA 4's way to open a Vulkan context: GpaVkContextOpenInfo2, the workload's handles with the entry-point
+ * resolvers of the application's Vulkan loader, chosen by kGpaOpenContextVkUseInfoType2. */
+static GpaVkContextOpenInfo2 vk_open_info2;
+
+static void* VulkanOpenInfo2(const GpaVkContextOpenInfo* handles)
+{
+    void* loader = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (loader == NULL) return NULL;
+    vk_open_info2.instance               = handles->instance;
+    vk_open_info2.physical_device        = handles->physical_device;
+    vk_open_info2.device                 = handles->device;
+    vk_open_info2.get_instance_proc_addr = (PFN_vkGetInstanceProcAddr)dlsym(loader, "vkGetInstanceProcAddr");
+    if (vk_open_info2.get_instance_proc_addr == NULL) return NULL;
+    vk_open_info2.get_device_proc_addr =
+        (PFN_vkGetDeviceProcAddr)vk_open_info2.get_instance_proc_addr(handles->instance, "vkGetDeviceProcAddr");
+    return vk_open_info2.get_device_proc_addr != NULL ? &vk_open_info2 : NULL;
+}
+#endif
+
+/* What GpaOpenContext takes, and with which flags: on Vulkan GPA 4's GpaVkContextOpenInfo2. */
+static void* OpenInfo(GpaApiType api, ClientWorkload* workload, GpaOpenContextFlags* flags)
+{
+    *flags = ClientWorkloadOpenFlags(workload);
+#ifdef OPENGPA_CLIENT_WITH_VULKAN
+    if (api == kGpaApiVulkan)
+    {
+        *flags |= kGpaOpenContextVkUseInfoType2;
+        return VulkanOpenInfo2((const GpaVkContextOpenInfo*)ClientWorkloadGpaContext(workload));
+    }
+#endif
+    (void)api;
+    return ClientWorkloadGpaContext(workload);
+}
+
 static int Profile(GpaApiType api, ClientWorkload* workload)
 {
     GpaContextId    context    = NULL;
@@ -212,7 +250,14 @@ static int Profile(GpaApiType api, ClientWorkload* workload)
     int             checks     = 0;
     time_t          deadline;
 
-    GPA_CHECK(gpa->GpaOpenContext(ClientWorkloadGpaContext(workload), ClientWorkloadOpenFlags(workload), &context));
+    GpaOpenContextFlags flags = 0;
+    void*               info  = OpenInfo(api, workload, &flags);
+    if (info == NULL)
+    {
+        fprintf(stderr, "gpa4_c_client: no open-info for the context\n");
+        return 1;
+    }
+    GPA_CHECK(gpa->GpaOpenContext(info, flags, &context));
     GPA_CHECK(gpa->GpaGetDeviceName(context, &device));
     GPA_CHECK(gpa->GpaGetDeviceGeneration(context, &generation));
     printf("device: %s (generation %d)\n", device, (int)generation);
@@ -265,7 +310,6 @@ static int Profile(GpaApiType api, ClientWorkload* workload)
 
     GPA_CHECK(gpa->GpaDeleteSession(session));
     GPA_CHECK(gpa->GpaCloseContext(context));
-    (void)api;
     return 0;
 }
 

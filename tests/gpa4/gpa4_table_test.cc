@@ -102,3 +102,31 @@ TEST(Gpa4Table, TheV4LoaderNamesLibrariesByGpa4sApiNumbers) {
 
 }  // namespace
 }  // namespace opengpa::gpa4_test
+
+#if defined(OPENGPA_VK_LIBRARY)
+namespace opengpa::gpa4_test {
+namespace {
+
+// GpaVkContextOpenInfo2 without its resolvers: refused before any Vulkan call, so no device is needed.
+TEST(Gpa4Vulkan, OpenInfo2IsReadWithItsFlagAndItsResolversMustBeSet) {
+  ASSERT_EQ(GpaApiManager::Instance()->LoadApi(kGpaApiVulkan, OPENGPA_VK_LIBRARY), kGpaStatusOk);
+  GpaFunctionTable* gpa = GpaApiManager::Instance()->GetFunctionTable(kGpaApiVulkan);
+  ASSERT_NE(gpa, nullptr);
+  ASSERT_EQ(gpa->GpaInitialize(kGpaInitializeDefaultBit), kGpaStatusOk);
+  struct {
+    void* handles[3];
+    void* get_instance_proc_addr;
+    void* get_device_proc_addr;
+  } info2{{reinterpret_cast<void*>(1), reinterpret_cast<void*>(2), reinterpret_cast<void*>(3)}, nullptr, nullptr};
+  GpaContextId context = nullptr;
+  EXPECT_EQ(gpa->GpaOpenContext(&info2, 0x10000000 /* kGpaOpenContextVkUseInfoType2 */, &context),
+            kGpaStatusErrorNullPointer);
+  EXPECT_EQ(gpa->GpaOpenContext(&info2, 0x20000000, &context), kGpaStatusErrorInvalidParameter);
+  EXPECT_EQ(gpa->GpaDestroy(), kGpaStatusOk);
+  GpaApiManager::Instance()->UnloadApi(kGpaApiVulkan);
+  GpaApiManager::DeleteInstance();
+}
+
+}  // namespace
+}  // namespace opengpa::gpa4_test
+#endif
