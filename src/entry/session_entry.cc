@@ -22,6 +22,18 @@ bool RequiredContextBits(GpaSessionSampleType type, GpaContextSampleTypeFlags* r
   }
 }
 
+// How messages name a session type: GPA 4 clients pass 1..3 for what the core stores as opengpa_ext.h's values.
+const char* SampleTypeName(GpaSessionSampleType type) {
+  switch (static_cast<int>(type)) {
+    case kGpaSessionSampleTypeDiscreteCounter: return "kGpaSessionSampleTypeDiscreteCounter";
+    case static_cast<int>(kGpaSessionSampleTypeStreamingCounter): return "kGpaSessionSampleTypeStreamingCounter";
+    case static_cast<int>(kGpaSessionSampleTypeSqtt): return "kGpaSessionSampleTypeSqtt";
+    case static_cast<int>(kGpaSessionSampleTypeStreamingCounterAndSqtt):
+      return "kGpaSessionSampleTypeStreamingCounterAndSqtt";
+    default: return "?";
+  }
+}
+
 // For calls whose only handle is session_id: null check, then WithSession.
 template <typename Body>
 GpaStatus GuardedSessionCall(const char* function, GpaSessionId session_id, Body&& body) {
@@ -47,8 +59,9 @@ GpaStatus GpaCreateSession(GpaContextId context_id, GpaSessionSampleType sample_
     }
     if ((context->supported_sample_types() & required) != required) {
       return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                      "GpaCreateSession: sample_type {} needs context sample types {:#x}; the context supports {:#x}",
-                      static_cast<int>(sample_type), required, context->supported_sample_types());
+                      "GpaCreateSession: sample_type {} ({}) needs context sample types {:#x}; the context supports {:#x}",
+                      SampleTypeName(sample_type), static_cast<int>(sample_type), required,
+                      context->supported_sample_types());
     }
     const HandleValue id = Library().sessions.Add(std::make_unique<Session>(*context, sample_type));
     if (id == 0) return LogError(kGpaStatusErrorFailed, "GpaCreateSession: too many sessions");
