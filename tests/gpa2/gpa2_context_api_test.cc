@@ -126,6 +126,9 @@ TEST_F(Gpa2Test, SelectContextSwitchesTheCurrentContextAndItsSessions) {
   EXPECT_EQ(RecordSession({"FakeTotalWork"}, {1}), 1u);
   ASSERT_EQ(GPA_SelectContext(&device_), GPA_STATUS_OK);
   EXPECT_EQ(RecordSession({}, {1}), 2u);  // FakeTotalWork is still enabled on the first context
+  // Close the second context while `second`, which its backend objects use, is alive (not at TearDown).
+  ASSERT_EQ(GPA_SelectContext(&second), GPA_STATUS_OK);
+  ASSERT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
 }
 
 TEST_F(Gpa2Test, CloseContextWithoutOpenContextIsCountersNotOpen) {

@@ -17,7 +17,8 @@ TEST_F(Gpa4Test, OpenContextRefusesV3sObsoleteBitsWhichGpa4DoesNotDefine) {
   GpaContextId id = nullptr;
   EXPECT_EQ(gpa_->GpaOpenContext(&other, 0x02, &id), kGpaStatusErrorInvalidParameter);
   EXPECT_EQ(gpa_->GpaOpenContext(&other, 0x04, &id), kGpaStatusErrorInvalidParameter);
-  EXPECT_EQ(gpa_->GpaOpenContext(&other, kGpaOpenContextClockModePeakBit, &id), kGpaStatusOk);
+  ASSERT_EQ(gpa_->GpaOpenContext(&other, kGpaOpenContextClockModePeakBit, &id), kGpaStatusOk);
+  EXPECT_EQ(gpa_->GpaCloseContext(id), kGpaStatusOk);  // while `other` is alive
 }
 
 TEST_F(Gpa4Test, OpenContextRefusesApiSpecificBitsTheLibrarysApiDoesNotDefine) {
