@@ -65,8 +65,8 @@ GpaStatus CreateSession(GpaContextId context_id, std::uint32_t v4_sample_type, G
   return Guarded("GpaCreateSession", [&] {
     GpaSessionSampleType type = kGpaSessionSampleTypeDiscreteCounter;
     if (!CoreSampleType(v4_sample_type, &type)) {
-      return LogError(kGpaStatusErrorInvalidParameter, "GpaCreateSession: sample_type {} is not a GPA 4 GpaSessionSampleType",
-                      v4_sample_type);
+      return LogError(kGpaStatusErrorInvalidParameter,
+                      "GpaCreateSession: sample_type {} is not a GPA 4 GpaSessionSampleType", v4_sample_type);
     }
     return GpaCreateSession(context_id, type, session_id);
   });

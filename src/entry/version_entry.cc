@@ -42,7 +42,9 @@ GpaStatus GpaGetFuncTable(void* gpa_func_table) {
     const GpaUInt32 caller_size = header[1];
     // GPA 4's table, from the same library, except for OpenCL, which GPA 4 dropped.
     constexpr GpaUInt32 kGpa4Major = 4;
-    if (caller_major == kGpa4Major && ActiveBackend().Api() != kGpaApiOpencl) return gpa4::FillFunctionTable(gpa_func_table);
+    if (caller_major == kGpa4Major && ActiveBackend().Api() != kGpaApiOpencl) {
+      return gpa4::FillFunctionTable(gpa_func_table);
+    }
     if (caller_major != GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER) {
       // Both versions tell the client what this library is, as GPA does.
       header[0] = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;

@@ -37,8 +37,12 @@ class Gpa4Test : public ::testing::Test {
   virtual void ConfigureDevice(fake::FakeDevice&) {}
 
   // A session id no call ever returned.
-  static GpaSessionId UnknownSession() { return reinterpret_cast<GpaSessionId>(static_cast<std::uintptr_t>(0xDEADBEEFCAFEull)); }
-  static GpaContextId UnknownContext() { return reinterpret_cast<GpaContextId>(static_cast<std::uintptr_t>(0xDEADBEEFCAFEull)); }
+  static GpaSessionId UnknownSession() {
+    return reinterpret_cast<GpaSessionId>(static_cast<std::uintptr_t>(0xDEADBEEFCAFEull));
+  }
+  static GpaContextId UnknownContext() {
+    return reinterpret_cast<GpaContextId>(static_cast<std::uintptr_t>(0xDEADBEEFCAFEull));
+  }
 
   GpaFunctionTable* gpa_ = nullptr;
   fake::FakeDevice device_;

@@ -7,7 +7,8 @@
 namespace opengpa::gpa4 {
 namespace {
 
-constexpr GpaInitializeFlags kKnownInitializeBits = kGpaInitializeSimultaneousQueuesEnableBit | kGpaInitializeEnableSqttBit;
+constexpr GpaInitializeFlags kKnownInitializeBits =
+    kGpaInitializeSimultaneousQueuesEnableBit | kGpaInitializeEnableSqttBit;
 
 // GPA v3's two obsolete GpaOpenContext bits, which GPA 4 dropped (v3 accepts them without effect).
 constexpr GpaOpenContextFlags kV3ObsoleteOpenContextBits = 0x02 | 0x04;
@@ -22,7 +23,8 @@ GpaStatus GpaInitialize(GpaInitializeFlags flags) {
     }
     if ((flags & kGpaInitializeEnableSqttBit) == kGpaInitializeEnableSqttBit) {
       // No OpenGPA context offers SQTT (docs/gpa4.md): sessions of that type are refused at GpaCreateSession.
-      Log(kGpaLoggingMessage, "GpaInitialize: kGpaInitializeEnableSqttBit asks for SQTT, which no OpenGPA context offers");
+      Log(kGpaLoggingMessage,
+          "GpaInitialize: kGpaInitializeEnableSqttBit asks for SQTT, which no OpenGPA context offers");
     }
     return ::GpaInitialize(flags & kGpaInitializeSimultaneousQueuesEnableBit);
   });

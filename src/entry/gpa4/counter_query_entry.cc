@@ -73,8 +73,8 @@ GpaStatus GpaGetCounterSampleType(GpaSessionId session_id, GpaUInt32 index, GpaC
       return LogError(kGpaStatusErrorNullPointer, "GpaGetCounterSampleType: counter_sample_type is NULL");
     }
     if (index >= count) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "GpaGetCounterSampleType: index {} is not below the counter count {}",
-                      index, count);
+      return LogError(kGpaStatusErrorIndexOutOfRange,
+                      "GpaGetCounterSampleType: index {} is not below the counter count {}", index, count);
     }
     SampleType type = SampleType::kDiscrete;
     if (GpaStatus status = SessionSampleType("GpaGetCounterSampleType", session_id, &type); status != kGpaStatusOk) {

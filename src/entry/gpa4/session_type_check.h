@@ -20,16 +20,17 @@ inline const char* SampleTypeName(SampleType type) {
   return "?";
 }
 
-inline GpaStatus RequireSampleType(const char* function, GpaSessionId session_id, std::initializer_list<SampleType> served,
-                                   SampleType* type = nullptr) {
+inline GpaStatus RequireSampleType(const char* function, GpaSessionId session_id,
+                                   std::initializer_list<SampleType> served, SampleType* type = nullptr) {
   SampleType actual = SampleType::kDiscrete;
   if (GpaStatus status = SessionSampleType(function, session_id, &actual); status != kGpaStatusOk) return status;
   if (type != nullptr) *type = actual;
   for (SampleType t : served) {
     if (t == actual) return kGpaStatusOk;
   }
-  return LogError(kGpaStatusErrorIncompatibleSampleTypes, "{}: the session's sample type is {}, which this call does not serve",
-                  function, SampleTypeName(actual));
+  return LogError(kGpaStatusErrorIncompatibleSampleTypes,
+                  "{}: the session's sample type is {}, which this call does not serve", function,
+                  SampleTypeName(actual));
 }
 
 }  // namespace opengpa::gpa4
