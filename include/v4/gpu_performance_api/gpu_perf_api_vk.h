@@ -2,16 +2,19 @@
 // GpaVkContextOpenInfo2 chosen by kGpaOpenContextVkUseInfoType2).
 //
 // GpaOpenContext takes a GpaVkContextOpenInfo* naming the application's instance, physical device and
-// device. OpenGPA measures with core Vulkan queries (timestamps and pipeline statistics), so the
-// application must, when it creates its objects:
+// device. The extension lists are AMD's: a device that offers VK_AMD_gpa_interface (AMD's driver, or any
+// driver under OpenGPA's layer VK_LAYER_OPENGPA_gpa_interface, docs/vulkan-layer.md) is measured through it,
+// as AMD's GPA does. On any other device OpenGPA measures with core Vulkan queries (timestamps and pipeline
+// statistics), so the application must, when it creates its objects:
 //   - create the instance with AMD_GPA_REQUIRED_INSTANCE_EXTENSION_NAME_LIST (or API version >= 1.1);
-//   - create the device with AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST, and enable the features
+//   - create the device with the extensions of AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST the device offers
+//     (none, without the layer), and enable the features
 //       VkPhysicalDeviceFeatures::pipelineStatisticsQuery   (pipeline-statistics counters), and
-//       VkPhysicalDeviceHostQueryResetFeatures::hostQueryReset (core in Vulkan 1.2; OpenGPA resets its query
-//       pools from the host, so that samples may live in secondary command buffers and inside render passes);
-//   - optionally add AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST: with VK_EXT_calibrated_timestamps enabled,
-//     ExecutionStart/ExecutionEnd are measured from the GPU clock at GpaBeginSession; without it, from the
-//     earliest sample start of the session.
+//       VkPhysicalDeviceHostQueryResetFeatures::hostQueryReset (core in Vulkan 1.2, else VK_EXT_host_query_reset;
+//       OpenGPA resets its query pools from the host, so that samples may live in secondary command buffers
+//       and inside render passes);
+//   - optionally enable VK_EXT_calibrated_timestamps: with it, ExecutionStart/ExecutionEnd are measured from
+//     the GPU clock at GpaBeginSession; without it, from the earliest sample start of the session.
 // Vulkan cannot report which features a device was created with; OpenGPA checks what it can (the
 // physical device supports them, the reset entry point resolves) and logs what it could not check.
 //
@@ -28,14 +31,27 @@
 
 #include <vulkan/vulkan.h>
 
-/// Instance extensions to enable: vkGetPhysicalDeviceFeatures2 to see whether host query reset is offered.
+#ifndef VK_AMD_GPA_INTERFACE_EXTENSION_NAME
+/// VK_AMD_gpa_interface: the driver interface AMD's GPA reads counters through.
+#define VK_AMD_GPA_INTERFACE_EXTENSION_NAME "VK_AMD_gpa_interface"
+#endif
+
+#ifndef VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME
+/// VK_AMD_shader_core_properties: the shader-core topology derived counters are scaled by.
+#define VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME "VK_AMD_shader_core_properties"
+#endif
+
+/// VK_AMD_shader_core_properties2, under the name AMD's header gives it.
+#define VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME2 "VK_AMD_shader_core_properties2"
+
+/// Instance extensions to enable: vkGetPhysicalDeviceFeatures2 / vkGetPhysicalDeviceProperties2.
 #define AMD_GPA_REQUIRED_INSTANCE_EXTENSION_NAME_LIST VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME
 
-/// Device extensions to enable: host query reset (also enable its feature, see above).
-#define AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME
+/// Device extensions AMD's GPA requires; offered by AMD's driver, or by OpenGPA's layer on any driver.
+#define AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST VK_AMD_GPA_INTERFACE_EXTENSION_NAME, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME
 
-/// Device extensions worth enabling when offered: a session time origin for ExecutionStart/ExecutionEnd.
-#define AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME
+/// Device extensions worth enabling when offered.
+#define AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME2
 
 /// What GpaOpenContext takes for Vulkan (all three handles must be valid and belong together).
 typedef struct GpaVkContextOpenInfo
