@@ -2,7 +2,8 @@
 # exported entry layer, the core, and one backend (a static library defining opengpa::ActiveBackend()).
 function(opengpa_add_gpa_library suffix backend_target)
   set(lib GPUPerfAPI${suffix})
-  add_library(${lib} SHARED $<TARGET_OBJECTS:opengpa_entry> $<TARGET_OBJECTS:opengpa_entry_gpa2>)
+  add_library(${lib} SHARED $<TARGET_OBJECTS:opengpa_entry> $<TARGET_OBJECTS:opengpa_entry_gpa2>
+              $<TARGET_OBJECTS:opengpa_entry_gpa4>)
   target_link_libraries(${lib} PRIVATE opengpa_entry_deps ${backend_target} opengpa_core opengpa_counters)
   # Export only the C entry points (src/entry/exports.map), never C++ template instantiations.
   target_link_options(${lib} PRIVATE ${OPENGPA_LIBRARY_NO_UNDEFINED}

@@ -196,6 +196,20 @@ ClientWorkload* ClientWorkloadCreate(GpaApiType api, char* error, size_t error_s
   return workload.release();
 }
 
+ClientWorkload* ClientWorkloadCreateByName(const char* api_name, char* error, size_t error_size) {
+  const std::string name = api_name != nullptr ? api_name : "";
+  GpaApiType api = kGpaApiNoSupport;
+  if (name == "vulkan") api = kGpaApiVulkan;
+  if (name == "opengl") api = kGpaApiOpengl;
+  if (name == "opencl") api = kGpaApiOpencl;
+  if (name == "cuda") api = kGpaApiCuda;
+  if (api == kGpaApiNoSupport) {
+    std::snprintf(error, error_size, "no workload for API '%s'", name.c_str());
+    return nullptr;
+  }
+  return ClientWorkloadCreate(api, error, error_size);
+}
+
 void ClientWorkloadDestroy(ClientWorkload* workload) { std::unique_ptr<ClientWorkload> owned(workload); }
 
 void* ClientWorkloadGpaContext(ClientWorkload* workload) {

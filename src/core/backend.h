@@ -25,6 +25,22 @@ namespace opengpa {
 
 using SampleSlot = std::uint32_t;
 
+// The execution resources GPA 4's device-limit queries report, in GPA's terms. On NVIDIA a compute unit
+// is an SM and a SIMD one of its sub-partitions (SMSPs), each with its own warp slots and register file.
+// GpaUpdateDeviceInformation overrides the first four.
+struct DeviceShape {
+  GpaUInt32 shader_engines = 0;   // NVIDIA: graphics processing clusters (not exposed by CUDA: 0)
+  GpaUInt32 compute_units = 0;    // SMs
+  GpaUInt32 simds = 0;            // SM sub-partitions, all SMs together
+  GpaUInt32 waves_per_simd = 0;   // warp slots per sub-partition
+  GpaUInt32 vgprs_per_simd = 0;   // 32-bit registers per sub-partition
+  GpaUInt32 lds_bytes_per_compute_unit = 0;  // shared memory per SM
+
+  GpaUInt32 MaxWaveSlots() const { return simds * waves_per_simd; }
+  GpaUInt32 MaxVgprs() const { return simds * vgprs_per_simd; }
+  GpaUInt32 MaxLdsBytes() const { return compute_units * lds_bytes_per_compute_unit; }
+};
+
 struct DeviceInfo {
   std::string name;  // what GpaGetDeviceName returns, e.g. "NVIDIA H100 80GB HBM3 (GH100)"
   std::string chip;  // chip or driver family, e.g. "GH100", "llvmpipe"; may be empty
@@ -32,6 +48,7 @@ struct DeviceInfo {
   GpaUInt32 device_id = 0;
   GpaUInt32 revision_id = 0;
   GpaHwGeneration generation = kGpaHwGenerationNone;
+  DeviceShape shape;  // zero where the API does not say (software drivers, offline chips)
 };
 
 // The application's command list as the backend sees it (a VkCommandBuffer, a CUPTI pass, ...).
@@ -95,7 +112,9 @@ class BackendContext {
   // How many passes collecting exactly `counters` takes.
   virtual GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) = 0;
 
-  virtual GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+  // `type` is a GpaSessionSampleType's value as an int: OpenGPA's extension types (opengpa_ext.h) lie outside
+  // the C enum's range, so an enum object may not hold them.
+  virtual GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                   std::unique_ptr<BackendSession>* out) = 0;
 };
 
@@ -108,6 +127,9 @@ class Backend {
   // GpaContinueSampleOnCommandList and GpaCopySecondarySamples are kGpaStatusErrorApiNotSupported outright.
   virtual bool HasCommandLists() const { return false; }
   virtual GpaStatus Initialize(GpaInitializeFlags /*flags*/) { return kGpaStatusOk; }
+  // GpaOpenContext bits from kGpaOpenContextApiSpecificOptionsStart (0x10000000) up that this API defines
+  // (Vulkan: GPA 4's kGpaOpenContextVkUseInfoType2); every other bit there is refused.
+  virtual GpaOpenContextFlags ApiSpecificOpenContextBits() const { return 0; }
   virtual GpaStatus Destroy() { return kGpaStatusOk; }
   // `api_context` is what the application passed to GpaOpenContext (already checked non-null).
   virtual GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) = 0;

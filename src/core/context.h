@@ -25,6 +25,9 @@ class Context {
   void* api_context() const { return api_context_; }
   GpaOpenContextFlags flags() const { return flags_; }
   const DeviceInfo& device() const { return backend_->Device(); }
+  // The device's execution resources, as GpaUpdateDeviceInformation last set them (else as the backend found them).
+  const DeviceShape& shape() const { return shape_override_ ? *shape_override_ : device().shape; }
+  void OverrideShape(const DeviceShape& shape) { shape_override_ = std::make_unique<DeviceShape>(shape); }
   const CounterSet& counters() const { return counters_; }
   BackendContext& backend() { return *backend_; }
   GpaContextSampleTypeFlags supported_sample_types() const { return backend_->SupportedSampleTypes(); }
@@ -47,6 +50,7 @@ class Context {
   GpaOpenContextFlags flags_ = 0;
   std::unique_ptr<BackendContext> backend_;
   CounterSet counters_;
+  std::unique_ptr<DeviceShape> shape_override_;
   std::vector<HandleValue> session_ids_;
   std::atomic<const Session*> active_session_{nullptr};
 };

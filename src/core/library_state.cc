@@ -45,6 +45,12 @@ void LibraryState::DeleteSessionLocked(HandleValue session_id, Retired* retired)
   retired->sessions.push_back(sessions.Remove(session_id));
 }
 
+void LibraryState::ReleaseCommandListsLocked(Session& session) {
+  // Command lists hold backend objects of the session's backend session: release them first. Nothing waits
+  // on a command list (a waiting GpaGetSampleResult pins the session, not its lists).
+  for (HandleValue list_id : session.command_list_ids()) command_lists.Remove(list_id);
+}
+
 void LibraryState::CloseContextLocked(HandleValue context_id, Retired* retired) {
   Context* context = contexts.Find(context_id);
   if (context == nullptr) return;

@@ -53,6 +53,8 @@ struct LibraryState {
   // With `mutex` held exclusively: take out a session with its command lists / a context with its sessions,
   // into `retired`, which the caller destroys after releasing `mutex`.
   void DeleteSessionLocked(HandleValue session_id, Retired* retired);
+  // With `mutex` held exclusively: forget the session's command lists (before Session::Abort or Reset).
+  void ReleaseCommandListsLocked(Session& session);
   void CloseContextLocked(HandleValue context_id, Retired* retired);
   void CloseAllContextsLocked(Retired* retired);
 };

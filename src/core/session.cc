@@ -23,7 +23,7 @@ void Session::PassRecord::Set(SampleSlot slot, SampleState state) {
   sample_state[slot] = state;
 }
 
-Session::Session(Context& context, GpaSessionSampleType sample_type)
+Session::Session(Context& context, int sample_type)
     : context_(context), sample_type_(sample_type), enabled_mask_(context.counters().size(), false) {}
 
 Session::~Session() { context_.Deactivate(this); }
@@ -251,6 +251,37 @@ GpaStatus Session::End() {
   state_ = State::kEnded;
   context_.Deactivate(this);
   return kGpaStatusOk;
+}
+
+void Session::DiscardSamplesLocked() {
+  if (state_ == State::kStarted) context_.Deactivate(this);
+  backend_.reset();
+  hardware_.clear();
+  pass_count_ = 0;
+  passes_.clear();
+  lists_.clear();
+  command_list_ids_.clear();
+  slot_of_id_ = SampleIdMap{};
+  slots_.clear();
+  results_.Clear();
+  state_ = State::kCreated;
+}
+
+GpaStatus Session::Abort() {
+  Lock lock(mutex_);
+  if (state_ != State::kStarted) {
+    return LogError(kGpaStatusErrorSessionNotStarted, "the session {}: there is no sampling to abort",
+                    state_ == State::kEnded ? "was already ended" : "was not begun");
+  }
+  DiscardSamplesLocked();
+  return kGpaStatusOk;
+}
+
+void Session::Reset() {
+  Lock lock(mutex_);
+  DiscardSamplesLocked();
+  enabled_.clear();
+  std::fill(enabled_mask_.begin(), enabled_mask_.end(), false);
 }
 
 // ---- Command lists -----------------------------------------------------------------------------

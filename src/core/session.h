@@ -31,13 +31,14 @@ class Session {
  public:
   enum class State { kCreated, kStarted, kEnded };
 
-  Session(Context& context, GpaSessionSampleType sample_type);
+  // `sample_type`: a GpaSessionSampleType value as an int (see Backend::CreateSession).
+  Session(Context& context, int sample_type);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
   Context& context() { return context_; }
-  GpaSessionSampleType sample_type() const { return sample_type_; }
+  int sample_type() const { return sample_type_; }
 
   // Counter selection: only before Begin.
   GpaStatus EnableCounter(GpaUInt32 index);
@@ -53,6 +54,16 @@ class Session {
 
   GpaStatus Begin();
   GpaStatus End();
+  bool started() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return state_ == State::kStarted;
+  }
+  // GPA 4. The caller holds the library's lock exclusively and has removed the session's command lists
+  // from the registry (LibraryState::ReleaseCommandListsLocked): both drop the samples and the backend session.
+  // Abort: a started session stops recording whatever its passes; it is then as before GpaBeginSession,
+  // counters still enabled. Reset: any session becomes as GpaCreateSession made it (no counters enabled).
+  GpaStatus Abort();
+  void Reset();
 
   // Creates the command list; the caller registers it and then calls AddCommandList.
   GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
@@ -126,9 +137,10 @@ class Session {
   GpaStatus CheckPassesConsistent() const;
   // Reads and evaluates every result; called with `read_mutex_` held and `mutex_` not held.
   GpaStatus ReadResults();
+  void DiscardSamplesLocked();
 
   Context& context_;
-  const GpaSessionSampleType sample_type_;
+  const int sample_type_;
   std::mutex mutex_;
   State state_ = State::kCreated;
   std::mutex read_mutex_;  // one ReadResults at a time; taken before mutex_, never while holding it

@@ -16,7 +16,7 @@ GpaStatus CatalogOnlyContext::CountPasses(const std::vector<HardwareCounterIndex
   return kGpaStatusOk;
 }
 
-GpaStatus CatalogOnlyContext::CreateSession(GpaSessionSampleType, const std::vector<HardwareCounterIndex>&,
+GpaStatus CatalogOnlyContext::CreateSession(int, const std::vector<HardwareCounterIndex>&,
                                             std::unique_ptr<BackendSession>*) {
   return LogError(kGpaStatusErrorHardwareNotSupported, "a counter-library context on '{}' has no device to measure",
                   device_.name);

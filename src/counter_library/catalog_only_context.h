@@ -24,7 +24,7 @@ class CatalogOnlyContext : public BackendContext {
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
   std::vector<std::string_view> DerivedCatalogs() const override { return {catalog_}; }
   GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
-  GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
  private:

@@ -71,9 +71,10 @@ GpaStatus GpaOpenContext(void* context, GpaOpenContextFlags flags, GpaContextId*
     if (!Library().initialized) {
       return LogError(kGpaStatusErrorGpaNotInitialized, "GpaOpenContext: call GpaInitialize first");
     }
-    if ((flags & ~kKnownOpenContextBits) != 0) {
+    const GpaOpenContextFlags known = kKnownOpenContextBits | ActiveBackend().ApiSpecificOpenContextBits();
+    if ((flags & ~known) != 0) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaOpenContext: flags {:#x} has unknown bits {:#x}", flags,
-                      flags & ~kKnownOpenContextBits);
+                      flags & ~known);
     }
     if ((flags & kGpaOpenContextHideDerivedCountersBit) != 0 && (flags & kGpaOpenContextEnableHardwareCountersBit) == 0) {
       return LogError(kGpaStatusErrorInvalidParameter,

@@ -3,36 +3,13 @@
 #ifndef OPENGPA_ENTRY_ENTRY_SUPPORT_H_
 #define OPENGPA_ENTRY_ENTRY_SUPPORT_H_
 
-#include <exception>
-
 #include "core/library_state.h"
+#include "entry/guarded.h"
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "platform/enum_argument.h"
 #include "platform/logging.h"
 
 namespace opengpa::entry {
-
-template <typename Body>
-GpaStatus Guarded(const char* function, Body&& body) noexcept {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    try {
-      return LogError(kGpaStatusErrorException, "{}: exception: {}", function, e.what());
-    } catch (...) {
-    }
-  } catch (...) {
-    try {
-      return LogError(kGpaStatusErrorException, "{}: unknown exception", function);
-    } catch (...) {
-    }
-  }
-  return kGpaStatusErrorException;
-}
-
-inline GpaStatus NullArgument(const char* function, const char* argument) {
-  return LogError(kGpaStatusErrorNullPointer, "{}: {} is NULL", function, argument);
-}
 
 // Each Find* logs and returns the *NotFound status when `id` names no live object of its kind
 // (stale, deleted, of another kind, or garbage). The caller holds Library().mutex.
@@ -121,6 +98,10 @@ GpaStatus ReadContextCounter(const char* function, const char* output_name, GpaC
     });
   });
 }
+
+// GpaCreateSession with the sample type as an int (a GpaSessionSampleType value, opengpa_ext.h's included):
+// GPA v3's entry point and GPA 4's both create sessions through it.
+GpaStatus CreateSessionOfType(GpaContextId context_id, int type, GpaSessionId* session_id);
 
 }  // namespace opengpa::entry
 

@@ -23,6 +23,18 @@ bool RequiredContextBits(int type, GpaContextSampleTypeFlags* required) {
   }
 }
 
+// How messages name a session type: GPA 4 clients pass 1..3 for what the core stores as opengpa_ext.h's values.
+const char* SampleTypeName(int type) {
+  switch (type) {
+    case kGpaSessionSampleTypeDiscreteCounter: return "kGpaSessionSampleTypeDiscreteCounter";
+    case static_cast<int>(kGpaSessionSampleTypeStreamingCounter): return "kGpaSessionSampleTypeStreamingCounter";
+    case static_cast<int>(kGpaSessionSampleTypeSqtt): return "kGpaSessionSampleTypeSqtt";
+    case static_cast<int>(kGpaSessionSampleTypeStreamingCounterAndSqtt):
+      return "kGpaSessionSampleTypeStreamingCounterAndSqtt";
+    default: return "?";
+  }
+}
+
 // For calls whose only handle is session_id: null check, then WithSession.
 template <typename Body>
 GpaStatus GuardedSessionCall(const char* function, GpaSessionId session_id, Body&& body) {
@@ -34,14 +46,15 @@ GpaStatus GuardedSessionCall(const char* function, GpaSessionId session_id, Body
 
 }  // namespace
 
-GpaStatus GpaCreateSession(GpaContextId context_id, GpaSessionSampleType sample_type, GpaSessionId* session_id) {
+namespace opengpa::entry {
+
+GpaStatus CreateSessionOfType(GpaContextId context_id, int type, GpaSessionId* session_id) {
   return Guarded("GpaCreateSession", [&] {
     if (context_id == nullptr) return NullArgument("GpaCreateSession", "context_id");
     if (session_id == nullptr) return NullArgument("GpaCreateSession", "session_id");
     ExclusiveLock lock(Library().mutex);
     Context* context = nullptr;
     if (GpaStatus status = FindContext("GpaCreateSession", context_id, &context); status != kGpaStatusOk) return status;
-    const int type = EnumArgument(sample_type);
     GpaContextSampleTypeFlags required = 0;
     if (!RequiredContextBits(type, &required)) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaCreateSession: sample_type {} is not a GpaSessionSampleType",
@@ -49,15 +62,21 @@ GpaStatus GpaCreateSession(GpaContextId context_id, GpaSessionSampleType sample_
     }
     if ((context->supported_sample_types() & required) != required) {
       return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                      "GpaCreateSession: sample_type {} needs context sample types {:#x}; the context supports {:#x}",
-                      type, required, context->supported_sample_types());
+                      "GpaCreateSession: sample_type {} ({}) needs context sample types {:#x}; the context supports {:#x}",
+                      SampleTypeName(type), type, required, context->supported_sample_types());
     }
-    const HandleValue id = Library().sessions.Add(std::make_unique<Session>(*context, static_cast<GpaSessionSampleType>(type)));
+    const HandleValue id = Library().sessions.Add(std::make_unique<Session>(*context, type));
     if (id == 0) return LogError(kGpaStatusErrorFailed, "GpaCreateSession: too many sessions");
     context->session_ids().push_back(id);
     *session_id = HandleFromValue<GpaSessionId>(id);
     return kGpaStatusOk;
   });
+}
+
+}  // namespace opengpa::entry
+
+GpaStatus GpaCreateSession(GpaContextId context_id, GpaSessionSampleType sample_type, GpaSessionId* session_id) {
+  return CreateSessionOfType(context_id, EnumArgument(sample_type), session_id);
 }
 
 GpaStatus GpaDeleteSession(GpaSessionId session_id) {

@@ -1,9 +1,11 @@
 // GpaGetVersion, GpaGetFuncTable, GpaRegisterLoggingCallback, GpaGetStatusAsStr.
 #include <cstring>
 
+#include "core/backend.h"
 #include "core/type_strings.h"
 #include "core/version.h"
 #include "entry/entry_support.h"
+#include "entry/gpa4/core_bridge.h"
 
 using namespace opengpa;
 using namespace opengpa::entry;
@@ -38,14 +40,20 @@ GpaStatus GpaGetFuncTable(void* gpa_func_table) {
     std::memcpy(header, gpa_func_table, sizeof header);
     const GpaUInt32 caller_major = header[0];
     const GpaUInt32 caller_size = header[1];
+    // GPA 4's table, from the same library, except for OpenCL, which GPA 4 dropped.
+    constexpr GpaUInt32 kGpa4Major = 4;
+    if (caller_major == kGpa4Major && ActiveBackend().Api() != kGpaApiOpencl) {
+      return gpa4::FillFunctionTable(gpa_func_table);
+    }
     if (caller_major != GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER) {
       // Both versions tell the client what this library is, as GPA does.
       header[0] = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
       header[1] = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
       std::memcpy(gpa_func_table, header, sizeof header);
       return LogError(kGpaStatusErrorLibLoadMajorVersionMismatch,
-                      "GpaGetFuncTable: major_version {} differs from this library's {}", caller_major,
-                      GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER);
+                      "GpaGetFuncTable: major_version {} is not one this library serves ({}{})", caller_major,
+                      GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER,
+                      ActiveBackend().Api() == kGpaApiOpencl ? "; GPA 4 has no OpenCL" : " or 4");
     }
     constexpr GpaUInt32 kHeaderSize = offsetof(GpaFunctionTable, GpaGetFuncTable);  // the first entry point
     if (caller_size > sizeof(GpaFunctionTable) || caller_size < kHeaderSize) {

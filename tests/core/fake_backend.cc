@@ -185,6 +185,11 @@ class FakeContext : public BackendContext {
     info_.device_id = 0xF00D;
     info_.revision_id = 7;
     info_.generation = kGpaHwGenerationSoftware;
+    info_.shape.compute_units = device.compute_units;
+    info_.shape.simds = device.simds;
+    info_.shape.waves_per_simd = device.waves_per_simd;
+    info_.shape.vgprs_per_simd = device.vgprs_per_simd;
+    info_.shape.lds_bytes_per_compute_unit = device.lds_bytes_per_compute_unit;
     const char* names[kHardwareCounterCount] = {"FakeCycles", "FakeItems", "FakeBytes", "FakeBusy", "FakeTime"};
     for (std::uint32_t h = 0; h < kHardwareCounterCount; ++h) {
       HardwareCounterInfo counter;
@@ -211,7 +216,7 @@ class FakeContext : public BackendContext {
     return kGpaStatusOk;
   }
 
-  GpaStatus CreateSession(GpaSessionSampleType, const std::vector<HardwareCounterIndex>& counters,
+  GpaStatus CreateSession(int, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override {
     *out = std::make_unique<FakeSession>(device_, counters);
     return kGpaStatusOk;

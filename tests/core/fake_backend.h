@@ -42,6 +42,13 @@ struct FakeDevice {
   GpaStatus sample_status = kGpaStatusOk;         // what BeginSample / EndSample return
   bool throw_in_open = false;            // OpenContext throws std::runtime_error
   bool throw_in_samples = false;         // BeginSample throws std::bad_alloc
+  // The execution resources GPA 4's device-limit queries report (0: the device does not say). tests/python/fake_device.py
+  // mirrors this struct field for field: change both.
+  std::uint32_t compute_units = 0;
+  std::uint32_t simds = 0;
+  std::uint32_t waves_per_simd = 0;
+  std::uint32_t vgprs_per_simd = 0;
+  std::uint32_t lds_bytes_per_compute_unit = 0;
 
   // Live state the test may flip.
   std::atomic<bool> passes_complete{true};

@@ -25,7 +25,7 @@ TEST(FunctionTable, NullTableIsANullPointer) { EXPECT_EQ(GpaGetFuncTable(nullptr
 
 TEST(FunctionTable, OtherMajorVersionIsRejectedAndOursIsReported) {
   GpaFunctionTable table{};
-  table.major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER + 1;
+  table.major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER + 2;  // 4 is GPA 4's table (tests/gpa4)
   table.minor_version = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
   EXPECT_EQ(GpaGetFuncTable(&table), kGpaStatusErrorLibLoadMajorVersionMismatch);
   EXPECT_EQ(table.major_version, static_cast<GpaUInt32>(GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER));

@@ -15,7 +15,7 @@ GpaStatus CheckHardwareCounterIndices(const std::vector<HardwareCounterIndex>& c
   return kGpaStatusOk;
 }
 
-GpaStatus CheckDiscreteCountersOnly(GpaSessionSampleType type, std::string_view api) {
+GpaStatus CheckDiscreteCountersOnly(int type, std::string_view api) {
   if (type != kGpaSessionSampleTypeDiscreteCounter) {
     return LogError(kGpaStatusErrorIncompatibleSampleTypes,
                     "GpaCreateSession: sample type {} is not supported by {} (only discrete counters)",

@@ -18,7 +18,7 @@ GpaStatus CheckHardwareCounterIndices(const std::vector<HardwareCounterIndex>& c
 
 // kGpaStatusErrorIncompatibleSampleTypes for any type but kGpaSessionSampleTypeDiscreteCounter; `api`
 // ("OpenGL", "OpenCL") names the backend in the message.
-GpaStatus CheckDiscreteCountersOnly(GpaSessionSampleType type, std::string_view api);
+GpaStatus CheckDiscreteCountersOnly(int type, std::string_view api);
 
 }  // namespace opengpa
 

@@ -107,7 +107,7 @@ GpaStatus CudaContext::CountPasses(const std::vector<HardwareCounterIndex>& coun
   return kGpaStatusOk;
 }
 
-GpaStatus CudaContext::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+GpaStatus CudaContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                      std::unique_ptr<BackendSession>* out) {
   if (live_ == nullptr) {
     return LogError(kGpaStatusErrorHardwareNotSupported,

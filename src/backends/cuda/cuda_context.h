@@ -43,7 +43,7 @@ class CudaContext : public BackendContext {
   std::vector<std::string_view> DerivedCatalogs() const override;
   std::vector<std::pair<std::string, double>> Constants() const override;
   GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
-  GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
   bool offline() const { return live_ == nullptr; }

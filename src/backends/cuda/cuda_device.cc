@@ -28,6 +28,32 @@ GpaUInt32 ReadPciAttribute(const std::string& bus_id, const char* attribute) {
   }
 }
 
+// A non-negative device attribute; 0 when the driver does not give it.
+GpaUInt32 Attribute(const CudaDriver& driver, CUdevice device, CUdevice_attribute attribute) {
+  int value = 0;
+  return driver.cuDeviceGetAttribute(&value, attribute, device) == CUDA_SUCCESS && value > 0
+             ? static_cast<GpaUInt32>(value)
+             : 0;
+}
+
+// Every SM since Volta has four sub-partitions, each scheduling its own warps from its own register file.
+constexpr GpaUInt32 kSubPartitionsPerSm = 4;
+constexpr GpaUInt32 kThreadsPerWarp = 32;
+
+DeviceShape ShapeOf(const CudaDriver& driver, CUdevice device) {
+  DeviceShape shape;
+  const GpaUInt32 sms = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  const GpaUInt32 threads = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  const GpaUInt32 registers = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  shape.compute_units = sms;
+  shape.simds = sms * kSubPartitionsPerSm;
+  shape.waves_per_simd = threads / kThreadsPerWarp / kSubPartitionsPerSm;
+  shape.vgprs_per_simd = registers / kSubPartitionsPerSm;
+  shape.lds_bytes_per_compute_unit =
+      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  return shape;
+}
+
 }  // namespace
 
 GpaStatus DescribeContextDevice(const CudaDriver& driver, CUcontext context, LiveDevice* out) {
@@ -77,6 +103,7 @@ GpaStatus DescribeContextDevice(const CudaDriver& driver, CUcontext context, Liv
       live.constants.emplace_back(constant, static_cast<double>(value));
     }
   }
+  live.info.shape = ShapeOf(driver, live.device);
   *out = std::move(live);
   return kGpaStatusOk;
 }

@@ -89,7 +89,7 @@ GpaStatus ClContext::CountPasses(const std::vector<HardwareCounterIndex>& counte
   return kGpaStatusOk;
 }
 
-GpaStatus ClContext::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+GpaStatus ClContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                    std::unique_ptr<BackendSession>* out) {
   if (GpaStatus status = CheckDiscreteCountersOnly(type, "OpenCL"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckHardwareCounterIndices(counters, counter_infos_.size(), "GpaCreateSession");

@@ -26,7 +26,7 @@ class ClContext final : public BackendContext {
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return counter_infos_; }
   std::vector<std::string_view> DerivedCatalogs() const override;
   GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
-  GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
  private:

@@ -73,7 +73,7 @@ GpaStatus GlContext::CountPasses(const std::vector<HardwareCounterIndex>& counte
   return kGpaStatusOk;
 }
 
-GpaStatus GlContext::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+GpaStatus GlContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                    std::unique_ptr<BackendSession>* out) {
   if (GpaStatus status = CheckDiscreteCountersOnly(type, "OpenGL"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaCreateSession");

@@ -88,7 +88,7 @@ bool DeviceTimeDomainCalibratable(const InstanceFunctions& instance_functions, c
 }  // namespace
 
 GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const GpaVkContextOpenInfo& info,
-                              std::unique_ptr<BackendContext>* out) {
+                              std::unique_ptr<BackendContext>* out, PFN_vkGetDeviceProcAddr get_device_proc_addr) {
   if (info.instance == VK_NULL_HANDLE) {
     return LogError(kGpaStatusErrorNullPointer, "GpaVkContextOpenInfo::instance is VK_NULL_HANDLE");
   }
@@ -121,6 +121,7 @@ GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, 
                     "{} does not support hostQueryReset, which OpenGPA needs to reset its query pools",
                     properties.deviceName);
   }
+  if (get_device_proc_addr != nullptr) context->instance_functions_.GetDeviceProcAddr = get_device_proc_addr;
   status = LoadDeviceFunctions(f, info.device, &context->device_functions_);
   if (status != kGpaStatusOk) return status;
 
@@ -186,7 +187,7 @@ GpaStatus VulkanContext::CountPasses(const std::vector<HardwareCounterIndex>& co
   return kGpaStatusOk;
 }
 
-GpaStatus VulkanContext::CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+GpaStatus VulkanContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                        std::unique_ptr<BackendSession>* out) {
   if (type != kGpaSessionSampleTypeDiscreteCounter) {
     return LogError(kGpaStatusErrorIncompatibleSampleTypes,

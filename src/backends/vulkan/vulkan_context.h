@@ -18,9 +18,10 @@ namespace opengpa::vulkan {
 
 class VulkanContext final : public BackendContext {
  public:
-  // Checks `open_info` (naming the bad member in the log) and what the device offers.
+  // Checks `open_info` (naming the bad member in the log) and what the device offers. Device functions are
+  // resolved through `get_device_proc_addr` when given (GpaVkContextOpenInfo2), else the instance's.
   static GpaStatus Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const GpaVkContextOpenInfo& open_info,
-                        std::unique_ptr<BackendContext>* out);
+                        std::unique_ptr<BackendContext>* out, PFN_vkGetDeviceProcAddr get_device_proc_addr = nullptr);
 
   VulkanContext() = default;  // use Open()
 
@@ -30,7 +31,7 @@ class VulkanContext final : public BackendContext {
   std::vector<std::string_view> DerivedCatalogs() const override;
   std::vector<std::pair<std::string, double>> Constants() const override;
   GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
-  GpaStatus CreateSession(GpaSessionSampleType type, const std::vector<HardwareCounterIndex>& counters,
+  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
  private:

@@ -1,0 +1,63 @@
+// The GPA 4.3 ABI as a C++17 client of include/v4 sees it: the generated pins (abi_pins_v4.h: values, sizes,
+// offsets, slots, field and function-pointer types) are static_asserts, so a difference fails this file's build.
+// The tests below pin what C++ adds.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <type_traits>
+
+#include "gpu_performance_api/gpu_perf_api.h"
+#include "gpu_performance_api/gpu_perf_api_interface_loader.h"
+#include "gpu_performance_api/opengpa_ext.h"
+#ifdef ABI_PINS_WITH_VULKAN
+#include "gpu_performance_api/gpu_perf_api_vk.h"
+#endif
+
+#define ABI_PIN(condition, what) static_assert(condition, what)
+#define ABI_ALIGNOF(type) alignof(type)
+#define ABI_IS_SIGNED(type) std::is_signed<type>::value
+
+static_assert(sizeof(void*) == 8, "the pins are LP64's (x86_64 and aarch64 Linux)");
+
+#include "tests/abi/abi_pins_v4.h"
+
+GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
+GpaFuncTableInfo* gpa_function_table_info = nullptr;
+
+namespace {
+
+TEST(Gpa4Abi, AFunctionTableStartsWithThisHeadersVersionsAndNoEntryPoints) {
+  GpaFunctionTable table;
+  EXPECT_EQ(table.major_version, 4u);
+  EXPECT_EQ(table.minor_version, 584u);
+#define GPA_FUNCTION_PREFIX(func) EXPECT_EQ(table.func, nullptr) << #func;
+#include "gpu_performance_api/gpu_perf_api_functions.h"
+#undef GPA_FUNCTION_PREFIX
+}
+
+TEST(Gpa4Abi, TheFunctionListHasSeventyTwoEntryPointsInTableOrder) {
+  std::size_t count = 0;
+  std::size_t previous = 0;
+  bool ascending = true;
+#define GPA_FUNCTION_PREFIX(func)                                       \
+  ascending = ascending && offsetof(GpaFunctionTable, func) > previous; \
+  previous = offsetof(GpaFunctionTable, func);                          \
+  ++count;
+#include "gpu_performance_api/gpu_perf_api_functions.h"
+#undef GPA_FUNCTION_PREFIX
+  EXPECT_EQ(count, 72u);
+  EXPECT_TRUE(ascending);
+  EXPECT_EQ(previous + sizeof(void*), sizeof(GpaFunctionTable));
+}
+
+TEST(Gpa4Abi, UuidsAreSixteenBytesAndCompareFieldByField) {
+  GpaUuid a{};
+  GpaUuid b{};
+  a.data_1 = b.data_1 = 0x12345678u;
+  a.data_4[7] = b.data_4[7] = 9;
+  EXPECT_TRUE(a == b);
+  b.data_4[7] = 8;
+  EXPECT_FALSE(a == b);
+}
+
+}  // namespace
