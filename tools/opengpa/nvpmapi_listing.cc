@@ -1,7 +1,5 @@
 #include "nvpmapi_listing.h"
 
-#include <dlfcn.h>
-
 #include <memory>
 #include <vector>
 
@@ -10,6 +8,7 @@
 #include "library_path.h"
 #include "nvpmapi/NvPmApi-OpenGPA.h"
 #include "nvpmapi/NvPmApi.h"
+#include "platform/dynamic_library.h"
 
 namespace opengpa::cli {
 
@@ -24,11 +23,10 @@ const char* TypeName(NVPMUINT64 type) {
 }
 
 struct Library {
-  void* handle = nullptr;
+  std::unique_ptr<DynamicLibrary> handle;
   const NvPmApi* api = nullptr;
   ~Library() {
-    if (api != nullptr) api->Shutdown();
-    if (handle != nullptr) dlclose(handle);
+    if (api != nullptr) api->Shutdown();  // before `handle` closes the library
   }
 };
 
@@ -59,15 +57,16 @@ bool ListThroughNvPmApi(const ContextOptions& options, bool names_only, TextTabl
   if (!gpa_path) return false;
 
   Library library;
-  library.handle = dlopen(nvpm_path->c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string why;
+  library.handle = DynamicLibrary::Open({*nvpm_path}, &why);
   if (library.handle == nullptr) {
-    *error = "cannot load " + *nvpm_path + ": " + dlerror();
+    *error = "cannot load " + *nvpm_path + ": " + why;
     return false;
   }
-  auto get_table = reinterpret_cast<NVPMGetExportTable_Pfn>(dlsym(library.handle, "NVPMGetExportTable"));
-  auto create = reinterpret_cast<OpenGpaNvPmCreateContextFromGpaLibrary_Pfn>(
-      dlsym(library.handle, "OpenGpaNvPmCreateContextFromGpaLibrary"));
-  auto message = reinterpret_cast<OpenGpaNvPmGetLastMessage_Pfn>(dlsym(library.handle, "OpenGpaNvPmGetLastMessage"));
+  auto get_table = library.handle->Get<NVPMGetExportTable_Pfn>("NVPMGetExportTable");
+  auto create =
+      library.handle->Get<OpenGpaNvPmCreateContextFromGpaLibrary_Pfn>("OpenGpaNvPmCreateContextFromGpaLibrary");
+  auto message = library.handle->Get<OpenGpaNvPmGetLastMessage_Pfn>("OpenGpaNvPmGetLastMessage");
   void* exported = nullptr;
   if (get_table == nullptr || create == nullptr || get_table(&kNvPmApiTableId, &exported) != NVPM_OK) {
     *error = *nvpm_path + " has no NvPmApi table or no OpenGpaNvPmCreateContextFromGpaLibrary";

@@ -8,15 +8,16 @@
 // Exit status 1 if a check fails.   opengpa_nvpmapi_cuda_sample [--library PATH]
 #include <cuda.h>
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "client/loaded_gpa_library.h"
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "gpu_performance_api/gpu_perf_api_cuda.h"
 #include "nvpm_sample.h"  // samples/nvpmapi
@@ -69,10 +70,10 @@ using Values = std::vector<std::map<std::string, double>>;  // per object: count
 
 // Measures object 0 (FFMA) and object 1 (copy) with GPA v3 directly, counters kCompared's GPA names.
 bool MeasureWithGpa(const std::string& gpa_library, CUcontext cu, const Buffers& b, Values* values) {
-  void* library = dlopen(gpa_library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) return std::printf("cannot load %s\n", gpa_library.c_str()), false;
-  GpaFunctionTable gpa;
-  reinterpret_cast<GpaGetFuncTablePtrType>(dlsym(library, "GpaGetFuncTable"))(&gpa);
+  std::string error;
+  std::unique_ptr<opengpa::client::LoadedGpaLibrary> library = opengpa::client::LoadedGpaLibrary::Load({gpa_library}, &error);
+  if (library == nullptr) return std::printf("cannot load %s:%s\n", gpa_library.c_str(), error.c_str()), false;
+  const GpaFunctionTable& gpa = library->Table();
   if (gpa.GpaInitialize(kGpaInitializeDefaultBit) != kGpaStatusOk) return false;
   GpaCudaContextOpenInfo info = GPA_CUDA_CONTEXT_OPEN_INFO_INIT;
   info.context = cu;

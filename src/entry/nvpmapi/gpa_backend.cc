@@ -29,7 +29,7 @@ void ForwardGpaLog(GpaLoggingType type, const char* message) {
   }
 }
 
-// By the path dlopen was given (one GPA library is initialized once however many contexts use it).
+// By the path the library was opened by (one GPA library is initialized once however many contexts use it).
 std::map<std::string, std::unique_ptr<GpaBackend>>& Loaded() {
   static std::map<std::string, std::unique_ptr<GpaBackend>> loaded;
   return loaded;
@@ -38,20 +38,19 @@ std::map<std::string, std::unique_ptr<GpaBackend>>& Loaded() {
 GpaBackend* Load(Api api, const std::string& path, const std::string& file, std::string* why) {
   std::unique_ptr<GpaBackend>& slot = Loaded()[path];
   if (slot) return slot.get();
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string error;
+  std::unique_ptr<DynamicLibrary> library = DynamicLibrary::Open({path}, &error);
   if (library == nullptr) {
-    const char* error = dlerror();
-    *why = file + " does not load: " + (error != nullptr ? error : "unknown error");
+    *why = file + " does not load: " + error;
     Loaded().erase(path);
     return nullptr;
   }
   auto backend = std::make_unique<GpaBackend>();
   backend->api = api;
-  backend->library = library;
-  auto get_table = reinterpret_cast<GpaGetFuncTablePtrType>(dlsym(library, "GpaGetFuncTable"));
+  auto get_table = library->Get<GpaGetFuncTablePtrType>("GpaGetFuncTable");
+  backend->library = std::move(library);
   if (get_table == nullptr || get_table(&backend->gpa) != kGpaStatusOk) {
     *why = file + " has no GPA v3 function table";
-    dlclose(library);
     Loaded().erase(path);
     return nullptr;
   }
@@ -60,7 +59,6 @@ GpaBackend* Load(Api api, const std::string& path, const std::string& file, std:
   backend->initialized_here = status != kGpaStatusErrorGpaAlreadyInitialized;
   if (status != kGpaStatusOk && status != kGpaStatusErrorGpaAlreadyInitialized) {
     *why = file + ": GpaInitialize failed: " + GpaStatusText(*backend, status);
-    dlclose(library);
     Loaded().erase(path);
     return nullptr;
   }
@@ -92,7 +90,6 @@ void UnloadBackends() {
   for (auto& [path, slot] : Loaded()) {
     if (slot->initialized_here) slot->gpa.GpaDestroy();
     slot->gpa.GpaRegisterLoggingCallback(kGpaLoggingNone, nullptr);
-    dlclose(slot->library);
   }
   Loaded().clear();
 }

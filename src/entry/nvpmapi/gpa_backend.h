@@ -5,9 +5,11 @@
 #ifndef OPENGPA_ENTRY_NVPMAPI_GPA_BACKEND_H_
 #define OPENGPA_ENTRY_NVPMAPI_GPA_BACKEND_H_
 
+#include <memory>
 #include <string>
 
 #include "gpu_performance_api/gpu_perf_api.h"
+#include "platform/dynamic_library.h"
 
 namespace opengpa::nvpm {
 
@@ -18,7 +20,7 @@ const char* ApiName(Api api);
 
 struct GpaBackend {
   Api api;
-  void* library = nullptr;
+  std::unique_ptr<DynamicLibrary> library;
   GpaFunctionTable gpa;
   // False when the application had already initialized this GPA library itself (a GPA v3 client and an
   // NvPmApi client in one process share it): NvPmApi's Shutdown then leaves it initialized.
