@@ -70,8 +70,11 @@ using Values = std::vector<std::map<std::string, double>>;  // per object: count
 
 // Measures object 0 (FFMA) and object 1 (copy) with GPA v3 directly, counters kCompared's GPA names.
 bool MeasureWithGpa(const std::string& gpa_library, CUcontext cu, const Buffers& b, Values* values) {
+  // Kept loaded for the whole process: unloading it would leave its CUPTI subscription behind (libcupti stays
+  // loaded), and NvPmApi's load of the same library below would then be refused a second subscriber.
+  static std::unique_ptr<opengpa::client::LoadedGpaLibrary> library;
   std::string error;
-  std::unique_ptr<opengpa::client::LoadedGpaLibrary> library = opengpa::client::LoadedGpaLibrary::Load({gpa_library}, &error);
+  library = opengpa::client::LoadedGpaLibrary::Load({gpa_library}, &error);
   if (library == nullptr) return std::printf("cannot load %s:%s\n", gpa_library.c_str(), error.c_str()), false;
   const GpaFunctionTable& gpa = library->Table();
   if (gpa.GpaInitialize(kGpaInitializeDefaultBit) != kGpaStatusOk) return false;

@@ -10,4 +10,4 @@ cupti=$(ldconfig -p | awk '/libcupti.so.13 /{print $NF; exit}')
 echo "libcupti: ${cupti:-not found}"
 [[ -n $cupti ]] && export LD_LIBRARY_PATH="$(dirname "$cupti")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OPENGPA_NVPMAPI_LOG=1
-time "$bin/opengpa_nvpmapi_cuda_sample" 2>&1 | tee "${OUT:-/tmp}/nvpmapi_cuda_sample.txt"
+time "$bin/opengpa_nvpmapi_cuda_sample" --library "$bin/libNvPmApi.Core.so" 2>&1 | tee "${OUT:-/tmp}/nvpmapi_cuda_sample.txt"
