@@ -63,6 +63,7 @@ const std::map<std::string, GpaUsageType>& GpaUsages() {
       {"VWriteInsts", kGpaUsageTypeItems},        {"VALUUtilization", kGpaUsageTypePercentage},
       {"VALUBusy", kGpaUsageTypePercentage},      {"SALUBusy", kGpaUsageTypePercentage},
       {"LDSInsts", kGpaUsageTypeItems},           {"LDSBankConflict", kGpaUsageTypePercentage},
+      {"FlatVMemInsts", kGpaUsageTypeItems},      {"FlatLDSInsts", kGpaUsageTypeItems},
       {"ALUStalledByLDS", kGpaUsageTypePercentage}, {"MemUnitStalled", kGpaUsageTypePercentage},
       {"FetchSize", kGpaUsageTypeKilobytes},      {"WriteSize", kGpaUsageTypeKilobytes},
       {"L0CacheHit", kGpaUsageTypePercentage},    {"L2CacheHit", kGpaUsageTypePercentage},

@@ -51,7 +51,7 @@ struct ChipExpectation {
 const std::vector<ChipExpectation>& Expectations() {
   static const std::vector<ChipExpectation> expectations{
       {"GH100", {}, 1, {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 3},
-                        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}, {"ComputeUnit", 6}}},
+                        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}, {"ComputeUnit", 7}}},
       {"AD102", {"NvlinkReceivedBytes", "NvlinkTransmittedBytes", "NvlinkBytes"}, 1,
        {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 3},
         {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},

@@ -48,7 +48,8 @@ TEST_F(GlContextTest, ExposesGpuTimeAndPipelineStatisticsWithGroupsAndDescriptio
   OpenGpa(kGpaOpenContextDefaultBit);
   std::vector<std::string> names = sampler_->CounterNames();
   const std::vector<std::pair<std::string, std::string>> expected = {
-      {"GPUTime", "Timing"},           {"IAVerticesIn", "InputAssembly"}, {"IAPrimitivesIn", "InputAssembly"},
+      {"GPUTime", "Timing"},           {"ExecutionStart", "Timing"},      {"ExecutionEnd", "Timing"},
+      {"IAVerticesIn", "InputAssembly"}, {"IAPrimitivesIn", "InputAssembly"},
       {"VSVerticesIn", "VertexShader"}, {"HSPatches", "HullShader"},       {"DSVerticesIn", "DomainShader"},
       {"GSPrimsIn", "GeometryShader"}, {"GSPrimsOut", "GeometryShader"},  {"PrimitivesIn", "PrimitiveAssembly"},
       {"ClipperPrimsOut", "PrimitiveAssembly"}, {"PSPixelsIn", "PixelShader"}, {"CSThreads", "ComputeShader"},
@@ -64,7 +65,7 @@ TEST_F(GlContextTest, ExposesGpuTimeAndPipelineStatisticsWithGroupsAndDescriptio
     ASSERT_EQ(GpaGetCounterUsageType(sampler_->context(), index, &usage), kGpaStatusOk);
     EXPECT_EQ(std::string(actual_group), group) << name;
     EXPECT_GT(std::string(description).size(), 20u) << name;
-    EXPECT_EQ(usage, name == "GPUTime" ? kGpaUsageTypeNanoseconds : kGpaUsageTypeItems) << name;
+    EXPECT_EQ(usage, group == "Timing" ? kGpaUsageTypeNanoseconds : kGpaUsageTypeItems) << name;
   }
   EXPECT_FALSE(Contains(names, "GL_TIMESTAMP_BEGIN")) << "hardware counters need kGpaOpenContextEnableHardwareCountersBit";
 }

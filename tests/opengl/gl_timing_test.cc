@@ -54,6 +54,25 @@ TEST_F(GlTimingTest, SampleTimestampsAreOrderedAndEachSampleStartsAfterThePrevio
   }
 }
 
+TEST_F(GlTimingTest, ExecutionStartAndEndAreTheSampleTimestampsSinceTheSessionBeganWithinHostTime) {
+  OpenGpa();
+  workloads_.DrawHeavyFullScreenTriangle(kIterations);  // compile and warm up outside the measurement
+  glFinish();
+  std::vector<std::function<void()>> work;
+  for (int i = 0; i < 4; ++i) work.push_back([this] { workloads_.DrawHeavyFullScreenTriangle(kIterations / 4); });
+  const auto start = Clock::now();  // before GpaBeginSession, which takes the time origin
+  auto values = Collect({"ExecutionStart", "ExecutionEnd", "GPUTime"}, work);
+  const double host_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  ASSERT_EQ(values.size(), work.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_GE(values[i]["ExecutionStart"], 0) << "sample " << i;
+    EXPECT_LT(values[i]["ExecutionStart"], values[i]["ExecutionEnd"]) << "sample " << i;
+    EXPECT_EQ(values[i]["ExecutionEnd"] - values[i]["ExecutionStart"], values[i]["GPUTime"]) << "sample " << i;
+    EXPECT_LE(values[i]["ExecutionEnd"], host_ns) << "sample " << i << ": ended after the host had its results";
+    if (i > 0) EXPECT_LE(values[i - 1]["ExecutionEnd"], values[i]["ExecutionStart"]) << "sample " << i;
+  }
+}
+
 TEST_F(GlTimingTest, TwiceTheFragmentWorkTakesLonger) {
   OpenGpa();
   workloads_.DrawHeavyFullScreenTriangle(kIterations);

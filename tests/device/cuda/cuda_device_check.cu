@@ -88,6 +88,8 @@ struct Buffers {
   float* mix_in = nullptr;
   float* mix_out = nullptr;
   float* diverge_out = nullptr;
+  float* l1_small = nullptr;
+  float* l1_out = nullptr;
 
   Buffers() {
     CUDA_OK(cudaMalloc(&copy_src, kCopyBytes));
@@ -100,6 +102,9 @@ struct Buffers {
     CUDA_OK(cudaMalloc(&mix_in, sizeof(float) * 8 * 256));
     CUDA_OK(cudaMalloc(&mix_out, sizeof(float) * 8 * 256));
     CUDA_OK(cudaMalloc(&diverge_out, sizeof(float) * kFfmaBlocks * kFfmaThreads));
+    CUDA_OK(cudaMalloc(&l1_small, sizeof(float) * kL1ReuseFloats));
+    CUDA_OK(cudaMalloc(&l1_out, sizeof(float) * kL1ReuseBlocks * kL1ReuseThreads));
+    fill_kernel<<<1, 256>>>(reinterpret_cast<float4*>(l1_small), kL1ReuseFloats / 4, 2.5f);
     fill_kernel<<<1024, 256>>>(copy_src, kCopyVectors, 1.5f);
     fill_kernel<<<1024, 256>>>(copy_dst, kCopyVectors, 7.0f);  // poisoned: the copy must overwrite it
     fill_kernel<<<256, 256>>>(l2_data, kL2Vectors, 3.25f);
@@ -112,7 +117,7 @@ struct Buffers {
     for (void* p : {static_cast<void*>(copy_src), static_cast<void*>(copy_dst), static_cast<void*>(ffma_out),
                     static_cast<void*>(bank_out), static_cast<void*>(l2_data), static_cast<void*>(l2_out),
                     static_cast<void*>(mix_in), static_cast<void*>(mix_out), static_cast<void*>(flush),
-                    static_cast<void*>(diverge_out)}) {
+                    static_cast<void*>(diverge_out), static_cast<void*>(l1_small), static_cast<void*>(l1_out)}) {
       cudaFree(p);
     }
   }
@@ -148,6 +153,15 @@ std::vector<TruthKernel> TruthKernels() {
        FlushL2},
       {"diverge",
        [](Buffers& b) { diverge_kernel<<<kFfmaBlocks, kFfmaThreads>>>(b.diverge_out, 1.0001f, 0.5f, kFfmaIterations); }},
+      {"l1reuse",
+       [](Buffers& b) { l1_reuse_kernel<<<kL1ReuseBlocks, kL1ReuseThreads>>>(b.l1_small, b.l1_out, kL1ReuseReads); }},
+      // the first 32 MiB of the flush buffer, which earlier work read through L2 only (never into L1)
+      {"l1twice",
+       [](Buffers& b) { l1_twice_kernel<<<kL1TwiceBlocks, kL1TwiceThreads>>>(b.flush, kL1TwiceBytes / sizeof(float4), b.l2_out); }},
+      {"flat",
+       [](Buffers& b) {
+         flat_kernel<<<kFlatBlocks, kFlatThreads>>>(reinterpret_cast<const float*>(b.flush), b.bank_out, 1, kFlatLoads);
+       }},
   };
 }
 
@@ -385,8 +399,44 @@ const std::vector<std::string>& ComputeTableCounters() {
   static const std::vector<std::string> counters{
       "Wavefronts", "VALUInsts", "SALUInsts", "VFetchInsts", "VWriteInsts", "VALUUtilization", "VALUBusy", "SALUBusy",
       "LDSInsts", "LDSBankConflict", "ALUStalledByLDS", "MemUnitStalled", "FetchSize", "WriteSize", "L0CacheHit",
-      "L2CacheHit"};
+      "L2CacheHit", "FlatVMemInsts", "FlatLDSInsts"};
   return counters;
+}
+
+// L0CacheHit against designed L1 hit patterns, FlatLDSInsts and FlatVMemInsts against designed generic accesses.
+template <typename Value>
+void CheckCacheAndFlat(const Value& value) {
+  enum { kCopy = 0, kBank8 = 2, kBank1 = 3, kL1Reuse = 7, kL1Twice = 8, kFlat = 9 };
+  // l1reuse: each SM's L1 misses each of the array's 128 sectors once, or at worst once per resident warp (2 blocks
+  // of 8 warps) when they race; every other load sector hits. The final stores (4 sectors per warp) count as misses.
+  const double reuse_warps = kL1ReuseBlocks * (kL1ReuseThreads / 32.0);
+  const double reuse_lookups = reuse_warps * kL1ReuseReads * 4 + reuse_warps * 4;
+  const double array_sectors = kL1ReuseFloats * 4.0 / 32;
+  const double reuse_best = 100.0 * (1.0 - (132 * array_sectors + reuse_warps * 4) / reuse_lookups);
+  const double reuse_worst = 100.0 * (1.0 - (132 * 16 * array_sectors + reuse_warps * 4) / reuse_lookups);
+  Check(value(kL1Reuse, "L0CacheHit") >= reuse_worst && value(kL1Reuse, "L0CacheHit") <= 100.0,
+        "l1reuse: L0CacheHit between the races' worst case and 100% (each SM misses only first touches)",
+        Fmt("%.3f%%, expected %.3f .. %.3f", value(kL1Reuse, "L0CacheHit"), reuse_worst, reuse_best));
+  // l1twice: every load sector is looked up twice, the second time a hit; the stores (4 sectors per warp) miss.
+  const double twice_load_sectors = 2.0 * kL1TwiceBytes / 32;
+  const double twice_stores = kL1TwiceBlocks * (kL1TwiceThreads / 32.0) * 4;
+  const double twice_expected = 100.0 * (twice_load_sectors / 2) / (twice_load_sectors + twice_stores);
+  Check(std::fabs(value(kL1Twice, "L0CacheHit") - twice_expected) < 1.0,
+        "l1twice: L0CacheHit is 50% of the load sectors (within 1 point)",
+        Fmt("%.3f%%, expected %.3f%% (stores as misses) .. 50%%", value(kL1Twice, "L0CacheHit"), twice_expected));
+  // flat: per warp, 1 generic store + kFlatLoads generic loads to shared memory, kFlatLoads loads + 1 store to global.
+  const double flat_expected = kFlatLoads + 1.0;
+  Check(value(kFlat, "FlatLDSInsts") == flat_expected && value(kFlat, "FlatVMemInsts") == flat_expected,
+        "flat: FlatLDSInsts = FlatVMemInsts = 64 generic loads + 1 generic store per warp, exactly",
+        Fmt("FlatLDSInsts %.4f, FlatVMemInsts %.4f, designed %.0f", value(kFlat, "FlatLDSInsts"),
+            value(kFlat, "FlatVMemInsts"), flat_expected));
+  Check(value(kFlat, "LDSInsts") == 0.0 && value(kFlat, "VFetchInsts") == 0.0 && value(kFlat, "VWriteInsts") == 0.0,
+        "flat: no LDS/STS, LDG or STG (LDSInsts, VFetchInsts, VWriteInsts 0)",
+        Fmt("LDSInsts %.4f, VFetchInsts %.4f, VWriteInsts %.4f", value(kFlat, "LDSInsts"), value(kFlat, "VFetchInsts"),
+            value(kFlat, "VWriteInsts")));
+  Check(value(kBank8, "FlatLDSInsts") == 0.0 && value(kBank1, "FlatLDSInsts") == 0.0 && value(kCopy, "FlatVMemInsts") == 0.0,
+        "bank8/bank1 (LDS only): FlatLDSInsts 0; copy (LDG/STG only): FlatVMemInsts 0",
+        Fmt("%.4f, %.4f, %.4f", value(kBank8, "FlatLDSInsts"), value(kBank1, "FlatLDSInsts"), value(kCopy, "FlatVMemInsts")));
 }
 
 void CheckComputeTable(GpaContextId context, Buffers& buffers, const std::string& results) {
@@ -415,7 +465,7 @@ void CheckComputeTable(GpaContextId context, Buffers& buffers, const std::string
     const size_t c = std::find(counters.begin(), counters.end(), counter) - counters.begin();
     return result.values[sample][c];
   };
-  enum { kCopy = 0, kFfma = 1, kBank8 = 2, kBank1 = 3, kDiverge = 6 };
+  enum { kCopy = 0, kFfma = 1, kBank8 = 2, kBank1 = 3, kDiverge = 6, kL1Reuse = 7, kL1Twice = 8, kFlat = 9 };
   // copy: every thread moves whole float4s, warps stay full (the grid stride is a multiple of 32), so the
   // warp-level global loads and stores are the vectors / 32, spread over the launched warps.
   const double copy_warps = kCopyBlocks * (kCopyThreads / 32.0);
@@ -461,6 +511,7 @@ void CheckComputeTable(GpaContextId context, Buffers& buffers, const std::string
   Check(value(kCopy, "MemUnitStalled") > value(kFfma, "MemUnitStalled"),
         "copy (memory-bound) stalls the memory unit more than ffma",
         Fmt("copy %.3f%%, ffma %.4f%%", value(kCopy, "MemUnitStalled"), value(kFfma, "MemUnitStalled")));
+  CheckCacheAndFlat(value);
 }
 
 // The raw metrics compared with ncu; written to gpa_raw.csv.
@@ -481,7 +532,11 @@ const std::vector<std::string>& RawMetrics() {
       "smsp__thread_inst_executed_pipe_xu_pred_on.sum", "smsp__cycles_elapsed.sum", "smsp__inst_executed_op_shared_st.sum",
       "smsp__inst_executed_op_shared_atom.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
       "l1tex__cycles_elapsed.sum", "smsp__warps_issue_stalled_mio_throttle.sum", "smsp__warps_active.sum",
-      "l1tex__m_l1tex2xbar_req_cycles_stalled.sum", "l1tex__t_sector_hit_rate.pct"};
+      "l1tex__m_l1tex2xbar_req_cycles_stalled.sum", "l1tex__t_sector_hit_rate.pct",
+      // FlatVMemInsts and FlatLDSInsts
+      "smsp__inst_executed_op_generic_ld.sum", "smsp__inst_executed_op_generic_st.sum",
+      "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
+      "smsp__sass_inst_executed_op_shared_atom.sum"};
   return metrics;
 }
 

@@ -36,6 +36,20 @@ constexpr int kL2Repeats = 20;
 constexpr int kL2Blocks = 132 * 4;
 constexpr int kL2Threads = 256;
 
+// l1_reuse_kernel: every warp re-reads one 4 KiB array (32 lines of 128 bytes) through the SM's L1.
+constexpr int kL1ReuseFloats = 1024;
+constexpr int kL1ReuseReads = 2048;  // coalesced 128-byte loads per warp
+constexpr int kL1ReuseBlocks = 264;
+constexpr int kL1ReuseThreads = 256;
+// l1_twice_kernel: each float4 of this many bytes is loaded twice, the second load after the first returned.
+constexpr std::size_t kL1TwiceBytes = 32ull << 20;
+constexpr int kL1TwiceBlocks = 132 * 4;
+constexpr int kL1TwiceThreads = 256;
+// flat_kernel: generic (FLAT) loads per thread to shared memory, and as many to global memory.
+constexpr int kFlatLoads = 64;
+constexpr int kFlatBlocks = 132;
+constexpr int kFlatThreads = 256;
+
 __global__ void fill_kernel(float4* data, std::size_t count, float seed) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
@@ -146,6 +160,60 @@ __global__ void mix_kernel(const float* in, float* out, int iterations) {
     x = fmaf(x, 1.0001f, tile[(threadIdx.x + i) & 255]);
   }
   out[index] = x;
+}
+
+// L0CacheHit's non-trivial truth: warp w's read r loads the 128-byte line (w + r) % 32 of a 4 KiB array, so
+// each SM's L1 misses only the first touch of each of its 128 sectors (at most once per resident warp when they
+// race) and hits every later lookup.
+__global__ void l1_reuse_kernel(const float* data, float* out, int reads) {
+  const int lane = threadIdx.x & 31;
+  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  float sum = 0.0f;
+  for (int r = 0; r < reads; ++r) {
+    sum += __ldca(&data[((warp + r) & 31) * 32 + lane]);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// L0CacheHit of 50%: every float4 is loaded twice through L1, the second load's address depending on the first's
+// value (x * 0 is 0 for the finite fill pattern but not foldable), so it issues after the first returned and
+// hits the sectors the first one missed.
+__global__ void l1_twice_kernel(const float4* data, std::size_t count, float* out) {
+  float sum = 0.0f;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const float4 first = __ldca(&data[i]);
+    const float4 second = __ldca(&data[i + static_cast<int>(first.x * 0.0f)]);
+    sum += first.y + second.z;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// PTX ld/st without a state space: SASS LD/ST through a generic address (NVIDIA's FLAT).
+__device__ __forceinline__ float LoadGeneric(const float* p) {
+  float v;
+  asm volatile("ld.f32 %0, [%1];" : "=f"(v) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void StoreGeneric(float* p, float v) { asm volatile("st.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory"); }
+
+// FlatLDSInsts and FlatVMemInsts truth. With shared_mask = 1 (a run-time value, so the compiler cannot tell the
+// spaces apart), `near` points to shared memory and `far` to global memory: per warp 1 generic store + `loads`
+// generic loads resolve to shared memory, `loads` generic loads + 1 generic store to global memory, and no
+// LDS/STS/LDG/STG.
+__global__ void flat_kernel(const float* in, float* out, int shared_mask, int loads) {
+  __shared__ float tile[256];
+  const int index = blockIdx.x * blockDim.x + threadIdx.x;
+  float* near = (shared_mask & 1) ? tile : out + blockIdx.x * blockDim.x;
+  const float* far = (shared_mask & 2) ? tile : in + blockIdx.x * blockDim.x;
+  StoreGeneric(near + threadIdx.x, static_cast<float>(threadIdx.x));
+  __syncthreads();
+  float sum = 0.0f;
+  for (int i = 0; i < loads; ++i) {
+    const int j = (threadIdx.x + i) & 255;
+    sum += LoadGeneric(near + j) + LoadGeneric(far + j);
+  }
+  StoreGeneric(out + index, sum);
 }
 
 }  // namespace opengpa_device

@@ -28,7 +28,7 @@ check_failures=${PIPESTATUS[0]}
 echo "== 2. ncu on the same kernels"
 metrics=$(python3 -c "import csv;print(','.join(sorted({r['metric'] for r in csv.DictReader(open('$results/gpa_raw.csv'))})))")
 ncu --csv --print-units base --cache-control none --clock-control none --metrics "$metrics" \
-  --kernel-name regex:'copy_kernel|ffma_kernel|bank_conflict_kernel|l2_reread_kernel|diverge_kernel' \
+  --kernel-name regex:'copy_kernel|ffma_kernel|bank_conflict_kernel|l2_reread_kernel|diverge_kernel|l1_reuse_kernel|l1_twice_kernel|flat_kernel' \
   "$bin/cuda_device_check" --workload >"$results/ncu.csv" 2>"$results/ncu_stderr.txt"
 echo "ncu exit code: $?"
 # The catalog whose formulas the derived counters are checked against: CATALOG, else the repository's.
