@@ -44,13 +44,6 @@ std::string ResolveAll(const DynamicLibrary& library, CudaDriver* d) {
   resolve("cuEventRecord", &d->cuEventRecord);
   resolve("cuEventQuery", &d->cuEventQuery);
   resolve("cuEventDestroy_v2", &d->cuEventDestroy);
-  resolve("cuCtxSynchronize", &d->cuCtxSynchronize);
-  resolve("cuMemAlloc_v2", &d->cuMemAlloc);
-  resolve("cuMemFree_v2", &d->cuMemFree);
-  resolve("cuModuleLoadData", &d->cuModuleLoadData);
-  resolve("cuModuleUnload", &d->cuModuleUnload);
-  resolve("cuModuleGetFunction", &d->cuModuleGetFunction);
-  resolve("cuLaunchKernel", &d->cuLaunchKernel);
   return resolve.Missing();
 }
 

@@ -38,15 +38,6 @@ struct CudaDriver {
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
   CUresult (*cuEventQuery)(CUevent) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;  // cuEventDestroy_v2
-  // The CUDA session's warm-up before each pass's first sample (backends/cuda/cuda_pass_warmup.h).
-  CUresult (*cuCtxSynchronize)() = nullptr;
-  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;  // cuMemAlloc_v2
-  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;            // cuMemFree_v2
-  CUresult (*cuModuleLoadData)(CUmodule*, const void*) = nullptr;
-  CUresult (*cuModuleUnload)(CUmodule) = nullptr;
-  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
-                             unsigned int, unsigned int, CUstream, void**, void**) = nullptr;
 
   // "CUDA_ERROR_INVALID_CONTEXT" for a result.
   std::string ErrorName(CUresult result) const;

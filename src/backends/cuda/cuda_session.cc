@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <string>
 
 #include "platform/logging.h"
@@ -47,12 +46,7 @@ void SubtractIdleRange(const std::vector<std::string>& metrics, const std::vecto
 
 CudaSession::CudaSession(const CudaDriver& driver, CUcontext context, std::unique_ptr<CuptiMetricConfig> config,
                          std::uint32_t max_samples_per_pass)
-    : driver_(driver),
-      context_(context),
-      config_(std::move(config)),
-      max_samples_per_pass_(max_samples_per_pass),
-      warm_up_(std::make_unique<PassWarmUp>(driver, context,
-                                            PassWarmUpDuration(std::getenv("OPENGPA_CUDA_PASS_WARMUP_US")))) {}
+    : driver_(driver), context_(context), config_(std::move(config)), max_samples_per_pass_(max_samples_per_pass) {}
 
 CudaSession::~CudaSession() = default;
 
@@ -89,12 +83,9 @@ GpaStatus CudaSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaComma
   }
   if (GpaStatus status = ranges_->Start(); status != kGpaStatusOk) return status;
   // The first range of a pass holds the pass's start-up (measured on the H100: its GR-busy time 1-2 us longer
-  // than the same work later in the pass, its elapsed time 50-220 us longer): a range of our own takes it, so
-  // that the first sample measures only its own work. It also holds the warm-up (cuda_pass_warmup.h), so that
-  // the first sample does not find the GPU idle since Start either.
-  if (GpaStatus status = ranges_->PushRange(kStartupRange); status != kGpaStatusOk) return status;
-  warm_up_->Run();
-  if (GpaStatus status = ranges_->PopRange(); status != kGpaStatusOk) return status;
+  // than the same work later in the pass, its elapsed time 50-220 us longer): an empty range takes it, so that
+  // the first sample measures only its own work.
+  if (GpaStatus status = RecordEmptyRange(kStartupRange); status != kGpaStatusOk) return status;
   list_open_ = true;
   ++next_pass_;
   *out = std::make_unique<CudaCommandList>(pass);
@@ -182,7 +173,6 @@ GpaStatus CudaSession::End() {
   // Results are in values_: release the Range Profiler so the next session can begin.
   ranges_.reset();
   pass_done_.clear();
-  warm_up_.reset();  // its 64 MiB go back to the application
   ended_ = true;
   return kGpaStatusOk;
 }

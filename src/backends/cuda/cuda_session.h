@@ -1,9 +1,8 @@
 // BackendSession for CUDA: GPA samples are CUPTI user ranges, GPA passes are CUPTI user-replay passes.
 //
 //   GpaBeginSession       enables the Range Profiler on the context with the session's config image
-//   GpaBeginCommandList   starts pass p (passes in order, one at a time) and records a range of its own,
-//                         kStartupRange, that takes the pass's start-up out of the first sample and holds the
-//                         pass's warm-up (PassWarmUp)
+//   GpaBeginCommandList   starts pass p (passes in order, one at a time) and records an empty range,
+//                         kStartupRange, that takes the pass's start-up out of the first sample
 //   GpaBeginSample/End    push/pop a range named after the sample's slot
 //   GpaEndCommandList     records an empty range, kIdleRange (the profiler's own start/stop of a range,
 //                         subtracted from every sample's GR-busy cycles), stops the pass and records an event to
@@ -19,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/cuda_pass_warmup.h"
 #include "core/backend.h"
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_host_metrics.h"
@@ -79,7 +77,6 @@ class CudaSession : public BackendSession {
   bool list_open_ = false;
   bool all_passes_submitted_ = false;
   std::vector<EventPtr> pass_done_;  // per ended pass: recorded after its work
-  std::unique_ptr<PassWarmUp> warm_up_;  // until GpaEndSession
 
   bool ended_ = false;
   GpaStatus result_status_ = kGpaStatusOk;  // why results cannot be read, if they cannot
