@@ -18,12 +18,13 @@ from .counters import (Counter, CounterLibraryContext, GpaContext, PassPlan, des
                        open_context, plan_passes)
 from .monitor import Monitor, MonitorCounter, Record, records_to_dataframe
 from .profiling import Profile, profile, region
+from .kernels import KernelProfile, KernelResults
 from .results import Results
 
 __version__ = "3.17.0"
 
 __all__ = [
-    "Counter", "CounterLibraryContext", "GpaContext", "Monitor", "MonitorCounter", "OpenGpaError", "PassPlan",
+    "Counter", "CounterLibraryContext", "GpaContext", "KernelProfile", "KernelResults", "Monitor", "MonitorCounter", "OpenGpaError", "PassPlan",
     "Profile", "Record", "Results", "describe", "list_counters", "open_context", "plan_passes", "profile",
     "records_to_dataframe", "region",
 ]
