@@ -52,6 +52,9 @@ def test_one_row_per_kernel_launch_named_as_torch_profiler_names_them():
     SUMMARY["kernel_list"] = {"opengpa": rows.kernels, "torch.profiler": expected,
                               "grids": rows.grids, "blocks": rows.blocks, "streams": rows.streams}
     assert rows.kernels == expected
+    # With the L2 flushed before each launch, relu and the add read their 1024 x 2048 float input from DRAM.
+    assert rows["FetchSize"][1] == pytest.approx(1024 * 2048 * 4 / 1024, rel=0.02)
+    assert rows["FetchSize"][2] == pytest.approx(1024 * 2048 * 4 / 1024, rel=0.02)
     assert all(g != (0, 0, 0) for g in rows.grids) and all(t > 0 for t in rows["GPUTime"])
     assert len(set(rows.contexts)) == 1 and rows.contexts[0] != 0
 
