@@ -11,6 +11,10 @@ values are theirs. Importing needs no GPU; listing a chip's counters offline nee
         with opengpa.region("matmul"):
             c = a @ b
     p.results.to_dataframe()
+
+    with opengpa.profile(counters=["GPUTime", "FetchSize"], per_kernel=True) as p:   # one row per kernel launch
+        c = a @ b
+    p.results.kernels
 """
 
 from ._status import OpenGpaError

@@ -46,7 +46,8 @@ def _pop_profile(profile):
 
 @contextlib.contextmanager
 def region(name):
-    """One sample named `name` of the innermost active profile on this thread (no-op without one)."""
+    """One sample named `name` of the innermost active profile on this thread (no-op without one); in a
+    per-kernel profile, a label of the kernels launched inside it (regions may nest there)."""
     profile = _current_profile()
     if profile is None:
         yield
