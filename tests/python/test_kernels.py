@@ -2,8 +2,10 @@
 the join of recorded pass streams by the C library (the CLI's replay rules and counter engine), region
 labels across passes, and the per-region / per-kernel tables."""
 
+import ctypes
 import json
 import math
+import pathlib
 
 import numpy as np
 import pytest
@@ -204,3 +206,112 @@ def test_passes_recorded_on_the_h100_join_into_a_matmuls_exact_ffma_count(tmp_pa
     assert results["sm__sass_thread_inst_executed_op_ffma_pred_on.sum"][0] == 2048 ** 3
     assert results["GPUTime"][0] == 343008  # active / elapsed cycles (equal here) x duration
     assert plots.flops(results)[0] == 2 * 2048 ** 3 + 2048 * 2048  # + the epilogue's alpha multiply
+
+
+class FakeInProcessEntry:
+    """in_process.h's entry as Python sees it, for a machine without a GPU: a step "launches" kernels by
+    calling launch(); Stop writes the pass's stream as the injection would; Join is the real library's."""
+
+    def __init__(self, passes=2, replay="application"):
+        self.real = kernels.load_library()
+        self.plan = {"replay": replay, "passes": passes, "device": "NVIDIA H100 80GB HBM3", "messages": []}
+        self.ranges, self.launches, self.started, self.pass_index, self.path = [], [], [], None, None
+
+    @staticmethod
+    def _fill(text, buffer, size):
+        data = text.encode()
+        if buffer is not None and size > len(data):
+            ctypes.memmove(buffer, data + b"\0", len(data) + 1)
+        return len(data) + 1
+
+    def launch(self, name):
+        self.launches.append((name, tuple(self.ranges)))
+
+    def OpenGpaKernelProfilerPlan(self, context, counters, replay, buffer, size):
+        return self._fill(json.dumps(self.plan), buffer, size)
+
+    def OpenGpaKernelProfilerStart(self, counters, replay, pass_index, flush, kernel_name, path, nvtx):
+        self.pass_index, self.path, self.launches = pass_index, path.decode(), []
+        self.started.append(pass_index)
+        return 1
+
+    def OpenGpaKernelProfilerStop(self):
+        write_pass(pathlib.Path(self.path), self.pass_index,
+                   launches=[(name, [64, 1, 1], [256, 1, 1]) for name, _ in self.launches],
+                   values=PASS_VALUES[self.pass_index][1][: len(self.launches)])
+        return 1
+
+    def OpenGpaKernelProfilerPushRange(self, name):
+        self.ranges.append(name.decode())
+        return 1
+
+    def OpenGpaKernelProfilerPopRange(self):
+        self.ranges.pop()
+        return 1
+
+    def OpenGpaKernelProfilerLaunches(self, buffer, size):
+        return self._fill(json.dumps(launch_labels(*[r for _, r in self.launches])), buffer, size)
+
+    def OpenGpaKernelProfilerJoin(self, paths, count, output):
+        return self.real.OpenGpaKernelProfilerJoin(paths, count, output)
+
+    def OpenGpaKernelProfilerLastError(self):
+        return self.real.OpenGpaKernelProfilerLastError()
+
+
+@pytest.fixture
+def fake_entry(monkeypatch):
+    entry = FakeInProcessEntry()
+    monkeypatch.setattr(kernels, "load_library", lambda: entry)
+    monkeypatch.setattr(kernels, "_library", entry)
+    monkeypatch.setattr(kernels._cuda, "current_context", lambda device=0: 0x5000)
+    monkeypatch.setattr(kernels._cuda, "synchronize", lambda: None)
+    monkeypatch.setenv("NVTX_INJECTION64_PATH", "")  # set: the profile leaves NVTX alone
+    return entry
+
+
+def test_p_run_replays_the_step_once_per_pass_and_joins_its_launches(fake_entry):
+    calls = []
+
+    def step():
+        calls.append(1)
+        with opengpa.region("matmul"):
+            fake_entry.launch("gemm")
+        with opengpa.region("relu"):
+            fake_entry.launch("relu_kernel")
+        return len(calls)
+
+    with opengpa.profile(["FetchSize", "GPUTime"], per_kernel=True) as p:
+        assert p.run(step, name="step") == 2
+    assert fake_entry.started == [0, 1] and len(calls) == 2
+    assert p.replay == "application" and p.pass_count == 2
+    assert p.results.kernels == ["gemm", "relu_kernel"]
+    assert p.results.ranges == [("step", "matmul"), ("step", "relu")]
+    assert p.results["FetchSize"].tolist() == [2048, 4096] and p.results["GPUTime"].tolist() == [4500, 1000]
+
+
+def test_a_step_that_changes_its_regions_between_passes_is_refused(fake_entry):
+    names = iter(["first", "second"])
+
+    def step():
+        with opengpa.region(next(names)):
+            fake_entry.launch("gemm")
+
+    with pytest.raises(opengpa.OpenGpaError, match=r"pass 2 made its launch 1 inside regions \['second'\]"):
+        with opengpa.profile(["FetchSize", "GPUTime"], per_kernel=True) as p:
+            p.run(step)
+
+
+def test_a_multi_pass_set_without_p_run_is_refused_at_the_end_of_the_block(fake_entry):
+    with pytest.raises(opengpa.OpenGpaError, match=r"need 2 passes of application replay: .*p.run\(step\)"):
+        with opengpa.profile(["FetchSize", "GPUTime"], per_kernel=True):
+            fake_entry.launch("gemm")
+    assert fake_entry.started == []
+
+
+def test_p_run_refuses_a_pass_limit_below_what_the_counters_need(fake_entry):
+    with opengpa.profile(["FetchSize", "GPUTime"], per_kernel=True) as p:
+        with pytest.raises(opengpa.OpenGpaError, match="need 2 passes; passes=1 allows fewer"):
+            p.run(lambda: None, passes=1)
+        p.run(lambda: fake_entry.launch("gemm"))
+    assert p.results.kernels == ["gemm"] and p.results.regions == [""]
