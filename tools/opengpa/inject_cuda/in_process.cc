@@ -90,9 +90,7 @@ void OnNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
       open_ranges.push_back(params && params->message ? params->message : "nvtx");
       break;
     }
-    case CUPTI_CBID_NVTX_nvtxRangePushW:
-      open_ranges.push_back("nvtx");
-      break;
+    case CUPTI_CBID_NVTX_nvtxRangePushW: open_ranges.push_back("nvtx"); break;
     case CUPTI_CBID_NVTX_nvtxRangePushEx: {
       const auto* params = static_cast<const nvtxRangePushEx_params*>(data.functionParams);
       open_ranges.push_back(NvtxMessage(params ? params->eventAttrib : nullptr));
@@ -107,8 +105,7 @@ void OnNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
     case CUPTI_CBID_NVTX_nvtxDomainRangePop:
       if (!open_ranges.empty()) open_ranges.pop_back();
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -130,8 +127,7 @@ std::string PointerText(const void* pointer) {
 using namespace opengpa;
 using namespace opengpa::inject_cuda;
 
-size_t OpenGpaKernelProfilerPlan(void* context, const char* counters, const char* replay, char* buffer,
-                                 size_t size) {
+size_t OpenGpaKernelProfilerPlan(void* context, const char* counters, const char* replay, char* buffer, size_t size) {
   if (nvidia::LoadCudaDriver() == nullptr) {
     Fail("no CUDA driver (libcuda.so.1) on this machine: per-kernel profiling needs a GPU");
     return 0;

@@ -23,15 +23,14 @@
 // The passes and the replay the injection would use for `counters` (comma-separated GPA names or CUPTI
 // metrics) with `replay` (none, kernel, application, auto) on `context` (a CUcontext), as JSON:
 // {"replay":"application","passes":3,"device":"NVIDIA H100 ...","messages":[...]}; 0 on failure.
-OPENGPA_KERNEL_PROFILER_EXPORT size_t OpenGpaKernelProfilerPlan(void* context, const char* counters,
-                                                                const char* replay, char* buffer, size_t size);
+OPENGPA_KERNEL_PROFILER_EXPORT size_t OpenGpaKernelProfilerPlan(void* context, const char* counters, const char* replay,
+                                                                char* buffer, size_t size);
 
 // Profiles every kernel launch of the process from now on: pass `pass` of `replay`, into the sample stream
 // at `stream_path` (created or truncated). `kernel_name`: a regular expression (empty: every kernel).
-OPENGPA_KERNEL_PROFILER_EXPORT int OpenGpaKernelProfilerStart(const char* counters, const char* replay,
-                                                              unsigned pass, int flush_caches,
-                                                              const char* kernel_name, const char* stream_path,
-                                                              int with_nvtx);
+OPENGPA_KERNEL_PROFILER_EXPORT int OpenGpaKernelProfilerStart(const char* counters, const char* replay, unsigned pass,
+                                                              int flush_caches, const char* kernel_name,
+                                                              const char* stream_path, int with_nvtx);
 // Decodes what is pending, ends the stream and unsubscribes. The caller synchronizes its work first.
 OPENGPA_KERNEL_PROFILER_EXPORT int OpenGpaKernelProfilerStop(void);
 
