@@ -28,7 +28,8 @@ from .results import Results
 __version__ = "3.17.0"
 
 __all__ = [
-    "Counter", "CounterLibraryContext", "GpaContext", "KernelProfile", "KernelResults", "Monitor", "MonitorCounter", "OpenGpaError", "PassPlan",
+    "Counter", "CounterLibraryContext", "GpaContext", "KernelProfile", "KernelResults", "Monitor", "MonitorCounter",
+    "OpenGpaError", "PassPlan",
     "Profile", "Record", "Results", "describe", "list_counters", "open_context", "plan_passes", "profile",
     "records_to_dataframe", "region",
 ]
