@@ -1,8 +1,8 @@
 """Builds OpenGPA's C libraries into the `opengpa` wheel (metadata: pyproject.toml).
 
 The package loads the libraries with ctypes (python/opengpa/_library.py), so the wheel holds no Python
-extension: only the same libGPUPerfAPI<X>.so, libGPUPerfAPICounters.so and libOpenGPAMonitor.so that
-`cmake --install` installs, in opengpa/_libs/. They come from, in order:
+extension: only the same libGPUPerfAPI<X>.so, libGPUPerfAPICounters.so, libOpenGPAMonitor.so and
+libopengpa_inject_cuda.so that `cmake --install` installs, in opengpa/_libs/. They come from, in order:
 
 - $OPENGPA_PREBUILT_LIBRARY_DIR: a lib/ folder already built (e.g. build/lib): nothing is compiled;
 - else a CMake build of the repository into $OPENGPA_WHEEL_BUILD_DIR (default build-python/ beside this
@@ -19,8 +19,10 @@ from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
+# libopengpa_inject_cuda.so: the per-kernel profiler `opengpa profile` injects, which per_kernel=True drives
+# from inside Python (python/opengpa/kernels.py).
 LIBRARIES = ("libGPUPerfAPICUDA.so", "libGPUPerfAPIVK.so", "libGPUPerfAPIGL.so", "libGPUPerfAPICL.so",
-             "libGPUPerfAPICounters.so", "libOpenGPAMonitor.so")
+             "libGPUPerfAPICounters.so", "libOpenGPAMonitor.so", "libopengpa_inject_cuda.so")
 
 
 # Everything the build writes goes under one ignored folder (the tests point it at a temporary one).
@@ -35,7 +37,7 @@ def _build_libraries():
     subprocess.check_call(["cmake", "-S", ROOT, "-B", build, *generator, "-DCMAKE_BUILD_TYPE=Release",
                            "-DOPENGPA_BUILD_TESTS=OFF", "-DOPENGPA_BUILD_SAMPLES=OFF",
                            "-DOPENGPA_BUILD_BENCHMARKS=OFF"], env=environment)
-    # Only the libraries the wheel carries (the CLI and the injection libraries are not needed), those this
+    # Only the libraries the wheel carries (the CLI and OpenCL's interception are not needed), those this
     # machine can build: a library whose toolkit is missing (CUDA, say) is not a target.
     targets_text = subprocess.run(["cmake", "--build", build, "--target", "help"], env=environment,
                                   capture_output=True, text=True).stdout

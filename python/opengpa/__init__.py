@@ -11,6 +11,10 @@ values are theirs. Importing needs no GPU; listing a chip's counters offline nee
         with opengpa.region("matmul"):
             c = a @ b
     p.results.to_dataframe()
+
+    with opengpa.profile(counters=["GPUTime", "FetchSize"], per_kernel=True) as p:   # one row per kernel launch
+        c = a @ b
+    p.results.kernels
 """
 
 from ._status import OpenGpaError
@@ -18,12 +22,14 @@ from .counters import (Counter, CounterLibraryContext, GpaContext, PassPlan, des
                        open_context, plan_passes)
 from .monitor import Monitor, MonitorCounter, Record, records_to_dataframe
 from .profiling import Profile, profile, region
+from .kernels import KernelProfile, KernelResults
 from .results import Results
 
 __version__ = "3.17.0"
 
 __all__ = [
-    "Counter", "CounterLibraryContext", "GpaContext", "Monitor", "MonitorCounter", "OpenGpaError", "PassPlan",
+    "Counter", "CounterLibraryContext", "GpaContext", "KernelProfile", "KernelResults", "Monitor", "MonitorCounter",
+    "OpenGpaError", "PassPlan",
     "Profile", "Record", "Results", "describe", "list_counters", "open_context", "plan_passes", "profile",
     "records_to_dataframe", "region",
 ]

@@ -33,9 +33,21 @@ def _current_profile():
     return stack[-1] if stack else None
 
 
+def _push_profile(profile):
+    stack = getattr(_active, "stack", None)
+    if stack is None:
+        stack = _active.stack = []
+    stack.append(profile)
+
+
+def _pop_profile(profile):
+    _active.stack.remove(profile)
+
+
 @contextlib.contextmanager
 def region(name):
-    """One sample named `name` of the innermost active profile on this thread (no-op without one)."""
+    """One sample named `name` of the innermost active profile on this thread (no-op without one); in a
+    per-kernel profile, a label of the kernels launched inside it (regions may nest there)."""
     profile = _current_profile()
     if profile is None:
         yield
@@ -87,14 +99,11 @@ class Profile:
             self._release()
             raise
         self._enabled = [self.context.describe(name) for name in self.counter_names]
-        stack = getattr(_active, "stack", None)
-        if stack is None:
-            stack = _active.stack = []
-        stack.append(self)
+        _push_profile(self)
         return self
 
     def __exit__(self, exc_type, exc, traceback):
-        _active.stack.remove(self)
+        _pop_profile(self)
         try:
             if exc_type is None:
                 if self._list is not None:
@@ -222,9 +231,23 @@ class Profile:
         self.results = Results(regions, self._enabled, rows, self.context.device_name, self.pass_count)
 
 
-def profile(counters, context=None, max_samples_per_pass=0, device=0, hardware=None):
+def profile(counters, context=None, max_samples_per_pass=0, device=0, hardware=None, per_kernel=False,
+            replay="auto", cache_control="all", kernel_name="", nvtx=True, stream_folder=None):
     """A Profile of `counters` (names, e.g. ["GPUTime", "FetchSize"]) on `context` (by default a live
     context on the calling thread's current CUDA context; `hardware` exposes raw CUPTI metrics, by default
-    when a name is one). `max_samples_per_pass`: regions per pass (0: 256). Use it in a `with` block."""
+    when a name is one). `max_samples_per_pass`: regions per pass (0: 256). Use it in a `with` block.
+
+    `per_kernel=True`: one row per kernel launch of the process instead of one per region (kernels.py),
+    with `opengpa profile`'s options: `replay` ("auto", "none", "kernel", "application"), `cache_control`
+    ("all": the L2 flushed before every launch, "none"), `kernel_name` (a regular expression), `nvtx`
+    (NVTX ranges label the launches), `stream_folder` (keep each pass's sample stream there). It needs a
+    GPU; regions become labels of the launches."""
+    if per_kernel:
+        if context is not None or max_samples_per_pass or hardware is not None:
+            raise ValueError("per_kernel=True profiles the whole process: context, max_samples_per_pass and "
+                             "hardware are for region profiles")
+        from .kernels import KernelProfile
+        return KernelProfile(counters, replay=replay, cache_control=cache_control, kernel_name=kernel_name,
+                             nvtx=nvtx, device=device, stream_folder=stream_folder)
     return Profile(counters, context=context, max_samples_per_pass=max_samples_per_pass, device=device,
                    hardware=hardware)

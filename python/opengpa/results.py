@@ -50,12 +50,22 @@ class Results:
     # Usages whose values add up over samples; the others (percentages, ratios) are averaged, weighted
     # by the samples' GPUTime when it was collected (a percentage of busy time), else plainly.
     ADDITIVE_USAGES = ("nanoseconds", "milliseconds", "cycles", "bytes", "kilobytes", "items")
+    # Raw CUPTI metrics say how they roll up in their name: a ".sum" adds up, ".avg", ".max", ".pct" and
+    # ratios do not.
+    TIME_COLUMNS = ("GPUTime", "gpu__time_duration.sum")
+
+    @classmethod
+    def _is_additive(cls, counter):
+        if counter.usage in cls.ADDITIVE_USAGES:
+            return True
+        return counter.name.endswith(".sum") and counter.usage not in ("percentage", "ratio", "%")
 
     def aggregate(self):
         """One row per distinct region name (first-seen order): amounts summed, percentages and ratios
-        averaged over the samples (weighted by GPUTime where collected); a "count" of samples per name."""
+        averaged over the samples (weighted by their time where collected); a "count" of samples per name."""
         names = list(dict.fromkeys(self.regions))
-        weights = self["GPUTime"] if "GPUTime" in self else np.ones(len(self.regions))
+        time = next((name for name in self.TIME_COLUMNS if name in self), None)
+        weights = self[time] if time else np.ones(len(self.regions))
         rows, counts = [], []
         for name in names:
             mask = np.array([region == name for region in self.regions])
@@ -63,7 +73,7 @@ class Results:
             row = []
             for column, counter in enumerate(self.counters):
                 values = self.values[mask, column]
-                if counter.usage in self.ADDITIVE_USAGES:
+                if self._is_additive(counter):
                     row.append(values.sum())
                 else:
                     w = weights[mask]

@@ -11,7 +11,9 @@ around its launches. View and metadata ops launch nothing and are left out.
     p.results.aggregate()                  # one row per module/op
 
 Samples do not nest and a pass holds at most max_samples_per_pass samples (256 unless opengpa.profile
-asks for more), so profile a step of at most that many ops.
+asks for more), so profile a step of at most that many ops. In a per-kernel profile
+(opengpa.profile(..., per_kernel=True)) the regions label each op's kernel rows instead, with no such limit:
+results.aggregate() is then the per-op table.
 """
 
 import contextlib

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "context_profiler.h"
+#include "injection_control.h"
 #include "kernel_launch.h"
 #include "launch_filter.h"
 #include "platform/logging.h"
@@ -34,6 +35,7 @@ struct InjectionState {
   std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
   std::map<CUcontext, std::string> failed_contexts;
   std::uint64_t launches = 0;  // every kernel launch of the process, in launch order
+  InjectionHooks hooks;
   bool header_written = false;
   bool finished = false;
   CUpti_SubscriberHandle subscriber = nullptr;
@@ -98,7 +100,7 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   if (launching_own_kernel) return;
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
-  if (state.finished) return;
+  if (state.finished || !state.stream) return;
   LaunchScope& scope = current_launch;
   if (data.callbackSite == CUPTI_API_ENTER) {
     const KernelLaunch launch = DescribeLaunch(domain, cbid, data);
@@ -115,6 +117,7 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     scope.context = data.context;
     scope.position = kNotRecorded;
     const std::uint64_t index = state.launches++;
+    if (state.hooks.on_launch) state.hooks.on_launch(index, data.context);
     scope.profiled = state.filter.Profile(launch.name);
     // A context is set up at its first profiled launch; launches before it run unprofiled.
     ContextProfiler* profiler = scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context);
@@ -150,7 +153,17 @@ void OnContextDestroy(CUcontext context) {
   state.profilers.erase(found);
 }
 
+void OnNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.stream && state.hooks.on_nvtx) state.hooks.on_nvtx(cbid, data);
+}
+
 void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain == CUPTI_CB_DOMAIN_NVTX) {
+    OnNvtx(cbid, *static_cast<const CUpti_NvtxData*>(data));
+    return;
+  }
   if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
       OnContextDestroy(static_cast<const CUpti_ResourceData*>(data)->context);
@@ -160,55 +173,38 @@ void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
   if (IsKernelLaunch(domain, cbid)) OnLaunch(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
 }
 
-// At exit (before the CUDA runtime tears its context down): the last batches and the end record.
-void FinishAtExit() {
-  InjectionState& state = State();
-  std::lock_guard<std::recursive_mutex> lock(state.mutex);
-  if (state.finished) return;
-  for (auto& [context, profiler] : state.profilers) profiler->Flush(*state.stream);
-  // The runtime may already be tearing contexts down: leave their memory to the driver.
-  for (auto& [context, profiler] : state.profilers) profiler->Abandon();
-  state.profilers.clear();
-  state.finished = true;
-  if (!state.header_written) {
-    std::vector<profiling::ProfiledCounter> counters;
-    for (const auto& counter : state.counters) counters.push_back({counter, "", "float64"});
-    state.stream->WriteHeader("cuda", counters);
-  }
-  if (state.subscriber) cuptiUnsubscribe(state.subscriber);
-  state.stream->WriteEnd(state.launches);
-}
+void FinishAtExit() { FinishInjection(true); }
 
 }  // namespace
-}  // namespace opengpa::inject_cuda
 
-// CUDA calls this once, from cuInit, in the profiled process. Returning 0 means failure: CUDA then
-// continues without the injection, and the stream's message says why.
-extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
-  using namespace opengpa::inject_cuda;
+bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, InjectionOptions options,
+                    InjectionHooks hooks, std::string* error) {
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
-  if (state.stream) return 1;
-  state.stream = opengpa::profiling::SampleStreamWriter::FromEnvironment();
-  if (!state.stream) return 0;
-  state.counters = opengpa::profiling::CountersFromEnvironment();
-  std::string error;
-  if (!opengpa::profiling::SettingsFromEnvironment(&state.settings, &error) ||
-      !opengpa::profiling::LaunchFilter::Create(state.settings.kernel_name, state.settings.launch_skip,
-                                                state.settings.launch_count, &state.filter, &error)) {
-    state.stream->WriteMessage("not profiling: " + error);
-    return 0;
+  if (state.stream || state.subscriber) {
+    *error = "a profiling session is already running in this process";
+    return false;
   }
-  if (const char* batch = std::getenv("OPENGPA_PROFILE_BATCH")) {
-    const long value = std::strtol(batch, nullptr, 10);
-    if (value > 0) state.batch_size = static_cast<std::size_t>(value);
+  if (!profiling::LaunchFilter::Create(options.settings.kernel_name, options.settings.launch_skip,
+                                       options.settings.launch_count, &state.filter, error)) {
+    stream->WriteMessage("not profiling: " + *error);
+    return false;
   }
-  opengpa::SetLoggingCallback(kGpaLoggingError, &ForwardLog);
-
   if (cuptiSubscribe(&state.subscriber, &OnCallback, nullptr) != CUPTI_SUCCESS) {
-    state.stream->WriteMessage("cuptiSubscribe failed: is another CUPTI tool (ncu, nsys) attached?");
-    return 0;
+    state.subscriber = nullptr;
+    *error = "cuptiSubscribe failed: is another CUPTI tool (ncu, nsys, torch.profiler) attached?";
+    stream->WriteMessage(*error);
+    return false;
   }
+  state.stream = std::move(stream);
+  state.counters = std::move(options.counters);
+  state.settings = options.settings;
+  state.batch_size = options.batch_size;
+  state.hooks = std::move(hooks);
+  state.launches = 0;
+  state.header_written = false;
+  state.finished = false;
+  opengpa::SetLoggingCallback(kGpaLoggingError, &ForwardLog);
   cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   for (CUpti_CallbackId cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; ++cbid) {
     if (IsKernelLaunch(CUPTI_CB_DOMAIN_DRIVER_API, cbid)) {
@@ -220,6 +216,60 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
     }
   }
+  if (state.hooks.on_nvtx) cuptiEnableDomain(1, state.subscriber, CUPTI_CB_DOMAIN_NVTX);
+  return true;
+}
+
+void FinishInjection(bool at_exit) {
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished || !state.stream) return;
+  for (auto& [context, profiler] : state.profilers) profiler->Flush(*state.stream);
+  // At exit the runtime may already be tearing contexts down: leave their memory to the driver.
+  if (at_exit) {
+    for (auto& [context, profiler] : state.profilers) profiler->Abandon();
+  }
+  if (state.subscriber) cuptiUnsubscribe(state.subscriber);
+  state.subscriber = nullptr;
+  state.profilers.clear();
+  state.failed_contexts.clear();
+  if (!state.header_written) {
+    std::vector<profiling::ProfiledCounter> counters;
+    for (const auto& counter : state.counters) counters.push_back({counter, "", "float64"});
+    state.stream->WriteHeader("cuda", counters);
+  }
+  state.stream->WriteEnd(state.launches);
+  state.hooks = {};
+  if (at_exit) {
+    state.finished = true;  // the process is ending: no later launch is profiled
+  } else {
+    state.stream.reset();  // closes the stream file; the next StartInjection begins afresh
+  }
+}
+
+}  // namespace opengpa::inject_cuda
+
+// CUDA calls this once, from cuInit, in the profiled process. Returning 0 means failure: CUDA then
+// continues without the injection, and the stream's message says why.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  using namespace opengpa::inject_cuda;
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.stream) return 1;
+  auto stream = opengpa::profiling::SampleStreamWriter::FromEnvironment();
+  if (!stream) return 0;
+  InjectionOptions options;
+  options.counters = opengpa::profiling::CountersFromEnvironment();
+  std::string error;
+  if (!opengpa::profiling::SettingsFromEnvironment(&options.settings, &error)) {
+    stream->WriteMessage("not profiling: " + error);
+    return 0;
+  }
+  if (const char* batch = std::getenv("OPENGPA_PROFILE_BATCH")) {
+    const long value = std::strtol(batch, nullptr, 10);
+    if (value > 0) options.batch_size = static_cast<std::size_t>(value);
+  }
+  if (!StartInjection(std::move(stream), std::move(options), {}, &error)) return 0;  // the stream says why
   std::atexit(&FinishAtExit);
   return 1;
 }

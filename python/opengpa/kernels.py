@@ -1,0 +1,322 @@
+"""One row per kernel launch: `opengpa.profile(counters, per_kernel=True)`.
+
+The per-kernel profiler is `opengpa profile --api cuda`'s, driven from inside the Python process: the
+library the CLI injects into programs (libopengpa_inject_cuda.so) exports a small C entry
+(tools/opengpa/inject_cuda/in_process.h) that starts the same injection session on the running process,
+whatever CUDA contexts it already made (PyTorch creates its context early). Each kernel launch is one
+CUPTI auto range and one row: demangled kernel name, grid, block, stream, context, every counter, GPA
+derived counters evaluated by the library's engine. Nothing is measured or evaluated here.
+
+- Regions are labels here, not samples: `opengpa.region(name)` and NVTX push/pop ranges
+  (torch.cuda.nvtx.range_push, nvtx.annotate, C++ libraries' NVTX) open on the launching thread are
+  recorded with each launch, and may nest. `results.aggregate()` gives one row per innermost region
+  (with `opengpa.torch_ops.op_regions`, one per aten op), `aggregate(by="kernel")` one per kernel name.
+- Multi-pass sets: `p.run(step)` runs `step()` once per pass (application replay from inside): each pass
+  is a session of its own, and the passes are joined launch by launch with the CLI's rules (same launches,
+  same order, same names and shapes; tools/opengpa/profiling/replay_merge.h) and, here, the same region
+  labels. A mismatch raises OpenGpaError and nothing is mixed. `replay="kernel"` lets CUPTI replay each
+  launch instead, so that a multi-pass set needs no `p.run`.
+"""
+
+import ctypes
+import json
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from . import _cuda
+from ._library import find_library
+from ._status import OpenGpaError
+from .counters import Counter, _names
+from .results import Results
+
+LIBRARY = "libopengpa_inject_cuda.so"
+_library = None
+
+
+def load_library():
+    """The injection library with the in-process entry's signatures (loaded once)."""
+    global _library
+    if _library is None:
+        path = find_library(LIBRARY)
+        try:
+            library = ctypes.CDLL(path)
+        except OSError as error:
+            raise OpenGpaError(f"loading {LIBRARY}", -28,
+                               detail=f"{error}: set OPENGPA_LIBRARY_DIR to the folder holding the OpenGPA "
+                               "libraries (a build's lib/)") from None
+        size_t, text = ctypes.c_size_t, ctypes.c_char_p
+        for name, argtypes, restype in (
+                ("OpenGpaKernelProfilerPlan", [ctypes.c_void_p, text, text, ctypes.c_char_p, size_t], size_t),
+                ("OpenGpaKernelProfilerStart", [text, text, ctypes.c_uint, ctypes.c_int, text, text, ctypes.c_int],
+                 ctypes.c_int),
+                ("OpenGpaKernelProfilerStop", [], ctypes.c_int),
+                ("OpenGpaKernelProfilerPushRange", [text], ctypes.c_int),
+                ("OpenGpaKernelProfilerPopRange", [], ctypes.c_int),
+                ("OpenGpaKernelProfilerLaunches", [ctypes.c_char_p, size_t], size_t),
+                ("OpenGpaKernelProfilerJoin", [ctypes.POINTER(text), ctypes.c_uint, text], ctypes.c_int),
+                ("OpenGpaKernelProfilerCuptiPath", [ctypes.c_char_p, size_t], size_t),
+                ("OpenGpaKernelProfilerLastError", [], text)):
+            function = getattr(library, name)
+            function.argtypes = argtypes
+            function.restype = restype
+        _library = library
+    return _library
+
+
+def _fail(function):
+    message = _library.OpenGpaKernelProfilerLastError()
+    return OpenGpaError(function, 0, detail=message.decode("utf-8", "replace") if message else "")
+
+
+def _check(function, result):
+    if not result:
+        raise _fail(function)
+    return result
+
+
+def _text(function, *args):
+    """A C entry that fills a buffer: asked once for the size, then filled."""
+    entry = getattr(_library, function)
+    size = _check(function, entry(*args, None, 0))
+    buffer = ctypes.create_string_buffer(size)
+    _check(function, entry(*args, buffer, size))
+    return buffer.value.decode("utf-8", "replace")
+
+
+def _encode(text):
+    return text.encode() if text is not None else None
+
+
+class KernelResults(Results):
+    """One row per kernel launch (per_kernel=True): Results' regions, counters and values, plus
+
+    - ``kernels``: demangled kernel names; ``grids`` and ``blocks``: (x, y, z) tuples; ``streams``: CUPTI's
+      stream ids; ``contexts``: the CUcontext of each launch (an int); ``indices``: launch order in the profile;
+    - ``regions``: the innermost region or NVTX range open when the kernel was launched ("" for none), and
+      ``ranges``: every range open, outermost first.
+    """
+
+    def __init__(self, rows, counters, values, device_name="", pass_count=1, replay="", messages=()):
+        super().__init__([row["region"] for row in rows], counters, values, device_name, pass_count)
+        self.indices = [row["index"] for row in rows]
+        self.kernels = [row["kernel"] for row in rows]
+        self.grids = [tuple(row["grid"]) for row in rows]
+        self.blocks = [tuple(row["block"]) for row in rows]
+        self.streams = [row["stream"] for row in rows]
+        self.contexts = [row["context"] for row in rows]
+        self.ranges = [tuple(row["ranges"]) for row in rows]
+        self.replay = replay
+        self.messages = list(messages)
+
+    def aggregate(self, by="region"):
+        """One row per distinct innermost region (by="region") or kernel name (by="kernel"), as
+        Results.aggregate: amounts summed, percentages and ratios averaged weighted by time, a "count"."""
+        if by == "region":
+            return super().aggregate()
+        if by != "kernel":
+            raise ValueError(f'by must be "region" or "kernel", not {by!r}')
+        return Results(self.kernels, self.counters, self.values, self.device_name, self.pass_count).aggregate()
+
+    def to_dataframe(self):
+        """pandas: index, kernel, region, ranges, grid, block, stream, context, then one column per counter."""
+        frame = super().to_dataframe()
+        frame = frame.drop(columns=["region"])
+        for position, (column, values) in enumerate((
+                ("index", self.indices), ("kernel", self.kernels), ("region", self.regions),
+                ("ranges", ["/".join(r) for r in self.ranges]), ("grid", self.grids), ("block", self.blocks),
+                ("stream", self.streams), ("context", [hex(c) if c else "" for c in self.contexts]))):
+            frame.insert(position, column, values)
+        return frame
+
+    def __repr__(self):
+        return (f"<opengpa.KernelResults on {self.device_name}: {len(self.kernels)} kernel launches, "
+                f"{len(self.counters)} counters, {self.pass_count} pass(es), {self.replay} replay>")
+
+
+def results_from_profile(document, launches):
+    """KernelResults from `opengpa profile`'s JSON document of the joined passes and pass 0's launch
+    labels ([{"index", "context", "ranges"}], OpenGpaKernelProfilerLaunches)."""
+    labels = {launch["index"]: launch for launch in launches}
+    counters = [Counter(index=i, name=c["name"], group="", description="", data_type=c.get("data_type", "float64"),
+                        usage=c.get("usage", "")) for i, c in enumerate(document["counters"])]
+    rows, values = [], []
+    for sample in document["samples"]:
+        label = labels.get(sample["index"], {})
+        ranges = list(label.get("ranges", []))
+        context = label.get("context", "")
+        rows.append({"index": sample["index"], "kernel": sample["kernel"], "grid": sample["grid"],
+                     "block": sample["block"], "stream": sample["queue"],
+                     "context": int(context, 16) if context and context != "(nil)" else 0,
+                     "ranges": ranges, "region": ranges[-1] if ranges else ""})
+        values.append([np.nan if sample["values"].get(c.name) is None else sample["values"][c.name]
+                       for c in counters])
+    replay = document.get("replay", {})
+    return KernelResults(rows, counters, np.array(values, dtype=np.float64).reshape(len(rows), len(counters)),
+                         document.get("device", ""), replay.get("passes", 1), replay.get("mode", ""),
+                         document.get("messages", []))
+
+
+def join_streams(stream_paths, output_path):
+    """The sample streams of passes 0..n-1 joined launch by launch and evaluated by the C library
+    (OpenGpaKernelProfilerJoin), as `opengpa profile`'s JSON document (a dict), also written to
+    `output_path`. Needs no GPU: recorded streams can be joined anywhere."""
+    library = load_library()
+    paths = (ctypes.c_char_p * len(stream_paths))(*[os.fspath(path).encode() for path in stream_paths])
+    _check("OpenGpaKernelProfilerJoin", library.OpenGpaKernelProfilerJoin(paths, len(stream_paths),
+                                                                           os.fspath(output_path).encode()))
+    with open(output_path) as joined:
+        return json.load(joined)
+
+
+def check_same_labels(passes):
+    """Passes of an application replay must launch under the same regions: [[ranges per launch], ...] per
+    pass. Raises OpenGpaError naming the first pass and launch that differ."""
+    first = passes[0]
+    for number, labels in enumerate(passes[1:], start=2):
+        for position, (a, b) in enumerate(zip(first, labels)):
+            if a != b:
+                raise OpenGpaError(
+                    "opengpa.Profile.run", 0,
+                    detail=f"pass {number} made its launch {position + 1} inside regions {list(b)} where pass 1 "
+                    f"had {list(a)}: every pass must repeat the same work with the same regions, so the passes "
+                    "cannot be joined")
+        if len(labels) != len(first):
+            raise OpenGpaError(
+                "opengpa.Profile.run", 0,
+                detail=f"pass {number} made {len(labels)} kernel launches where pass 1 made {len(first)}: the step "
+                "does not repeat its launches, so the passes cannot be joined (replay='kernel' replays each launch)")
+
+
+class KernelProfile:
+    """Per-kernel profiling of the process's CUDA work. Made by `opengpa.profile(..., per_kernel=True)`."""
+
+    def __init__(self, counters, replay="auto", cache_control="all", kernel_name="", nvtx=True, device=0,
+                 stream_folder=None):
+        self.counter_names = _names(counters)
+        if cache_control not in ("all", "none"):
+            raise ValueError(f'cache_control must be "all" or "none", not {cache_control!r}')
+        self.requested_replay = replay
+        self.cache_control = cache_control
+        self.kernel_name = kernel_name or ""
+        self.nvtx = nvtx
+        self.device = device
+        self.stream_folder = stream_folder  # where the pass streams are kept (None: a temporary folder)
+        self.replay = None
+        self.pass_count = 0
+        self.results = None
+        self.messages = []
+        self._folder = None
+        self._streams = []  # one sample stream per recorded pass
+        self._labels = []  # per pass: the ranges of each launch
+        self._launches = None  # pass 0's launch labels
+        self._running = False
+        self._ran = False
+
+    # ---- lifetime --------------------------------------------------------------------------------------
+    def __enter__(self):
+        library = load_library()
+        context = _cuda.current_context(self.device)
+        counters = ",".join(self.counter_names).encode()
+        plan = json.loads(_text("OpenGpaKernelProfilerPlan", context, counters, self.requested_replay.encode()))
+        self.replay, self.pass_count = plan["replay"], plan["passes"]
+        self.messages += plan.get("messages", [])
+        if self.nvtx and "NVTX_INJECTION64_PATH" not in os.environ:
+            # NVTX hands its calls to CUPTI when this names libcupti before the process's first NVTX call.
+            os.environ["NVTX_INJECTION64_PATH"] = _text("OpenGpaKernelProfilerCuptiPath")
+        self._library = library
+        self._folder = self.stream_folder or tempfile.mkdtemp(prefix="opengpa-kernels-")
+        os.makedirs(self._folder, exist_ok=True)
+        if self.replay != "application":
+            try:
+                self._start(0)
+            except Exception:
+                if self.stream_folder is None:
+                    shutil.rmtree(self._folder, ignore_errors=True)
+                raise
+        from .profiling import _push_profile
+        _push_profile(self)
+        return self
+
+    def __exit__(self, exc_type, exc, traceback):
+        from .profiling import _pop_profile
+        _pop_profile(self)
+        try:
+            if self._running:
+                self._stop()
+            if exc_type is None:
+                if not self._streams:
+                    raise OpenGpaError(
+                        "opengpa.profile", -12,
+                        detail=f"counters {self.counter_names} need {self.pass_count} passes of application replay: "
+                        "put the work in a function and call p.run(step), or profile with replay='kernel'")
+                self._finish()
+        finally:
+            if self.stream_folder is None:
+                shutil.rmtree(self._folder, ignore_errors=True)
+        return False
+
+    # ---- passes ----------------------------------------------------------------------------------------
+    def _start(self, pass_index):
+        path = os.path.join(self._folder, f"pass{pass_index}.jsonl")
+        _check("OpenGpaKernelProfilerStart", self._library.OpenGpaKernelProfilerStart(
+            ",".join(self.counter_names).encode(), self.replay.encode(), pass_index,
+            1 if self.cache_control == "all" else 0, self.kernel_name.encode(), path.encode(), 1 if self.nvtx else 0))
+        self._running = True
+        self._streams.append(path)
+
+    def _stop(self):
+        _cuda.synchronize()  # the pass's work is done before its ranges are decoded
+        self._running = False
+        _check("OpenGpaKernelProfilerStop", self._library.OpenGpaKernelProfilerStop())
+        launches = json.loads(_text("OpenGpaKernelProfilerLaunches"))
+        with open(self._streams[-1][: -len(".jsonl")] + ".launches.json", "w") as labels:
+            json.dump(launches, labels)  # kept beside the stream: what results_from_profile reads
+        if self._launches is None:
+            self._launches = launches
+        self._labels.append([tuple(launch["ranges"]) for launch in launches])
+
+    def run(self, step, passes="auto", setup=None, name=None):
+        """Calls `step()` once per pass (application replay; once when the set needs one pass or kernel
+        replay collects it) and returns the last call's value. `passes`: "auto" or the most passes the
+        caller accepts. `setup()` runs before each pass, unprofiled. `name`: a region around each call."""
+        from .profiling import region
+        if self._ran:
+            raise OpenGpaError("opengpa.Profile.run", 0, detail="a profile records one run()")
+        if passes != "auto" and int(passes) < self.pass_count:
+            raise OpenGpaError(
+                "opengpa.Profile.run", -12,
+                detail=f"counters {self.counter_names} need {self.pass_count} passes; passes={passes} allows fewer")
+        self._ran = True
+        calls = self.pass_count if self.replay == "application" else 1
+        value = None
+        for pass_index in range(calls):
+            if setup is not None:
+                setup()
+            if self.replay == "application":
+                _cuda.synchronize()
+                self._start(pass_index)
+            if name is None:
+                value = step()
+            else:
+                with region(name):
+                    value = step()
+            if self.replay == "application":
+                self._stop()
+        return value
+
+    # ---- regions: labels of the launches made while they are open ----------------------------------------
+    def _begin_region(self, name):
+        self._library.OpenGpaKernelProfilerPushRange(name.encode())
+
+    def _end_region(self):
+        self._library.OpenGpaKernelProfilerPopRange()
+
+    # ---- results ---------------------------------------------------------------------------------------
+    def _finish(self):
+        check_same_labels(self._labels)
+        document = join_streams(self._streams, os.path.join(self._folder, "joined.json"))
+        self.results = results_from_profile(document, self._launches or [])
+        self.messages += self.results.messages
