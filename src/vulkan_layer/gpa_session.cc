@@ -1,5 +1,6 @@
 #include "gpa_session.h"
 
+#include <algorithm>
 #include <bitset>
 #include <cstring>
 #include <string>
@@ -311,6 +312,9 @@ void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
     return;
   }
   samples_ = source.samples_;
+  ForgetReadValues();
+  // The copy's command buffer resets the source's queries: what was read from them is stale once it runs.
+  source.ForgetReadValues();
   VkDeviceSize offset = 0;
   for (Sample& sample : samples_) {
     sample.copy_offset = offset;
@@ -343,38 +347,51 @@ void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
   recorded_ = true;
 }
 
-VkResult GpaSession::ReadQueries(const Sample& sample, std::vector<std::uint64_t>* values, bool* available) {
+VkResult GpaSession::ReadQueries(Sample& sample, std::vector<std::uint64_t>* values, bool* available) {
   const std::uint32_t words = WordsPerQuery(sample);
-  std::vector<std::uint64_t> raw(std::size_t{words} * sample.queries.count, 0);
-  if (copy_source_ != nullptr) {
-    if (copy_words_ == nullptr) {
-      *available = false;
-      return VK_SUCCESS;
-    }
-    std::memcpy(raw.data(), reinterpret_cast<const char*>(copy_words_) + sample.copy_offset,
-                raw.size() * sizeof(std::uint64_t));
-  } else {
-    const VkResult result =
-        device_.GetQueryPoolResults(device_.device, sample.queries.pool, sample.queries.first, sample.queries.count,
-                                    raw.size() * sizeof(std::uint64_t), raw.data(), words * sizeof(std::uint64_t),
-                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-    if (result != VK_SUCCESS && result != VK_NOT_READY) return result;
+  const std::uint32_t values_per_query = words - 1;
+  // A copy destination reads its own memory, which a later execution of the copy may rewrite: read it anew.
+  if (sample.known.size() != sample.queries.count || copy_source_ != nullptr) {
+    sample.known.assign(sample.queries.count, false);
+    sample.known_values.assign(std::size_t{values_per_query} * sample.queries.count, 0);
   }
-  *available = true;
-  values->clear();
+  std::vector<std::uint64_t> raw(words, 0);
   for (std::uint32_t q = 0; q < sample.queries.count; ++q) {
-    const std::uint64_t* query = raw.data() + std::size_t{q} * words;
-    if (query[words - 1] == 0) *available = false;
-    values->insert(values->end(), query, query + words - 1);
+    if (sample.known[q]) continue;
+    if (copy_source_ != nullptr) {
+      if (copy_words_ == nullptr) break;
+      std::memcpy(raw.data(),
+                  reinterpret_cast<const char*>(copy_words_) + sample.copy_offset + std::size_t{q} * words * sizeof(std::uint64_t),
+                  words * sizeof(std::uint64_t));
+    } else {
+      std::fill(raw.begin(), raw.end(), 0);
+      const VkResult result = device_.GetQueryPoolResults(
+          device_.device, sample.queries.pool, sample.queries.first + q, 1, raw.size() * sizeof(std::uint64_t),
+          raw.data(), words * sizeof(std::uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+      if (result != VK_SUCCESS && result != VK_NOT_READY) return result;
+    }
+    if (raw[words - 1] == 0) continue;  // not written yet
+    std::copy(raw.begin(), raw.begin() + values_per_query,
+              sample.known_values.begin() + std::ptrdiff_t{q} * values_per_query);
+    sample.known[q] = true;
   }
+  *available = std::all_of(sample.known.begin(), sample.known.end(), [](bool known) { return known; });
+  *values = sample.known_values;
   return VK_SUCCESS;
+}
+
+void GpaSession::ForgetReadValues() {
+  for (Sample& sample : samples_) {
+    sample.known.clear();
+    sample.known_values.clear();
+  }
 }
 
 VkResult GpaSession::Status() {
   if (state_ == State::kRecording || !recorded_) return VK_NOT_READY;
   if (copy_source_ != nullptr && !copied_) return VK_NOT_READY;
   std::vector<std::uint64_t> values;
-  for (const Sample& sample : samples_) {
+  for (Sample& sample : samples_) {
     if (sample.abandoned || !sample.ended) continue;
     bool available = false;
     const VkResult result = ReadQueries(sample, &values, &available);
@@ -389,7 +406,7 @@ VkResult GpaSession::Results(std::uint32_t sample_id, std::size_t* size_in_bytes
     LogProblem("vkGetGpaSessionResultsAMD: the session has no " + SampleName(sample_id));
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
-  const Sample& sample = samples_[sample_id];
+  Sample& sample = samples_[sample_id];
   const std::size_t needed = ResultSize(sample);
   if (data == nullptr) {
     *size_in_bytes = needed;
@@ -434,6 +451,7 @@ VkResult GpaSession::Reset() {
     if (copy_words_ != nullptr) std::memset(copy_words_, 0, static_cast<std::size_t>(copy_size_));
   } else {
     // Samples stay: a command buffer recorded once may be submitted again and read again.
+    ForgetReadValues();
     timestamps_.ResetAll();
     if (graphics_statistics_) graphics_statistics_->ResetAll();
     if (compute_statistics_) compute_statistics_->ResetAll();

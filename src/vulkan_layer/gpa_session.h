@@ -64,12 +64,21 @@ class GpaSession {
     bool ended = false;
     bool abandoned = false;        // closed by the layer (never ended by the application): no results
     VkDeviceSize copy_offset = 0;  // where a copy destination holds this sample's queries
+    // The values of the queries the driver has reported available, kept: each query is read from the driver
+    // once. lavapipe's pipeline-statistics results change with every read (its llvmpipe adds the fragment
+    // count again on each vkGetQueryPoolResults), and AMD's GPA reads the session status before each result.
+    std::vector<std::uint64_t> known_values;  // WordsPerQuery - 1 per query
+    std::vector<bool> known;                  // per query
   };
 
   std::size_t ResultSize(const Sample& sample) const;
   // Words per query as the copy writes them: the values, then the availability word.
   static std::uint32_t WordsPerQuery(const Sample& sample);
-  VkResult ReadQueries(const Sample& sample, std::vector<std::uint64_t>* values, bool* available);
+  // The sample's query values (from the copy, or from the driver, each available query read there once);
+  // *available is false while some query has no final value.
+  VkResult ReadQueries(Sample& sample, std::vector<std::uint64_t>* values, bool* available);
+  // Forgets what was read: the queries are reset (and may be written again).
+  void ForgetReadValues();
   bool EnsureCopyBuffer(VkDeviceSize size);
   void ReleaseCopyBuffer();
   QueryPools& StatisticsPools(bool graphics);

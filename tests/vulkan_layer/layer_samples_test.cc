@@ -95,6 +95,30 @@ TEST_F(LayerSamplesTest, FullScreenTriangleShadesEachPixelOfTheTargetOnce) {
   EXPECT_EQ(Results(session, id), (std::vector<std::uint64_t>{256 * 192, 1, 1}));
 }
 
+// AMD's GPA asks the session's status before it reads each sample; a status check, and any number of reads,
+// leave the counts as they are. (lavapipe's own query results are not so: each vkGetQueryPoolResults of a
+// pipeline-statistics query adds its fragment count again, so the layer reads each query from the driver once.)
+TEST_F(LayerSamplesTest, StatusChecksAndRepeatedReadsLeaveTheFragmentCountUnchanged) {
+  const VkGpaSessionAMD session = CreateSession();
+  const VkCommandBuffer command_buffer = BeginPrimary();
+  ASSERT_EQ(gpa().CmdBeginGpaSession(command_buffer, session), VK_SUCCESS);
+  const std::vector<VkGpaPerfCounterAMD> counters = {kFsInvocations};
+  const VkGpaSampleBeginInfoAMD cumulative = CumulativeInfo(counters);
+  std::uint32_t id = UINT32_MAX;
+  target().Begin(command_buffer, VK_SUBPASS_CONTENTS_INLINE);
+  ASSERT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &cumulative, &id), VK_SUCCESS);
+  fullscreen().Draw(command_buffer, 3, 1, kColor);
+  gpa().CmdEndGpaSample(command_buffer, session, id);
+  target().End(command_buffer);
+  ASSERT_EQ(gpa().CmdEndGpaSession(command_buffer, session), VK_SUCCESS);
+  End(command_buffer);
+  Submit({command_buffer});
+  for (int check = 0; check < 3; ++check) EXPECT_EQ(gpa().GetGpaSessionStatus(vk(), session), VK_SUCCESS);
+  for (int read = 0; read < 3; ++read) {
+    EXPECT_EQ(Results(session, id), (std::vector<std::uint64_t>{256 * 192})) << "read " << read;
+  }
+}
+
 TEST_F(LayerSamplesTest, CumulativeSamplesCountKnownDispatchesExactly) {
   const VkGpaSessionAMD session = CreateSession();
   const VkCommandBuffer command_buffer = BeginPrimary();
