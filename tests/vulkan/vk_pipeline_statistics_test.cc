@@ -142,6 +142,36 @@ TEST_F(FullScreenTest, FullScreenTriangleOnAnOddSizedTargetCountsEveryPixelAndAt
   }
 }
 
+// A pass polled while one of its command buffers has run and another not yet: each query is read from the
+// driver once. (lavapipe adds a statistics query's fragment count again on every read of its results.)
+TEST_F(FullScreenTest, PollingBetweenTheSubmissionsOfAPassLeavesEachFragmentCountExact) {
+  std::string error;
+  auto target = RenderTarget::Create(device(), 256, 192, &error);
+  ASSERT_TRUE(target) << error;
+  auto pipeline = GraphicsPipeline::Create(device(), *target, Geometry::kFullScreenTriangle, &error);
+  ASSERT_TRUE(pipeline) << error;
+  GpaSessionId session = BeginSessionWith({"PSPixelsIn"});
+  VkCommandBuffer command_buffers[2];
+  for (GpaUInt32 i = 0; i < 2; ++i) {
+    command_buffers[i] = BeginPrimary();
+    GpaCommandListId list = BeginList(session, command_buffers[i]);
+    target->Begin(command_buffers[i], VK_SUBPASS_CONTENTS_INLINE);
+    ASSERT_EQ(gpa().GpaBeginSample(i, list), kGpaStatusOk);
+    pipeline->Draw(command_buffers[i], 3, 1, kColor);
+    ASSERT_EQ(gpa().GpaEndSample(list), kGpaStatusOk);
+    target->End(command_buffers[i]);
+    ASSERT_EQ(gpa().GpaEndCommandList(list), kGpaStatusOk);
+    vkEndCommandBuffer(command_buffers[i]);
+  }
+  ASSERT_EQ(gpa().GpaEndSession(session), kGpaStatusOk);
+  ASSERT_GE(device().SubmitAndWait({command_buffers[0]}), 0);
+  for (int poll = 0; poll < 3; ++poll) EXPECT_EQ(gpa().GpaIsPassComplete(session, 0), kGpaStatusResultNotReady);
+  ASSERT_GE(device().SubmitAndWait({command_buffers[1]}), 0);
+  EXPECT_EQ(gpa().GpaIsPassComplete(session, 0), kGpaStatusOk);
+  EXPECT_EQ(Read(session, 0)["PSPixelsIn"], 256.0 * 192);
+  EXPECT_EQ(Read(session, 1)["PSPixelsIn"], 256.0 * 192);
+}
+
 
 class ComputeTest : public VulkanGpaTest,
                     public ::testing::WithParamInterface<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> {};

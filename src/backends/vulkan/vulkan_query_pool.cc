@@ -76,51 +76,96 @@ void EntryPools::EndStatistics(VkCommandBuffer command_buffer, std::uint32_t ent
                          entry % kEntriesPerChunk);
 }
 
+namespace {
+
+// Calls read(first, count) for each run of consecutive queries in [begin, end) not yet available.
+template <typename ReadRun>
+GpaStatus ForEachUnavailableRun(const std::vector<bool>& available, std::uint32_t begin, std::uint32_t end,
+                                ReadRun&& read) {
+  std::uint32_t q = begin;
+  while (q < end) {
+    if (available[q]) {
+      ++q;
+      continue;
+    }
+    std::uint32_t run_end = q;
+    while (run_end < end && !available[run_end]) ++run_end;
+    GpaStatus status = read(q, run_end - q);
+    if (status != kGpaStatusOk) return status;
+    q = run_end;
+  }
+  return kGpaStatusOk;
+}
+
+}  // namespace
+
 GpaStatus EntryPools::Read(EntryResults* out) {
   // No VK_QUERY_RESULT_WAIT_BIT: a query whose command buffer is never submitted would block forever.
-  // Availability words tell, per query, whether the value is final.
+  // Availability words tell, per query, whether the value is final. A query once available is not read again:
+  // its value is final, and lavapipe's pipeline-statistics results change with every read (llvmpipe adds the
+  // fragment count again each time), so a pass polled between its submissions would count fragments twice.
   constexpr VkQueryResultFlags kFlags = VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT;
-  out->timestamps.assign(timestamps_ ? 3 * entry_count_ : 0, 0);
-  out->timestamp_available.assign(out->timestamps.size(), false);
-  out->statistics.assign(statistics_ != 0 ? statistic_count_ * entry_count_ : 0, 0);
-  out->statistics_available.assign(statistics_ != 0 ? entry_count_ : 0, false);
+  const std::size_t timestamp_count = timestamps_ ? 3 * std::size_t{entry_count_} : 0;
+  if (out->timestamps.size() != timestamp_count) {
+    out->timestamps.assign(timestamp_count, 0);
+    out->timestamp_available.assign(timestamp_count, false);
+  }
+  const std::size_t statistic_values = statistics_ != 0 ? std::size_t{statistic_count_} * entry_count_ : 0;
+  if (out->statistics.size() != statistic_values ||
+      out->statistics_available.size() != (statistics_ != 0 ? entry_count_ : 0)) {
+    out->statistics.assign(statistic_values, 0);
+    out->statistics_available.assign(statistics_ != 0 ? entry_count_ : 0, false);
+  }
   std::vector<std::uint64_t> words;
   for (std::uint32_t c = 0; c < chunks_.size(); ++c) {
     const std::uint32_t first_entry = c * kEntriesPerChunk;
     const std::uint32_t entries = std::min(kEntriesPerChunk, entry_count_ - first_entry);
     if (timestamps_) {
-      const std::uint32_t queries = 3 * entries;
-      words.assign(2 * queries, 0);
-      VkResult result = functions_.GetQueryPoolResults(device_, chunks_[c].timestamps->handle(), 0, queries,
-                                                       words.size() * sizeof(std::uint64_t), words.data(),
-                                                       2 * sizeof(std::uint64_t), kFlags);
-      if (result != VK_SUCCESS && result != VK_NOT_READY) {
-        return LogError(kGpaStatusErrorReadingSampleResult,
-                        "vkGetQueryPoolResults on timestamp pool {} failed with VkResult {}", c,
-                        static_cast<int>(result));
-      }
-      for (std::uint32_t q = 0; q < queries; ++q) {
-        out->timestamps[3 * first_entry + q] = words[2 * q];
-        out->timestamp_available[3 * first_entry + q] = words[2 * q + 1] != 0;
-      }
+      GpaStatus status = ForEachUnavailableRun(
+          out->timestamp_available, 3 * first_entry, 3 * (first_entry + entries),
+          [&](std::uint32_t first, std::uint32_t count) {
+            words.assign(2 * std::size_t{count}, 0);
+            VkResult result = functions_.GetQueryPoolResults(device_, chunks_[c].timestamps->handle(),
+                                                             first - 3 * first_entry, count,
+                                                             words.size() * sizeof(std::uint64_t), words.data(),
+                                                             2 * sizeof(std::uint64_t), kFlags);
+            if (result != VK_SUCCESS && result != VK_NOT_READY) {
+              return LogError(kGpaStatusErrorReadingSampleResult,
+                              "vkGetQueryPoolResults on timestamp pool {} failed with VkResult {}", c,
+                              static_cast<int>(result));
+            }
+            for (std::uint32_t q = 0; q < count; ++q) {
+              out->timestamps[first + q] = words[2 * q];
+              out->timestamp_available[first + q] = words[2 * q + 1] != 0;
+            }
+            return kGpaStatusOk;
+          });
+      if (status != kGpaStatusOk) return status;
     }
     if (statistics_ != 0) {
       const std::uint32_t stride = statistic_count_ + 1;
-      words.assign(stride * entries, 0);
-      VkResult result = functions_.GetQueryPoolResults(device_, chunks_[c].statistics->handle(), 0, entries,
-                                                       words.size() * sizeof(std::uint64_t), words.data(),
-                                                       stride * sizeof(std::uint64_t), kFlags);
-      if (result != VK_SUCCESS && result != VK_NOT_READY) {
-        return LogError(kGpaStatusErrorReadingSampleResult,
-                        "vkGetQueryPoolResults on pipeline-statistics pool {} failed with VkResult {}", c,
-                        static_cast<int>(result));
-      }
-      for (std::uint32_t e = 0; e < entries; ++e) {
-        for (std::uint32_t s = 0; s < statistic_count_; ++s) {
-          out->statistics[(first_entry + e) * statistic_count_ + s] = words[e * stride + s];
-        }
-        out->statistics_available[first_entry + e] = words[e * stride + statistic_count_] != 0;
-      }
+      GpaStatus status = ForEachUnavailableRun(
+          out->statistics_available, first_entry, first_entry + entries,
+          [&](std::uint32_t first, std::uint32_t count) {
+            words.assign(std::size_t{stride} * count, 0);
+            VkResult result = functions_.GetQueryPoolResults(device_, chunks_[c].statistics->handle(),
+                                                             first - first_entry, count,
+                                                             words.size() * sizeof(std::uint64_t), words.data(),
+                                                             stride * sizeof(std::uint64_t), kFlags);
+            if (result != VK_SUCCESS && result != VK_NOT_READY) {
+              return LogError(kGpaStatusErrorReadingSampleResult,
+                              "vkGetQueryPoolResults on pipeline-statistics pool {} failed with VkResult {}", c,
+                              static_cast<int>(result));
+            }
+            for (std::uint32_t e = 0; e < count; ++e) {
+              for (std::uint32_t s = 0; s < statistic_count_; ++s) {
+                out->statistics[(first + e) * std::size_t{statistic_count_} + s] = words[e * stride + s];
+              }
+              out->statistics_available[first + e] = words[e * stride + statistic_count_] != 0;
+            }
+            return kGpaStatusOk;
+          });
+      if (status != kGpaStatusOk) return status;
     }
   }
   return kGpaStatusOk;

@@ -34,6 +34,7 @@ class SampleRecorder {
   virtual void BeginStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) = 0;
   virtual void EndStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) = 0;
   // Reads every allocated entry without waiting; what the GPU has not written yet is marked unavailable.
+  // `out` holds the previous read: values it marks available are final and need not be read again.
   virtual GpaStatus Read(EntryResults* out) = 0;
   virtual std::uint32_t entry_count() const = 0;
   virtual std::uint32_t statistic_count() const = 0;
