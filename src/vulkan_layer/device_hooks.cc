@@ -8,6 +8,7 @@
 #include "hooks.h"
 #include "layer_log.h"
 #include "layer_objects.h"
+#include "performance_counters.h"
 #include "physical_device_properties.h"
 
 namespace opengpa::vklayer {
@@ -59,12 +60,21 @@ class DeviceCreateEdit {
         DriverOffersExtension(instance, physical_device, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME)) {
       extensions_.push_back(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
     }
+
+    // Performance counters, for cumulative samples of a device created with VK_AMD_gpa_interface.
+    performance_query_ = gpa_interface_enabled_ && !ReadPerformanceCounters(instance, physical_device).empty();
+    if (performance_query_ && !Contains(extensions_, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME)) {
+      extensions_.push_back(VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
+    }
     info_.enabledExtensionCount = static_cast<std::uint32_t>(extensions_.size());
     info_.ppEnabledExtensionNames = extensions_.data();
 
     // What the device supports.
+    VkPhysicalDevicePerformanceQueryFeaturesKHR supported_performance{};
+    supported_performance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR;
     VkPhysicalDeviceHostQueryResetFeatures supported_reset{};
     supported_reset.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES;
+    if (performance_query_) supported_reset.pNext = &supported_performance;
     VkPhysicalDeviceFeatures2 supported{};
     supported.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
     supported.pNext = &supported_reset;
@@ -116,6 +126,24 @@ class DeviceCreateEdit {
         info_.pNext = &host_query_reset_;
       }
     }
+
+    // performanceCounterQueryPools (and several pools per command buffer where the device allows it).
+    if (performance_query_) {
+      multiple_performance_pools_ = supported_performance.performanceCounterMultipleQueryPools == VK_TRUE;
+      if (auto* own = FindInChain<VkPhysicalDevicePerformanceQueryFeaturesKHR>(
+              info_.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR)) {
+        patched_.push_back({&own->performanceCounterQueryPools, own->performanceCounterQueryPools});
+        patched_.push_back({&own->performanceCounterMultipleQueryPools, own->performanceCounterMultipleQueryPools});
+        own->performanceCounterQueryPools = VK_TRUE;
+        own->performanceCounterMultipleQueryPools |= supported_performance.performanceCounterMultipleQueryPools;
+      } else {
+        performance_.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR;
+        performance_.performanceCounterQueryPools = VK_TRUE;
+        performance_.performanceCounterMultipleQueryPools = supported_performance.performanceCounterMultipleQueryPools;
+        performance_.pNext = const_cast<void*>(info_.pNext);
+        info_.pNext = &performance_;
+      }
+    }
   }
 
   ~DeviceCreateEdit() {
@@ -129,6 +157,8 @@ class DeviceCreateEdit {
   const VkDeviceCreateInfo& info() const { return info_; }
   bool gpa_interface_enabled() const { return gpa_interface_enabled_; }
   bool pipeline_statistics() const { return pipeline_statistics_; }
+  bool performance_query() const { return performance_query_; }
+  bool multiple_performance_pools() const { return multiple_performance_pools_; }
 
  private:
   struct Patched {
@@ -143,10 +173,13 @@ class DeviceCreateEdit {
   std::vector<const char*> extensions_;
   VkPhysicalDeviceFeatures features_{};
   VkPhysicalDeviceHostQueryResetFeatures host_query_reset_{};
+  VkPhysicalDevicePerformanceQueryFeaturesKHR performance_{};
   std::vector<Patched> patched_;
   std::vector<Unlinked> unlinked_;
   bool gpa_interface_enabled_ = false;
   bool pipeline_statistics_ = false;
+  bool performance_query_ = false;
+  bool multiple_performance_pools_ = false;
 };
 
 template <typename T>
@@ -181,6 +214,29 @@ void LoadDeviceFunctions(DeviceData& d) {
   Load(d, &d.BindBufferMemory, "vkBindBufferMemory");
   Load(d, &d.MapMemory, "vkMapMemory");
   Load(d, &d.UnmapMemory, "vkUnmapMemory");
+  Load(d, &d.AcquireProfilingLock, "vkAcquireProfilingLockKHR");
+  Load(d, &d.ReleaseProfilingLock, "vkReleaseProfilingLockKHR");
+}
+
+// VK_KHR_performance_query asks for the profiling lock before any command buffer that uses a performance
+// query begins recording, and until it has run: the layer cannot know which will, so a device it enabled
+// performance queries on holds the lock from its creation to its destruction.
+void AcquireProfilingLock(DeviceData& d) {
+  if (d.AcquireProfilingLock == nullptr) {
+    LogProblem("vkAcquireProfilingLockKHR is missing: VK_KHR_performance_query counters are not offered");
+    return;
+  }
+  VkAcquireProfilingLockInfoKHR info{};
+  info.sType = VK_STRUCTURE_TYPE_ACQUIRE_PROFILING_LOCK_INFO_KHR;
+  info.timeout = 1000000000;  // 1 s: another profiler may hold it
+  const VkResult result = d.AcquireProfilingLock(d.device, &info);
+  if (result != VK_SUCCESS) {
+    LogProblem("vkAcquireProfilingLockKHR failed (VkResult " + std::to_string(result) +
+               "): VK_KHR_performance_query counters are not offered on this device");
+    return;
+  }
+  d.profiling_lock_held = true;
+  d.performance_counters = ReadPerformanceCounters(*d.instance, d.physical_device);
 }
 
 }  // namespace
@@ -198,11 +254,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
 
   bool gpa_interface_enabled = false;
   bool pipeline_statistics = false;
+  bool performance_query = false;
+  bool multiple_performance_pools = false;
   VkResult result;
   {
     DeviceCreateEdit edit(*instance, physicalDevice, *pCreateInfo);
     gpa_interface_enabled = edit.gpa_interface_enabled();
     pipeline_statistics = edit.pipeline_statistics();
+    performance_query = edit.performance_query();
+    multiple_performance_pools = edit.multiple_performance_pools();
     result = create(physicalDevice, &edit.info(), pAllocator, pDevice);
   }
   if (result != VK_SUCCESS) return result;
@@ -230,6 +290,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     data->has_uuid = true;
   }
   LoadDeviceFunctions(*data);
+  data->multiple_performance_pools = multiple_performance_pools;
+  if (performance_query) AcquireProfilingLock(*data);
   return VK_SUCCESS;
 }
 
@@ -245,6 +307,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
     }
     data->sessions.clear();  // their query pools and buffers, while the device still exists
   }
+  if (data->profiling_lock_held) data->ReleaseProfilingLock(device);
   RemoveDevice(device);
   if (destroy != nullptr) destroy(device, pAllocator);
 }
@@ -285,6 +348,7 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device, const VkC
   const auto pool = data->pools.find(pAllocateInfo->commandPool);
   CommandBufferInfo info;
   info.pool = pAllocateInfo->commandPool;
+  info.secondary = pAllocateInfo->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
   if (pool != data->pools.end() && pool->second < data->queue_families.size()) {
     info.queue_family = pool->second;
     info.queue_flags = data->queue_families[pool->second].queueFlags;
@@ -316,6 +380,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer commandBuffer,
     if (it != data->command_buffers.end()) {
       it->second.open_session = nullptr;
       it->second.sessions_with_open_samples.clear();
+      it->second.performance_pool = VK_NULL_HANDLE;
     }
   }
   return data->BeginCommandBuffer(commandBuffer, pBeginInfo);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "layer_log.h"
+#include "performance_counters.h"
 
 namespace opengpa::vklayer {
 namespace {
@@ -73,6 +74,73 @@ QueryPools& GpaSession::StatisticsPools(bool graphics) {
   return *pools;
 }
 
+VkResult GpaSession::BeginPerformanceQuery(VkCommandBuffer command_buffer, CommandBufferInfo& info,
+                                           const std::vector<std::uint32_t>& counter_indices, Sample* sample) {
+  (void)command_buffer;
+  if (info.secondary) {
+    // A performance query may be neither reset nor copied in the command buffer that runs it, which is
+    // what vkCmdCopyGpaSessionResultsAMD does for a secondary's samples.
+    LogProblem("vkCmdBeginGpaSampleAMD: VK_KHR_performance_query counters are counted only in primary command buffers");
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  VkQueryPoolPerformanceCreateInfoKHR create{};
+  create.sType = VK_STRUCTURE_TYPE_QUERY_POOL_PERFORMANCE_CREATE_INFO_KHR;
+  create.queueFamilyIndex = info.queue_family;
+  create.counterIndexCount = static_cast<std::uint32_t>(counter_indices.size());
+  create.pCounterIndices = counter_indices.data();
+  std::uint32_t passes = 0;
+  device_.instance->GetQueueFamilyPerformanceQueryPasses(device_.physical_device, &create, &passes);
+  if (passes != 1) {
+    // A GPA session records its command buffers once and the application submits them once: there is no
+    // replay for the driver's further passes (VkPerformanceQuerySubmitInfoKHR::counterPassIndex).
+    LogProblem("vkCmdBeginGpaSampleAMD: the driver needs " + std::to_string(passes) +
+               " passes to count these " + std::to_string(counter_indices.size()) +
+               " performance counters together, and a GPA session is recorded and submitted once: sample "
+               "fewer counters at a time");
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  std::unique_ptr<QueryPools>& pools = performance_pools_[{info.queue_family, counter_indices}];
+  if (!pools) pools = std::make_unique<QueryPools>(device_, info.queue_family, counter_indices);
+  QueryRange range;
+  if (!pools->Take(1, &range)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  if (!device_.multiple_performance_pools && info.performance_pool != VK_NULL_HANDLE &&
+      info.performance_pool != range.pool) {
+    LogProblem(
+        "vkCmdBeginGpaSampleAMD: the device counts performance counters with one query pool per command buffer "
+        "(no performanceCounterMultipleQueryPools), and this command buffer already samples another set");
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  info.performance_pool = range.pool;
+  sample->performance = range;
+  for (std::uint32_t index : counter_indices) {
+    VkPerformanceCounterStorageKHR storage = VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR;
+    for (const PublishedPerformanceCounter& published : device_.performance_counters) {
+      if (info.queue_family < published.index_in_family.size() &&
+          published.index_in_family[info.queue_family] == static_cast<std::int32_t>(index)) {
+        storage = published.counter.storage;
+      }
+    }
+    sample->performance_storage.push_back(storage);
+  }
+  return VK_SUCCESS;
+}
+
+VkResult GpaSession::ReadPerformance(Sample& sample) {
+  if (sample.performance.count == 0 || sample.performance_known) return VK_SUCCESS;
+  // Performance queries report no availability word: VK_NOT_READY says the values are not there yet.
+  std::vector<VkPerformanceCounterResultKHR> results(sample.performance_storage.size());
+  const std::size_t size = results.size() * sizeof(VkPerformanceCounterResultKHR);
+  const VkResult result = device_.GetQueryPoolResults(device_.device, sample.performance.pool,
+                                                      sample.performance.first, 1, size, results.data(), size, 0);
+  if (result != VK_SUCCESS) return result;
+  sample.performance_values.clear();
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    sample.performance_values.push_back(WidenedResult(sample.performance_storage[i], results[i]));
+  }
+  sample.performance_known = true;
+  return VK_SUCCESS;
+}
+
 VkResult GpaSession::CmdBegin(VkCommandBuffer command_buffer, CommandBufferInfo& info) {
   if (copy_source_ != nullptr) {
     LogProblem(
@@ -97,6 +165,7 @@ VkResult GpaSession::CmdBegin(VkCommandBuffer command_buffer, CommandBufferInfo&
   timestamps_.ResetAll();
   if (graphics_statistics_) graphics_statistics_->ResetAll();
   if (compute_statistics_) compute_statistics_->ResetAll();
+  for (auto& [key, pools] : performance_pools_) pools->ResetAll();
   state_ = State::kRecording;
   recorded_ = false;
   info.open_session = this;
@@ -162,32 +231,68 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
         LogProblem("vkCmdBeginGpaSampleAMD: a cumulative sample needs perfCounterCount > 0 and pPerfCounters");
         return VK_ERROR_VALIDATION_FAILED_EXT;
       }
-      if (!device_.pipeline_statistics) {
-        LogProblem("vkCmdBeginGpaSampleAMD: the device has no pipeline-statistics queries, so no counters");
-        return VK_ERROR_FEATURE_NOT_PRESENT;
-      }
       const bool graphics = (info.queue_flags & VK_QUEUE_GRAPHICS_BIT) != 0;
+      std::vector<std::uint32_t> performance_indices;  // in the family's list, in the sample's order
       for (std::uint32_t i = 0; i < begin.perfCounterCount; ++i) {
         const VkGpaPerfCounterAMD& counter = begin.pPerfCounters[i];
-        const std::optional<PipelineStatisticEvent> event = FindEvent(counter.blockType, counter.eventID);
-        if (!event || counter.blockInstance != 0) {
-          LogProblem("vkCmdBeginGpaSampleAMD: pPerfCounters[" + std::to_string(i) + "] (block " +
-                     std::to_string(counter.blockType) + ", instance " + std::to_string(counter.blockInstance) +
-                     ", event " + std::to_string(counter.eventID) +
-                     ") is not a counter of this device (see VkPhysicalDeviceGpaPropertiesAMD::pPerfBlocks)");
-          return VK_ERROR_FEATURE_NOT_PRESENT;
+        const std::string what = "pPerfCounters[" + std::to_string(i) + "] (block " +
+                                 std::to_string(counter.blockType) + ", instance " +
+                                 std::to_string(counter.blockInstance) + ", event " + std::to_string(counter.eventID) +
+                                 ")";
+        CounterSource source;
+        if (counter.blockType == OPENGPA_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY && counter.blockInstance == 0 &&
+            counter.eventID < device_.performance_counters.size()) {
+          const PublishedPerformanceCounter& published = device_.performance_counters[counter.eventID];
+          const std::int32_t index = info.queue_family < published.index_in_family.size()
+                                         ? published.index_in_family[info.queue_family]
+                                         : -1;
+          if (index < 0) {
+            LogProblem("vkCmdBeginGpaSampleAMD: " + what + ", " + published.name +
+                       ", is not offered on the command buffer's queue family");
+            return VK_ERROR_FEATURE_NOT_PRESENT;
+          }
+          source.performance = true;
+          source.storage = published.counter.storage;
+          const auto known = std::find(performance_indices.begin(), performance_indices.end(),
+                                       static_cast<std::uint32_t>(index));
+          source.position = static_cast<std::uint32_t>(known - performance_indices.begin());
+          if (known == performance_indices.end()) performance_indices.push_back(static_cast<std::uint32_t>(index));
+        } else {
+          const std::optional<PipelineStatisticEvent> event = FindEvent(counter.blockType, counter.eventID);
+          if (!event || counter.blockInstance != 0) {
+            LogProblem("vkCmdBeginGpaSampleAMD: " + what +
+                       " is not a counter of this device (see VkPhysicalDeviceGpaPropertiesAMD::pPerfBlocks)");
+            return VK_ERROR_FEATURE_NOT_PRESENT;
+          }
+          if (!device_.pipeline_statistics) {
+            LogProblem("vkCmdBeginGpaSampleAMD: the device has no pipeline-statistics queries, so no " +
+                       std::string(event->name));
+            return VK_ERROR_FEATURE_NOT_PRESENT;
+          }
+          if (event->graphics && !graphics) {
+            LogProblem(std::string("vkCmdBeginGpaSampleAMD: ") + event->name +
+                       " cannot be counted in a command buffer whose queue family has no graphics");
+            return VK_ERROR_FEATURE_NOT_PRESENT;
+          }
+          source.statistic = event->statistic;
         }
-        if (event->graphics && !graphics) {
-          LogProblem(std::string("vkCmdBeginGpaSampleAMD: ") + event->name +
-                     " cannot be counted in a command buffer whose queue family has no graphics");
-          return VK_ERROR_FEATURE_NOT_PRESENT;
-        }
-        sample.counters.push_back(event->statistic);
+        sample.counters.push_back(source);
       }
-      QueryPools& pools = StatisticsPools(graphics);
-      if (!pools.Take(1, &sample.queries)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-      sample.statistics = pools.statistics();
-      device_.CmdBeginQuery(command_buffer, sample.queries.pool, sample.queries.first, 0);
+      const bool any_statistic = std::any_of(sample.counters.begin(), sample.counters.end(),
+                                             [](const CounterSource& source) { return !source.performance; });
+      if (any_statistic) {
+        QueryPools& pools = StatisticsPools(graphics);
+        if (!pools.Take(1, &sample.queries)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+        sample.statistics = pools.statistics();
+      }
+      if (!performance_indices.empty()) {
+        const VkResult result = BeginPerformanceQuery(command_buffer, info, performance_indices, &sample);
+        if (result != VK_SUCCESS) return result;  // (the statistics query taken stays unused until a reset)
+      }
+      if (any_statistic) device_.CmdBeginQuery(command_buffer, sample.queries.pool, sample.queries.first, 0);
+      if (!performance_indices.empty()) {
+        device_.CmdBeginQuery(command_buffer, sample.performance.pool, sample.performance.first, 0);
+      }
       info.sessions_with_open_samples.insert(this);
       break;
     }
@@ -217,12 +322,19 @@ void GpaSession::CmdEndSample(VkCommandBuffer command_buffer, CommandBufferInfo&
     return;
   }
   if (sample.type == VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD) {
-    device_.CmdEndQuery(command_buffer, sample.queries.pool, sample.queries.first);
+    EndCumulativeQueries(command_buffer, sample);
   } else {
     device_.CmdWriteTimestamp(command_buffer, sample.post_stage, sample.queries.pool, sample.queries.first + 1);
   }
   sample.ended = true;
   (void)info;
+}
+
+void GpaSession::EndCumulativeQueries(VkCommandBuffer command_buffer, const Sample& sample) {
+  if (sample.performance.count != 0) {
+    device_.CmdEndQuery(command_buffer, sample.performance.pool, sample.performance.first);
+  }
+  if (sample.queries.count != 0) device_.CmdEndQuery(command_buffer, sample.queries.pool, sample.queries.first);
 }
 
 void GpaSession::CloseOpenSamples(VkCommandBuffer command_buffer) {
@@ -235,7 +347,7 @@ void GpaSession::CloseOpenSamples(VkCommandBuffer command_buffer) {
     LogProblem("cumulative " + SampleName(id) +
                " was still open when its command buffer's recording ended; "
                "the layer ended it, and it will have no result");
-    device_.CmdEndQuery(command_buffer, sample.queries.pool, sample.queries.first);
+    EndCumulativeQueries(command_buffer, sample);
     sample.abandoned = true;
   }
 }
@@ -326,8 +438,14 @@ void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
     recorded_ = true;
     return;
   }
-  for (const Sample& sample : samples_) {
-    if (sample.abandoned || !sample.ended) continue;
+  for (Sample& sample : samples_) {
+    if (sample.performance.count != 0 && !sample.abandoned) {
+      // Only a primary counts performance counters (BeginPerformanceQuery), and its queries are read there.
+      LogProblem("vkCmdCopyGpaSessionResultsAMD: " + SampleName(static_cast<std::uint32_t>(&sample - samples_.data())) +
+                 " counts VK_KHR_performance_query counters, which are not copied; it has no result here");
+      sample.abandoned = true;
+    }
+    if (sample.abandoned || !sample.ended || sample.queries.count == 0) continue;
     device_.CmdCopyQueryPoolResults(command_buffer, sample.queries.pool, sample.queries.first, sample.queries.count,
                                     copy_buffer_, sample.copy_offset, WordsPerQuery(sample) * sizeof(std::uint64_t),
                                     kCopyFlags);
@@ -340,6 +458,7 @@ void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
                              0, nullptr, 0, nullptr);
   // The source's queries are free for the secondary command buffer's next execution.
   for (const Sample& sample : samples_) {
+    if (sample.queries.count == 0) continue;
     device_.CmdResetQueryPool(command_buffer, sample.queries.pool, sample.queries.first, sample.queries.count);
   }
   copied_ = true;
@@ -384,6 +503,8 @@ void GpaSession::ForgetReadValues() {
   for (Sample& sample : samples_) {
     sample.known.clear();
     sample.known_values.clear();
+    sample.performance_known = false;
+    sample.performance_values.clear();
   }
 }
 
@@ -397,6 +518,8 @@ VkResult GpaSession::Status() {
     const VkResult result = ReadQueries(sample, &values, &available);
     if (result != VK_SUCCESS) return result;
     if (!available) return VK_NOT_READY;
+    const VkResult performance = ReadPerformance(sample);
+    if (performance != VK_SUCCESS) return performance;
   }
   return VK_SUCCESS;
 }
@@ -430,8 +553,11 @@ VkResult GpaSession::Results(std::uint32_t sample_id, std::size_t* size_in_bytes
   if (sample.type == VK_GPA_SAMPLE_TYPE_TIMING_AMD) {
     out = values;  // the begin and end timestamps
   } else {
-    for (VkQueryPipelineStatisticFlagBits statistic : sample.counters) {
-      out.push_back(values[StatisticIndex(sample.statistics, statistic)]);
+    const VkResult performance = ReadPerformance(sample);
+    if (performance != VK_SUCCESS) return performance;
+    for (const CounterSource& source : sample.counters) {
+      out.push_back(source.performance ? sample.performance_values[source.position]
+                                       : values[StatisticIndex(sample.statistics, source.statistic)]);
     }
   }
   std::memcpy(data, out.data(), needed);
@@ -455,6 +581,7 @@ VkResult GpaSession::Reset() {
     timestamps_.ResetAll();
     if (graphics_statistics_) graphics_statistics_->ResetAll();
     if (compute_statistics_) compute_statistics_->ResetAll();
+    for (auto& [key, pools] : performance_pools_) pools->ResetAll();
   }
   state_ = State::kReady;
   return VK_SUCCESS;

@@ -3,8 +3,10 @@
 //
 //   timing sample      two timestamp queries, written at the stages of timingPreSample / timingPostSample;
 //                      its result is the two raw GPU timestamps (ticks of timestampPeriod nanoseconds).
-//   cumulative sample  one pipeline-statistics query around the sampled work; its result is one 64-bit
-//                      count per requested counter, in the order of pPerfCounters (perf_blocks.h).
+//   cumulative sample  one pipeline-statistics query around the sampled work, and one VK_KHR_performance_query
+//                      query where it asks for the driver's performance counters; its result is one 64-bit
+//                      value per requested counter, in the order of pPerfCounters (perf_blocks.h,
+//                      performance_counters.h).
 //   trace sample       refused: no device here produces SQTT or SPM data.
 //
 // A session created with a secondaryCopySource holds no queries: vkCmdCopyGpaSessionResultsAMD copies the
@@ -19,7 +21,9 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "layer_objects.h"
@@ -54,11 +58,26 @@ class GpaSession {
 
  private:
   enum class State { kReady, kRecording, kEnded };
+  // Where one counter of a cumulative sample comes from: a pipeline statistic of the sample's statistics
+  // query, or a value of its performance query.
+  struct CounterSource {
+    bool performance = false;
+    VkQueryPipelineStatisticFlagBits statistic = VK_QUERY_PIPELINE_STATISTIC_FLAG_BITS_MAX_ENUM;
+    std::uint32_t position = 0;  // performance: index among the performance query's counters
+    VkPerformanceCounterStorageKHR storage = VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR;
+  };
   struct Sample {
     VkGpaSampleTypeAMD type = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
-    QueryRange queries;                                      // timing: 2 timestamps; cumulative: 1 statistics query
-    VkQueryPipelineStatisticFlags statistics = 0;            // of the cumulative sample's pool
-    std::vector<VkQueryPipelineStatisticFlagBits> counters;  // cumulative: the statistic of each counter
+    // timing: 2 timestamps; cumulative: 1 statistics query where it counts a statistic (else none)
+    QueryRange queries;
+    VkQueryPipelineStatisticFlags statistics = 0;  // of the cumulative sample's pool
+    std::vector<CounterSource> counters;           // cumulative: in the order of pPerfCounters
+    // cumulative with VK_KHR_performance_query counters: its performance query, the storage of each of the
+    // query's counters, and its values once read (the driver's results are read once, as below).
+    QueryRange performance;
+    std::vector<VkPerformanceCounterStorageKHR> performance_storage;
+    std::vector<std::uint64_t> performance_values;
+    bool performance_known = false;
     VkPipelineStageFlagBits post_stage = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
     VkCommandBuffer begun_in = VK_NULL_HANDLE;
     bool ended = false;
@@ -71,6 +90,8 @@ class GpaSession {
     std::vector<bool> known;                  // per query
   };
 
+  // Ends a cumulative sample's queries, the performance query first (the reverse of their beginning).
+  void EndCumulativeQueries(VkCommandBuffer command_buffer, const Sample& sample);
   std::size_t ResultSize(const Sample& sample) const;
   // Words per query as the copy writes them: the values, then the availability word.
   static std::uint32_t WordsPerQuery(const Sample& sample);
@@ -82,6 +103,12 @@ class GpaSession {
   bool EnsureCopyBuffer(VkDeviceSize size);
   void ReleaseCopyBuffer();
   QueryPools& StatisticsPools(bool graphics);
+  // The performance query of a cumulative sample's VK_KHR_performance_query counters (indices of the
+  // family's list, in the sample's order): VK_SUCCESS with the query begun, or the refusal (logged).
+  VkResult BeginPerformanceQuery(VkCommandBuffer command_buffer, CommandBufferInfo& info,
+                                 const std::vector<std::uint32_t>& counter_indices, Sample* sample);
+  // The sample's performance values: VK_SUCCESS, VK_NOT_READY, or the driver's error.
+  VkResult ReadPerformance(Sample& sample);
 
   DeviceData& device_;
   GpaSession* copy_source_;
@@ -91,6 +118,8 @@ class GpaSession {
   QueryPools timestamps_;
   std::unique_ptr<QueryPools> graphics_statistics_;
   std::unique_ptr<QueryPools> compute_statistics_;
+  // By queue family and counter indices (a performance query pool counts one fixed set).
+  std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>, std::unique_ptr<QueryPools>> performance_pools_;
   // Copy destinations only: host-visible, coherent, mapped; zero until the copy has run.
   VkBuffer copy_buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory copy_memory_ = VK_NULL_HANDLE;

@@ -6,6 +6,7 @@
 
 #include "hooks.h"
 #include "layer_objects.h"
+#include "performance_counters.h"
 #include "physical_device_properties.h"
 
 namespace opengpa::vklayer {
@@ -99,6 +100,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
       next_get, instance, "vkGetPhysicalDeviceQueueFamilyProperties");
   data->GetPhysicalDeviceMemoryProperties =
       Resolve<PFN_vkGetPhysicalDeviceMemoryProperties>(next_get, instance, "vkGetPhysicalDeviceMemoryProperties");
+  data->EnumerateQueueFamilyPerformanceQueryCounters =
+      Resolve<PFN_vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR>(
+          next_get, instance, "vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR");
+  data->GetQueueFamilyPerformanceQueryPasses = Resolve<PFN_vkGetPhysicalDeviceQueueFamilyPerformanceQueryPassesKHR>(
+      next_get, instance, "vkGetPhysicalDeviceQueueFamilyPerformanceQueryPassesKHR");
   // Core in Vulkan 1.1, else VK_KHR_get_physical_device_properties2 (AMD_GPA_REQUIRED_INSTANCE_EXTENSION_NAME_LIST).
   const std::uint32_t api = pCreateInfo->pApplicationInfo != nullptr ? pCreateInfo->pApplicationInfo->apiVersion : 0;
   if (api >= VK_API_VERSION_1_1) {
@@ -178,7 +184,8 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalD
   ChainUnlink ours(pFeatures, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD});
   NextFeatures2(*data, physicalDevice, pFeatures);
   if (auto* gpa = ours.Find<VkPhysicalDeviceGpaFeaturesAMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD)) {
-    FillGpaFeatures(gpa, pFeatures->features.pipelineStatisticsQuery == VK_TRUE);
+    FillGpaFeatures(gpa, pFeatures->features.pipelineStatisticsQuery == VK_TRUE,
+                    !ReadPerformanceCounters(*data, physicalDevice).empty());
   }
 }
 
@@ -191,7 +198,7 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physica
                                  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD});
   NextProperties2(*data, physicalDevice, pProperties);
   if (auto* gpa = ours.Find<VkPhysicalDeviceGpaPropertiesAMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD)) {
-    FillGpaProperties(gpa);
+    FillGpaProperties(gpa, static_cast<std::uint32_t>(ReadPerformanceCounters(*data, physicalDevice).size()));
   }
   if (auto* gpa2 =
           ours.Find<VkPhysicalDeviceGpaProperties2AMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_2_AMD)) {

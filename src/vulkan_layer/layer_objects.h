@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -21,6 +22,13 @@
 namespace opengpa::vklayer {
 
 class GpaSession;
+
+struct PublishedPerformanceCounter {
+  VkPerformanceCounterKHR counter{};
+  std::string name;
+  // Per queue family: the counter's index in that family's list, or -1 where the family lacks it.
+  std::vector<std::int32_t> index_in_family;
+};
 
 inline void* DispatchKey(const void* handle) { return *static_cast<void* const*>(handle); }
 
@@ -35,6 +43,10 @@ struct InstanceData {
   PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2 = nullptr;
   PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties = nullptr;
   PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;
+  // VK_KHR_performance_query (nullptr where the instance does not resolve them).
+  PFN_vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR EnumerateQueueFamilyPerformanceQueryCounters =
+      nullptr;
+  PFN_vkGetPhysicalDeviceQueueFamilyPerformanceQueryPassesKHR GetQueueFamilyPerformanceQueryPasses = nullptr;
 };
 
 // What a command buffer may record, from the queue family of its pool.
@@ -42,6 +54,10 @@ struct CommandBufferInfo {
   VkCommandPool pool = VK_NULL_HANDLE;
   VkQueueFlags queue_flags = 0;
   std::uint32_t queue_family = 0;
+  bool secondary = false;
+  // The VK_KHR_performance_query pool this recording uses (without performanceCounterMultipleQueryPools a
+  // command buffer may use only one).
+  VkQueryPool performance_pool = VK_NULL_HANDLE;
   GpaSession* open_session = nullptr;  // begun in this command buffer and not yet ended (VUID ...-12410)
   // Sessions with cumulative samples begun here and not yet ended: the layer ends their queries when the
   // recording ends, since a query left active would make the command buffer invalid.
@@ -59,6 +75,11 @@ struct DeviceData {
   bool gpa_interface_enabled = false;  // the application enabled VK_AMD_gpa_interface
   bool has_uuid = false;               // VkPhysicalDeviceIDProperties::deviceUUID was read
   std::uint8_t uuid[VK_UUID_SIZE] = {};
+  // VK_KHR_performance_query counters cumulative samples may take: empty unless the layer enabled the
+  // extension on this device and holds its profiling lock.
+  std::vector<PublishedPerformanceCounter> performance_counters;
+  bool multiple_performance_pools = false;  // performanceCounterMultipleQueryPools enabled
+  bool profiling_lock_held = false;
 
   PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
   PFN_vkDestroyDevice DestroyDevice = nullptr;
@@ -86,6 +107,8 @@ struct DeviceData {
   PFN_vkBindBufferMemory BindBufferMemory = nullptr;
   PFN_vkMapMemory MapMemory = nullptr;
   PFN_vkUnmapMemory UnmapMemory = nullptr;
+  PFN_vkAcquireProfilingLockKHR AcquireProfilingLock = nullptr;
+  PFN_vkReleaseProfilingLockKHR ReleaseProfilingLock = nullptr;
 
   std::mutex mutex;                                        // guards the maps below and every session of this device
   std::unordered_map<VkCommandPool, std::uint32_t> pools;  // queue family of each command pool

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "perf_blocks.h"
+#include "performance_counters.h"
 
 namespace opengpa::vklayer {
 
@@ -21,15 +22,17 @@ bool DriverOffersExtension(InstanceData& instance, VkPhysicalDevice physical_dev
   return false;
 }
 
-void FillGpaFeatures(VkPhysicalDeviceGpaFeaturesAMD* features, bool pipeline_statistics_query) {
-  features->perfCounters = pipeline_statistics_query ? VK_TRUE : VK_FALSE;  // cumulative samples count statistics
+void FillGpaFeatures(VkPhysicalDeviceGpaFeaturesAMD* features, bool pipeline_statistics_query,
+                     bool performance_counters) {
+  features->perfCounters = pipeline_statistics_query || performance_counters ? VK_TRUE : VK_FALSE;
   features->streamingPerfCounters = VK_FALSE;                               // no SPM
   features->sqThreadTracing = VK_FALSE;                                     // no SQTT
   features->clockModes = VK_FALSE;                                          // clocks are reported, never set
 }
 
-void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties) {
-  const std::vector<VkGpaPerfBlockPropertiesAMD> blocks = PerfBlockProperties();
+void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties, std::uint32_t performance_counter_count) {
+  std::vector<VkGpaPerfBlockPropertiesAMD> blocks = PerfBlockProperties();
+  if (performance_counter_count > 0) blocks.push_back(PerformanceCounterBlock(performance_counter_count));
   properties->flags = 0;
   properties->maxSqttSeBufferSize = 0;
   properties->shaderEngineCount = 1;  // as VkPhysicalDeviceShaderCorePropertiesAMD::shaderEngineCount

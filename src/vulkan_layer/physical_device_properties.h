@@ -16,10 +16,13 @@ namespace opengpa::vklayer {
 // Whether the driver below the layer lists the device extension `name`.
 bool DriverOffersExtension(InstanceData& instance, VkPhysicalDevice physical_device, const std::string& name);
 
-void FillGpaFeatures(VkPhysicalDeviceGpaFeaturesAMD* features, bool pipeline_statistics_query);
+// perfCounters: cumulative samples have something to count (pipeline statistics, or performance counters).
+void FillGpaFeatures(VkPhysicalDeviceGpaFeaturesAMD* features, bool pipeline_statistics_query,
+                     bool performance_counters);
 // Two-call idiom on pPerfBlocks: NULL reports perfBlockCount; else fills up to perfBlockCount blocks and sets
-// perfBlockCount to the number written.
-void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties);
+// perfBlockCount to the number written. The pipeline-statistics blocks, then, where the device has
+// VK_KHR_performance_query counters to publish, their block.
+void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties, std::uint32_t performance_counter_count);
 void FillGpaProperties2(VkPhysicalDeviceGpaProperties2AMD* properties);
 void FillShaderCoreProperties(InstanceData& instance, VkPhysicalDevice physical_device,
                               VkPhysicalDeviceShaderCorePropertiesAMD* properties);

@@ -23,6 +23,8 @@ struct QueryRange {
 class QueryPools {
  public:
   QueryPools(DeviceData& device, VkQueryType type, VkQueryPipelineStatisticFlags statistics);
+  // VK_KHR_performance_query pools counting `counter_indices` of `queue_family`'s list.
+  QueryPools(DeviceData& device, std::uint32_t queue_family, std::vector<std::uint32_t> counter_indices);
   ~QueryPools();
   QueryPools(const QueryPools&) = delete;
   QueryPools& operator=(const QueryPools&) = delete;
@@ -35,10 +37,15 @@ class QueryPools {
   VkQueryPipelineStatisticFlags statistics() const { return statistics_; }
 
  private:
+  std::uint32_t QueriesPerPool() const;
   static constexpr std::uint32_t kQueriesPerPool = 256;
+  // Performance queries can be large (every counter of a query is kept by the driver): smaller pools.
+  static constexpr std::uint32_t kPerformanceQueriesPerPool = 32;
   DeviceData& device_;
   VkQueryType type_;
   VkQueryPipelineStatisticFlags statistics_;
+  std::uint32_t queue_family_ = 0;
+  std::vector<std::uint32_t> counter_indices_;
   std::vector<VkQueryPool> pools_;
   std::uint32_t used_in_last_ = 0;
   std::size_t current_ = 0;  // the pool queries are taken from
