@@ -8,6 +8,12 @@
 
 #include "vk_amd_gpa_interface.h"
 
+// vkGetDeviceProcAddr answers this name (with a function of no use beyond its presence) exactly on a device
+// where VK_LAYER_OPENGPA_gpa_interface implements VK_AMD_gpa_interface itself, so its counters follow the
+// table below. Where the driver under the layer offers the extension (AMD's), the layer passes it through and
+// the name resolves to nothing: the counters are then the driver's hardware counters.
+#define OPENGPA_LAYER_GPA_INTERFACE_PROBE "vkOpenGpaLayerImplementsGpaInterface"
+
 typedef struct OpenGpaPipelineStatisticCounter {
   VkGpaPerfBlockAMD block;
   uint32_t event_id;

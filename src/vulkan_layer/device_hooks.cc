@@ -46,16 +46,25 @@ class DeviceCreateEdit {
  public:
   DeviceCreateEdit(InstanceData& instance, VkPhysicalDevice physical_device, const VkDeviceCreateInfo& original)
       : info_(original) {
-    // Extensions: the application's, less the layer's, plus host query reset.
+    // A driver that offers VK_AMD_gpa_interface itself gets the application's request unchanged: the layer
+    // passes the extension through (LayerGetDeviceProcAddr) and needs nothing of the device.
+    pass_through_ = DriverOffersExtension(instance, physical_device, VK_AMD_GPA_INTERFACE_EXTENSION_NAME);
+    const bool driver_core_properties =
+        DriverOffersExtension(instance, physical_device, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
+    // Extensions: the application's, less those the layer provides, plus host query reset.
     for (std::uint32_t i = 0; i < original.enabledExtensionCount; ++i) {
       const char* name = original.ppEnabledExtensionNames[i];
       if (std::strcmp(name, VK_AMD_GPA_INTERFACE_EXTENSION_NAME) == 0) {
         gpa_interface_enabled_ = true;
-        continue;
+        if (!pass_through_) continue;
       }
-      if (std::strcmp(name, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME) == 0) continue;
+      if (std::strcmp(name, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME) == 0 && !driver_core_properties) continue;
       extensions_.push_back(name);
     }
+    info_.enabledExtensionCount = static_cast<std::uint32_t>(extensions_.size());
+    info_.ppEnabledExtensionNames = extensions_.data();
+    if (pass_through_) return;
+
     if (!Contains(extensions_, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME) &&
         DriverOffersExtension(instance, physical_device, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME)) {
       extensions_.push_back(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
@@ -156,6 +165,7 @@ class DeviceCreateEdit {
 
   const VkDeviceCreateInfo& info() const { return info_; }
   bool gpa_interface_enabled() const { return gpa_interface_enabled_; }
+  bool pass_through() const { return pass_through_; }
   bool pipeline_statistics() const { return pipeline_statistics_; }
   bool performance_query() const { return performance_query_; }
   bool multiple_performance_pools() const { return multiple_performance_pools_; }
@@ -177,6 +187,7 @@ class DeviceCreateEdit {
   std::vector<Patched> patched_;
   std::vector<Unlinked> unlinked_;
   bool gpa_interface_enabled_ = false;
+  bool pass_through_ = false;
   bool pipeline_statistics_ = false;
   bool performance_query_ = false;
   bool multiple_performance_pools_ = false;
@@ -256,6 +267,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
   bool pipeline_statistics = false;
   bool performance_query = false;
   bool multiple_performance_pools = false;
+  bool pass_through = false;
   VkResult result;
   {
     DeviceCreateEdit edit(*instance, physicalDevice, *pCreateInfo);
@@ -263,6 +275,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     pipeline_statistics = edit.pipeline_statistics();
     performance_query = edit.performance_query();
     multiple_performance_pools = edit.multiple_performance_pools();
+    pass_through = edit.pass_through();
     result = create(physicalDevice, &edit.info(), pAllocator, pDevice);
   }
   if (result != VK_SUCCESS) return result;
@@ -272,6 +285,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
   data->instance = instance;
   data->GetDeviceProcAddr = next_device;
   data->gpa_interface_enabled = gpa_interface_enabled;
+  data->pass_through = pass_through;
   data->pipeline_statistics = pipeline_statistics;
   instance->GetPhysicalDeviceProperties(physicalDevice, &data->properties);
   instance->GetPhysicalDeviceMemoryProperties(physicalDevice, &data->memory);

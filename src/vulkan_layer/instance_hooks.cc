@@ -36,7 +36,7 @@ T Resolve(PFN_vkGetInstanceProcAddr get, VkInstance instance, const char* name) 
 // know) and puts them back where they were when destroyed.
 class ChainUnlink {
  public:
-  ChainUnlink(void* head, std::initializer_list<VkStructureType> types) {
+  ChainUnlink(void* head, const std::vector<VkStructureType>& types) {
     auto* previous = static_cast<VkBaseOutStructure*>(head);
     while (previous->pNext != nullptr) {
       VkBaseOutStructure* node = previous->pNext;
@@ -181,6 +181,10 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalD
                                                       VkPhysicalDeviceFeatures2* pFeatures) {
   InstanceData* data = FindInstance(physicalDevice);
   if (data == nullptr || pFeatures == nullptr) return;
+  if (DriverOffersExtension(*data, physicalDevice, VK_AMD_GPA_INTERFACE_EXTENSION_NAME)) {
+    NextFeatures2(*data, physicalDevice, pFeatures);  // passed through: the driver fills its own struct
+    return;
+  }
   ChainUnlink ours(pFeatures, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD});
   NextFeatures2(*data, physicalDevice, pFeatures);
   if (auto* gpa = ours.Find<VkPhysicalDeviceGpaFeaturesAMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD)) {
@@ -193,9 +197,16 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physica
                                                         VkPhysicalDeviceProperties2* pProperties) {
   InstanceData* data = FindInstance(physicalDevice);
   if (data == nullptr || pProperties == nullptr) return;
-  ChainUnlink ours(pProperties, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD,
-                                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_2_AMD,
-                                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD});
+  // What the driver offers itself, it fills (passed through); the layer fills the rest.
+  std::vector<VkStructureType> layer_filled;
+  if (!DriverOffersExtension(*data, physicalDevice, VK_AMD_GPA_INTERFACE_EXTENSION_NAME)) {
+    layer_filled.push_back(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD);
+    layer_filled.push_back(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_2_AMD);
+  }
+  if (!DriverOffersExtension(*data, physicalDevice, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+    layer_filled.push_back(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD);
+  }
+  ChainUnlink ours(pProperties, layer_filled);
   NextProperties2(*data, physicalDevice, pProperties);
   if (auto* gpa = ours.Find<VkPhysicalDeviceGpaPropertiesAMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD)) {
     FillGpaProperties(gpa, static_cast<std::uint32_t>(ReadPerformanceCounters(*data, physicalDevice).size()));

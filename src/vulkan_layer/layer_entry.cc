@@ -7,6 +7,7 @@
 #include "gpa_commands.h"
 #include "hooks.h"
 #include "layer_objects.h"
+#include "vk_gpa_interface_statistics.h"
 
 // The loader is given the layer's own functions by address (never the exported names: inside this library
 // those would bind to the loader's vkGetInstanceProcAddr, which the application's process loaded first).
@@ -14,6 +15,9 @@ namespace opengpa::vklayer {
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL LayerGetDeviceProcAddr(VkDevice device, const char* pName);
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL LayerGetInstanceProcAddr(VkInstance instance, const char* pName);
 namespace {
+
+// The probe's function: never called for a result, its presence is the answer.
+VKAPI_ATTR VkBool32 VKAPI_CALL LayerImplementsGpaInterface() { return VK_TRUE; }
 
 struct NamedFunction {
   const char* name;
@@ -78,7 +82,15 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL LayerGetDeviceProcAddr(VkDevice device,
   if (pName == nullptr) return nullptr;
   DeviceData* data = FindDevice(device);
   if (PFN_vkVoidFunction gpa = Find(kGpaFunctions, pName)) {
+    if (data != nullptr && data->pass_through) return data->GetDeviceProcAddr(device, pName);  // the driver's own
     return (data != nullptr && data->gpa_interface_enabled) ? gpa : nullptr;
+  }
+  // Where the layer implements VK_AMD_gpa_interface itself, a client may ask which mapping the counters follow
+  // (vk_gpa_interface_statistics.h); a pass-through device, or one without the extension, answers nothing.
+  if (std::strcmp(pName, OPENGPA_LAYER_GPA_INTERFACE_PROBE) == 0) {
+    return (data != nullptr && data->gpa_interface_enabled && !data->pass_through)
+               ? reinterpret_cast<PFN_vkVoidFunction>(&LayerImplementsGpaInterface)
+               : nullptr;
   }
   if (PFN_vkVoidFunction hook = Find(kDeviceHooks, pName)) return hook;
   if (data == nullptr || data->GetDeviceProcAddr == nullptr) return nullptr;

@@ -73,6 +73,9 @@ struct DeviceData {
   std::vector<VkQueueFamilyProperties> queue_families;
   bool pipeline_statistics = false;    // the pipelineStatisticsQuery feature is enabled
   bool gpa_interface_enabled = false;  // the application enabled VK_AMD_gpa_interface
+  // The driver below offers VK_AMD_gpa_interface itself (AMD's): the layer forwards the extension's commands to
+  // it and implements nothing (docs/vulkan-layer.md, "Pass-through").
+  bool pass_through = false;
   bool has_uuid = false;               // VkPhysicalDeviceIDProperties::deviceUUID was read
   std::uint8_t uuid[VK_UUID_SIZE] = {};
   // VK_KHR_performance_query counters cumulative samples may take: empty unless the layer enabled the

@@ -5,6 +5,7 @@
 
 #include "platform/dynamic_library.h"
 #include "platform/logging.h"
+#include "vk_gpa_interface_statistics.h"
 
 namespace opengpa::vulkan {
 namespace {
@@ -132,6 +133,9 @@ bool LoadGpaInterfaceFunctions(const InstanceFunctions& instance_functions, VkPh
     return false;
   }
   PFN_vkGetDeviceProcAddr get = instance_functions.GetDeviceProcAddr;
+  // The layer active is not enough: over a driver that offers the extension itself (AMD's) the layer passes it
+  // through, and the counters are that driver's hardware counters, whose tables OpenGPA does not have.
+  if (get == nullptr || get(device, OPENGPA_LAYER_GPA_INTERFACE_PROBE) == nullptr) return false;
   GpaInterfaceFunctions f;
   f.CreateGpaSession = DeviceFunction<PFN_vkCreateGpaSessionAMD>(get, device, "vkCreateGpaSessionAMD");
   f.DestroyGpaSession = DeviceFunction<PFN_vkDestroyGpaSessionAMD>(get, device, "vkDestroyGpaSessionAMD");

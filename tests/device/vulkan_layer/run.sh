@@ -23,6 +23,13 @@ if ! ldconfig -p | grep -q 'libvulkan.so.1'; then
   echo "run.sh: no Vulkan loader (libvulkan.so.1); unpack a libvulkan1 package first" >&2
   exit 1
 fi
+# What the driver says of VK_KHR_performance_query (features, properties), without the layer.
+if command -v vulkaninfo >/dev/null; then
+  vulkaninfo 2>/dev/null >"$out/vulkaninfo.txt"
+  grep -n -i -A4 'performance_query\|PerformanceQuery' "$out/vulkaninfo.txt" | head -40
+fi
+# The tests write what they measured (performance_counters.tsv, driver_performance_counters.tsv) under $OUT.
+export OUT=$out
 export VK_ADD_LAYER_PATH=$build/src/vulkan_layer VK_INSTANCE_LAYERS=VK_LAYER_OPENGPA_gpa_interface
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.gr,clocks.max.gr,clocks.mem,clocks.max.mem --format=csv,noheader || true
 status=0
