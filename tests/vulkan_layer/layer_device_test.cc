@@ -4,6 +4,7 @@
 #include <set>
 
 #include "layer_fixture.h"
+#include "vk_gpa_interface_statistics.h"
 
 namespace opengpa::layertest {
 namespace {
@@ -32,6 +33,12 @@ TEST_F(LayerDeviceTest, ListsAmdsRequiredDeviceExtensionsOnTopOfTheDrivers) {
                                                  &first),
             VK_INCOMPLETE);
   EXPECT_STREQ(first.extensionName, VK_AMD_GPA_INTERFACE_EXTENSION_NAME);
+}
+
+// The probe resolves where the layer implements the extension (here: no driver below offers it), so clients
+// such as libGPUPerfAPIVK know the counters follow the layer's documented mapping.
+TEST_F(LayerDeviceTest, TheProbeTellsClientsTheLayerImplementsTheExtension) {
+  EXPECT_NE(vkGetDeviceProcAddr(vk(), OPENGPA_LAYER_GPA_INTERFACE_PROBE), nullptr);
 }
 
 TEST_F(LayerDeviceTest, FeaturesOfferCountersButNoTracesNorClockModes) {
