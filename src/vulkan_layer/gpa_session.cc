@@ -80,7 +80,8 @@ VkResult GpaSession::BeginPerformanceQuery(VkCommandBuffer command_buffer, Comma
   if (info.secondary) {
     // A performance query may be neither reset nor copied in the command buffer that runs it, which is
     // what vkCmdCopyGpaSessionResultsAMD does for a secondary's samples.
-    LogProblem("vkCmdBeginGpaSampleAMD: VK_KHR_performance_query counters are counted only in primary command buffers");
+    LogProblem(
+        "vkCmdBeginGpaSampleAMD: VK_KHR_performance_query counters are counted only in primary command buffers");
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
   VkQueryPoolPerformanceCreateInfoKHR create{};
@@ -89,7 +90,9 @@ VkResult GpaSession::BeginPerformanceQuery(VkCommandBuffer command_buffer, Comma
   create.counterIndexCount = static_cast<std::uint32_t>(counter_indices.size());
   create.pCounterIndices = counter_indices.data();
   std::uint32_t passes = 0;
-  device_.instance->GetQueueFamilyPerformanceQueryPasses(device_.physical_device, &create, &passes);
+  if (device_.instance->GetQueueFamilyPerformanceQueryPasses != nullptr) {
+    device_.instance->GetQueueFamilyPerformanceQueryPasses(device_.physical_device, &create, &passes);
+  }
   if (passes != 1) {
     // A GPA session records its command buffers once and the application submits them once: there is no
     // replay for the driver's further passes (VkPerformanceQuerySubmitInfoKHR::counterPassIndex).
@@ -425,6 +428,16 @@ void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
   }
   samples_ = source.samples_;
   ForgetReadValues();
+  for (std::uint32_t id = 0; id < samples_.size(); ++id) {
+    Sample& sample = samples_[id];
+    if (sample.performance.count != 0 && !sample.abandoned) {
+      // A performance query may not be copied on the GPU (allowCommandBufferQueryCopies aside, its reset would
+      // share the command buffer with its begin): it is read only from the session that recorded it.
+      LogProblem("vkCmdCopyGpaSessionResultsAMD: " + SampleName(id) +
+                 " counts VK_KHR_performance_query counters, which are not copied; it has no result here");
+      sample.abandoned = true;
+    }
+  }
   // The copy's command buffer resets the source's queries: what was read from them is stale once it runs.
   source.ForgetReadValues();
   VkDeviceSize offset = 0;
@@ -438,13 +451,7 @@ void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
     recorded_ = true;
     return;
   }
-  for (Sample& sample : samples_) {
-    if (sample.performance.count != 0 && !sample.abandoned) {
-      // Only a primary counts performance counters (BeginPerformanceQuery), and its queries are read there.
-      LogProblem("vkCmdCopyGpaSessionResultsAMD: " + SampleName(static_cast<std::uint32_t>(&sample - samples_.data())) +
-                 " counts VK_KHR_performance_query counters, which are not copied; it has no result here");
-      sample.abandoned = true;
-    }
+  for (const Sample& sample : samples_) {
     if (sample.abandoned || !sample.ended || sample.queries.count == 0) continue;
     device_.CmdCopyQueryPoolResults(command_buffer, sample.queries.pool, sample.queries.first, sample.queries.count,
                                     copy_buffer_, sample.copy_offset, WordsPerQuery(sample) * sizeof(std::uint64_t),
