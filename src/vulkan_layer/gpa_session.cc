@@ -80,8 +80,7 @@ VkResult GpaSession::BeginPerformanceQuery(VkCommandBuffer command_buffer, Comma
   if (info.secondary) {
     // A performance query may be neither reset nor copied in the command buffer that runs it, which is
     // what vkCmdCopyGpaSessionResultsAMD does for a secondary's samples.
-    LogProblem(
-        "vkCmdBeginGpaSampleAMD: VK_KHR_performance_query counters are counted only in primary command buffers");
+    LogProblem("vkCmdBeginGpaSampleAMD: VK_KHR_performance_query counters are counted only in primary command buffers");
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
   VkQueryPoolPerformanceCreateInfoKHR create{};
@@ -96,8 +95,8 @@ VkResult GpaSession::BeginPerformanceQuery(VkCommandBuffer command_buffer, Comma
   if (passes != 1) {
     // A GPA session records its command buffers once and the application submits them once: there is no
     // replay for the driver's further passes (VkPerformanceQuerySubmitInfoKHR::counterPassIndex).
-    LogProblem("vkCmdBeginGpaSampleAMD: the driver needs " + std::to_string(passes) +
-               " passes to count these " + std::to_string(counter_indices.size()) +
+    LogProblem("vkCmdBeginGpaSampleAMD: the driver needs " + std::to_string(passes) + " passes to count these " +
+               std::to_string(counter_indices.size()) +
                " performance counters together, and a GPA session is recorded and submitted once: sample "
                "fewer counters at a time");
     return VK_ERROR_FEATURE_NOT_PRESENT;
@@ -133,8 +132,8 @@ VkResult GpaSession::ReadPerformance(Sample& sample) {
   // Performance queries report no availability word: VK_NOT_READY says the values are not there yet.
   std::vector<VkPerformanceCounterResultKHR> results(sample.performance_storage.size());
   const std::size_t size = results.size() * sizeof(VkPerformanceCounterResultKHR);
-  const VkResult result = device_.GetQueryPoolResults(device_.device, sample.performance.pool,
-                                                      sample.performance.first, 1, size, results.data(), size, 0);
+  const VkResult result = device_.GetQueryPoolResults(device_.device, sample.performance.pool, sample.performance.first,
+                                                      1, size, results.data(), size, 0);
   if (result != VK_SUCCESS) return result;
   sample.performance_values.clear();
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -238,17 +237,15 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
       std::vector<std::uint32_t> performance_indices;  // in the family's list, in the sample's order
       for (std::uint32_t i = 0; i < begin.perfCounterCount; ++i) {
         const VkGpaPerfCounterAMD& counter = begin.pPerfCounters[i];
-        const std::string what = "pPerfCounters[" + std::to_string(i) + "] (block " +
-                                 std::to_string(counter.blockType) + ", instance " +
-                                 std::to_string(counter.blockInstance) + ", event " + std::to_string(counter.eventID) +
-                                 ")";
+        const std::string what =
+            "pPerfCounters[" + std::to_string(i) + "] (block " + std::to_string(counter.blockType) + ", instance " +
+            std::to_string(counter.blockInstance) + ", event " + std::to_string(counter.eventID) + ")";
         CounterSource source;
         if (counter.blockType == OPENGPA_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY && counter.blockInstance == 0 &&
             counter.eventID < device_.performance_counters.size()) {
           const PublishedPerformanceCounter& published = device_.performance_counters[counter.eventID];
-          const std::int32_t index = info.queue_family < published.index_in_family.size()
-                                         ? published.index_in_family[info.queue_family]
-                                         : -1;
+          const std::int32_t index =
+              info.queue_family < published.index_in_family.size() ? published.index_in_family[info.queue_family] : -1;
           if (index < 0) {
             LogProblem("vkCmdBeginGpaSampleAMD: " + what + ", " + published.name +
                        ", is not offered on the command buffer's queue family");
@@ -256,8 +253,8 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
           }
           source.performance = true;
           source.storage = published.counter.storage;
-          const auto known = std::find(performance_indices.begin(), performance_indices.end(),
-                                       static_cast<std::uint32_t>(index));
+          const auto known =
+              std::find(performance_indices.begin(), performance_indices.end(), static_cast<std::uint32_t>(index));
           source.position = static_cast<std::uint32_t>(known - performance_indices.begin());
           if (known == performance_indices.end()) performance_indices.push_back(static_cast<std::uint32_t>(index));
         } else {
@@ -487,7 +484,8 @@ VkResult GpaSession::ReadQueries(Sample& sample, std::vector<std::uint64_t>* val
     if (copy_source_ != nullptr) {
       if (copy_words_ == nullptr) break;
       std::memcpy(raw.data(),
-                  reinterpret_cast<const char*>(copy_words_) + sample.copy_offset + std::size_t{q} * words * sizeof(std::uint64_t),
+                  reinterpret_cast<const char*>(copy_words_) + sample.copy_offset +
+                      std::size_t{q} * words * sizeof(std::uint64_t),
                   words * sizeof(std::uint64_t));
     } else {
       std::fill(raw.begin(), raw.end(), 0);

@@ -7,7 +7,7 @@
 namespace opengpa::vklayer {
 
 std::vector<PublishedPerformanceCounter> ReadPerformanceCounters(InstanceData& instance,
-                                                                  VkPhysicalDevice physical_device) {
+                                                                 VkPhysicalDevice physical_device) {
   std::vector<PublishedPerformanceCounter> published;
   if (instance.EnumerateQueueFamilyPerformanceQueryCounters == nullptr ||
       !DriverOffersExtension(instance, physical_device, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME)) {
@@ -76,22 +76,16 @@ std::uint64_t WidenedResult(VkPerformanceCounterStorageKHR storage, const VkPerf
   switch (storage) {
     case VK_PERFORMANCE_COUNTER_STORAGE_INT32_KHR:
       return static_cast<std::uint64_t>(static_cast<std::int64_t>(result.int32));
-    case VK_PERFORMANCE_COUNTER_STORAGE_INT64_KHR:
-      return static_cast<std::uint64_t>(result.int64);
-    case VK_PERFORMANCE_COUNTER_STORAGE_UINT32_KHR:
-      return result.uint32;
-    case VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR:
-      return result.uint64;
+    case VK_PERFORMANCE_COUNTER_STORAGE_INT64_KHR: return static_cast<std::uint64_t>(result.int64);
+    case VK_PERFORMANCE_COUNTER_STORAGE_UINT32_KHR: return result.uint32;
+    case VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR: return result.uint64;
     case VK_PERFORMANCE_COUNTER_STORAGE_FLOAT32_KHR: {
       const double widened = result.float32;
       std::memcpy(&bits, &widened, sizeof(bits));
       return bits;
     }
-    case VK_PERFORMANCE_COUNTER_STORAGE_FLOAT64_KHR:
-      std::memcpy(&bits, &result.float64, sizeof(bits));
-      return bits;
-    default:
-      return result.uint64;
+    case VK_PERFORMANCE_COUNTER_STORAGE_FLOAT64_KHR: std::memcpy(&bits, &result.float64, sizeof(bits)); return bits;
+    default: return result.uint64;
   }
 }
 

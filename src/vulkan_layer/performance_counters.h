@@ -18,7 +18,7 @@ namespace opengpa::vklayer {
 // The device's publishable counters (scope COMMAND), event e = element e; empty where the driver does not
 // offer VK_KHR_performance_query with performanceCounterQueryPools, or the instance cannot enumerate them.
 std::vector<PublishedPerformanceCounter> ReadPerformanceCounters(InstanceData& instance,
-                                                                  VkPhysicalDevice physical_device);
+                                                                 VkPhysicalDevice physical_device);
 
 // The block's VkPhysicalDeviceGpaPropertiesAMD entry for `count` counters: one instance; all may be asked for
 // together (maxGlobalOnlyCounters = count), though a set the driver needs several passes for is refused when

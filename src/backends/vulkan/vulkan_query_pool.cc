@@ -125,10 +125,9 @@ GpaStatus EntryPools::Read(EntryResults* out) {
           out->timestamp_available, 3 * first_entry, 3 * (first_entry + entries),
           [&](std::uint32_t first, std::uint32_t count) {
             words.assign(2 * std::size_t{count}, 0);
-            VkResult result = functions_.GetQueryPoolResults(device_, chunks_[c].timestamps->handle(),
-                                                             first - 3 * first_entry, count,
-                                                             words.size() * sizeof(std::uint64_t), words.data(),
-                                                             2 * sizeof(std::uint64_t), kFlags);
+            VkResult result = functions_.GetQueryPoolResults(
+                device_, chunks_[c].timestamps->handle(), first - 3 * first_entry, count,
+                words.size() * sizeof(std::uint64_t), words.data(), 2 * sizeof(std::uint64_t), kFlags);
             if (result != VK_SUCCESS && result != VK_NOT_READY) {
               return LogError(kGpaStatusErrorReadingSampleResult,
                               "vkGetQueryPoolResults on timestamp pool {} failed with VkResult {}", c,
@@ -145,13 +144,11 @@ GpaStatus EntryPools::Read(EntryResults* out) {
     if (statistics_ != 0) {
       const std::uint32_t stride = statistic_count_ + 1;
       GpaStatus status = ForEachUnavailableRun(
-          out->statistics_available, first_entry, first_entry + entries,
-          [&](std::uint32_t first, std::uint32_t count) {
+          out->statistics_available, first_entry, first_entry + entries, [&](std::uint32_t first, std::uint32_t count) {
             words.assign(std::size_t{stride} * count, 0);
-            VkResult result = functions_.GetQueryPoolResults(device_, chunks_[c].statistics->handle(),
-                                                             first - first_entry, count,
-                                                             words.size() * sizeof(std::uint64_t), words.data(),
-                                                             stride * sizeof(std::uint64_t), kFlags);
+            VkResult result = functions_.GetQueryPoolResults(
+                device_, chunks_[c].statistics->handle(), first - first_entry, count,
+                words.size() * sizeof(std::uint64_t), words.data(), stride * sizeof(std::uint64_t), kFlags);
             if (result != VK_SUCCESS && result != VK_NOT_READY) {
               return LogError(kGpaStatusErrorReadingSampleResult,
                               "vkGetQueryPoolResults on pipeline-statistics pool {} failed with VkResult {}", c,

@@ -70,9 +70,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice physical_device,
-                                                                  const char* layer, uint32_t* count,
-                                                                  VkExtensionProperties* properties) {
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice physical_device, const char* layer,
+                                                                  uint32_t* count, VkExtensionProperties* properties) {
   const auto next = Next(physical_device).EnumerateDeviceExtensionProperties;
   if (layer != nullptr) return next(physical_device, layer, count, properties);
   std::uint32_t below = 0;

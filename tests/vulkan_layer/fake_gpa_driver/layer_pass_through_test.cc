@@ -41,8 +41,7 @@ TEST_F(LayerPassThroughTest, TheExtensionIsListedOnceAndTheDeviceIsCreatedWithIt
 
 TEST_F(LayerPassThroughTest, TheExtensionsCommandsAreTheDriversOwn) {
   const VkDevice device = device_->device();
-  const auto create =
-      reinterpret_cast<PFN_vkCreateGpaSessionAMD>(vkGetDeviceProcAddr(device, "vkCreateGpaSessionAMD"));
+  const auto create = reinterpret_cast<PFN_vkCreateGpaSessionAMD>(vkGetDeviceProcAddr(device, "vkCreateGpaSessionAMD"));
   const auto status =
       reinterpret_cast<PFN_vkGetGpaSessionStatusAMD>(vkGetDeviceProcAddr(device, "vkGetGpaSessionStatusAMD"));
   const auto destroy =
