@@ -55,9 +55,12 @@ class LayerPerformanceCountersTest : public LayerTest {
     for (std::uint32_t family = 0; family < families; ++family) {
       count = 0;
       if (enumerate(physical, family, &count, nullptr, nullptr) != VK_SUCCESS) continue;
-      std::vector<VkPerformanceCounterKHR> counters(count, {VK_STRUCTURE_TYPE_PERFORMANCE_COUNTER_KHR});
-      std::vector<VkPerformanceCounterDescriptionKHR> descriptions(
-          count, {VK_STRUCTURE_TYPE_PERFORMANCE_COUNTER_DESCRIPTION_KHR});
+      std::vector<VkPerformanceCounterKHR> counters(count);
+      std::vector<VkPerformanceCounterDescriptionKHR> descriptions(count);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        counters[i].sType = VK_STRUCTURE_TYPE_PERFORMANCE_COUNTER_KHR;
+        descriptions[i].sType = VK_STRUCTURE_TYPE_PERFORMANCE_COUNTER_DESCRIPTION_KHR;
+      }
       enumerate(physical, family, &count, counters.data(), descriptions.data());
       for (std::uint32_t i = 0; i < count; ++i) {
         if (listing != nullptr) {
@@ -112,7 +115,9 @@ TEST_F(LayerPerformanceCountersTest, PerfBlocksEndWithTheDriversCommandScopeCoun
   std::ofstream listing = RecordFile("driver_performance_counters.tsv");
   listing << "family\tindex\tcategory\tname\tscope\tunit\tstorage\n";
   const std::vector<DriverCounter> documented = DocumentedCounters(&listing);
-  if (IsLavapipe()) EXPECT_TRUE(documented.empty()) << "lavapipe offers no VK_KHR_performance_query";
+  if (IsLavapipe()) {
+    EXPECT_TRUE(documented.empty()) << "lavapipe offers no VK_KHR_performance_query";
+  }
   const std::vector<VkGpaPerfBlockPropertiesAMD> blocks = Blocks();
   ASSERT_EQ(blocks.size(), documented.empty() ? 4u : 5u) << "IA, VGT, PA, SPI, then the performance counters";
   for (std::size_t b = 0; b < 4; ++b) EXPECT_NE(blocks[b].blockType, OPENGPA_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY);
@@ -160,7 +165,9 @@ TEST_F(LayerPerformanceCountersTest, AnEventPastTheDriversCountersIsRefusedWithA
 // $OUT/performance_counters.tsv for docs/device-runs.md.
 TEST_F(LayerPerformanceCountersTest, EachCounterSamplesAKnownDispatchBesideAnExactStatistic) {
   const std::vector<DriverCounter> documented = DocumentedCounters();
-  if (documented.empty()) GTEST_SKIP() << device().properties().deviceName << " offers no VK_KHR_performance_query";
+  if (documented.empty()) {
+    GTEST_SKIP() << device().properties().deviceName << " offers no VK_KHR_performance_query";
+  }
   constexpr std::uint32_t kGroups = 256, kLocalSize = 64, kThreads = kGroups * kLocalSize;
   std::ofstream table = RecordFile("performance_counters.tsv");
   table << "event\tname\tunit\tstorage\tvalue\ttiming_ns\n";
