@@ -1,6 +1,9 @@
 // Opening a GPA context on a Vulkan device: what it reports, and how bad open-info is refused.
 #include <cstring>
+#include <mutex>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "vulkan_gpa_fixture.h"
 
@@ -17,6 +20,39 @@ std::set<std::string> CounterNames(const GpaFunctionTable& gpa, GpaContextId con
     names.insert(name);
   }
   return names;
+}
+
+std::mutex g_messages_mutex;
+std::vector<std::string> g_messages;
+
+void RecordMessage(GpaLoggingType, const char* message) {
+  std::lock_guard<std::mutex> lock(g_messages_mutex);
+  g_messages.emplace_back(message);
+}
+
+// The device is created with AMD's required extension list: only OpenGPA's layer offers VK_AMD_gpa_interface on
+// lavapipe or NVIDIA (ctest runs this suite once without it, once through it), and the library records through
+// the extension exactly then (the layer's probe, vk_gpa_interface_statistics.h), never over the core queries.
+TEST_F(VulkanGpaTest, SamplesGoThroughVkAmdGpaInterfaceExactlyWhenTheLayerProvidesIt) {
+  ASSERT_EQ(gpa().GpaCloseContext(context()), kGpaStatusOk);
+  ForgetContext();
+  {
+    std::lock_guard<std::mutex> lock(g_messages_mutex);
+    g_messages.clear();
+  }
+  ASSERT_EQ(gpa().GpaRegisterLoggingCallback(kGpaLoggingErrorAndMessage, RecordMessage), kGpaStatusOk);
+  GpaVkContextOpenInfo info = device().OpenInfo();
+  GpaContextId context = nullptr;
+  ASSERT_EQ(gpa().GpaOpenContext(&info, kGpaOpenContextDefaultBit, &context), kGpaStatusOk);
+  bool through_extension = false;
+  {
+    std::lock_guard<std::mutex> lock(g_messages_mutex);
+    for (const std::string& message : g_messages) {
+      through_extension = through_extension || message.find("recorded through VK_AMD_gpa_interface") != std::string::npos;
+    }
+  }
+  EXPECT_EQ(through_extension, device().has_gpa_interface());
+  EXPECT_EQ(gpa().GpaCloseContext(context), kGpaStatusOk);
 }
 
 TEST_F(VulkanGpaTest, ContextReportsTheVulkanDeviceNameIdsAndGeneration) {
