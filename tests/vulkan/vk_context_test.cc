@@ -48,7 +48,8 @@ TEST_F(VulkanGpaTest, SamplesGoThroughVkAmdGpaInterfaceExactlyWhenTheLayerProvid
   {
     std::lock_guard<std::mutex> lock(g_messages_mutex);
     for (const std::string& message : g_messages) {
-      through_extension = through_extension || message.find("recorded through VK_AMD_gpa_interface") != std::string::npos;
+      through_extension =
+          through_extension || message.find("recorded through VK_AMD_gpa_interface") != std::string::npos;
     }
   }
   EXPECT_EQ(through_extension, device().has_gpa_interface());
