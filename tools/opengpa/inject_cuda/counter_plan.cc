@@ -69,7 +69,9 @@ std::vector<std::pair<std::string, double>> AllConstants(
 
 bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
                   const std::vector<std::pair<std::string, double>>& device_constants,
-                  const std::vector<std::string>& names, CounterPlan* out, std::string* error) {
+                  const std::vector<std::string>& names, CounterPlan* out, std::string* error,
+                  std::string* unknown_name) {
+  if (unknown_name != nullptr) unknown_name->clear();
   CounterPlan plan;
   std::unique_ptr<GpaCounters> gpa;  // built only when a name is not a raw metric (it lists every metric)
   for (const std::string& name : names) {
@@ -85,6 +87,7 @@ bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
     }
     const std::optional<std::uint32_t> index = gpa->set.Find(name);
     if (!index) {
+      if (unknown_name != nullptr) *unknown_name = name;
       *error = "\"" + name + "\" is neither a GPA counter of " + chip.chip() +
                " (`opengpa list --api cuda`) nor one of its CUPTI metrics (`opengpa list --api cuda --hardware`)";
       return false;
@@ -97,6 +100,59 @@ bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
   plan.constants = AllConstants(device_constants);
   *out = std::move(plan);
   return true;
+}
+
+bool CheckCounterNames(const std::string& chip, const std::vector<std::string>& names, std::string* error) {
+  const std::vector<std::string> chips = chip.empty() ? nvidia::SupportedChips() : std::vector<std::string>{chip};
+  // All names on each chip (the usual case: one chip, one counter set built). A name that every chip
+  // reports as its first unknown one is unknown everywhere; otherwise each name on its own says which.
+  std::vector<std::unique_ptr<nvidia::CuptiHostMetrics>> hosts;
+  std::string first_error;
+  std::string unknown_everywhere;
+  bool same_unknown = true;
+  for (const std::string& each : chips) {
+    std::unique_ptr<nvidia::CuptiHostMetrics> host;
+    if (nvidia::CuptiHostMetrics::Create(each, {}, &host) != kGpaStatusOk) continue;
+    CounterPlan plan;
+    std::string chip_error;
+    std::string unknown;
+    if (PlanCounters(*host, {}, names, &plan, &chip_error, &unknown)) return true;
+    if (hosts.empty()) {
+      first_error = chip_error;
+      unknown_everywhere = unknown;
+    }
+    same_unknown = same_unknown && !unknown.empty() && unknown == unknown_everywhere;
+    hosts.push_back(std::move(host));
+  }
+  if (hosts.empty()) {
+    *error = chip.empty() ? "the installed CUPTI supports no chip" : "CUPTI cannot describe chip " + chip;
+    return false;
+  }
+  auto unknown_message = [](const std::string& name) {
+    return "\"" + name + "\" is neither a GPA counter (`opengpa list --api cuda`) nor a CUPTI metric " +
+           "(`opengpa list --api cuda --hardware`) of any chip this CUPTI supports";
+  };
+  if (hosts.size() == 1) {
+    *error = first_error;
+    return false;
+  }
+  if (same_unknown) {
+    *error = unknown_message(unknown_everywhere);
+    return false;
+  }
+  for (const std::string& name : names) {
+    const bool known = std::any_of(hosts.begin(), hosts.end(), [&name](const auto& host) {
+      CounterPlan plan;
+      std::string ignored;
+      return PlanCounters(*host, {}, {name}, &plan, &ignored);
+    });
+    if (!known) {
+      *error = unknown_message(name);
+      return false;
+    }
+  }
+  *error = "each of these counters is known, but no chip has them all: " + first_error;
+  return false;
 }
 
 void EnsureDurationOutput(const nvidia::CuptiHostMetrics& chip, CounterPlan* plan) {
