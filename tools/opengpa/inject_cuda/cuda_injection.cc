@@ -5,6 +5,7 @@
 // cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT. A CUDA graph launch is
 // one launch per kernel node, not sampled (graph_kernels.h); a launch into a capturing stream is none.
 #include <cupti.h>
+#include <pthread.h>
 
 #include <cstdlib>
 #include <map>
@@ -209,6 +210,7 @@ void OnGraphExecCreated(const CUpti_GraphData& graph) {
 void OnContextDestroy(CUcontext context) {
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished) return;
   auto found = state.profilers.find(context);
   if (found == state.profilers.end()) return;
   found->second->Flush(*state.stream);
@@ -254,6 +256,17 @@ void FinishAtExit() {
   }
   if (state.subscriber) cuptiUnsubscribe(state.subscriber);
   state.stream->WriteEnd(state.launches);
+}
+
+// In the child of a fork: CUDA cannot be used there (CUDA's rule), and the parent's batches, contexts and
+// stream are the parent's. The child profiles nothing and writes nothing, not even at exit; if it execs
+// a CUDA program, that program loads the library afresh. The profilers are left undestroyed: destroying
+// them would call CUPTI. No lock: another thread of the parent may have held it when it forked.
+void OnForkChild() {
+  InjectionState& state = State();
+  state.finished = true;
+  for (auto& [context, profiler] : state.profilers) static_cast<void>(profiler.release());
+  state.profilers.clear();
 }
 
 }  // namespace
@@ -302,5 +315,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     }
   }
   std::atexit(&FinishAtExit);
+  pthread_atfork(nullptr, nullptr, &OnForkChild);
   return 1;
 }
