@@ -39,6 +39,7 @@ struct InjectionState {
   std::map<CUgraphExec, std::vector<KernelLaunch>> graph_kernels;  // graph_kernels.h
   std::uint64_t launches = 0;  // every kernel launch of the process, in launch order
   std::uint64_t graph_launches = 0;
+  int active_captures = 0;  // streams capturing into graphs (cuStreamBeginCapture .. cuStreamEndCapture)
   bool header_written = false;
   bool finished = false;
   CUpti_SubscriberHandle subscriber = nullptr;
@@ -55,7 +56,7 @@ struct LaunchScope {
   CUcontext context = nullptr;
   std::size_t position = kNotRecorded;
   bool profiled = false;
-  bool captured = false;  // made on a capturing stream: recorded into a graph, not run
+  bool deferred = false;  // made during a capture, its stream not yet known: the nested callback decides
 };
 thread_local LaunchScope current_launch;
 // Set while this library launches its own L2 flush kernel, whose callbacks are not the program's.
@@ -106,6 +107,16 @@ void FlushBeforeLaunch(ContextProfiler& profiler, const LaunchScope& scope, cons
   launching_own_kernel = false;
 }
 
+// A launch made while a stream of the process captures: one into a capturing stream is recorded into a
+// graph, not run (no launch, no range); one on another stream runs, counted but unprofiled.
+void CountDuringCapture(const KernelLaunch& launch, LaunchScope* scope) {
+  if (StreamIsCapturing(launch.stream)) return;
+  InjectionState& state = State();
+  ++state.launches;
+  state.filter.Profile(launch.name);
+  scope->profiled = false;
+}
+
 void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
   if (launching_own_kernel) return;
   InjectionState& state = State();
@@ -116,15 +127,9 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     const KernelLaunch launch = DescribeLaunch(domain, cbid, data);
     if (scope.depth++ > 0) {
       // The driver launch inside a runtime launch: the same kernel; it may know grid, block and stream.
-      if (!scope.captured && launch.stream_known && StreamIsCapturing(launch.stream)) {
-        scope.captured = true;
-        if (ContextProfiler* profiler = ExistingProfiler(scope.context)) {
-          if (scope.position != kNotRecorded) profiler->CancelLaunch(scope.position);
-        }
-        if (state.launches > 0) --state.launches;  // the index it took was not a launch
-        scope.position = kNotRecorded;
-        scope.profiled = false;
-        EndBatchOf(scope.context);
+      if (scope.deferred && launch.stream_known) {
+        scope.deferred = false;
+        CountDuringCapture(launch, &scope);
         return;
       }
       if (scope.position != kNotRecorded) {
@@ -138,13 +143,17 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     scope.context = data.context;
     scope.position = kNotRecorded;
     scope.profiled = false;
-    if (launch.stream_known && StreamIsCapturing(launch.stream)) {
-      // Recorded into a graph, not run: no launch, no range; and no pass open while a stream captures.
-      scope.captured = true;
-      EndBatchOf(data.context);
+    scope.deferred = false;
+    if (state.active_captures > 0) {
+      // No pass may start while a stream captures (the batch open before was ended when it began). A launch
+      // whose stream the runtime's callback hides is decided at the nested driver callback.
+      if (launch.stream_known) {
+        CountDuringCapture(launch, &scope);
+      } else {
+        scope.deferred = true;
+      }
       return;
     }
-    scope.captured = false;
     const std::uint64_t index = state.launches++;
     scope.profiled = state.filter.Profile(launch.name);
     // A context is set up at its first profiled launch; launches before it run unprofiled.
@@ -174,7 +183,14 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
 
 // A graph launch: its kernel nodes count as launches (graph_kernels.h), run outside any pass, unsampled.
 void OnGraphLaunch(const CUpti_CallbackData& data) {
-  if (launching_own_kernel || data.functionParams == nullptr || data.callbackSite != CUPTI_API_ENTER) return;
+  // A graph launch nested in another (one entry point calling another) is the same launch: seen once.
+  thread_local int depth = 0;
+  if (data.callbackSite == CUPTI_API_EXIT) {
+    if (depth > 0) --depth;
+    return;
+  }
+  if (depth++ > 0) return;
+  if (launching_own_kernel || data.functionParams == nullptr) return;
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   if (state.finished) return;
@@ -191,6 +207,41 @@ void OnGraphLaunch(const CUpti_CallbackData& data) {
                                "); CUPTI's range profiler failed on them in testing (docs/cli.md)");
   }
   state.launches += kernels;
+}
+
+// A stream is about to capture: the open batch ends now, while stopping the pass (which synchronizes) is
+// still allowed; on the H100 a pass stopped during a capture failed and invalidated the capture. No pass
+// starts until every capture has ended.
+void OnCapture(const CUpti_CallbackData& data, bool begin) {
+  if (launching_own_kernel) return;
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished) return;
+  if (begin && data.callbackSite == CUPTI_API_ENTER) {
+    EndBatchOf(data.context);
+  } else if (begin && data.callbackSite == CUPTI_API_EXIT) {
+    if (*static_cast<const CUresult*>(data.functionReturnValue) == CUDA_SUCCESS) ++state.active_captures;
+  } else if (!begin && data.callbackSite == CUPTI_API_EXIT && state.active_captures > 0) {
+    --state.active_captures;  // the capture has ended, into a graph or not
+  }
+}
+
+bool IsEndCapture(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz;
+}
+
+bool IsBeginCapture(CUpti_CallbackId cbid) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+      return true;
+    default:
+      return false;
+  }
 }
 
 void OnGraphExecCreated(const CUpti_GraphData& graph) {
@@ -234,6 +285,10 @@ void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
       (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)) {
     OnGraphLaunch(*static_cast<const CUpti_CallbackData*>(data));
+    return;
+  }
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API && (IsBeginCapture(cbid) || IsEndCapture(cbid))) {
+    OnCapture(*static_cast<const CUpti_CallbackData*>(data), IsBeginCapture(cbid));
     return;
   }
   if (IsKernelLaunch(domain, cbid)) OnLaunch(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
@@ -304,6 +359,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING);
   cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch);
   cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz);
+  for (CUpti_CallbackId cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; ++cbid) {
+    if (IsBeginCapture(cbid) || IsEndCapture(cbid)) {
+      cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    }
+  }
   for (CUpti_CallbackId cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; ++cbid) {
     if (IsKernelLaunch(CUPTI_CB_DOMAIN_DRIVER_API, cbid)) {
       cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);

@@ -3,9 +3,8 @@
 // executable graph's creation (CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED), from the graph it was instantiated
 // from. `opengpa profile` counts a graph launch as one launch per kernel node (launch indexes stay those
 // of the kernels that ran) and names them; it does not sample them yet: on the H100 (CUDA 13.0, driver
-// 580) a pass holding graph launches under auto range failed in cuptiRangeProfilerStop
-// (CUPTI_ERROR_UNKNOWN) and lost every sample of its batch, so graph launches run between batches
-// (docs/cli.md).
+// 580) a pass open across a stream capture and the graph's launch failed in cuptiRangeProfilerStop
+// (CUPTI_ERROR_UNKNOWN), losing its batch, so batches end before captures and graph launches (docs/cli.md).
 //
 // The order: nodes on parallel branches are placed in one topological order (ties by the order
 // cuGraphGetNodes lists them); kernel nodes inside child-graph nodes and parameters changed after
