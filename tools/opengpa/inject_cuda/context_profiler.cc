@@ -205,12 +205,6 @@ std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t inde
   return batch_.size() - 1;
 }
 
-void ContextProfiler::MakeRoomFor(std::size_t launches, profiling::SampleStreamWriter& stream) {
-  std::size_t in_batch = 0;
-  for (const PendingLaunch& pending : batch_) in_batch += pending.cancelled ? 0 : 1;
-  if (batch_open_ && in_batch > 0 && in_batch + launches > batch_size_) Flush(stream);
-}
-
 void ContextProfiler::Update(std::size_t position, const KernelLaunch& details) {
   if (position >= batch_.size()) return;
   KernelLaunch& launch = batch_[position].launch;

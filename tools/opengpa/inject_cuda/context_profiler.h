@@ -58,9 +58,6 @@ class ContextProfiler {
   // Returns its position in the batch, for Update and CancelLaunch.
   std::size_t BeginLaunch(KernelLaunch launch, std::uint64_t index, bool profiled,
                           profiling::SampleStreamWriter& stream);
-  // Before a launch of several kernels (a CUDA graph): ends the open batch unless it has room for
-  // `launches` more ranges, so that one launch's ranges land in one batch.
-  void MakeRoomFor(std::size_t launches, profiling::SampleStreamWriter& stream);
   // Grid, block and stream from a nested driver callback.
   void Update(std::size_t position, const KernelLaunch& details);
   // --cache-control all: the L2 flush, on the launch's stream, right before the launch at `position`.
