@@ -107,8 +107,7 @@ GpaStatus CuptiRangeSession::Create(CUcontext context, const CuptiMetricConfig& 
     return CuptiFailure(result, "cuptiRangeProfilerEnable",
                         "is another profiler (ncu, nsys, a CUPTI tool) attached to this context?");
   }
-  auto session =
-      std::make_unique<CuptiRangeSession>(Key{}, config, options, ObjectPtr(enable.pRangeProfilerObject));
+  auto session = std::make_unique<CuptiRangeSession>(Key{}, config, options, ObjectPtr(enable.pRangeProfilerObject));
 
   std::vector<const char*> names;
   for (const std::string& metric : config.metrics()) names.push_back(metric.c_str());

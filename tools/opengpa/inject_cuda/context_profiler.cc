@@ -305,8 +305,8 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
   std::snprintf(timing, sizeof timing,
                 "timing: CUPTI setup %.1f ms (once per context), batch %zu of %zu launches (%zu ranges) decoded in "
                 "%.1f ms; so far: create %.1f, start %.1f, flush %.1f, stop %.1f, decode %.1f, evaluate %.1f ms",
-                setup_ms_, batches_, samples, ranges, MsSince(decode_start), times_.create, times_.start,
-                times_.flush, times_.stop, times_.decode, times_.evaluate);
+                setup_ms_, batches_, samples, ranges, MsSince(decode_start), times_.create, times_.start, times_.flush,
+                times_.stop, times_.decode, times_.evaluate);
   stream.WriteMessage(timing);
 }
 

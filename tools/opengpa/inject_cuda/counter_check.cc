@@ -18,7 +18,7 @@ namespace {
 std::vector<std::string> SplitNames(const char* joined) {
   std::vector<std::string> names;
   std::string name;
-  for (const char* c = joined; ; ++c) {
+  for (const char* c = joined;; ++c) {
     if (*c == ',' || *c == '\0') {
       if (!name.empty()) names.push_back(name);
       name.clear();

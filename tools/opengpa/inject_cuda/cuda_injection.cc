@@ -202,9 +202,9 @@ void OnGraphLaunch(const CUpti_CallbackData& data) {
   if (state.graph_launches++ == 0) {
     std::string names;
     for (std::size_t i = 0; i < kernels && i < 4; ++i) names += (i ? ", " : "") + found->second[i].name;
-    state.stream->WriteMessage("CUDA graph launches are counted but not sampled (the first: " +
-                               std::to_string(kernels) + " kernel node(s)" + (names.empty() ? "" : ": " + names) +
-                               "); CUPTI's range profiler failed on them in testing (docs/cli.md)");
+    state.stream->WriteMessage(
+        "CUDA graph launches are counted but not sampled (the first: " + std::to_string(kernels) + " kernel node(s)" +
+        (names.empty() ? "" : ": " + names) + "); CUPTI's range profiler failed on them in testing (docs/cli.md)");
   }
   state.launches += kernels;
 }
@@ -237,10 +237,8 @@ bool IsBeginCapture(CUpti_CallbackId cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
-      return true;
-    default:
-      return false;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz: return true;
+    default: return false;
   }
 }
 

@@ -31,7 +31,8 @@ const GraphDriver& Driver() {
            library->Resolve("cuGraphGetEdges_v2", &d.cuGraphGetEdges) &&
            library->Resolve("cuGraphNodeGetType", &d.cuGraphNodeGetType) &&
            library->Resolve("cuGraphKernelNodeGetParams_v2", &d.cuGraphKernelNodeGetParams) &&
-           library->Resolve("cuFuncGetName", &d.cuFuncGetName) && library->Resolve("cuKernelGetName", &d.cuKernelGetName);
+           library->Resolve("cuFuncGetName", &d.cuFuncGetName) &&
+           library->Resolve("cuKernelGetName", &d.cuKernelGetName);
     return d;
   }();
   return driver;
@@ -95,8 +96,7 @@ bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std:
   }
   std::vector<CUgraphNode> from(edge_count);
   std::vector<CUgraphNode> to(edge_count);
-  if (edge_count > 0 &&
-      driver.cuGraphGetEdges(graph, from.data(), to.data(), nullptr, &edge_count) != CUDA_SUCCESS) {
+  if (edge_count > 0 && driver.cuGraphGetEdges(graph, from.data(), to.data(), nullptr, &edge_count) != CUDA_SUCCESS) {
     *error = "cuGraphGetEdges failed";
     return false;
   }

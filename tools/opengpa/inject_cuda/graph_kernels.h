@@ -25,7 +25,8 @@ namespace opengpa::inject_cuda {
 
 // A topological order of `count` nodes joined by `edges` (from, to), ties broken by index; nodes of a
 // cycle (never in a valid graph) come last, in index order.
-std::vector<std::size_t> TopologicalOrder(std::size_t count, const std::vector<std::pair<std::size_t, std::size_t>>& edges);
+std::vector<std::size_t> TopologicalOrder(std::size_t count,
+                                          const std::vector<std::pair<std::size_t, std::size_t>>& edges);
 
 // The kernel nodes of `graph` in launch order, named and with grid and block (stream left to the launch).
 // False and *error when the driver cannot describe the graph.

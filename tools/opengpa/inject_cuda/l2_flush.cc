@@ -88,12 +88,11 @@ const FlushDriver& Driver() {
            library->Resolve("cuModuleGetFunction", &d.cuModuleGetFunction) &&
            library->Resolve("cuMemAlloc_v2", &d.cuMemAlloc) && library->Resolve("cuMemFree_v2", &d.cuMemFree) &&
            library->Resolve("cuMemsetD8_v2", &d.cuMemsetD8) && library->Resolve("cuLaunchKernel", &d.cuLaunchKernel);
-    d.own_context_ok = library->Resolve("cuCtxCreate_v2", &d.cuCtxCreate) &&
-                       library->Resolve("cuCtxDestroy_v2", &d.cuCtxDestroy) &&
-                       library->Resolve("cuStreamCreate", &d.cuStreamCreate) &&
-                       library->Resolve("cuEventCreate", &d.cuEventCreate) &&
-                       library->Resolve("cuEventRecord", &d.cuEventRecord) &&
-                       library->Resolve("cuStreamWaitEvent", &d.cuStreamWaitEvent);
+    d.own_context_ok =
+        library->Resolve("cuCtxCreate_v2", &d.cuCtxCreate) && library->Resolve("cuCtxDestroy_v2", &d.cuCtxDestroy) &&
+        library->Resolve("cuStreamCreate", &d.cuStreamCreate) && library->Resolve("cuEventCreate", &d.cuEventCreate) &&
+        library->Resolve("cuEventRecord", &d.cuEventRecord) &&
+        library->Resolve("cuStreamWaitEvent", &d.cuStreamWaitEvent);
     return d;
   }();
   return driver;
@@ -223,7 +222,8 @@ bool L2Flush::Enqueue(CUstream stream, std::string* error) {
     CurrentContext current(driver, own_context_);
     result = driver.cuStreamWaitEvent(own_stream_, program_done_, 0);
     if (result == CUDA_SUCCESS) {
-      result = driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, own_stream_, arguments, nullptr);
+      result =
+          driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, own_stream_, arguments, nullptr);
     }
     if (result == CUDA_SUCCESS) result = driver.cuEventRecord(flush_done_, own_stream_);
   }

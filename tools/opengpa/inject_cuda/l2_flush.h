@@ -50,8 +50,8 @@ class L2Flush {
   CUcontext context_ = nullptr;      // where the flush kernel and its buffer live
   CUcontext own_context_ = nullptr;  // context_ when the flush made it
   CUstream own_stream_ = nullptr;
-  CUevent program_done_ = nullptr;   // in the program's context: what its stream held before the launch
-  CUevent flush_done_ = nullptr;     // in the own context
+  CUevent program_done_ = nullptr;  // in the program's context: what its stream held before the launch
+  CUevent flush_done_ = nullptr;    // in the own context
   CUmodule module_ = nullptr;
   CUfunction kernel_ = nullptr;
   CUdeviceptr buffer_ = 0;
