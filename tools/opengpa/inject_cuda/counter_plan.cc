@@ -1,8 +1,10 @@
 #include "counter_plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "backends/cuda/cuda_catalogs.h"
 #include "backends/cuda/cuda_hardware_counters.h"
@@ -14,6 +16,11 @@ namespace opengpa::inject_cuda {
 namespace {
 
 constexpr const char* kDurationMetric = "gpu__time_duration.sum";
+
+std::string Lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
 
 std::vector<std::string_view> CatalogTexts() {
   std::vector<std::string_view> texts;
@@ -65,6 +72,22 @@ std::vector<std::pair<std::string, double>> AllConstants(
   return constants;
 }
 
+// Whether `name` (any case) names a counter of the catalogs: the GPA counters are theirs, so a name in none
+// of them is unknown without building the chip's counter set (which lists every metric: the slow part).
+bool InSomeCatalog(const std::string& name) {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> lower;
+    for (std::string_view text : CatalogTexts()) {
+      Catalog catalog;
+      std::string ignored;
+      if (!ParseCatalog(text, &catalog, &ignored)) continue;
+      for (const CounterDefinition& counter : catalog.counters) lower.insert(Lower(counter.name));
+    }
+    return lower;
+  }();
+  return names.count(Lower(name)) != 0;
+}
+
 }  // namespace
 
 bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
@@ -81,11 +104,11 @@ bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
       plan.outputs.push_back({name, properties.dim_unit, "float64", name});
       continue;
     }
-    if (!gpa) {
+    if (!gpa && InSomeCatalog(name)) {
       gpa = std::make_unique<GpaCounters>();
       if (!BuildGpaCounters(chip, device_constants, gpa.get(), error)) return false;
     }
-    const std::optional<std::uint32_t> index = gpa->set.Find(name);
+    const std::optional<std::uint32_t> index = gpa ? gpa->set.Find(name) : std::nullopt;
     if (!index) {
       if (unknown_name != nullptr) *unknown_name = name;
       *error = "\"" + name + "\" is neither a GPA counter of " + chip.chip() +
@@ -103,6 +126,15 @@ bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
 }
 
 bool CheckCounterNames(const std::string& chip, const std::vector<std::string>& names, std::string* error) {
+  // Without a dot a name can only be a GPA counter (as PlanCounters reads it): in no catalog, it is unknown
+  // on every chip, found without asking one.
+  for (const std::string& name : names) {
+    if (name.find('.') == std::string::npos && !InSomeCatalog(name)) {
+      *error = "\"" + name + "\" is neither a GPA counter (`opengpa list --api cuda`) nor a CUPTI metric " +
+               "(`opengpa list --api cuda --hardware`)" + (chip.empty() ? "" : " of " + chip);
+      return false;
+    }
+  }
   const std::vector<std::string> chips = chip.empty() ? nvidia::SupportedChips() : std::vector<std::string>{chip};
   // All names on each chip (the usual case: one chip, one counter set built). A name that every chip
   // reports as its first unknown one is unknown everywhere; otherwise each name on its own says which.
