@@ -3,12 +3,14 @@
 # `opengpa profile` against `ncu --metrics` on the programs of the issue-12 targets, with wall times, and
 # the profiles whose values bench/profile/compare.py then compares here.
 #
-#   run.sh DIR [quick|full] [SECTIONS]     SECTIONS: any of "many fixed torch" (default all three)
+#   run.sh DIR [quick|full] [SECTIONS]     SECTIONS: any of "many fixed torch graph" (default all four)
 # Environment: MULTI_LAUNCHES (launches of the multi-pass many-launch runs, default 2000), SKIP_NCU (ncu
-# runs to leave out, e.g. "many_one fixed_multi" when an earlier run of the same binaries has them).
+# runs to leave out, e.g. "many_one fixed_multi" when an earlier run of the same programs has them),
+# SKIP_RUNS (opengpa runs to leave out, by tag).
 # quick: 400 launches, one PyTorch step, fewer ncu runs (a check that everything works).
 # DIR holds bin/opengpa, lib/ (the GPA and injection libraries), workload/many_launches and
-# workload/cuda_kernel_workload (tests/cli/device) built for sm_90, and torch_program.py.
+# workload/cuda_kernel_workload (tests/cli/device) and workload/graph_launches built for sm_90, and
+# torch_program.py.
 # $OUT gets log_<mode>.txt (TIME lines) and results_<mode>.tgz: the <tag>.json profiles, ncu_<tag>.csv
 # and each run's stderr (the device tool brings back few files, so they travel as one archive).
 # ncu runs with --clock-control none (the project never locks clocks; opengpa does not either) and its
@@ -16,7 +18,7 @@
 set -uo pipefail
 dir=$(cd "${1:?DIR}" && pwd)
 mode=${2:-full}
-sections=${3:-many fixed torch}
+sections=${3:-many fixed torch graph}
 section() { [[ " $sections " == *" $1 "* ]]; }
 final=${OUT:-/tmp/opengpa-bench}
 out=/tmp/opengpa-bench-$mode
@@ -29,6 +31,7 @@ export TMPDIR=$out/tmp PYTHONUNBUFFERED=1
 opengpa=$dir/bin/opengpa
 many=$dir/workload/many_launches
 fixed=$dir/workload/cuda_kernel_workload
+graph=$dir/workload/graph_launches
 torch_program=$dir/torch_program.py
 if [[ $mode == quick ]]; then launches=400; multi_launches=400; else launches=5000; multi_launches=${MULTI_LAUNCHES:-2000}; fi
 steps=1
@@ -47,6 +50,7 @@ timed() {  # timed TAG command...: runs it, prints "TIME TAG seconds rc=N"
 profile() {  # profile TAG opengpa-options... -- program...: opengpa's messages, less the per-batch timing lines
   local tag=$1; shift
   local t0 t1 rc
+  if [[ " ${SKIP_RUNS:-} " == *" $tag "* ]]; then echo "$tag skipped (SKIP_RUNS)"; return; fi
   t0=$(now)
   timeout 300 "$opengpa" profile --api cuda -f -o "$out/$tag" "$@" > "$out/$tag.stdout" 2> "$out/$tag.stderr"
   rc=$?; t1=$(now)
@@ -78,6 +82,8 @@ echo "== many launches: $launches"
 timed plain_many "$many" "$launches"
 profile many_none --replay-mode none --counters "$one" -- "$many" "$launches"
 profile many_none_nocache --replay-mode none --cache-control none --counters "$one" -- "$many" "$launches"
+# The flush kernel in the program's context (a CUPTI range of its own), as before it had a context of its own.
+OPENGPA_PROFILE_FLUSH_CONTEXT=program profile many_none_program_flush --replay-mode none --counters "$one" -- "$many" "$launches"
 timed plain_many_multi "$many" "$multi_launches"
 profile many_auto_multi --counters "$multi" -- "$many" "$multi_launches"
 profile many_kernel_small --replay-mode kernel --cache-control none --counters "$one" -- "$many" 400
@@ -110,6 +116,13 @@ if [[ $mode != quick ]]; then
 fi
 save
 fi
+if section graph; then
+echo "== CUDA graph: 3 direct launches, then 20 launches of a graph of the same 3 kernels"
+timed plain_graph "$graph" 20
+profile graph_one --counters "$one" -- "$graph" 20
+save
+fi
+
 rm -rf "$out/tmp"
 ls -la "$out"
 save

@@ -87,8 +87,9 @@ void CuptiRangeSession::Disabler::operator()(CUpti_RangeProfiler_Object* object)
   }
 }
 
-CuptiRangeSession::CuptiRangeSession(Key, const CuptiMetricConfig& config, ObjectPtr object)
-    : config_(config), object_(std::move(object)) {}
+CuptiRangeSession::CuptiRangeSession(Key, const CuptiMetricConfig& config, const RangeProfilerOptions& options,
+                                     ObjectPtr object)
+    : config_(config), options_(options), object_(std::move(object)) {}
 
 CuptiRangeSession::~CuptiRangeSession() {
   if (started_) {
@@ -106,7 +107,7 @@ GpaStatus CuptiRangeSession::Create(CUcontext context, const CuptiMetricConfig& 
     return CuptiFailure(result, "cuptiRangeProfilerEnable",
                         "is another profiler (ncu, nsys, a CUPTI tool) attached to this context?");
   }
-  auto session = std::make_unique<CuptiRangeSession>(Key{}, config, ObjectPtr(enable.pRangeProfilerObject));
+  auto session = std::make_unique<CuptiRangeSession>(Key{}, config, options, ObjectPtr(enable.pRangeProfilerObject));
 
   std::vector<const char*> names;
   for (const std::string& metric : config.metrics()) names.push_back(metric.c_str());
@@ -121,35 +122,50 @@ GpaStatus CuptiRangeSession::Create(CUcontext context, const CuptiMetricConfig& 
                         fmt::format("{} metrics, {} ranges", names.size(), options.max_ranges_per_pass));
   }
   session->counter_data_.resize(size.counterDataSize);
+  if (GpaStatus status = session->InitializeCounterData(); status != kGpaStatusOk) return status;
+  if (GpaStatus status = session->SetConfig(); status != kGpaStatusOk) return status;
+  *out = std::move(session);
+  return kGpaStatusOk;
+}
+
+GpaStatus CuptiRangeSession::InitializeCounterData() {
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-  init.pRangeProfilerObject = session->object_.get();
-  init.counterDataSize = session->counter_data_.size();
-  init.pCounterData = session->counter_data_.data();
+  init.pRangeProfilerObject = object_.get();
+  init.counterDataSize = counter_data_.size();
+  init.pCounterData = counter_data_.data();
   if (const CUptiResult result = cuptiRangeProfilerCounterDataImageInitialize(&init); result != CUPTI_SUCCESS) {
     return CuptiFailure(result, "cuptiRangeProfilerCounterDataImageInitialize");
   }
+  return kGpaStatusOk;
+}
 
+GpaStatus CuptiRangeSession::SetConfig() {
   CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-  set.pRangeProfilerObject = session->object_.get();
-  set.configSize = config.image().size();
-  set.pConfig = config.image().data();
-  set.counterDataImageSize = session->counter_data_.size();
-  set.pCounterDataImage = session->counter_data_.data();
-  set.range = options.range;
-  set.replayMode = options.replay;
-  set.maxRangesPerPass = options.max_ranges_per_pass;
-  set.numNestingLevels = options.nesting_levels;
+  set.pRangeProfilerObject = object_.get();
+  set.configSize = config_.image().size();
+  set.pConfig = config_.image().data();
+  set.counterDataImageSize = counter_data_.size();
+  set.pCounterDataImage = counter_data_.data();
+  set.range = options_.range;
+  set.replayMode = options_.replay;
+  set.maxRangesPerPass = options_.max_ranges_per_pass;
+  set.numNestingLevels = options_.nesting_levels;
   set.minNestingLevel = 1;
   set.passIndex = 0;
   set.targetNestingLevel = 1;
   if (const CUptiResult result = cuptiRangeProfilerSetConfig(&set); result != CUPTI_SUCCESS) {
     return CuptiFailure(result, "cuptiRangeProfilerSetConfig",
-                        fmt::format("{} metrics in {} passes, {} ranges per pass", names.size(), config.pass_count(),
-                                    options.max_ranges_per_pass));
+                        fmt::format("{} metrics in {} passes, {} ranges per pass", config_.metrics().size(),
+                                    config_.pass_count(), options_.max_ranges_per_pass));
   }
-  *out = std::move(session);
   return kGpaStatusOk;
+}
+
+GpaStatus CuptiRangeSession::ResetCounterData(bool set_config) {
+  if (started_) return LogError(kGpaStatusErrorFailed, "the counter data of a running range profiler cannot be reset");
+  if (GpaStatus status = InitializeCounterData(); status != kGpaStatusOk) return status;
+  return set_config ? SetConfig() : kGpaStatusOk;
 }
 
 GpaStatus CuptiRangeSession::Start() {

@@ -54,7 +54,7 @@ class CuptiRangeSession {
   };
 
  public:
-  CuptiRangeSession(Key, const CuptiMetricConfig& config, ObjectPtr object);
+  CuptiRangeSession(Key, const CuptiMetricConfig& config, const RangeProfilerOptions& options, ObjectPtr object);
 
   // Enables range profiling on `context` (fails if another profiler, e.g. ncu, holds it) and sets the
   // configuration. `config` must outlive the session.
@@ -73,12 +73,21 @@ class CuptiRangeSession {
   // Waits for the context's work and decodes the collected passes into counter_data().
   GpaStatus Decode(std::size_t* ranges_dropped);
 
+  // After Decode, readies the same range-profiler object for another Start: the counter-data image is
+  // initialized afresh (its ranges read, they are dropped), and with `set_config` the configuration is set
+  // again. Reusing the object spares enabling profiling and allocating CUPTI's per-range buffers again.
+  GpaStatus ResetCounterData(bool set_config);
+
   bool started() const { return started_; }
   const std::vector<std::uint8_t>& counter_data() const { return counter_data_; }
   const CuptiMetricConfig& config() const { return config_; }
 
  private:
+  GpaStatus InitializeCounterData();
+  GpaStatus SetConfig();
+
   const CuptiMetricConfig& config_;
+  RangeProfilerOptions options_;
   ObjectPtr object_;
   std::vector<std::uint8_t> counter_data_;
   bool started_ = false;

@@ -463,6 +463,25 @@ def profile_cuda_without_a_driver_says_the_driver_is_missing(ctx):
 
 
 @check
+def profile_cuda_unknown_counter_exits_2_before_the_program_runs(ctx):
+    # Names resolve on any chip CUPTI supports (its host API, no GPU needed).
+    marker = os.path.join(ctx.tmp, "program-ran")
+    program = ["--", "sh", "-c", f"touch {marker}"]
+    result = ctx.run("profile", "--api", "cuda", "--counters", "GPUTime,FetchSise", "-o",
+                     os.path.join(ctx.tmp, "cuda"), *program, expect_ok=False)
+    expect(result.returncode == 2 and '"FetchSise"' in result.stderr and "GPUTime" not in result.stderr,
+           f"exit {result.returncode}: {result.stderr}")
+    result = ctx.run("profile", "--api", "cuda", "--counters", "dram__bytes_red.sum", "-o",
+                     os.path.join(ctx.tmp, "cuda"), *program, expect_ok=False)
+    expect(result.returncode == 2 and '"dram__bytes_red.sum"' in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    expect(not os.path.exists(marker), "the program ran although a counter name was unknown")
+    # Known names, GPA and CUPTI mixed, pass the check: what follows is the driver check or the run.
+    result = ctx.run("profile", "--api", "cuda", "--counters", "gputime,FetchSize,dram__bytes_read.sum", "-o",
+                     os.path.join(ctx.tmp, "cuda"), *program, expect_ok=False)
+    expect(result.returncode != 2 and "FetchSize" not in result.stderr, f"exit {result.returncode}: {result.stderr}")
+
+
+@check
 def profile_cl_of_the_opencl_sample_matches_the_samples_own_event_times(ctx):
     own_csv = os.path.join(ctx.tmp, "sample.csv")
     _, doc, trace, rows = profile(ctx, ctx.sample, "--csv", own_csv)

@@ -49,6 +49,16 @@ TEST(ProfileCounterPlanTest, GpaNamesMatchWithoutRegardToCase) {
   EXPECT_EQ(plan.outputs[0].name, "GPUTime");
 }
 
+TEST(ProfileCounterPlanTest, NamesAreCheckedOnAChipBeforeAnyProgramRuns) {
+  std::string error;
+  EXPECT_TRUE(CheckCounterNames("GH100", {"GPUTime", "fetchsize", "dram__bytes_read.sum"}, &error)) << error;
+  EXPECT_FALSE(CheckCounterNames("GH100", {"GPUTime", "FetchSise"}, &error));
+  EXPECT_NE(error.find("\"FetchSise\""), std::string::npos) << error;
+  EXPECT_NE(error.find("GH100"), std::string::npos) << error;
+  EXPECT_FALSE(CheckCounterNames("GH100", {"dram__bytes_red.sum"}, &error));
+  EXPECT_NE(error.find("\"dram__bytes_red.sum\""), std::string::npos) << error;
+}
+
 TEST(ProfileCounterPlanTest, AnUnknownNameIsNamedInTheError) {
   auto chip = Gh100();
   CounterPlan plan;

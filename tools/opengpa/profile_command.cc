@@ -200,6 +200,11 @@ int RunProfile(const ProfileOptions& options) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }
+  // A counter the program's profiler would refuse is a usage error, found before the program runs.
+  if (!CheckCounterNames(options.api, counters, &error)) {
+    std::cerr << "opengpa profile: " << error << '\n';
+    return 2;
+  }
   // Every output is checked before the program runs, so a bad -o never costs a run.
   const std::string prefix = options.prefix;
   const std::vector<std::string> outputs = {prefix + ".csv", prefix + ".json", prefix + ".trace.json"};

@@ -1,6 +1,12 @@
 #include "profile_injection.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "api_name.h"
 #include "library_path.h"
@@ -38,6 +44,62 @@ bool CheckApiRuntime(GpaApiType api, std::string* error) {
     return false;
   }
   return true;
+}
+
+namespace {
+
+// The check itself, in a child process: the library brings libcupti, which the CLI's own process never
+// loads, and whatever goes wrong in it (a crash included) cannot take the CLI down. Writes "1" or "0" and
+// the message to `fd`.
+[[noreturn]] void CheckInChild(const std::string& library_path, const std::string& names, int fd) {
+  std::string ignored;
+  auto library = DynamicLibrary::Open({library_path}, &ignored);
+  using CheckFunction = int (*)(const char*, char*, std::size_t);
+  CheckFunction check = library ? library->Get<CheckFunction>("OpenGpaProfileCheckCounters") : nullptr;
+  char answer[1025] = {'1'};
+  if (check != nullptr && check(names.c_str(), answer + 1, sizeof answer - 1) == 0) answer[0] = '0';
+  const std::size_t length = 1 + std::strlen(answer + 1);
+  std::size_t written = 0;
+  while (written < length) {
+    const ssize_t n = write(fd, answer + written, length - written);
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  _exit(0);
+}
+
+}  // namespace
+
+bool CheckCounterNames(GpaApiType api, const std::vector<std::string>& counters, std::string* error) {
+  if (api != kGpaApiCuda) return true;
+  std::string ignored;
+  auto path = FindOpenGpaLibrary("libopengpa_inject_cuda.so", &ignored);
+  if (!path) return true;
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) return true;
+  const std::string names = Join(counters);
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    close(pipe_fds[0]);
+    CheckInChild(*path, names, pipe_fds[1]);
+  }
+  close(pipe_fds[1]);
+  std::string answer;
+  char buffer[512];
+  for (ssize_t n; child > 0 && (n = read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    answer.append(buffer, static_cast<std::size_t>(n));
+  }
+  close(pipe_fds[0]);
+  int status = 0;
+  while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  // Only a clear "unknown" refuses the run; a check that could not be made leaves it to the program's own.
+  if (answer.empty() || answer[0] != '0') return true;
+  *error = answer.substr(1);
+  return false;
 }
 
 bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, const std::string& stream_path,

@@ -21,6 +21,12 @@ std::vector<std::string> DefaultProfileCounters(GpaApiType api);
 // NVIDIA driver's libcuda.so.1).
 bool CheckApiRuntime(GpaApiType api, std::string* error);
 
+// Before the program runs: false and *error naming the first counter the injected library will not
+// resolve (CUDA: asked of libopengpa_inject_cuda.so, on any chip CUPTI supports). True when every name resolves, for
+// other APIs (PrepareInjection checks theirs), and when the library cannot be asked (PrepareInjection or the run then
+// says why).
+bool CheckCounterNames(GpaApiType api, const std::vector<std::string>& counters, std::string* error);
+
 // The environment that loads the profiling library into the program and tells it the counters and
 // the stream path. False and *error when the API cannot be profiled this way, the library is missing or a
 // counter is not one this way measures.

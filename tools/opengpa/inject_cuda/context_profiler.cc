@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -16,6 +18,16 @@ namespace {
 using profiling::ReplayMode;
 
 std::string PassesText(std::size_t passes) { return std::to_string(passes) + (passes == 1 ? " pass" : " passes"); }
+
+using Clock = std::chrono::steady_clock;
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+bool EnvironmentIs(const char* variable, const char* value) {
+  const char* set = std::getenv(variable);
+  return set != nullptr && std::strcmp(set, value) == 0;
+}
 
 }  // namespace
 
@@ -119,7 +131,11 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
         "flushed. Application replay flushes before every pass of every launch.");
   } else if (settings.flush_caches) {
     std::string flush_error;
-    profiler->l2_flush_ = L2Flush::Create(context, &flush_error);
+    // OPENGPA_PROFILE_FLUSH_CONTEXT=program: the flush in the program's context, as before a context of its
+    // own was used (for comparing the two; docs/benchmarks.md).
+    profiler->l2_flush_ = EnvironmentIs("OPENGPA_PROFILE_FLUSH_CONTEXT", "program")
+                              ? L2Flush::CreateInProgramContext(context, &flush_error)
+                              : L2Flush::Create(context, &flush_error);
     if (!profiler->l2_flush_) {
       *error = flush_error;
       return nullptr;
@@ -138,19 +154,31 @@ void ContextProfiler::Abandon() {
 }
 
 bool ContextProfiler::StartBatch(std::string* error) {
-  session_.reset();  // a range-profiler object per batch: a fresh counter-data image
-  nvidia::RangeProfilerOptions options;
-  options.range = CUPTI_AutoRange;
-  options.replay = replay_;
-  // Each profiled launch may bring its L2 flush, a range of its own.
-  options.max_ranges_per_pass = l2_flush_ ? 2 * batch_size_ : batch_size_;
-  if (nvidia::CuptiRangeSession::Create(context_, *config_, options, &session_) != kGpaStatusOk ||
-      session_->Start() != kGpaStatusOk) {
+  auto step = Clock::now();
+  // The object of the batch before, its counter data reset; a fresh one only if CUPTI refuses the reset.
+  if (session_ && session_->ResetCounterData(false) != kGpaStatusOk) session_.reset();
+  if (!session_) {
+    nvidia::RangeProfilerOptions options;
+    options.range = CUPTI_AutoRange;
+    options.replay = replay_;
+    // A flush kernel in the program's context is a range of its own.
+    options.max_ranges_per_pass = l2_flush_ && !l2_flush_->in_own_context() ? 2 * batch_size_ : batch_size_;
+    if (nvidia::CuptiRangeSession::Create(context_, *config_, options, &session_) != kGpaStatusOk) {
+      session_.reset();
+      *error = "cannot set up CUPTI range profiling (auto range, " +
+               std::string(replay_ == CUPTI_KernelReplay ? "kernel" : "user") + " replay) on " + device_name_;
+      return false;
+    }
+  }
+  times_.create += MsSince(step);
+  step = Clock::now();
+  if (session_->Start() != kGpaStatusOk) {
     session_.reset();
-    *error = "cannot start CUPTI range profiling (auto range, " +
-             std::string(replay_ == CUPTI_KernelReplay ? "kernel" : "user") + " replay) on " + device_name_;
+    *error = "cannot start CUPTI range profiling on " + device_name_;
     return false;
   }
+  times_.start += MsSince(step);
+  batch_open_ = true;
   ++batches_;
   return true;
 }
@@ -159,14 +187,14 @@ std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t inde
                                          profiling::SampleStreamWriter& stream) {
   if (!profiled) {
     // Outside a batch nothing profiles it; inside one, auto range makes a range of it that must be skipped.
-    if (!session_) return static_cast<std::size_t>(-1);
+    if (!batch_open_) return static_cast<std::size_t>(-1);
     batch_.push_back({index, std::move(launch), false, false, false});
     return batch_.size() - 1;
   }
   std::size_t in_batch = 0;  // ranges the batch holds (its flushes aside)
   for (const PendingLaunch& pending : batch_) in_batch += pending.cancelled ? 0 : 1;
   if (in_batch >= batch_size_) Flush(stream);
-  if (!session_) {
+  if (!batch_open_) {
     std::string error;
     if (!StartBatch(&error)) {
       stream.WriteMessage(error);
@@ -191,8 +219,11 @@ void ContextProfiler::Update(std::size_t position, const KernelLaunch& details) 
 void ContextProfiler::FlushCachesBefore(std::size_t position, CUstream stream,
                                         profiling::SampleStreamWriter& stream_writer) {
   if (!l2_flush_ || position >= batch_.size() || !batch_[position].profiled || batch_[position].flushed) return;
+  const auto step = Clock::now();
   std::string error;
-  if (l2_flush_->Enqueue(stream, &error)) {
+  const bool enqueued = l2_flush_->Enqueue(stream, &error);
+  times_.flush += MsSince(step);
+  if (enqueued) {
     batch_[position].flushed = true;
   } else {
     stream_writer.WriteMessage(error + "; caches are no longer flushed in this context");
@@ -210,8 +241,9 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
     if (!pending.cancelled) launches.push_back(std::move(pending));
   }
   batch_.clear();
-  if (!session_) return;
-  const auto decode_start = std::chrono::steady_clock::now();
+  if (!batch_open_ || !session_) return;
+  batch_open_ = false;
+  const auto decode_start = Clock::now();
   // At exit or context teardown the context need not be current on this thread; decoding waits on it.
   const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
   std::optional<nvidia::ScopedCurrentContext> current;
@@ -220,13 +252,19 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
   std::size_t dropped = 0;
   std::size_t ranges = 0;
   std::size_t samples = 0;
-  if (session_->Stop(&all_passes) != kGpaStatusOk || session_->Decode(&dropped) != kGpaStatusOk ||
-      nvidia::CounterDataRangeCount(session_->counter_data(), &ranges) != kGpaStatusOk) {
+  auto step = Clock::now();
+  const bool stopped = session_->Stop(&all_passes) == kGpaStatusOk;
+  times_.stop += MsSince(step);
+  step = Clock::now();
+  const bool decoded = stopped && session_->Decode(&dropped) == kGpaStatusOk;
+  times_.decode += MsSince(step);
+  step = Clock::now();
+  if (!decoded || nvidia::CounterDataRangeCount(session_->counter_data(), &ranges) != kGpaStatusOk) {
     stream.WriteMessage("could not decode a batch of " + std::to_string(launches.size()) +
                         " kernel launches; their samples are lost");
   } else {
-    // Each launch is one range; a flushed launch is preceded by the flush kernel's own range, unless
-    // CUPTI did not make one of it.
+    // Each launch is one range; a flushed launch is preceded by the flush kernel's own range when the
+    // flush runs in the program's context.
     std::size_t flushes = 0;
     for (const PendingLaunch& launch : launches) flushes += launch.flushed ? 1 : 0;
     const bool flush_ranges = flushes > 0 && ranges == launches.size() + flushes;
@@ -260,14 +298,15 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
       ++samples;
     }
   }
-  session_.reset();
+  times_.evaluate += MsSince(step);
+  if (!decoded) session_.reset();
   // Where the profiler's own time goes (setup once per context, decoding once per batch).
-  char timing[200];
-  std::snprintf(
-      timing, sizeof timing,
-      "timing: CUPTI setup %.1f ms (once per context), batch %zu of %zu launches (%zu ranges) decoded in %.1f ms",
-      setup_ms_, batches_, samples, ranges,
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - decode_start).count());
+  char timing[400];
+  std::snprintf(timing, sizeof timing,
+                "timing: CUPTI setup %.1f ms (once per context), batch %zu of %zu launches (%zu ranges) decoded in "
+                "%.1f ms; so far: create %.1f, start %.1f, flush %.1f, stop %.1f, decode %.1f, evaluate %.1f ms",
+                setup_ms_, batches_, samples, ranges, MsSince(decode_start), times_.create, times_.start, times_.flush,
+                times_.stop, times_.decode, times_.evaluate);
   stream.WriteMessage(timing);
 }
 

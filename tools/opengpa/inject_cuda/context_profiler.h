@@ -9,7 +9,9 @@
 //
 // Launches are profiled in batches: when a batch's counter-data image is full, or the context ends, or
 // the launch filter is exhausted, the batch is stopped, decoded and evaluated, each range becomes a sample
-// in the stream, and the next profiled launch starts a fresh range-profiler session.
+// in the stream, and the next profiled launch starts the next batch. One range-profiler object serves
+// every batch of the context, its counter data reset in between: a fresh object per batch cost 6 times as
+// much in cuptiRangeProfilerStart on the H100 (557 against 93 ms per batch of 512 ranges; docs/benchmarks.md).
 #ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_CONTEXT_PROFILER_H_
 #define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_CONTEXT_PROFILER_H_
 
@@ -79,6 +81,11 @@ class ContextProfiler {
  private:
   bool StartBatch(std::string* error);
 
+  // Milliseconds spent in each step since the context was set up, for the `timing:` lines.
+  struct StepTimes {
+    double create = 0, start = 0, flush = 0, stop = 0, decode = 0, evaluate = 0;
+  };
+
   CUcontext context_ = nullptr;
   std::string device_name_;
   std::size_t batch_size_ = 0;
@@ -88,6 +95,8 @@ class ContextProfiler {
   std::unique_ptr<nvidia::CuptiRangeSession> session_;
   std::unique_ptr<L2Flush> l2_flush_;
   std::vector<PendingLaunch> batch_;
+  bool batch_open_ = false;  // the session is started and collecting this batch's ranges
+  StepTimes times_;
   profiling::ProfileRun description_;
   std::set<std::uint32_t> announced_streams_;
   double setup_ms_ = 0.0;

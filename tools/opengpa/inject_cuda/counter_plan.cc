@@ -1,8 +1,10 @@
 #include "counter_plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "backends/cuda/cuda_catalogs.h"
 #include "backends/cuda/cuda_hardware_counters.h"
@@ -14,6 +16,11 @@ namespace opengpa::inject_cuda {
 namespace {
 
 constexpr const char* kDurationMetric = "gpu__time_duration.sum";
+
+std::string Lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
 
 std::vector<std::string_view> CatalogTexts() {
   std::vector<std::string_view> texts;
@@ -65,11 +72,29 @@ std::vector<std::pair<std::string, double>> AllConstants(
   return constants;
 }
 
+// Whether `name` (any case) names a counter of the catalogs: the GPA counters are theirs, so a name in none
+// of them is unknown without building the chip's counter set (which lists every metric: the slow part).
+bool InSomeCatalog(const std::string& name) {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> lower;
+    for (std::string_view text : CatalogTexts()) {
+      Catalog catalog;
+      std::string ignored;
+      if (!ParseCatalog(text, &catalog, &ignored)) continue;
+      for (const CounterDefinition& counter : catalog.counters) lower.insert(Lower(counter.name));
+    }
+    return lower;
+  }();
+  return names.count(Lower(name)) != 0;
+}
+
 }  // namespace
 
 bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
                   const std::vector<std::pair<std::string, double>>& device_constants,
-                  const std::vector<std::string>& names, CounterPlan* out, std::string* error) {
+                  const std::vector<std::string>& names, CounterPlan* out, std::string* error,
+                  std::string* unknown_name) {
+  if (unknown_name != nullptr) unknown_name->clear();
   CounterPlan plan;
   std::unique_ptr<GpaCounters> gpa;  // built only when a name is not a raw metric (it lists every metric)
   for (const std::string& name : names) {
@@ -79,12 +104,13 @@ bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
       plan.outputs.push_back({name, properties.dim_unit, "float64", name});
       continue;
     }
-    if (!gpa) {
+    if (!gpa && InSomeCatalog(name)) {
       gpa = std::make_unique<GpaCounters>();
       if (!BuildGpaCounters(chip, device_constants, gpa.get(), error)) return false;
     }
-    const std::optional<std::uint32_t> index = gpa->set.Find(name);
+    const std::optional<std::uint32_t> index = gpa ? gpa->set.Find(name) : std::nullopt;
     if (!index) {
+      if (unknown_name != nullptr) *unknown_name = name;
       *error = "\"" + name + "\" is neither a GPA counter of " + chip.chip() +
                " (`opengpa list --api cuda`) nor one of its CUPTI metrics (`opengpa list --api cuda --hardware`)";
       return false;
@@ -97,6 +123,68 @@ bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
   plan.constants = AllConstants(device_constants);
   *out = std::move(plan);
   return true;
+}
+
+bool CheckCounterNames(const std::string& chip, const std::vector<std::string>& names, std::string* error) {
+  // Without a dot a name can only be a GPA counter (as PlanCounters reads it): in no catalog, it is unknown
+  // on every chip, found without asking one.
+  for (const std::string& name : names) {
+    if (name.find('.') == std::string::npos && !InSomeCatalog(name)) {
+      *error = "\"" + name + "\" is neither a GPA counter (`opengpa list --api cuda`) nor a CUPTI metric " +
+               "(`opengpa list --api cuda --hardware`)" + (chip.empty() ? "" : " of " + chip);
+      return false;
+    }
+  }
+  const std::vector<std::string> chips = chip.empty() ? nvidia::SupportedChips() : std::vector<std::string>{chip};
+  // All names on each chip (the usual case: one chip, one counter set built). A name that every chip
+  // reports as its first unknown one is unknown everywhere; otherwise each name on its own says which.
+  std::vector<std::unique_ptr<nvidia::CuptiHostMetrics>> hosts;
+  std::string first_error;
+  std::string unknown_everywhere;
+  bool same_unknown = true;
+  for (const std::string& each : chips) {
+    std::unique_ptr<nvidia::CuptiHostMetrics> host;
+    if (nvidia::CuptiHostMetrics::Create(each, {}, &host) != kGpaStatusOk) continue;
+    CounterPlan plan;
+    std::string chip_error;
+    std::string unknown;
+    if (PlanCounters(*host, {}, names, &plan, &chip_error, &unknown)) return true;
+    if (hosts.empty()) {
+      first_error = chip_error;
+      unknown_everywhere = unknown;
+    }
+    same_unknown = same_unknown && !unknown.empty() && unknown == unknown_everywhere;
+    hosts.push_back(std::move(host));
+  }
+  if (hosts.empty()) {
+    *error = chip.empty() ? "the installed CUPTI supports no chip" : "CUPTI cannot describe chip " + chip;
+    return false;
+  }
+  auto unknown_message = [](const std::string& name) {
+    return "\"" + name + "\" is neither a GPA counter (`opengpa list --api cuda`) nor a CUPTI metric " +
+           "(`opengpa list --api cuda --hardware`) of any chip this CUPTI supports";
+  };
+  if (hosts.size() == 1) {
+    *error = first_error;
+    return false;
+  }
+  if (same_unknown) {
+    *error = unknown_message(unknown_everywhere);
+    return false;
+  }
+  for (const std::string& name : names) {
+    const bool known = std::any_of(hosts.begin(), hosts.end(), [&name](const auto& host) {
+      CounterPlan plan;
+      std::string ignored;
+      return PlanCounters(*host, {}, {name}, &plan, &ignored);
+    });
+    if (!known) {
+      *error = unknown_message(name);
+      return false;
+    }
+  }
+  *error = "each of these counters is known, but no chip has them all: " + first_error;
+  return false;
 }
 
 void EnsureDurationOutput(const nvidia::CuptiHostMetrics& chip, CounterPlan* plan) {

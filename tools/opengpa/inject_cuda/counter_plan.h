@@ -25,10 +25,18 @@ struct CounterPlan {
 
 // `device_constants`: the live device's (SM count, clocks...; empty for an offline chip). A name is a raw
 // metric when CUPTI knows it for the chip as typed, otherwise a GPA counter (case-insensitive, as
-// GpaGetCounterIndex). False and *error naming the first name that is neither.
+// GpaGetCounterIndex). False and *error naming the first name that is neither (*unknown_name, when given,
+// is that name; empty when the failure is another).
 bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
                   const std::vector<std::pair<std::string, double>>& device_constants,
-                  const std::vector<std::string>& names, CounterPlan* out, std::string* error);
+                  const std::vector<std::string>& names, CounterPlan* out, std::string* error,
+                  std::string* unknown_name = nullptr);
+
+// Before the program runs (the CLI holds no CUDA context): whether every name resolves on `chip` as
+// PlanCounters resolves it, or, with `chip` empty (no usable GPU here), on at least one chip the installed
+// CUPTI supports, so a name refused here is unknown everywhere. False and *error naming the first name
+// that does not resolve.
+bool CheckCounterNames(const std::string& chip, const std::vector<std::string>& names, std::string* error);
 
 // Adds gpu__time_duration.sum (raw) unless an output already gives a duration: the timeline needs one.
 void EnsureDurationOutput(const nvidia::CuptiHostMetrics& chip, CounterPlan* plan);

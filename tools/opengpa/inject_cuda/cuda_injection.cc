@@ -2,8 +2,10 @@
 // (`opengpa profile --api cuda` sets it). InitializeInjection subscribes to CUPTI's launch and context
 // callbacks; each kernel launch the filter chooses becomes one sample of the counters in
 // $OPENGPA_PROFILE_COUNTERS (GPA names or CUPTI metrics, counter_plan.h), collected with the replay and
-// cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT.
+// cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT. A CUDA graph launch is
+// one launch per kernel node, not sampled (graph_kernels.h); a launch into a capturing stream is none.
 #include <cupti.h>
+#include <pthread.h>
 
 #include <cstdlib>
 #include <map>
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "context_profiler.h"
+#include "graph_kernels.h"
 #include "injection_control.h"
 #include "kernel_launch.h"
 #include "launch_filter.h"
@@ -34,8 +37,11 @@ struct InjectionState {
   std::size_t batch_size = kDefaultBatchSize;
   std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
   std::map<CUcontext, std::string> failed_contexts;
+  std::map<CUgraphExec, std::vector<KernelLaunch>> graph_kernels;  // graph_kernels.h
   std::uint64_t launches = 0;  // every kernel launch of the process, in launch order
   InjectionHooks hooks;
+  std::uint64_t graph_launches = 0;
+  int active_captures = 0;  // streams capturing into graphs (cuStreamBeginCapture .. cuStreamEndCapture)
   bool header_written = false;
   bool finished = false;
   CUpti_SubscriberHandle subscriber = nullptr;
@@ -52,6 +58,7 @@ struct LaunchScope {
   CUcontext context = nullptr;
   std::size_t position = kNotRecorded;
   bool profiled = false;
+  bool deferred = false;  // made during a capture, its stream not yet known: the nested callback decides
 };
 thread_local LaunchScope current_launch;
 // Set while this library launches its own L2 flush kernel, whose callbacks are not the program's.
@@ -88,12 +95,28 @@ ContextProfiler* ExistingProfiler(CUcontext context) {
   return found == state.profilers.end() ? nullptr : found->second.get();
 }
 
+// Ends the open batch of `context`: what follows (a graph launch, a stream capture) must not run inside
+// a range-profiler pass (graph_kernels.h).
+void EndBatchOf(CUcontext context) {
+  if (ContextProfiler* profiler = ExistingProfiler(context)) profiler->Flush(*State().stream);
+}
+
 // --cache-control all: the flush goes on the launch's stream, from the first callback that names it.
 void FlushBeforeLaunch(ContextProfiler& profiler, const LaunchScope& scope, const KernelLaunch& launch) {
   if (!scope.profiled || !launch.stream_known) return;
   launching_own_kernel = true;
   profiler.FlushCachesBefore(scope.position, launch.stream, *State().stream);
   launching_own_kernel = false;
+}
+
+// A launch made while a stream of the process captures: one into a capturing stream is recorded into a
+// graph, not run (no launch, no range); one on another stream runs, counted but unprofiled.
+void CountDuringCapture(const KernelLaunch& launch, LaunchScope* scope) {
+  if (StreamIsCapturing(launch.stream)) return;
+  InjectionState& state = State();
+  ++state.launches;
+  state.filter.Profile(launch.name);
+  scope->profiled = false;
 }
 
 void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
@@ -106,6 +129,11 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     const KernelLaunch launch = DescribeLaunch(domain, cbid, data);
     if (scope.depth++ > 0) {
       // The driver launch inside a runtime launch: the same kernel; it may know grid, block and stream.
+      if (scope.deferred && launch.stream_known) {
+        scope.deferred = false;
+        CountDuringCapture(launch, &scope);
+        return;
+      }
       if (scope.position != kNotRecorded) {
         if (ContextProfiler* profiler = ExistingProfiler(scope.context)) {
           profiler->Update(scope.position, launch);
@@ -116,6 +144,18 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     }
     scope.context = data.context;
     scope.position = kNotRecorded;
+    scope.profiled = false;
+    scope.deferred = false;
+    if (state.active_captures > 0) {
+      // No pass may start while a stream captures (the batch open before was ended when it began). A launch
+      // whose stream the runtime's callback hides is decided at the nested driver callback.
+      if (launch.stream_known) {
+        CountDuringCapture(launch, &scope);
+      } else {
+        scope.deferred = true;
+      }
+      return;
+    }
     const std::uint64_t index = state.launches++;
     if (state.hooks.on_launch) state.hooks.on_launch(index, data.context);
     scope.profiled = state.filter.Profile(launch.name);
@@ -144,9 +184,85 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   scope.profiled = false;
 }
 
+// A graph launch: its kernel nodes count as launches (graph_kernels.h), run outside any pass, unsampled.
+void OnGraphLaunch(const CUpti_CallbackData& data) {
+  // A graph launch nested in another (one entry point calling another) is the same launch: seen once.
+  thread_local int depth = 0;
+  if (data.callbackSite == CUPTI_API_EXIT) {
+    if (depth > 0) --depth;
+    return;
+  }
+  if (depth++ > 0) return;
+  if (launching_own_kernel || data.functionParams == nullptr) return;
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished) return;
+  static_assert(sizeof(cuGraphLaunch_params) == sizeof(cuGraphLaunch_ptsz_params), "same layout");
+  const auto* params = static_cast<const cuGraphLaunch_params*>(data.functionParams);
+  EndBatchOf(data.context);
+  auto found = state.graph_kernels.find(params->hGraph);
+  const std::size_t kernels = found == state.graph_kernels.end() ? 0 : found->second.size();
+  if (state.graph_launches++ == 0) {
+    std::string names;
+    for (std::size_t i = 0; i < kernels && i < 4; ++i) names += (i ? ", " : "") + found->second[i].name;
+    state.stream->WriteMessage(
+        "CUDA graph launches are counted but not sampled (the first: " + std::to_string(kernels) + " kernel node(s)" +
+        (names.empty() ? "" : ": " + names) + "); CUPTI's range profiler failed on them in testing (docs/cli.md)");
+  }
+  state.launches += kernels;
+}
+
+// A stream is about to capture: the open batch ends now, while stopping the pass (which synchronizes) is
+// still allowed; on the H100 a pass stopped during a capture failed and invalidated the capture. No pass
+// starts until every capture has ended.
+void OnCapture(const CUpti_CallbackData& data, bool begin) {
+  if (launching_own_kernel) return;
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished) return;
+  if (begin && data.callbackSite == CUPTI_API_ENTER) {
+    EndBatchOf(data.context);
+  } else if (begin && data.callbackSite == CUPTI_API_EXIT) {
+    if (*static_cast<const CUresult*>(data.functionReturnValue) == CUDA_SUCCESS) ++state.active_captures;
+  } else if (!begin && data.callbackSite == CUPTI_API_EXIT && state.active_captures > 0) {
+    --state.active_captures;  // the capture has ended, into a graph or not
+  }
+}
+
+bool IsEndCapture(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz;
+}
+
+bool IsBeginCapture(CUpti_CallbackId cbid) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz: return true;
+    default: return false;
+  }
+}
+
+void OnGraphExecCreated(const CUpti_GraphData& graph) {
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished || graph.graph == nullptr) return;
+  std::vector<KernelLaunch> kernels;
+  std::string error;
+  if (!GraphKernelLaunches(graph.graph, &kernels, &error)) {
+    state.stream->WriteMessage("cannot read the kernel nodes of a CUDA graph (" + error +
+                               "); its launches are not told apart from the kernels around them");
+    return;
+  }
+  state.graph_kernels[graph.graphExec] = std::move(kernels);
+}
+
 void OnContextDestroy(CUcontext context) {
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished) return;
   auto found = state.profilers.find(context);
   if (found == state.profilers.end()) return;
   found->second->Flush(*state.stream);
@@ -165,15 +281,42 @@ void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
     return;
   }
   if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    const auto* resource = static_cast<const CUpti_ResourceData*>(data);
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-      OnContextDestroy(static_cast<const CUpti_ResourceData*>(data)->context);
+      OnContextDestroy(resource->context);
+    } else if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED && resource->resourceDescriptor != nullptr) {
+      OnGraphExecCreated(*static_cast<const CUpti_GraphData*>(resource->resourceDescriptor));
+    } else if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING && resource->resourceDescriptor != nullptr) {
+      InjectionState& state = State();
+      std::lock_guard<std::recursive_mutex> lock(state.mutex);
+      state.graph_kernels.erase(static_cast<const CUpti_GraphData*>(resource->resourceDescriptor)->graphExec);
     }
+    return;
+  }
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+      (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)) {
+    OnGraphLaunch(*static_cast<const CUpti_CallbackData*>(data));
+    return;
+  }
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API && (IsBeginCapture(cbid) || IsEndCapture(cbid))) {
+    OnCapture(*static_cast<const CUpti_CallbackData*>(data), IsBeginCapture(cbid));
     return;
   }
   if (IsKernelLaunch(domain, cbid)) OnLaunch(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
 }
 
 void FinishAtExit() { FinishInjection(true); }
+
+// In the child of a fork: CUDA cannot be used there (CUDA's rule), and the parent's batches, contexts and
+// stream are the parent's. The child profiles nothing and writes nothing, not even at exit; if it execs
+// a CUDA program, that program loads the library afresh. The profilers are left undestroyed: destroying
+// them would call CUPTI. No lock: another thread of the parent may have held it when it forked.
+void OnForkChild() {
+  InjectionState& state = State();
+  state.finished = true;
+  for (auto& [context, profiler] : state.profilers) static_cast<void>(profiler.release());
+  state.profilers.clear();
+}
 
 }  // namespace
 
@@ -202,10 +345,21 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
   state.batch_size = options.batch_size;
   state.hooks = std::move(hooks);
   state.launches = 0;
+  state.graph_launches = 0;  // each pass's stream says once that graph kernels go unsampled
+  state.active_captures = 0;
   state.header_written = false;
   state.finished = false;
   opengpa::SetLoggingCallback(kGpaLoggingError, &ForwardLog);
   cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+  cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
+  cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING);
+  cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch);
+  cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz);
+  for (CUpti_CallbackId cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; ++cbid) {
+    if (IsBeginCapture(cbid) || IsEndCapture(cbid)) {
+      cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    }
+  }
   for (CUpti_CallbackId cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; ++cbid) {
     if (IsKernelLaunch(CUPTI_CB_DOMAIN_DRIVER_API, cbid)) {
       cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
@@ -271,5 +425,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   }
   if (!StartInjection(std::move(stream), std::move(options), {}, &error)) return 0;  // the stream says why
   std::atexit(&FinishAtExit);
+  pthread_atfork(nullptr, nullptr, &OnForkChild);
   return 1;
 }

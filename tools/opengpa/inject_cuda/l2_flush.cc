@@ -62,7 +62,14 @@ struct FlushDriver {
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
                              unsigned int, unsigned int, CUstream, void**, void**) = nullptr;
+  CUresult (*cuCtxCreate)(CUcontext*, unsigned int, CUdevice) = nullptr;  // cuCtxCreate_v2
+  CUresult (*cuCtxDestroy)(CUcontext) = nullptr;
+  CUresult (*cuStreamCreate)(CUstream*, unsigned int) = nullptr;
+  CUresult (*cuEventCreate)(CUevent*, unsigned int) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned int) = nullptr;
   bool ok = false;
+  bool own_context_ok = false;  // the entry points of a flush in a context of its own
 };
 
 const FlushDriver& Driver() {
@@ -81,6 +88,11 @@ const FlushDriver& Driver() {
            library->Resolve("cuModuleGetFunction", &d.cuModuleGetFunction) &&
            library->Resolve("cuMemAlloc_v2", &d.cuMemAlloc) && library->Resolve("cuMemFree_v2", &d.cuMemFree) &&
            library->Resolve("cuMemsetD8_v2", &d.cuMemsetD8) && library->Resolve("cuLaunchKernel", &d.cuLaunchKernel);
+    d.own_context_ok =
+        library->Resolve("cuCtxCreate_v2", &d.cuCtxCreate) && library->Resolve("cuCtxDestroy_v2", &d.cuCtxDestroy) &&
+        library->Resolve("cuStreamCreate", &d.cuStreamCreate) && library->Resolve("cuEventCreate", &d.cuEventCreate) &&
+        library->Resolve("cuEventRecord", &d.cuEventRecord) &&
+        library->Resolve("cuStreamWaitEvent", &d.cuStreamWaitEvent);
     return d;
   }();
   return driver;
@@ -104,13 +116,47 @@ class CurrentContext {
 
 }  // namespace
 
-std::unique_ptr<L2Flush> L2Flush::Create(CUcontext context, std::string* error) {
+std::unique_ptr<L2Flush> L2Flush::CreateInProgramContext(CUcontext context, std::string* error) {
   const FlushDriver& driver = Driver();
   if (!driver.ok) {
     *error = "--cache-control all: libcuda.so.1 lacks an entry point the L2 flush needs";
     return nullptr;
   }
   CurrentContext current(driver, context);
+  std::unique_ptr<L2Flush> flush(new L2Flush());
+  flush->program_context_ = context;
+  flush->context_ = context;
+  if (!flush->Load(error)) return nullptr;
+  return flush;
+}
+
+std::unique_ptr<L2Flush> L2Flush::Create(CUcontext context, std::string* error) {
+  const FlushDriver& driver = Driver();
+  CUdevice device = 0;
+  std::unique_ptr<L2Flush> flush(new L2Flush());
+  flush->program_context_ = context;
+  if (driver.ok && driver.own_context_ok) {
+    CurrentContext current(driver, context);
+    if (driver.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
+        driver.cuEventCreate(&flush->program_done_, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
+        driver.cuCtxCreate(&flush->own_context_, 0, device) == CUDA_SUCCESS) {
+      // cuCtxCreate made the new context current: it stays so while the flush loads, then is popped.
+      CUcontext popped = nullptr;
+      flush->context_ = flush->own_context_;
+      const bool loaded = driver.cuStreamCreate(&flush->own_stream_, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
+                          driver.cuEventCreate(&flush->flush_done_, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
+                          flush->Load(error);
+      driver.cuCtxPopCurrent(&popped);
+      if (loaded) return flush;
+    }
+  }
+  // No second context: the flush runs in the program's (a range of its own there).
+  flush.reset();
+  return CreateInProgramContext(context, error);
+}
+
+bool L2Flush::Load(std::string* error) {
+  const FlushDriver& driver = Driver();
   CUdevice device = 0;
   int l2_bytes = 0;
   int sms = 0;
@@ -119,30 +165,38 @@ std::unique_ptr<L2Flush> L2Flush::Create(CUcontext context, std::string* error) 
       driver.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) != CUDA_SUCCESS ||
       l2_bytes <= 0 || sms <= 0) {
     *error = "--cache-control all: the device's L2 size is not known";
-    return nullptr;
+    return false;
   }
-  std::unique_ptr<L2Flush> flush(new L2Flush());
-  flush->context_ = context;
-  flush->bytes_ = 2 * static_cast<std::size_t>(l2_bytes);
-  flush->blocks_ = static_cast<unsigned int>(sms) * kBlocksPerSm;
-  if (driver.cuModuleLoadData(&flush->module_, kEvictPtx) != CUDA_SUCCESS ||
-      driver.cuModuleGetFunction(&flush->kernel_, flush->module_, "opengpa_evict_l2") != CUDA_SUCCESS) {
+  bytes_ = 2 * static_cast<std::size_t>(l2_bytes);
+  blocks_ = static_cast<unsigned int>(sms) * kBlocksPerSm;
+  if (driver.cuModuleLoadData(&module_, kEvictPtx) != CUDA_SUCCESS ||
+      driver.cuModuleGetFunction(&kernel_, module_, "opengpa_evict_l2") != CUDA_SUCCESS) {
     *error = "--cache-control all: the driver cannot load the L2 flush kernel";
-    return nullptr;
+    return false;
   }
-  if (driver.cuMemAlloc(&flush->buffer_, flush->bytes_) != CUDA_SUCCESS ||
-      driver.cuMemAlloc(&flush->sink_, sizeof(std::uint64_t)) != CUDA_SUCCESS ||
-      driver.cuMemsetD8(flush->buffer_, 0, flush->bytes_) != CUDA_SUCCESS) {
-    *error = "--cache-control all: cannot allocate the " + std::to_string(flush->bytes_ >> 20) +
+  if (driver.cuMemAlloc(&buffer_, bytes_) != CUDA_SUCCESS ||
+      driver.cuMemAlloc(&sink_, sizeof(std::uint64_t)) != CUDA_SUCCESS ||
+      driver.cuMemsetD8(buffer_, 0, bytes_) != CUDA_SUCCESS) {
+    *error = "--cache-control all: cannot allocate the " + std::to_string(bytes_ >> 20) +
              " MiB the L2 flush reads (twice the L2)";
-    return nullptr;
+    return false;
   }
-  return flush;
+  return true;
+}
+
+void L2Flush::Abandon() {
+  // At exit or with the program's context going: leave what is left to the driver.
+  context_ = nullptr;
+  own_context_ = nullptr;
 }
 
 L2Flush::~L2Flush() {
   if (context_ == nullptr) return;
   const FlushDriver& driver = Driver();
+  if (own_context_ != nullptr) {
+    driver.cuCtxDestroy(own_context_);  // its module, buffers, stream and event go with it
+    return;                             // program_done_ goes with the program's context
+  }
   CurrentContext current(driver, context_);
   if (buffer_ != 0) driver.cuMemFree(buffer_);
   if (sink_ != 0) driver.cuMemFree(sink_);
@@ -153,10 +207,29 @@ bool L2Flush::Enqueue(CUstream stream, std::string* error) {
   const FlushDriver& driver = Driver();
   unsigned long long words = bytes_ / sizeof(std::uint64_t);
   void* arguments[] = {&buffer_, &words, &sink_};
-  const CUresult result =
-      driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, stream, arguments, nullptr);
+  if (own_context_ == nullptr) {
+    const CUresult result =
+        driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, stream, arguments, nullptr);
+    if (result != CUDA_SUCCESS) {
+      *error = "--cache-control all: the L2 flush kernel did not launch (CUresult " + std::to_string(result) + ")";
+      return false;
+    }
+    return true;
+  }
+  // program stream -> program_done_ -> flush stream: flush -> flush_done_ -> program stream: the launch.
+  CUresult result = driver.cuEventRecord(program_done_, stream);
+  if (result == CUDA_SUCCESS) {
+    CurrentContext current(driver, own_context_);
+    result = driver.cuStreamWaitEvent(own_stream_, program_done_, 0);
+    if (result == CUDA_SUCCESS) {
+      result =
+          driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, own_stream_, arguments, nullptr);
+    }
+    if (result == CUDA_SUCCESS) result = driver.cuEventRecord(flush_done_, own_stream_);
+  }
+  if (result == CUDA_SUCCESS) result = driver.cuStreamWaitEvent(stream, flush_done_, 0);
   if (result != CUDA_SUCCESS) {
-    *error = "--cache-control all: the L2 flush kernel did not launch (CUresult " + std::to_string(result) + ")";
+    *error = "--cache-control all: the L2 flush in its own context failed (CUresult " + std::to_string(result) + ")";
     return false;
   }
   return true;

@@ -1,0 +1,133 @@
+#include "graph_kernels.h"
+
+#include <memory>
+
+#include "platform/dynamic_library.h"
+
+namespace opengpa::inject_cuda {
+namespace {
+
+// The driver entry points for reading a graph, from the libcuda.so.1 the program already loaded.
+struct GraphDriver {
+  CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode*, size_t*) = nullptr;
+  CUresult (*cuGraphGetEdges)(CUgraph, CUgraphNode*, CUgraphNode*, CUgraphEdgeData*, size_t*) = nullptr;  // _v2
+  CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType*) = nullptr;
+  CUresult (*cuGraphKernelNodeGetParams)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*) = nullptr;  // _v2
+  CUresult (*cuFuncGetName)(const char**, CUfunction) = nullptr;
+  CUresult (*cuKernelGetName)(const char**, CUkernel) = nullptr;
+  CUresult (*cuStreamIsCapturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
+  bool ok = false;
+};
+
+const GraphDriver& Driver() {
+  static const GraphDriver driver = [] {
+    GraphDriver d;
+    std::string reason;
+    static std::unique_ptr<DynamicLibrary> library =
+        DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
+    if (!library) return d;
+    library->Resolve("cuStreamIsCapturing", &d.cuStreamIsCapturing);
+    d.ok = library->Resolve("cuGraphGetNodes", &d.cuGraphGetNodes) &&
+           library->Resolve("cuGraphGetEdges_v2", &d.cuGraphGetEdges) &&
+           library->Resolve("cuGraphNodeGetType", &d.cuGraphNodeGetType) &&
+           library->Resolve("cuGraphKernelNodeGetParams_v2", &d.cuGraphKernelNodeGetParams) &&
+           library->Resolve("cuFuncGetName", &d.cuFuncGetName) &&
+           library->Resolve("cuKernelGetName", &d.cuKernelGetName);
+    return d;
+  }();
+  return driver;
+}
+
+}  // namespace
+
+std::vector<std::size_t> TopologicalOrder(std::size_t count,
+                                          const std::vector<std::pair<std::size_t, std::size_t>>& edges) {
+  std::vector<std::size_t> waiting(count, 0);
+  std::vector<std::vector<std::size_t>> next(count);
+  for (const auto& [from, to] : edges) {
+    if (from >= count || to >= count) continue;
+    next[from].push_back(to);
+    ++waiting[to];
+  }
+  std::vector<std::size_t> order;
+  std::vector<bool> placed(count, false);
+  // Repeatedly the lowest-index node whose predecessors are all placed: O(n^2), graphs are small.
+  while (order.size() < count) {
+    std::size_t ready = count;
+    for (std::size_t i = 0; i < count && ready == count; ++i) {
+      if (!placed[i] && waiting[i] == 0) ready = i;
+    }
+    if (ready == count) break;  // a cycle
+    placed[ready] = true;
+    order.push_back(ready);
+    for (std::size_t to : next[ready]) --waiting[to];
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!placed[i]) order.push_back(i);
+  }
+  return order;
+}
+
+bool StreamIsCapturing(CUstream stream) {
+  const GraphDriver& driver = Driver();
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return driver.cuStreamIsCapturing != nullptr && driver.cuStreamIsCapturing(stream, &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::string* error) {
+  kernels->clear();
+  const GraphDriver& driver = Driver();
+  if (!driver.ok) {
+    *error = "libcuda.so.1 lacks an entry point for reading CUDA graphs";
+    return false;
+  }
+  std::size_t count = 0;
+  if (driver.cuGraphGetNodes(graph, nullptr, &count) != CUDA_SUCCESS) {
+    *error = "cuGraphGetNodes failed";
+    return false;
+  }
+  std::vector<CUgraphNode> nodes(count);
+  std::size_t edge_count = 0;
+  if ((count > 0 && driver.cuGraphGetNodes(graph, nodes.data(), &count) != CUDA_SUCCESS) ||
+      driver.cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edge_count) != CUDA_SUCCESS) {
+    *error = "cuGraphGetNodes/cuGraphGetEdges failed";
+    return false;
+  }
+  std::vector<CUgraphNode> from(edge_count);
+  std::vector<CUgraphNode> to(edge_count);
+  if (edge_count > 0 && driver.cuGraphGetEdges(graph, from.data(), to.data(), nullptr, &edge_count) != CUDA_SUCCESS) {
+    *error = "cuGraphGetEdges failed";
+    return false;
+  }
+  auto index_of = [&nodes](CUgraphNode node) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i] == node) return i;
+    }
+    return nodes.size();
+  };
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
+  for (std::size_t e = 0; e < edge_count; ++e) edges.emplace_back(index_of(from[e]), index_of(to[e]));
+  for (std::size_t i : TopologicalOrder(nodes.size(), edges)) {
+    CUgraphNodeType type;
+    if (driver.cuGraphNodeGetType(nodes[i], &type) != CUDA_SUCCESS || type != CU_GRAPH_NODE_TYPE_KERNEL) continue;
+    CUDA_KERNEL_NODE_PARAMS params{};
+    KernelLaunch launch;
+    const char* name = nullptr;
+    if (driver.cuGraphKernelNodeGetParams(nodes[i], &params) == CUDA_SUCCESS) {
+      if (params.func != nullptr) {
+        driver.cuFuncGetName(&name, params.func);
+      } else if (params.kern != nullptr) {
+        driver.cuKernelGetName(&name, params.kern);
+      }
+      launch.grid = {params.gridDimX, params.gridDimY, params.gridDimZ};
+      launch.block = {params.blockDimX, params.blockDimY, params.blockDimZ};
+      launch.dimensions_known = true;
+    }
+    launch.name = Demangle(name);
+    kernels->push_back(std::move(launch));
+  }
+  return true;
+}
+
+}  // namespace opengpa::inject_cuda
