@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 namespace opengpa::profiling {
@@ -40,9 +41,45 @@ TEST(ProfileWritersTest, CsvHasOneRowPerSampleWithEveryCounterAsAColumn) {
   std::ostringstream out;
   WriteProfileCsv(TwoQueueRun(), out);
   EXPECT_EQ(out.str(),
-            "index,kernel,queue,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,GPUTime,\"bytes, moved\"\n"
-            "0,scale,queue 0,1024,1,1,64,1,1,5000,7000,2000,0.5\n"
-            "1,add,queue 1,1024,1,1,64,1,1,8000,11000,3000,\n");
+            "pid,index,kernel,queue,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,nvtx,GPUTime,\"bytes, "
+            "moved\"\n"
+            "0,0,scale,queue 0,1024,1,1,64,1,1,5000,7000,,2000,0.5\n"
+            "0,1,add,queue 1,1024,1,1,64,1,1,8000,11000,,3000,\n");
+}
+
+TEST(ProfileWritersTest, EachRowNamesItsProcessAndItsOpenNvtxRangesOutermostFirst) {
+  ProfileRun run = TwoQueueRun();
+  run.samples[0].pid = 100;
+  run.samples[0].nvtx = {"epoch 1", "torch@forward"};
+  run.samples[1].pid = 200;
+  std::ostringstream out;
+  WriteProfileCsv(run, out);
+  EXPECT_NE(out.str().find("\n100,0,scale,queue 0,1024,1,1,64,1,1,5000,7000,epoch 1 > torch@forward,2000,0.5\n"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("\n200,1,add,"), std::string::npos) << out.str();
+  const auto json = ProfileJson(run);
+  EXPECT_EQ(json["samples"][0]["pid"], 100);
+  EXPECT_EQ(json["samples"][0]["nvtx"].get<std::vector<std::string>>(),
+            (std::vector<std::string>{"epoch 1", "torch@forward"}));
+  EXPECT_TRUE(json["samples"][1]["nvtx"].empty());
+}
+
+TEST(ProfileWritersTest, ChromeTraceShowsEachProcessOfTheProgramAsATraceProcess) {
+  ProfileRun run = TwoQueueRun();
+  run.samples[0].pid = 100;
+  run.samples[1].pid = 200;
+  const auto trace = ChromeTrace(run);
+  std::map<int, std::string> processes;
+  std::map<std::string, int> pid_of_kernel;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event["ph"] == "M" && event["name"] == "process_name") processes[event["pid"]] = event["args"]["name"];
+    if (event["ph"] == "X") pid_of_kernel[event["name"]] = event["pid"];
+  }
+  ASSERT_EQ(processes.size(), 2u);
+  EXPECT_NE(processes[200].find("(pid 200)"), std::string::npos) << processes[200];
+  EXPECT_EQ(pid_of_kernel["scale"], 100);
+  EXPECT_EQ(pid_of_kernel["add"], 200);
 }
 
 TEST(ProfileWritersTest, JsonKeysValuesByCounterNameAndWritesMissingValuesAsNull) {

@@ -22,6 +22,10 @@ class StreamFileTest : public ::testing::Test {
   }
   void TearDown() override { unlink(path_.c_str()); }
   std::unique_ptr<SampleStreamWriter> Writer() { return std::make_unique<SampleStreamWriter>(std::fopen(path_.c_str(), "a")); }
+  // A writer as the library in another process of the program (an exec'd child) opens it.
+  std::unique_ptr<SampleStreamWriter> WriterOf(std::uint32_t pid) {
+    return std::make_unique<SampleStreamWriter>(std::fopen(path_.c_str(), "a"), pid);
+  }
   std::string path_;
 };
 
@@ -124,6 +128,128 @@ TEST_F(StreamFileTest, ProgressCountsSamplesAsTheyAreAppended) {
   writer->WriteEnd(3);
   EXPECT_EQ(progress.Poll(), 3u);
   EXPECT_EQ(progress.Poll(), 3u);
+}
+
+TEST_F(StreamFileTest, ProcessesWritingTheSameStreamAreToldApartByPid) {
+  {
+    // The parent and an exec'd child each write a header, a queue of the same CUPTI id, launches numbered
+    // from 0 and an end, their lines interleaved in time.
+    auto parent = WriterOf(100);
+    auto child = WriterOf(200);
+    auto on_stream_7 = [](std::uint64_t index, std::string name, double value) {
+      Sample sample = MakeSample(index, std::move(name), value);
+      sample.queue = 7;
+      return sample;
+    };
+    parent->WriteHeader("cuda", {{"smsp__inst_executed.sum", "", "float64"}});
+    parent->WriteQueue({7, "stream 7", "H100"});
+    parent->WriteSample(on_stream_7(0, "parent_first", 1.0));
+    child->WriteHeader("cuda", {{"smsp__inst_executed.sum", "", "float64"}});
+    child->WriteQueue({7, "stream 7", "H100"});
+    child->WriteSample(on_stream_7(1, "child_second", 4.0));
+    child->WriteSample(on_stream_7(0, "child_first", 3.0));
+    parent->WriteSample(on_stream_7(1, "parent_second", 2.0));
+    child->WriteEnd(2);
+    parent->WriteEnd(2);
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  EXPECT_TRUE(ended);
+  ASSERT_EQ(run.samples.size(), 4u);
+  // Grouped by process in the order they first wrote, each in its own launch order.
+  EXPECT_EQ(run.samples[0].name, "parent_first");
+  EXPECT_EQ(run.samples[1].name, "parent_second");
+  EXPECT_EQ(run.samples[2].name, "child_first");
+  EXPECT_EQ(run.samples[3].name, "child_second");
+  EXPECT_EQ(run.samples[0].pid, 100u);
+  EXPECT_EQ(run.samples[1].pid, 100u);
+  EXPECT_EQ(run.samples[2].pid, 200u);
+  EXPECT_EQ(run.samples[2].index, 0u);
+  // The child's stream 7 is a queue of its own.
+  ASSERT_EQ(run.queues.size(), 2u);
+  EXPECT_EQ(run.samples[0].queue, 7u);
+  EXPECT_NE(run.samples[2].queue, 7u);
+  EXPECT_EQ(run.queues[1].id, run.samples[2].queue);
+  EXPECT_EQ(run.queues[1].name, "stream 7 (pid 200)");
+}
+
+TEST_F(StreamFileTest, TheStreamHasNotEndedWhileAChildProcessHasNotWrittenItsEnd) {
+  {
+    auto parent = WriterOf(100);
+    auto child = WriterOf(200);
+    parent->WriteHeader("cuda", {{"GPUTime", "nanoseconds", "float64"}});
+    child->WriteHeader("cuda", {{"GPUTime", "nanoseconds", "float64"}});
+    child->WriteSample(MakeSample(0, "child", 1.0));  // and then the child crashed
+    parent->WriteEnd(0);
+  }
+  ProfileRun run;
+  bool ended = true;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  EXPECT_FALSE(ended);
+  ASSERT_EQ(run.samples.size(), 1u);
+  EXPECT_EQ(run.samples[0].pid, 200u);
+}
+
+TEST_F(StreamFileTest, AChildProcessWithOtherCountersIsRefusedNamingIt) {
+  {
+    auto parent = WriterOf(100);
+    auto child = WriterOf(200);
+    parent->WriteHeader("cuda", {{"GPUTime", "nanoseconds", "float64"}});
+    child->WriteHeader("cuda", {{"FetchSize", "bytes", "float64"}});
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  EXPECT_FALSE(ReadSampleStream(path_, &run, &ended, &error));
+  EXPECT_NE(error.find("process 200"), std::string::npos) << error;
+}
+
+TEST_F(StreamFileTest, EveryRecordNamesTheProcessThatWroteIt) {
+  {
+    auto writer = WriterOf(4242);
+    writer->WriteHeader("cuda", {{"GPUTime", "nanoseconds", "float64"}});
+    Sample sample = MakeSample(0, "k", 1.0);
+    sample.nvtx = {"epoch", "nccl@allreduce"};
+    writer->WriteSample(sample);
+    writer->WriteMessage("note");
+    writer->WriteEnd(1);
+  }
+  std::ifstream file(path_);
+  std::string line;
+  int lines = 0;
+  while (std::getline(file, line)) {
+    ++lines;
+    EXPECT_EQ(line.find("{\"type\":"), 0u) << line;  // progress counting relies on "type" coming first
+    EXPECT_NE(line.find("\"pid\":4242"), std::string::npos) << line;
+  }
+  EXPECT_EQ(lines, 4);
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  ASSERT_EQ(run.samples.size(), 1u);
+  EXPECT_EQ(run.samples[0].nvtx, (std::vector<std::string>{"epoch", "nccl@allreduce"}));
+}
+
+TEST_F(StreamFileTest, AStreamWithoutPidsReadsAsOneProcess) {
+  {
+    std::ofstream file(path_);
+    file << R"({"type":"header","api":"cl","counters":[{"name":"GPUTime"}]})" << '\n'
+         << R"({"type":"sample","index":1,"name":"b","values":[2]})" << '\n'
+         << R"({"type":"sample","index":0,"name":"a","values":[1]})" << '\n'
+         << R"({"type":"end","samples":2})" << '\n';
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  EXPECT_TRUE(ended);
+  ASSERT_EQ(run.samples.size(), 2u);
+  EXPECT_EQ(run.samples[0].name, "a");
+  EXPECT_EQ(run.samples[0].pid, 0u);
 }
 
 TEST(CountersFromEnvironmentTest, SplitsOnCommasAndDropsEmptyNames) {

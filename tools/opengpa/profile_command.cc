@@ -27,6 +27,7 @@
 #include "counter_outputs.h"
 #include "counter_selection.h"
 #include "launch_filter.h"
+#include "nvtx_filter.h"
 #include "output_file.h"
 #include "profile_environment.h"
 #include "profile_injection.h"
@@ -51,6 +52,7 @@ struct ProfileOptions {
   std::string kernel_name;
   std::uint64_t launch_skip = 0;
   std::uint64_t launch_count = 0;
+  std::vector<std::string> nvtx_include;
   std::vector<std::string> program;
 };
 
@@ -175,9 +177,10 @@ int RunProfile(const ProfileOptions& options) {
   }
   if (options.api != kGpaApiCuda &&
       (!options.kernel_name.empty() || options.launch_skip != 0 || options.launch_count != 0 ||
+       !options.nvtx_include.empty() ||
        options.replay == profiling::ReplayMode::kKernel || options.replay == profiling::ReplayMode::kApplication)) {
-    std::cerr << "opengpa profile: --kernel-name, --launch-skip, --launch-count and --replay-mode kernel|application "
-                 "are for --api cuda (OpenCL's GPUTime comes from each kernel's event, in one run)\n";
+    std::cerr << "opengpa profile: --kernel-name, --launch-skip, --launch-count, --nvtx-include and --replay-mode "
+                 "kernel|application are for --api cuda (OpenCL's GPUTime comes from each kernel's event, in one run)\n";
     return 2;
   }
   profiling::ProfileSettings settings;
@@ -186,9 +189,13 @@ int RunProfile(const ProfileOptions& options) {
   settings.kernel_name = options.kernel_name;
   settings.launch_skip = options.launch_skip;
   settings.launch_count = options.launch_count;
+  settings.nvtx_include = options.nvtx_include;
   {
-    profiling::LaunchFilter filter;  // a bad expression is a usage error, found before the program runs
-    if (!profiling::LaunchFilter::Create(settings.kernel_name, 0, 0, &filter, &error)) {
+    // A bad expression or range spec is a usage error, found before the program runs.
+    profiling::LaunchFilter filter;
+    profiling::NvtxFilter nvtx_filter;
+    if (!profiling::LaunchFilter::Create(settings.kernel_name, 0, 0, &filter, &error) ||
+        !profiling::NvtxFilter::Create(settings.nvtx_include, &nvtx_filter, &error)) {
       std::cerr << "opengpa profile: " << error << '\n';
       return 2;
     }
@@ -335,6 +342,10 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
   command.add_option("--launch-skip", options->launch_skip, "CUDA: leave the first N matching launches unprofiled");
   command.add_option("--launch-count", options->launch_count,
                      "CUDA: profile at most N matching launches, then let the program run unprofiled (0: all)");
+  command.add_option("--nvtx-include", options->nvtx_include,
+                     "CUDA: profile only launches inside an NVTX push/pop range of this name (name, or domain@name); "
+                     "repeatable, a launch counts when any open range matches")
+      ->allow_extra_args(false);
   command.add_option("program", options->program, "The program and its arguments (after --)")->required();
   *run = [options] { return RunProfile(*options); };
 }

@@ -111,6 +111,10 @@ bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, 
       auto library = FindOpenGpaLibrary("libopengpa_inject_cuda.so", error);
       if (!library) return false;
       (*environment)["CUDA_INJECTION64_PATH"] = *library;
+      // NVTX ranges reach the library through NVTX's own injection (inject_cuda/nvtx_injection.cc); a program
+      // that names another NVTX tool keeps it, and its samples then carry no ranges.
+      const char* nvtx = std::getenv("NVTX_INJECTION64_PATH");
+      if (nvtx == nullptr || *nvtx == '\0') (*environment)["NVTX_INJECTION64_PATH"] = *library;
       return true;
     }
     case kGpaApiOpencl: {

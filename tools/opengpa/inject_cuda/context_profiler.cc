@@ -286,6 +286,7 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
       sample.queue = launches[i].launch.stream_id;
       sample.grid = launches[i].launch.grid;
       sample.block = launches[i].launch.block;
+      sample.nvtx = launches[i].launch.nvtx;
       if (config_->Evaluate(session_->counter_data(), this_range, values.data()) == kGpaStatusOk) {
         sample.values = values;
       } else {

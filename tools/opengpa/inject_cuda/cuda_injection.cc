@@ -4,6 +4,8 @@
 // $OPENGPA_PROFILE_COUNTERS (GPA names or CUPTI metrics, counter_plan.h), collected with the replay and
 // cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT. A CUDA graph launch is
 // one launch per kernel node, not sampled (graph_kernels.h); a launch into a capturing stream is none.
+// NVTX push/pop ranges are followed (nvtx_ranges.h): each sample carries those open at its launch, and
+// --nvtx-include chooses launches by them (nvtx_filter.h) before the kernel filter does.
 #include <cupti.h>
 #include <pthread.h>
 
@@ -18,6 +20,8 @@
 #include "injection_control.h"
 #include "kernel_launch.h"
 #include "launch_filter.h"
+#include "nvtx_filter.h"
+#include "nvtx_ranges.h"
 #include "platform/logging.h"
 #include "profile_environment.h"
 #include "sample_stream.h"
@@ -34,6 +38,8 @@ struct InjectionState {
   std::vector<std::string> counters;
   profiling::ProfileSettings settings;
   profiling::LaunchFilter filter;
+  profiling::NvtxFilter nvtx_filter;
+  NvtxRanges nvtx_ranges;
   std::size_t batch_size = kDefaultBatchSize;
   std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
   std::map<CUcontext, std::string> failed_contexts;
@@ -109,13 +115,27 @@ void FlushBeforeLaunch(ContextProfiler& profiler, const LaunchScope& scope, cons
   launching_own_kernel = false;
 }
 
+// Whether the launch of `name` now starting on this thread is profiled: inside a --nvtx-include range (if
+// any was given), then chosen by the kernel filter, which counts only launches inside the ranges.
+bool ChooseLaunch(const std::string& name) {
+  InjectionState& state = State();
+  if (state.nvtx_filter.Active() && !state.nvtx_filter.Matches(NvtxRanges::OpenOnThisThread())) return false;
+  return state.filter.Profile(name);
+}
+
+std::vector<std::string> OpenRangeLabels() {
+  std::vector<std::string> labels;
+  for (const auto& range : NvtxRanges::OpenOnThisThread()) labels.push_back(profiling::NvtxRangeLabel(range));
+  return labels;
+}
+
 // A launch made while a stream of the process captures: one into a capturing stream is recorded into a
 // graph, not run (no launch, no range); one on another stream runs, counted but unprofiled.
 void CountDuringCapture(const KernelLaunch& launch, LaunchScope* scope) {
   if (StreamIsCapturing(launch.stream)) return;
   InjectionState& state = State();
   ++state.launches;
-  state.filter.Profile(launch.name);
+  ChooseLaunch(launch.name);
   scope->profiled = false;
 }
 
@@ -126,7 +146,7 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   if (state.finished || !state.stream) return;
   LaunchScope& scope = current_launch;
   if (data.callbackSite == CUPTI_API_ENTER) {
-    const KernelLaunch launch = DescribeLaunch(domain, cbid, data);
+    KernelLaunch launch = DescribeLaunch(domain, cbid, data);
     if (scope.depth++ > 0) {
       // The driver launch inside a runtime launch: the same kernel; it may know grid, block and stream.
       if (scope.deferred && launch.stream_known) {
@@ -158,7 +178,8 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     }
     const std::uint64_t index = state.launches++;
     if (state.hooks.on_launch) state.hooks.on_launch(index, data.context);
-    scope.profiled = state.filter.Profile(launch.name);
+    scope.profiled = ChooseLaunch(launch.name);
+    launch.nvtx = OpenRangeLabels();
     // A context is set up at its first profiled launch; launches before it run unprofiled.
     ContextProfiler* profiler = scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context);
     if (profiler != nullptr) {
@@ -271,6 +292,8 @@ void OnContextDestroy(CUcontext context) {
 
 void OnNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
   InjectionState& state = State();
+  // The thread's own range stack needs no lock; the domain and string names have their own.
+  state.nvtx_ranges.OnCallback(cbid, data);
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   if (state.stream && state.hooks.on_nvtx) state.hooks.on_nvtx(cbid, data);
 }
@@ -333,6 +356,10 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
     stream->WriteMessage("not profiling: " + *error);
     return false;
   }
+  if (!profiling::NvtxFilter::Create(options.settings.nvtx_include, &state.nvtx_filter, error)) {
+    stream->WriteMessage("not profiling: " + *error);
+    return false;
+  }
   if (cuptiSubscribe(&state.subscriber, &OnCallback, nullptr) != CUPTI_SUCCESS) {
     state.subscriber = nullptr;
     *error = "cuptiSubscribe failed: is another CUPTI tool (ncu, nsys, torch.profiler) attached?";
@@ -370,7 +397,8 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
       cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
     }
   }
-  if (state.hooks.on_nvtx) cuptiEnableDomain(1, state.subscriber, CUPTI_CB_DOMAIN_NVTX);
+  // Always: samples carry their ranges (CUPTI delivers them only where NVTX_INJECTION64_PATH names it).
+  cuptiEnableDomain(1, state.subscriber, CUPTI_CB_DOMAIN_NVTX);
   return true;
 }
 

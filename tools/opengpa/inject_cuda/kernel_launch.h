@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace opengpa::inject_cuda {
 
@@ -24,6 +25,8 @@ struct KernelLaunch {
   // work that must run right before it; known when the callback's parameters are published.
   CUstream stream = nullptr;
   bool stream_known = false;
+  // The NVTX ranges open on the launching thread, outermost first, as samples show them (nvtx_filter.h).
+  std::vector<std::string> nvtx;
 };
 
 // Whether `cbid` of `domain` is a kernel launch this library profiles.

@@ -1,5 +1,6 @@
 #include "profile_environment.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace opengpa::profiling {
@@ -45,6 +46,9 @@ std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& se
   environment[kKernelNameVariable] = settings.kernel_name;
   environment[kLaunchSkipVariable] = std::to_string(settings.launch_skip);
   environment[kLaunchCountVariable] = std::to_string(settings.launch_count);
+  std::string specs;
+  for (const auto& spec : settings.nvtx_include) specs += (specs.empty() ? "" : "\n") + spec;
+  environment[kNvtxIncludeVariable] = specs;
   return environment;
 }
 
@@ -66,6 +70,15 @@ bool SettingsFromEnvironment(ProfileSettings* settings, std::string* error) {
     settings->flush_caches = value == "all";
   }
   if (const char* name = std::getenv(kKernelNameVariable)) settings->kernel_name = name;
+  settings->nvtx_include.clear();
+  if (const char* specs = std::getenv(kNvtxIncludeVariable)) {
+    const std::string text = specs;
+    for (std::size_t start = 0; start < text.size();) {
+      const std::size_t newline = std::min(text.find('\n', start), text.size());
+      if (newline > start) settings->nvtx_include.push_back(text.substr(start, newline - start));
+      start = newline + 1;
+    }
+  }
   std::uint64_t pass = 0;
   if (!ReadCount(kPassVariable, &pass, error) || !ReadCount(kLaunchSkipVariable, &settings->launch_skip, error) ||
       !ReadCount(kLaunchCountVariable, &settings->launch_count, error)) {

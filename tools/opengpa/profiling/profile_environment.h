@@ -9,6 +9,7 @@
 //   OPENGPA_PROFILE_KERNEL_NAME    ECMAScript regular expression searched in the demangled kernel name
 //   OPENGPA_PROFILE_LAUNCH_SKIP    matching launches left unprofiled before the first profiled one
 //   OPENGPA_PROFILE_LAUNCH_COUNT   matching launches profiled at most (0: no limit)
+//   OPENGPA_PROFILE_NVTX_INCLUDE   --nvtx-include specs (nvtx_filter.h), one per line
 #ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
 #define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
 
@@ -17,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace opengpa::profiling {
 
@@ -26,6 +28,7 @@ inline constexpr const char* kCacheControlVariable = "OPENGPA_PROFILE_CACHE_CONT
 inline constexpr const char* kKernelNameVariable = "OPENGPA_PROFILE_KERNEL_NAME";
 inline constexpr const char* kLaunchSkipVariable = "OPENGPA_PROFILE_LAUNCH_SKIP";
 inline constexpr const char* kLaunchCountVariable = "OPENGPA_PROFILE_LAUNCH_COUNT";
+inline constexpr const char* kNvtxIncludeVariable = "OPENGPA_PROFILE_NVTX_INCLUDE";
 
 // ncu's names: none runs once with no replay (one-pass sets), kernel lets CUPTI replay each launch once per
 // pass, application runs the whole program once per pass, auto picks the cheapest of them that is correct.
@@ -41,6 +44,7 @@ struct ProfileSettings {
   std::string kernel_name;   // regular expression; empty: every kernel
   std::uint64_t launch_skip = 0;
   std::uint64_t launch_count = 0;  // 0: no limit
+  std::vector<std::string> nvtx_include;  // nvtx_filter.h; empty: launches in any range or none
 };
 
 // The variables that carry `settings`.

@@ -36,7 +36,10 @@ struct Queue {
 };
 
 struct Sample {
-  std::uint64_t index = 0;  // launch order across the whole program, from 0
+  // The process that launched it: the profiled program or a program it started (exec'd children inherit the
+  // injection); 0 where the stream does not say (streams written before processes were told apart).
+  std::uint32_t pid = 0;
+  std::uint64_t index = 0;  // launch order within its process, from 0
   std::string name;         // kernel name (demangled where the API gives a mangled one)
   std::uint32_t queue = 0;  // Queue::id
   std::array<std::uint64_t, 3> grid{1, 1, 1};   // CUDA grid, or OpenCL global size / local size (work-groups)
@@ -44,6 +47,9 @@ struct Sample {
   std::optional<std::uint64_t> start_ns;  // device timeline, when the API reports it
   std::optional<std::uint64_t> end_ns;
   std::vector<double> values;  // one per ProfiledCounter, same order
+  // The NVTX push/pop ranges open on the launching thread, outermost first ("name", or "domain@name" for a
+  // range of a registered domain): which part of the program the launch belongs to.
+  std::vector<std::string> nvtx;
 };
 
 struct ProfileRun {
@@ -58,7 +64,7 @@ struct ProfileRun {
   std::uint32_t pass = 0;   // application replay: the pass of this run, of `passes`
   std::uint32_t passes = 1;
   std::vector<Queue> queues;
-  std::vector<Sample> samples;  // sorted by index
+  std::vector<Sample> samples;  // grouped by process (in the order each first wrote), sorted by index within
   double wall_time_s = 0.0;     // the profiled program's wall time under the profiler
   int exit_code = 0;            // the profiled program's
   std::vector<std::string> messages;  // what the injected library reported (warnings, errors)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
+#include <string>
 
 #include "text_table.h"
 
@@ -75,16 +77,29 @@ std::string FormatValue(double value) {
   return text;
 }
 
+namespace {
+
+// A launch's open NVTX ranges in one cell, outermost first: "epoch 1 > forward".
+std::string NvtxPath(const Sample& sample) {
+  std::string path;
+  for (const auto& range : sample.nvtx) path += (path.empty() ? "" : " > ") + range;
+  return path;
+}
+
+}  // namespace
+
 void WriteProfileCsv(const ProfileRun& run, std::ostream& out) {
-  out << "index,kernel,queue,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns";
+  out << "pid,index,kernel,queue,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,nvtx";
   for (const auto& counter : run.counters) out << ',' << CsvCell(counter.name);
   out << '\n';
   for (const auto& sample : run.samples) {
-    out << sample.index << ',' << CsvCell(sample.name) << ',' << CsvCell(QueueName(run, sample.queue));
+    out << sample.pid << ',' << sample.index << ',' << CsvCell(sample.name) << ','
+        << CsvCell(QueueName(run, sample.queue));
     for (auto v : sample.grid) out << ',' << v;
     for (auto v : sample.block) out << ',' << v;
     out << ',' << (sample.start_ns ? std::to_string(*sample.start_ns) : "");
     out << ',' << (sample.end_ns ? std::to_string(*sample.end_ns) : "");
+    out << ',' << CsvCell(NvtxPath(sample));
     for (double value : sample.values) out << ',' << FormatValue(value);
     out << '\n';
   }
@@ -109,13 +124,15 @@ nlohmann::ordered_json ProfileJson(const ProfileRun& run) {
   }
   json["samples"] = nlohmann::ordered_json::array();
   for (const auto& sample : run.samples) {
-    nlohmann::ordered_json entry = {{"index", sample.index},
+    nlohmann::ordered_json entry = {{"pid", sample.pid},
+                                    {"index", sample.index},
                                     {"kernel", sample.name},
                                     {"queue", sample.queue},
                                     {"grid", {sample.grid[0], sample.grid[1], sample.grid[2]}},
                                     {"block", {sample.block[0], sample.block[1], sample.block[2]}}};
     if (sample.start_ns) entry["start_ns"] = *sample.start_ns;
     if (sample.end_ns) entry["end_ns"] = *sample.end_ns;
+    entry["nvtx"] = sample.nvtx;
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
       values[run.counters[i].name] = ValueJson(sample.values[i]);
@@ -211,12 +228,19 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t m
 
 nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
-  const int pid = 1;
-  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0},
-                    {"args", {{"name", run.api + " " + run.device}}}});
-  for (const auto& queue : run.queues) {
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", queue.id},
-                      {"args", {{"name", queue.name}}}});
+  // One trace process per process of the program (its pid; 1 where the stream named none), its queues as threads.
+  std::map<std::uint32_t, std::set<std::uint32_t>> queues_of;  // trace pid -> queue ids its samples use
+  for (const auto& sample : run.samples) queues_of[sample.pid == 0 ? 1 : sample.pid].insert(sample.queue);
+  if (queues_of.empty()) queues_of[1];
+  for (const auto& [pid, queue_ids] : queues_of) {
+    const std::string suffix = pid == 1 ? "" : " (pid " + std::to_string(pid) + ")";
+    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0},
+                      {"args", {{"name", run.api + " " + run.device + suffix}}}});
+    for (const auto& queue : run.queues) {
+      if (queues_of.size() > 1 && queue_ids.count(queue.id) == 0) continue;
+      events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", queue.id},
+                        {"args", {{"name", queue.name}}}});
+    }
   }
   std::uint64_t origin = UINT64_MAX;
   for (const auto& sample : run.samples) {
@@ -245,12 +269,13 @@ nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {
     nlohmann::ordered_json args = {{"index", sample.index},
                                    {"grid", Dimensions(sample.grid)},
                                    {"block", Dimensions(sample.block)}};
+    if (!sample.nvtx.empty()) args["nvtx"] = NvtxPath(sample);
     if (laid_out) args["timeline"] = "laid end to end (no device timestamps)";
     for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
       args[run.counters[i].name] = ValueJson(sample.values[i]);
     }
     events.push_back({{"name", sample.name}, {"cat", run.api}, {"ph", "X"}, {"ts", ts_us}, {"dur", dur_us},
-                      {"pid", pid}, {"tid", sample.queue}, {"args", std::move(args)}});
+                      {"pid", sample.pid == 0 ? 1 : sample.pid}, {"tid", sample.queue}, {"args", std::move(args)}});
   }
   return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
 }

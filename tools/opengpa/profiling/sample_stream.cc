@@ -1,12 +1,15 @@
 #include "sample_stream.h"
 
-#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <set>
+#include <utility>
 
 namespace opengpa::profiling {
 namespace {
@@ -30,6 +33,7 @@ bool ParseSample(const nlohmann::json& line, std::size_t counter_count, Sample* 
   if (line.contains("block") && !ReadTriple(line["block"], &sample->block)) return false;
   if (line.contains("start_ns")) sample->start_ns = line["start_ns"].get<std::uint64_t>();
   if (line.contains("end_ns")) sample->end_ns = line["end_ns"].get<std::uint64_t>();
+  if (line.contains("nvtx")) sample->nvtx = line["nvtx"].get<std::vector<std::string>>();
   const auto& values = line.at("values");
   if (!values.is_array() || values.size() != counter_count) return false;
   for (const auto& value : values) {
@@ -51,11 +55,24 @@ std::unique_ptr<SampleStreamWriter> SampleStreamWriter::FromEnvironment() {
 
 SampleStreamWriter::~SampleStreamWriter() { std::fclose(file_); }
 
-void SampleStreamWriter::WriteLine(const std::string& line) {
+std::uint32_t SampleStreamWriter::CurrentProcessId() { return static_cast<std::uint32_t>(getpid()); }
+
+void SampleStreamWriter::WriteRecord(nlohmann::ordered_json record) {
+  nlohmann::ordered_json line = {{"type", record["type"]}, {"pid", pid_}};
+  for (auto& [key, value] : record.items()) {
+    if (key != "type") line[key] = std::move(value);
+  }
+  // Kernel names and NVTX messages come from the program; replace invalid UTF-8 rather than fail the dump.
+  const std::string text = line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n';
   std::lock_guard<std::mutex> lock(mutex_);
-  std::fwrite(line.data(), 1, line.size(), file_);
-  std::fputc('\n', file_);
+  // One write() to a file opened for appending: other processes' lines land before or after it, never inside.
   std::fflush(file_);
+  const int fd = fileno(file_);
+  for (std::size_t written = 0; written < text.size();) {
+    const ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n <= 0) break;  // the disk is full or the file gone: the CLI reads what arrived
+    written += static_cast<std::size_t>(n);
+  }
 }
 
 void SampleStreamWriter::WriteHeader(const std::string& api, const std::vector<ProfiledCounter>& counters) {
@@ -63,7 +80,7 @@ void SampleStreamWriter::WriteHeader(const std::string& api, const std::vector<P
   for (const auto& counter : counters) {
     json["counters"].push_back({{"name", counter.name}, {"usage", counter.usage}, {"data_type", counter.data_type}});
   }
-  WriteLine(json.dump());
+  WriteRecord(std::move(json));
 }
 
 void SampleStreamWriter::WriteHeader(const ProfileRun& description) {
@@ -92,11 +109,11 @@ void SampleStreamWriter::WriteHeader(const ProfileRun& description) {
     json["pass"] = description.pass;
     json["passes"] = description.passes;
   }
-  WriteLine(json.dump());
+  WriteRecord(std::move(json));
 }
 
 void SampleStreamWriter::WriteQueue(const Queue& queue) {
-  WriteLine(nlohmann::ordered_json{{"type", "queue"}, {"id", queue.id}, {"name", queue.name}, {"device", queue.device}}.dump());
+  WriteRecord({{"type", "queue"}, {"id", queue.id}, {"name", queue.name}, {"device", queue.device}});
 }
 
 void SampleStreamWriter::WriteSample(const Sample& sample) {
@@ -107,17 +124,16 @@ void SampleStreamWriter::WriteSample(const Sample& sample) {
   nlohmann::ordered_json values = nlohmann::ordered_json::array();
   for (double value : sample.values) values.push_back(std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json());
   json["values"] = std::move(values);
-  // Kernel names come from the program; replace invalid UTF-8 rather than fail the dump.
-  WriteLine(json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  if (!sample.nvtx.empty()) json["nvtx"] = sample.nvtx;
+  WriteRecord(std::move(json));
 }
 
 void SampleStreamWriter::WriteMessage(const std::string& text) {
-  WriteLine(nlohmann::ordered_json{{"type", "message"}, {"text", text}}.dump(-1, ' ', false,
-                                                                      nlohmann::ordered_json::error_handler_t::replace));
+  WriteRecord({{"type", "message"}, {"text", text}});
 }
 
 void SampleStreamWriter::WriteEnd(std::uint64_t samples) {
-  WriteLine(nlohmann::ordered_json{{"type", "end"}, {"samples", samples}}.dump());
+  WriteRecord({{"type", "end"}, {"samples", samples}});
 }
 
 std::vector<std::string> CountersFromEnvironment() {
@@ -149,7 +165,15 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
   }
   // Whatever follows the last newline was being written when the program died: ignored.
 
-  *ended = false;
+  // What the reader knows of each process that wrote (by pid; 0 for records that name none).
+  struct Process {
+    std::size_t order = 0;  // when it first wrote
+    bool have_header = false;
+    bool ended = false;
+    std::map<std::uint32_t, std::uint32_t> queue_ids;  // its queue ids -> the run's
+  };
+  std::map<std::uint32_t, Process> processes;
+  std::set<std::uint32_t> used_queue_ids;
   bool have_header = false;
   for (std::size_t number = 0; number < lines.size(); ++number) {
     const std::string where = path + " line " + std::to_string(number + 1);
@@ -160,17 +184,27 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
     }
     try {
       const std::string type = json["type"].get<std::string>();
+      const std::uint32_t pid = json.value("pid", 0u);
+      auto [found, first_record] = processes.try_emplace(pid);
+      Process& process = found->second;
+      if (first_record) process.order = processes.size() - 1;
       if (type == "header") {
-        // A program that starts several processes (or re-initialises) writes one header each; they must agree.
+        // Every process the program starts writes its own header (and one that re-initialises another): they must
+        // agree, since all samples share the columns.
         std::vector<ProfiledCounter> counters;
         for (const auto& counter : json.at("counters")) {
           counters.push_back({counter.at("name").get<std::string>(), counter.value("usage", ""),
                               counter.value("data_type", "float64")});
         }
-        if (have_header && counters.size() != run->counters.size()) {
-          *error = where + ": a second header with different counters";
+        const bool same_columns =
+            std::equal(counters.begin(), counters.end(), run->counters.begin(), run->counters.end(),
+                       [](const ProfiledCounter& a, const ProfiledCounter& b) { return a.name == b.name; });
+        if (have_header && !same_columns) {
+          *error = where + ": process " + std::to_string(pid) + " wrote a header with other counters than the first";
           return false;
         }
+        process.have_header = true;
+        if (have_header) continue;  // the first header describes the run
         run->api = json.at("api").get<std::string>();
         run->counters = std::move(counters);
         run->outputs.clear();
@@ -188,20 +222,31 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
         run->passes = json.value("passes", 1u);
         have_header = true;
       } else if (type == "queue") {
-        Queue queue{json.at("id").get<std::uint32_t>(), json.at("name").get<std::string>(), json.value("device", "")};
+        const std::uint32_t own_id = json.at("id").get<std::uint32_t>();
+        // A queue id another process already used gets the next free one, so each row names its own queue.
+        std::uint32_t id = own_id;
+        while (used_queue_ids.count(id) != 0) ++id;
+        used_queue_ids.insert(id);
+        process.queue_ids[own_id] = id;
+        std::string name = json.at("name").get<std::string>();
+        if (process.order > 0) name += " (pid " + std::to_string(pid) + ")";
+        Queue queue{id, std::move(name), json.value("device", "")};
         if (run->device.empty()) run->device = queue.device;
         run->queues.push_back(std::move(queue));
       } else if (type == "sample") {
         Sample sample;
-        if (!have_header || !ParseSample(json, run->counters.size(), &sample)) {
-          *error = where + ": malformed sample (or a sample before the header)";
+        if (!process.have_header || !ParseSample(json, run->counters.size(), &sample)) {
+          *error = where + ": malformed sample (or a sample before its process's header)";
           return false;
         }
+        sample.pid = pid;
+        auto queue = process.queue_ids.find(sample.queue);
+        if (queue != process.queue_ids.end()) sample.queue = queue->second;
         run->samples.push_back(std::move(sample));
       } else if (type == "message") {
         run->messages.push_back(json.at("text").get<std::string>());
       } else if (type == "end") {
-        *ended = true;
+        process.ended = true;
       } else {
         *error = where + ": unknown record type \"" + type + "\"";
         return false;
@@ -211,8 +256,13 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
       return false;
     }
   }
-  std::stable_sort(run->samples.begin(), run->samples.end(),
-                   [](const Sample& a, const Sample& b) { return a.index < b.index; });
+  *ended = !processes.empty();
+  for (const auto& [pid, process] : processes) *ended = *ended && process.ended;
+  std::stable_sort(run->samples.begin(), run->samples.end(), [&processes](const Sample& a, const Sample& b) {
+    const std::size_t order_a = processes.at(a.pid).order;
+    const std::size_t order_b = processes.at(b.pid).order;
+    return order_a != order_b ? order_a < order_b : a.index < b.index;
+  });
   return true;
 }
 

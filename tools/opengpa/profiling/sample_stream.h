@@ -11,6 +11,11 @@
 //   {"type":"message","text":"..."}
 //   {"type":"end","samples":N}
 //
+// Every record also carries "pid", the process that wrote it, right after "type": a program the profiled one
+// starts (exec) inherits the environment, loads the library afresh and appends to the same file, each line in
+// one write to the file opened for appending, so lines of several processes never mix. Each process writes its
+// own header, queues, samples (launch indexes from 0) and end; the reader keeps them apart by pid.
+//
 // The environment names the stream and the counters (set by the CLI, read by the injected library):
 //   OPENGPA_PROFILE_OUTPUT    path of the stream file (required)
 //   OPENGPA_PROFILE_COUNTERS  comma-separated counter names
@@ -22,6 +27,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "profile_run.h"
 
@@ -35,7 +42,8 @@ class SampleStreamWriter {
  public:
   // Opens $OPENGPA_PROFILE_OUTPUT for appending; nullptr when unset or not writable.
   static std::unique_ptr<SampleStreamWriter> FromEnvironment();
-  explicit SampleStreamWriter(std::FILE* file) : file_(file) {}
+  // `pid`: the process the records are written for (this one, unless a test plays several).
+  explicit SampleStreamWriter(std::FILE* file, std::uint32_t pid = CurrentProcessId()) : file_(file), pid_(pid) {}
   ~SampleStreamWriter();
   SampleStreamWriter(const SampleStreamWriter&) = delete;
   SampleStreamWriter& operator=(const SampleStreamWriter&) = delete;
@@ -49,17 +57,22 @@ class SampleStreamWriter {
   void WriteEnd(std::uint64_t samples);
 
  private:
-  void WriteLine(const std::string& line);
+  static std::uint32_t CurrentProcessId();
+  // `record` gets "pid" after its "type" and goes to the file as one line in one write.
+  void WriteRecord(nlohmann::ordered_json record);
   std::mutex mutex_;
   std::FILE* file_;
+  std::uint32_t pid_;
 };
 
 // $OPENGPA_PROFILE_COUNTERS split on commas (empty names dropped).
 std::vector<std::string> CountersFromEnvironment();
 
-// Reads a stream into *run (api, counters, queues, samples sorted by index, messages). A truncated last
-// line (the program died mid-write) is ignored; any other malformed line fails with *error naming it.
-// *ended tells whether the "end" record was seen.
+// Reads a stream into *run (api, counters, queues, samples, messages). Samples are grouped by process, in
+// the order the processes first wrote, and sorted by index within each; the queues of a later process get
+// ids of their own where an earlier one used theirs. Every process must write the same counters. A
+// truncated last line (the program died mid-write) is ignored; any other malformed line fails with *error
+// naming it. *ended tells whether every process that wrote wrote its "end" record.
 bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std::string* error);
 
 // Counts "sample" lines as the stream grows, reading only what was appended since the last Poll
