@@ -330,6 +330,20 @@ void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
 
 void FinishAtExit() { FinishInjection(true); }
 
+// Before a fork: a child that execs a CUDA program profiles it with its own CUPTI session, but CUPTI lets one
+// process at a time profile a GPU (the child's setup failed with CUPTI_ERROR_HARDWARE_BUSY on the H100 while
+// the parent's range profiler was set up). So the parent collects its open batches and releases its profilers
+// here; it sets them up again at its next profiled launch (about 0.4 s on the H100). A context that could not
+// be set up is tried again then: the GPU may be free by then.
+void OnForkPrepare() {
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished || !state.stream) return;
+  for (auto& [context, profiler] : state.profilers) profiler->Flush(*state.stream);
+  state.profilers.clear();
+  state.failed_contexts.clear();
+}
+
 // In the child of a fork: CUDA cannot be used there (CUDA's rule), and the parent's batches, contexts and
 // stream are the parent's. The child profiles nothing and writes nothing, not even at exit; if it execs
 // a CUDA program, that program loads the library afresh. The profilers are left undestroyed: destroying
@@ -453,6 +467,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   }
   if (!StartInjection(std::move(stream), std::move(options), {}, &error)) return 0;  // the stream says why
   std::atexit(&FinishAtExit);
-  pthread_atfork(nullptr, nullptr, &OnForkChild);
+  pthread_atfork(&OnForkPrepare, nullptr, &OnForkChild);
   return 1;
 }
