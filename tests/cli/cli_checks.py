@@ -383,6 +383,8 @@ def profile_cl_records_every_kernel_enqueue_of_an_unmodified_program(ctx):
     kernels = [s["kernel"] for s in doc["samples"]]
     expect(kernels == ["scale"] * 3 + ["add"] * 4 + ["fill2d"], f"kernels {kernels}")
     expect([s["index"] for s in doc["samples"]] == list(range(8)), "launch indices are not 0..7")
+    pids = {s["pid"] for s in doc["samples"]} | {int(r["pid"]) for r in rows}
+    expect(len(pids) == 1 and min(pids) > 0, f"every row names the program's one process: {pids}")
     expect(all(s["grid"] == [n, 1, 1] for s in doc["samples"][:7]), "1D global sizes")
     expect([s["block"][0] for s in doc["samples"][:7]] == [64] * 3 + [0] * 4, "local sizes (0 = implementation's)")
     expect(doc["samples"][7]["grid"] == [128, 32, 1] and doc["samples"][7]["block"] == [8, 8, 1], "2D sizes")
@@ -586,6 +588,10 @@ def profile_cuda_options_are_usage_errors_elsewhere_and_bad_expressions_are_name
     expect_usage_error(result, "sometimes")
     result = ctx.run("profile", "--api", "cuda", "--kernel-name", "gemm(", "--", "true", expect_ok=False)
     expect_usage_error(result, "gemm(")
+    result = ctx.run("profile", "--api", "cl", "--nvtx-include", "forward", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--nvtx-include")
+    result = ctx.run("profile", "--api", "cuda", "--nvtx-include", "outer/inner", "--", "true", expect_ok=False)
+    expect_usage_error(result, "outer/inner")
 
 
 @check

@@ -177,10 +177,11 @@ int RunProfile(const ProfileOptions& options) {
   }
   if (options.api != kGpaApiCuda &&
       (!options.kernel_name.empty() || options.launch_skip != 0 || options.launch_count != 0 ||
-       !options.nvtx_include.empty() ||
-       options.replay == profiling::ReplayMode::kKernel || options.replay == profiling::ReplayMode::kApplication)) {
-    std::cerr << "opengpa profile: --kernel-name, --launch-skip, --launch-count, --nvtx-include and --replay-mode "
-                 "kernel|application are for --api cuda (OpenCL's GPUTime comes from each kernel's event, in one run)\n";
+       !options.nvtx_include.empty() || options.replay == profiling::ReplayMode::kKernel ||
+       options.replay == profiling::ReplayMode::kApplication)) {
+    std::cerr
+        << "opengpa profile: --kernel-name, --launch-skip, --launch-count, --nvtx-include and --replay-mode "
+           "kernel|application are for --api cuda (OpenCL's GPUTime comes from each kernel's event, in one run)\n";
     return 2;
   }
   profiling::ProfileSettings settings;

@@ -234,12 +234,15 @@ nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {
   if (queues_of.empty()) queues_of[1];
   for (const auto& [pid, queue_ids] : queues_of) {
     const std::string suffix = pid == 1 ? "" : " (pid " + std::to_string(pid) + ")";
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0},
+    events.push_back({{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", pid},
+                      {"tid", 0},
                       {"args", {{"name", run.api + " " + run.device + suffix}}}});
     for (const auto& queue : run.queues) {
       if (queues_of.size() > 1 && queue_ids.count(queue.id) == 0) continue;
-      events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", queue.id},
-                        {"args", {{"name", queue.name}}}});
+      events.push_back(
+          {{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", queue.id}, {"args", {{"name", queue.name}}}});
     }
   }
   std::uint64_t origin = UINT64_MAX;

@@ -128,13 +128,9 @@ void SampleStreamWriter::WriteSample(const Sample& sample) {
   WriteRecord(std::move(json));
 }
 
-void SampleStreamWriter::WriteMessage(const std::string& text) {
-  WriteRecord({{"type", "message"}, {"text", text}});
-}
+void SampleStreamWriter::WriteMessage(const std::string& text) { WriteRecord({{"type", "message"}, {"text", text}}); }
 
-void SampleStreamWriter::WriteEnd(std::uint64_t samples) {
-  WriteRecord({{"type", "end"}, {"samples", samples}});
-}
+void SampleStreamWriter::WriteEnd(std::uint64_t samples) { WriteRecord({{"type", "end"}, {"samples", samples}}); }
 
 std::vector<std::string> CountersFromEnvironment() {
   std::vector<std::string> names;
