@@ -193,18 +193,42 @@ TEST_F(StreamFileTest, TheStreamHasNotEndedWhileAChildProcessHasNotWrittenItsEnd
   EXPECT_EQ(run.samples[0].pid, 200u);
 }
 
-TEST_F(StreamFileTest, AChildProcessWithOtherCountersIsRefusedNamingIt) {
+TEST_F(StreamFileTest, AChildProcessThatSampledOtherCountersIsRefusedNamingIt) {
   {
     auto parent = WriterOf(100);
     auto child = WriterOf(200);
     parent->WriteHeader("cuda", {{"GPUTime", "nanoseconds", "float64"}});
+    parent->WriteSample(MakeSample(0, "parent", 1.0));
     child->WriteHeader("cuda", {{"FetchSize", "bytes", "float64"}});
+    child->WriteSample(MakeSample(0, "child", 2.0));
   }
   ProfileRun run;
   bool ended = false;
   std::string error;
   EXPECT_FALSE(ReadSampleStream(path_, &run, &ended, &error));
   EXPECT_NE(error.find("process 200"), std::string::npos) << error;
+}
+
+TEST_F(StreamFileTest, TheColumnsAreThoseOfTheProcessesThatSampledNotOfOneThatProfiledNothing) {
+  {
+    // The parent could not profile (its header, written at exit, names the counters as asked); the child did.
+    auto parent = WriterOf(100);
+    auto child = WriterOf(200);
+    parent->WriteMessage("not profiling this CUDA context: CUPTI_ERROR_HARDWARE_BUSY");
+    child->WriteHeader("cuda", {{"gpu__time_duration.sum", "nsecond", "float64"}});
+    child->WriteSample(MakeSample(0, "child", 2.0));
+    child->WriteEnd(1);
+    parent->WriteHeader("cuda", {{"GPUTime", "", "float64"}});
+    parent->WriteEnd(1);
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  ASSERT_EQ(run.counters.size(), 1u);
+  EXPECT_EQ(run.counters[0].name, "gpu__time_duration.sum");
+  ASSERT_EQ(run.samples.size(), 1u);
+  EXPECT_EQ(run.samples[0].pid, 200u);
 }
 
 TEST_F(StreamFileTest, EveryRecordNamesTheProcessThatWroteIt) {

@@ -43,6 +43,30 @@ bool ParseSample(const nlohmann::json& line, std::size_t counter_count, Sample* 
   return true;
 }
 
+bool SameColumns(const std::vector<ProfiledCounter>& a, const std::vector<ProfiledCounter>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const ProfiledCounter& x, const ProfiledCounter& y) { return x.name == y.name; });
+}
+
+// The run's api, columns, outputs, constants and replay, from a header record.
+void DescribeRun(const nlohmann::json& header, const std::vector<ProfiledCounter>& counters, ProfileRun* run) {
+  run->api = header.at("api").get<std::string>();
+  run->counters = counters;
+  run->outputs.clear();
+  for (const auto& output : header.value("outputs", nlohmann::json::array())) {
+    run->outputs.push_back({output.at("name").get<std::string>(), output.value("usage", ""),
+                            output.value("data_type", "float64"), output.at("formula").get<std::string>()});
+  }
+  run->constants.clear();
+  const nlohmann::json constants = header.value("constants", nlohmann::json::object());  // items() needs it alive
+  for (const auto& [name, value] : constants.items()) {
+    if (value.is_number()) run->constants.emplace_back(name, value.get<double>());
+  }
+  run->replay = header.value("replay", "");
+  run->pass = header.value("pass", 0u);
+  run->passes = header.value("passes", 1u);
+}
+
 }  // namespace
 
 std::unique_ptr<SampleStreamWriter> SampleStreamWriter::FromEnvironment() {
@@ -166,11 +190,14 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
     std::size_t order = 0;  // when it first wrote
     bool have_header = false;
     bool ended = false;
+    nlohmann::json header;  // its last
+    std::vector<ProfiledCounter> counters;
     std::map<std::uint32_t, std::uint32_t> queue_ids;  // its queue ids -> the run's
   };
   std::map<std::uint32_t, Process> processes;
   std::set<std::uint32_t> used_queue_ids;
   bool have_header = false;
+  bool any_samples = false;
   for (std::size_t number = 0; number < lines.size(); ++number) {
     const std::string where = path + " line " + std::to_string(number + 1);
     nlohmann::json json = nlohmann::json::parse(lines[number], nullptr, false);
@@ -185,37 +212,17 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
       Process& process = found->second;
       if (first_record) process.order = processes.size() - 1;
       if (type == "header") {
-        // Every process the program starts writes its own header (and one that re-initialises another): they must
-        // agree, since all samples share the columns.
-        std::vector<ProfiledCounter> counters;
+        // Every process the program starts writes its own header. The first describes the run until a process
+        // writes a sample: the run's columns are then that process's, and every other process that writes
+        // samples must have the same (a process that profiled nothing may describe its counters otherwise).
+        process.counters.clear();
         for (const auto& counter : json.at("counters")) {
-          counters.push_back({counter.at("name").get<std::string>(), counter.value("usage", ""),
-                              counter.value("data_type", "float64")});
-        }
-        const bool same_columns =
-            std::equal(counters.begin(), counters.end(), run->counters.begin(), run->counters.end(),
-                       [](const ProfiledCounter& a, const ProfiledCounter& b) { return a.name == b.name; });
-        if (have_header && !same_columns) {
-          *error = where + ": process " + std::to_string(pid) + " wrote a header with other counters than the first";
-          return false;
+          process.counters.push_back({counter.at("name").get<std::string>(), counter.value("usage", ""),
+                                      counter.value("data_type", "float64")});
         }
         process.have_header = true;
-        if (have_header) continue;  // the first header describes the run
-        run->api = json.at("api").get<std::string>();
-        run->counters = std::move(counters);
-        run->outputs.clear();
-        for (const auto& output : json.value("outputs", nlohmann::json::array())) {
-          run->outputs.push_back({output.at("name").get<std::string>(), output.value("usage", ""),
-                                  output.value("data_type", "float64"), output.at("formula").get<std::string>()});
-        }
-        run->constants.clear();
-        const nlohmann::json constants = json.value("constants", nlohmann::json::object());  // items() needs it alive
-        for (const auto& [name, value] : constants.items()) {
-          if (value.is_number()) run->constants.emplace_back(name, value.get<double>());
-        }
-        run->replay = json.value("replay", "");
-        run->pass = json.value("pass", 0u);
-        run->passes = json.value("passes", 1u);
+        process.header = json;
+        if (!have_header) DescribeRun(json, process.counters, run);
         have_header = true;
       } else if (type == "queue") {
         const std::uint32_t own_id = json.at("id").get<std::uint32_t>();
@@ -231,10 +238,17 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
         run->queues.push_back(std::move(queue));
       } else if (type == "sample") {
         Sample sample;
-        if (!process.have_header || !ParseSample(json, run->counters.size(), &sample)) {
+        if (!process.have_header || !ParseSample(json, process.counters.size(), &sample)) {
           *error = where + ": malformed sample (or a sample before its process's header)";
           return false;
         }
+        if (!any_samples) {
+          DescribeRun(process.header, process.counters, run);
+        } else if (!SameColumns(process.counters, run->counters)) {
+          *error = where + ": process " + std::to_string(pid) + " measured other counters than the processes before it";
+          return false;
+        }
+        any_samples = true;
         sample.pid = pid;
         auto queue = process.queue_ids.find(sample.queue);
         if (queue != process.queue_ids.end()) sample.queue = queue->second;
