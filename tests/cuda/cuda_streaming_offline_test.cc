@@ -47,14 +47,18 @@ TEST_F(CudaStreamingOfflineTest, AStreamingSessionTakesDramCountersPmSamplingHas
   GpaCloseContext(context);
 }
 
-TEST_F(CudaStreamingOfflineTest, ACounterPmSamplingLacksIsRefusedNamingTheMetric) {
+TEST_F(CudaStreamingOfflineTest, ACounterPmSamplingLacksOrCannotFitInOnePassIsRefusedSayingWhy) {
   GpaContextId context = OpenOffline("GH100");
   GpaSessionId session = nullptr;
   ASSERT_EQ(GpaCreateSession(context, kGpaSessionSampleTypeStreamingCounter, &session), kGpaStatusOk);
-  // ExecutionDuration is gpu__time_duration.sum, a Range Profiler measurement PM sampling does not have.
+  // CSThreads is smsp__threads_launched.sum, which PM sampling does not have on GH100.
   CudaErrorLog::Clear();
-  EXPECT_EQ(GpaEnableCounterByName(session, "ExecutionDuration"), kGpaStatusErrorIncompatibleSampleTypes);
-  EXPECT_THAT(CudaErrorLog::Errors(), HasSubstr("gpu__time_duration.sum"));
+  EXPECT_EQ(GpaEnableCounterByName(session, "CSThreads"), kGpaStatusErrorIncompatibleSampleTypes);
+  EXPECT_THAT(CudaErrorLog::Errors(), HasSubstr("smsp__threads_launched.sum"));
+  // FMAPipeUtilization alone needs more than the one pass PM sampling collects.
+  CudaErrorLog::Clear();
+  EXPECT_EQ(GpaEnableCounterByName(session, "FMAPipeUtilization"), kGpaStatusErrorNotEnabled);
+  EXPECT_THAT(CudaErrorLog::Errors(), HasSubstr("one pass"));
   EXPECT_EQ(GpaEnableAllCounters(session), kGpaStatusErrorIncompatibleSampleTypes);
   GpaCloseContext(context);
 }

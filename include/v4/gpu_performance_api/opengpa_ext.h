@@ -62,7 +62,9 @@ GPA_LIB_DECL GpaStatus OpenGpaGetCounterHardwareUnit(GpaContextId context_id, Gp
 // give every client the whole series. Valid usage: session_id is an existing session (else NullPointer /
 // kGpaStatusErrorSessionNotFound) of a streaming type (else kGpaStatusErrorIncompatibleSampleTypes).
 
-/// What a streaming session sampled. Times are on the GPU's clock (CUPTI's timestamps on NVIDIA), in ns.
+/// What a streaming session sampled, in ns. Samples are stamped by the GPU (PM sampling's record times on NVIDIA);
+/// begin_ns and end_ns by the host when sampling started and stopped (cuptiGetTimestamp on NVIDIA): compare them
+/// with the samples' times only to the millisecond.
 typedef struct OpenGpaStreamingInfo
 {
     GpaUInt32 sample_count;           ///< Samples in the series (OpenGpaGetStreamingSamples' rows).
@@ -71,7 +73,7 @@ typedef struct OpenGpaStreamingInfo
     GpaUInt64 begin_ns;               ///< When sampling started (after GpaSpmBegin / GpaBeginSample).
     GpaUInt64 end_ns;                 ///< When it stopped (GpaSpmEnd / GpaEndSample, after the work submitted).
     GpaUInt64 covered_ns;             ///< How much of end_ns - begin_ns the samples cover.
-    GpaUInt64 lost_sample_count;      ///< Samples lost to the hardware buffer (also logged); 0 when none.
+    GpaUInt64 lost_sample_count;      ///< Samples missing between samples (holes, also logged); 0 when none.
     GpaUInt64 overflow_count;         ///< Times the hardware buffer reported an overflow (also logged).
 } OpenGpaStreamingInfo;
 

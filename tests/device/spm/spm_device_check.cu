@@ -230,11 +230,11 @@ int main(int argc, char** argv) {
 
   // 3. A small buffer: loss, if any, is counted and logged.
   const Stream small = StreamCopies(gpa, ext, gpa_context, src, dst, kSpanCopies, 4ull << 20);
-  Check(small.status == kGpaStatusOk, "a stream with a 4 MiB buffer", Status(gpa, small.status));
-  Report("GPA 4, 4 MiB buffer", small, expected);
-  const bool complete = RelativeError(small.read_integral, expected) < 0.02;
-  Check(complete || small.info.lost_sample_count > 0 || small.info.overflow_count > 0,
-        "what a small buffer loses is reported (lost samples or overflows), else the integral holds",
+  std::printf("  4 MiB buffer: status %s\n", Status(gpa, small.status).c_str());
+  if (small.status == kGpaStatusOk) Report("GPA 4, 4 MiB buffer", small, expected);
+  const bool complete = small.status == kGpaStatusOk && RelativeError(small.read_integral, expected) < 0.02;
+  Check(complete || small.status != kGpaStatusOk || small.info.lost_sample_count > 0 || small.info.overflow_count > 0,
+        "what a small buffer loses is reported (an error status, lost samples or overflows), else the integral holds",
         "lost " + std::to_string(small.info.lost_sample_count) + ", integral " +
             std::to_string(small.read_integral / expected));
 

@@ -99,8 +99,8 @@ std::size_t DefaultHardwareBufferBytes(std::uint64_t interval_ns, std::uint64_t 
 }
 
 std::uint64_t LostSamples(const nvidia::PmSamplingLosses& losses, std::uint64_t interval_ns) {
-  if (interval_ns == 0 || losses.sampled_ns <= losses.covered_ns + 2 * interval_ns) return 0;
-  return (losses.sampled_ns - losses.covered_ns - 2 * interval_ns) / interval_ns;
+  if (interval_ns == 0) return 0;
+  return (losses.gap_ns + interval_ns / 2) / interval_ns;
 }
 
 CudaStreamingSession::CudaStreamingSession(const CuptiLibrary& cupti, const nvidia::CudaDriver& driver,
@@ -188,8 +188,11 @@ GpaStatus CudaStreamingSession::StopStreaming() {
                            "waiting for the streamed work before stopping");
   }
   if (const std::uint64_t lost = LostSamples(sampler_->Losses(), sampler_->interval_ns()); lost > 0) {
-    Log(kGpaLoggingError, "CUDA streaming: {} samples of {} ns were lost (the samples cover {:.3f} of {:.3f} ms)",
-        lost, sampler_->interval_ns(), sampler_->Losses().covered_ns / 1e6, sampler_->Losses().sampled_ns / 1e6);
+    Log(kGpaLoggingError,
+        "CUDA streaming: {} samples of {} ns were lost in {} holes of the series (the samples cover {:.3f} of {:.3f} "
+        "ms); use a longer interval or a larger hardware buffer",
+        lost, sampler_->interval_ns(), sampler_->Losses().gaps, sampler_->Losses().covered_ns / 1e6,
+        sampler_->Losses().sampled_ns / 1e6);
   }
   return stopped;
 }
