@@ -55,8 +55,8 @@ struct DeviceInfo {
 // GpaSpmSetSampleInterval / GpaSpmSetDuration (GPA 4) or OpenGpaSetStreamingOptions (opengpa_ext.h), or the
 // defaults. Zero: the backend's choice.
 struct StreamingOptions {
-  std::uint64_t interval_ns = 100'000;     // GPU time between samples
-  std::uint64_t duration_ns = 0;           // how long the caller expects to sample (sizes the buffer), 0: unknown
+  std::uint64_t interval_ns = 100'000;      // GPU time between samples
+  std::uint64_t duration_ns = 0;            // how long the caller expects to sample (sizes the buffer), 0: unknown
   std::uint64_t hardware_buffer_bytes = 0;  // where samples wait for the host; 0: sized from the above
 };
 
@@ -66,12 +66,12 @@ struct StreamingSeries {
   std::vector<std::uint64_t> start_ns;
   std::vector<std::uint64_t> end_ns;
   std::vector<double> values;
-  std::uint64_t begin_ns = 0;            // when sampling started and stopped (GPU clock)
+  std::uint64_t begin_ns = 0;  // when sampling started and stopped (the host's view: cuptiGetTimestamp on CUDA)
   std::uint64_t stop_ns = 0;
   std::uint64_t interval_ns = 0;
-  std::uint64_t lost_samples = 0;        // samples lost to the buffer (counted, and logged by the backend)
-  std::uint64_t overflows = 0;           // times the hardware buffer reported an overflow
-  std::uint64_t covered_ns = 0;          // what the samples cover of stop_ns - begin_ns
+  std::uint64_t lost_samples = 0;  // samples lost to the buffer (counted, and logged by the backend)
+  std::uint64_t overflows = 0;     // times the hardware buffer reported an overflow
+  std::uint64_t covered_ns = 0;    // what the samples cover of stop_ns - begin_ns
 };
 
 // The application's command list as the backend sees it (a VkCommandBuffer, a CUPTI pass, ...).

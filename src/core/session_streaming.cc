@@ -97,7 +97,8 @@ GpaStatus Session::SpmBegin() {
 GpaStatus Session::SpmEnd() {
   Lock lock(mutex_);
   if (state_ == State::kStarted && !slots_.empty()) {
-    return LogError(kGpaStatusErrorNotEnabled, "GpaSpmEnd: the session streams through its sample; end it with "
+    return LogError(kGpaStatusErrorNotEnabled,
+                    "GpaSpmEnd: the session streams through its sample; end it with "
                     "GpaEndSample");
   }
   return StopSpanLocked("GpaSpmEnd");
@@ -163,7 +164,8 @@ GpaStatus Session::EvaluateStreaming(const std::vector<HardwareCounterIndex>& co
   store.Evaluate(context_.counters(), enabled_, columns, context_.backend().HardwareCounters().size(),
                  static_cast<SampleSlot>(rows), raw);
   out->assign(rows * enabled_.size(), 0);
-  for (std::size_t row = 0; row < rows; ++row) store.CopyRow(static_cast<SampleSlot>(row), out->data() + row * enabled_.size());
+  for (std::size_t row = 0; row < rows; ++row)
+    store.CopyRow(static_cast<SampleSlot>(row), out->data() + row * enabled_.size());
   return kGpaStatusOk;
 }
 

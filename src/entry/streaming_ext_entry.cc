@@ -66,8 +66,8 @@ GpaStatus OpenGpaGetStreamingSamples(GpaSessionId session_id, GpaUInt32 first_sa
     const std::size_t available = series.start_ns.size();
     if (static_cast<std::size_t>(first_sample) + sample_count > available) {
       return LogError(kGpaStatusErrorIndexOutOfRange,
-                      "OpenGpaGetStreamingSamples: samples {} .. {} are not within the {} samples streamed", first_sample,
-                      static_cast<std::size_t>(first_sample) + sample_count, available);
+                      "OpenGpaGetStreamingSamples: samples {} .. {} are not within the {} samples streamed",
+                      first_sample, static_cast<std::size_t>(first_sample) + sample_count, available);
     }
     for (GpaUInt32 i = 0; i < sample_count; ++i) {
       if (start_ns != nullptr) start_ns[i] = series.start_ns[first_sample + i];

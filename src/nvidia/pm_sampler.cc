@@ -14,9 +14,9 @@ using cupti::MakeParams;
 namespace {
 
 uint64_t RealtimeNanoseconds() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 // Appended to the log of a failed call: what to do when the driver keeps profiling to administrators.
@@ -95,11 +95,11 @@ GpaStatus PmSampler::Configure(const PmSamplerOptions& options, const std::vecto
   }
 
   // Room for two decode periods' worth of samples; more takes another decode round.
-  const double per_poll = std::ceil(static_cast<double>(kPmDecodePeriod.count()) /
-                                    static_cast<double>(options.interval_ns));
+  const double per_poll =
+      std::ceil(static_cast<double>(kPmDecodePeriod.count()) / static_cast<double>(options.interval_ns));
   const auto max_samples = static_cast<uint32_t>(std::clamp(2.0 * per_poll + 16.0, 64.0, 100000.0));
-  auto size = MakeParams<CUpti_PmSampling_GetCounterDataSize_Params>(
-      CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
+  auto size =
+      MakeParams<CUpti_PmSampling_GetCounterDataSize_Params>(CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
   size.pPmSamplingObject = sampler_;
   size.pMetricNames = metric_names_.data();
   size.numMetrics = metric_names_.size();
@@ -192,7 +192,8 @@ GpaStatus PmSampler::Decode(PmSamples* samples, bool drain) {
     // for two periods so this is rare), or OTHER with records left (seen at the buffer's wrap), which
     // waits for the next period unless draining.
     if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS) break;
-    if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL && (!drain || completed == 0)) {
+    if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL &&
+        (!drain || completed == 0)) {
       break;
     }
   }
@@ -209,10 +210,10 @@ GpaStatus PmSampler::CounterAvailability(std::vector<uint8_t>* image) {
   params.deviceIndex = static_cast<size_t>(ordinal_);
   for (int call = 0; call < 2; ++call) {  // first the size, then the image
     if (CUptiResult r = cupti_.Api().pm_get_counter_availability(&params); r != CUPTI_SUCCESS) {
-      return LogError(r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ? kGpaStatusErrorFailed
-                                                               : kGpaStatusErrorHardwareNotSupported,
-                      "CUPTI PM sampling: cuptiPmSamplingGetCounterAvailability on {} failed: {}{}", label_,
-                      cupti_.Describe(r), PrivilegeHint(r));
+      return LogError(
+          r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ? kGpaStatusErrorFailed : kGpaStatusErrorHardwareNotSupported,
+          "CUPTI PM sampling: cuptiPmSamplingGetCounterAvailability on {} failed: {}{}", label_, cupti_.Describe(r),
+          PrivilegeHint(r));
     }
     if (call == 0) {
       image->assign(params.counterAvailabilityImageSize, 0);
@@ -230,8 +231,10 @@ GpaStatus PmSampler::Enable() {
   enable.deviceIndex = static_cast<size_t>(ordinal_);
   CUptiResult r = cupti_.Api().pm_enable(&enable);
   if (r != CUPTI_SUCCESS && r != CUPTI_ERROR_INSUFFICIENT_PRIVILEGES && context_ == nullptr) {
-    Log(kGpaLoggingMessage, "CUPTI PM sampling: enabling on {} without a context failed ({}); retrying with the "
-        "primary context", label_, cupti_.Describe(r));
+    Log(kGpaLoggingMessage,
+        "CUPTI PM sampling: enabling on {} without a context failed ({}); retrying with the "
+        "primary context",
+        label_, cupti_.Describe(r));
     if (CUresult c = cuda_.cuDevicePrimaryCtxRetain(&context_, device_); c != CUDA_SUCCESS) {
       context_ = nullptr;
       return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuDevicePrimaryCtxRetain failed: {}",
@@ -263,13 +266,13 @@ GpaStatus PmSampler::ResetCounterData() {
 }
 
 GpaStatus PmSampler::Evaluate(PmSamples* samples, size_t* completed) {
-  auto info = MakeParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
-      CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
+  auto info =
+      MakeParams<CUpti_PmSampling_GetCounterDataInfo_Params>(CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
   info.pCounterDataImage = counter_data_.data();
   info.counterDataImageSize = counter_data_.size();
   if (CUptiResult r = cupti_.Api().pm_get_counter_data_info(&info); r != CUPTI_SUCCESS) {
-    return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: cuptiPmSamplingGetCounterDataInfo failed: {}",
-                    cupti_.Describe(r));
+    return LogError(kGpaStatusErrorReadingSampleResult,
+                    "CUPTI PM sampling: cuptiPmSamplingGetCounterDataInfo failed: {}", cupti_.Describe(r));
   }
   values_.resize(metric_names_.size());
   *completed = info.numCompletedSamples;
@@ -297,8 +300,8 @@ GpaStatus PmSampler::Evaluate(PmSamples* samples, size_t* completed) {
     evaluate.numMetrics = metric_names_.size();
     evaluate.pMetricValues = values_.data();
     if (CUptiResult r = cupti_.Api().host_evaluate_to_gpu_values(&evaluate); r != CUPTI_SUCCESS) {
-      return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: evaluating sample {} failed: {}",
-                      sample, cupti_.Describe(r));
+      return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: evaluating sample {} failed: {}", sample,
+                      cupti_.Describe(r));
     }
     // KEEP_LATEST overwrites unread records without setting `overflow`: a hole between consecutive
     // samples is how lost records show.

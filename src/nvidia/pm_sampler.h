@@ -28,7 +28,7 @@ inline constexpr std::chrono::nanoseconds kPmDecodePeriod = std::chrono::millise
 inline constexpr size_t kPmMinimumHardwareBuffer = size_t{4} << 20;
 
 struct PmSamplerOptions {
-  uint64_t interval_ns = 1'000'000;                // the hardware sampling interval (GPU time)
+  uint64_t interval_ns = 1'000'000;                 // the hardware sampling interval (GPU time)
   size_t hardware_buffer_bytes = size_t{64} << 20;  // where records wait for a decode; >= kPmMinimumHardwareBuffer
 };
 
@@ -45,12 +45,12 @@ struct PmSamples {
 
 // What was lost, counted over one Start..Stop (each kind is logged once when it first happens).
 struct PmSamplingLosses {
-  uint64_t gaps = 0;          // holes between consecutive samples (the buffer wrapped before a decode)
-  uint64_t gap_ns = 0;        // their total length
-  uint64_t overflows = 0;     // decodes that reported an overflowed hardware buffer
+  uint64_t gaps = 0;       // holes between consecutive samples (the buffer wrapped before a decode)
+  uint64_t gap_ns = 0;     // their total length
+  uint64_t overflows = 0;  // decodes that reported an overflowed hardware buffer
   uint64_t decode_failures = 0;
-  uint64_t sampled_ns = 0;    // Start to Stop
-  uint64_t covered_ns = 0;    // what the decoded samples cover
+  uint64_t sampled_ns = 0;  // Start to Stop
+  uint64_t covered_ns = 0;  // what the decoded samples cover
 };
 
 class PmSampler {
@@ -91,7 +91,7 @@ class PmSampler {
   const CudaDriver& cuda_;
   int ordinal_;
   std::string label_;
-  CUcontext context_;            // the caller's, or the primary context retained by Enable
+  CUcontext context_;  // the caller's, or the primary context retained by Enable
   bool retained_primary_ = false;
   CUdevice device_ = 0;
   std::unique_ptr<PmHostObject> host_;

@@ -255,7 +255,8 @@ class FakeContext : public BackendContext {
   }
 
   GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& counters) override {
-    if ((device_.sample_types & kGpaContextSampleTypeStreamingCounter) == 0) return kGpaStatusErrorIncompatibleSampleTypes;
+    if ((device_.sample_types & kGpaContextSampleTypeStreamingCounter) == 0)
+      return kGpaStatusErrorIncompatibleSampleTypes;
     for (HardwareCounterIndex h : counters) {
       if (kBlockOf[h] == 2) return kGpaStatusErrorIncompatibleSampleTypes;
     }

@@ -74,10 +74,14 @@ TEST_F(CudaStreamingOfflineTest, EnablingCountersOneByOneKeepsTheSetOnePmSamplin
   int accepted = 0, not_streamable = 0, over_a_pass = 0;
   for (GpaUInt32 index = 0; index < count; ++index) {
     const GpaStatus status = GpaEnableCounter(session, index);
-    if (status == kGpaStatusOk) ++accepted;
-    else if (status == kGpaStatusErrorIncompatibleSampleTypes) ++not_streamable;
-    else if (status == kGpaStatusErrorNotEnabled) ++over_a_pass;
-    else ADD_FAILURE() << "counter " << index << ": status " << status;
+    if (status == kGpaStatusOk)
+      ++accepted;
+    else if (status == kGpaStatusErrorIncompatibleSampleTypes)
+      ++not_streamable;
+    else if (status == kGpaStatusErrorNotEnabled)
+      ++over_a_pass;
+    else
+      ADD_FAILURE() << "counter " << index << ": status " << status;
   }
   EXPECT_GT(accepted, 1);
   EXPECT_GT(not_streamable, 0);

@@ -19,9 +19,7 @@ TEST(CudaStreamingBuffer, AShortDurationNeedsNoMoreThanItsOwnRecordsButAtLeastSi
   EXPECT_EQ(DefaultHardwareBufferBytes(1'000'000, 0), 64 * kMiB);
 }
 
-TEST(CudaStreamingBuffer, NeverAsksForMoreThanOneGib) {
-  EXPECT_EQ(DefaultHardwareBufferBytes(10'000, 0), 1024 * kMiB);
-}
+TEST(CudaStreamingBuffer, NeverAsksForMoreThanOneGib) { EXPECT_EQ(DefaultHardwareBufferBytes(10'000, 0), 1024 * kMiB); }
 
 TEST(CudaStreamingLoss, LostSamplesAreTheHolesBetweenSamplesInIntervals) {
   nvidia::PmSamplingLosses losses;

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_catalogs.h"
+#include "backends/cuda/cuda_hardware_counters.h"
 #include "backends/cuda/cuda_session.h"
 #include "backends/cuda/cuda_streaming.h"
-#include "backends/cuda/cuda_hardware_counters.h"
 #include "nvidia/cupti_range_session.h"
 #include "platform/logging.h"
 
@@ -139,8 +139,8 @@ GpaStatus CudaContext::CreateSession(int type, const std::vector<HardwareCounter
     return CreateStreamingSession(*live_->driver, live_->context, live_->device.device, std::move(names), out);
   }
   if (type != kGpaSessionSampleTypeDiscreteCounter) {
-    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                    "sample_type {} is not supported by this CUDA context", static_cast<int>(type));
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes, "sample_type {} is not supported by this CUDA context",
+                    static_cast<int>(type));
   }
   if (GpaStatus status = MetricNames(counters, &names); status != kGpaStatusOk) return status;
   std::unique_ptr<CuptiMetricConfig> config;

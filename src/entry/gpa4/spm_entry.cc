@@ -45,7 +45,9 @@ Layout LayoutOf(const SpmSeries& series) {
 
 GpaStatus GpaSpmSetSampleInterval(GpaSessionId session_id, GpaUInt32 interval) {
   return entry::Guarded("GpaSpmSetSampleInterval", [&] {
-    if (GpaStatus status = RequireStreaming("GpaSpmSetSampleInterval", session_id); status != kGpaStatusOk) return status;
+    if (GpaStatus status = RequireStreaming("GpaSpmSetSampleInterval", session_id); status != kGpaStatusOk) {
+      return status;
+    }
     return SpmSetOption("GpaSpmSetSampleInterval", session_id, SpmOption::kIntervalNs, interval);
   });
 }
@@ -175,7 +177,8 @@ GpaStatus GpaSpmCalculateDerivedCounters(GpaSessionId session_id, GpaSpmData* sp
     }
     std::vector<std::uint64_t> evaluated;
     GpaUInt32 enabled = 0;
-    if (GpaStatus status = SpmEvaluate(session_id, columns, samples, raw, &evaluated, &enabled); status != kGpaStatusOk) {
+    if (GpaStatus status = SpmEvaluate(session_id, columns, samples, raw, &evaluated, &enabled);
+        status != kGpaStatusOk) {
       return status;
     }
     if (static_cast<size_t>(derived_counter_count) != enabled * samples) {
