@@ -7,6 +7,10 @@
  * of real work in every pass, reads the results and checks them against what the work must produce
  * (client_workloads.h). Exit status 0 when every step and check passed.
  *
+ * It also checks the GpaSpm* (streaming counter) statuses a context gives: without streaming (lavapipe,
+ * llvmpipe) every call on a discrete session is kGpaStatusErrorIncompatibleSampleTypes; with it (the offline
+ * GH100) a streaming session answers each call in the order of its state (docs/gpa4.md).
+ *
  * usage: gpa4_c_client vulkan|opengl|cuda   (GPA 4 has no OpenCL)
  *   cuda: an offline GH100 context (no GPU): lists counters, enables the default groups, counts passes, and
  *   expects GpaBeginSession to refuse sampling. */
@@ -204,6 +208,61 @@ static int CheckGpa4Context(GpaContextId context)
     return 0;
 }
 
+/* Fails the client when `call` does not return `expected`. */
+#define GPA_EXPECT(call, expected)                                                                                  \
+    do                                                                                                              \
+    {                                                                                                               \
+        GpaStatus status_ = (call);                                                                                 \
+        if (status_ != (expected))                                                                                  \
+        {                                                                                                           \
+            fprintf(stderr, "gpa4_c_client: %s returned %d, expected %d\n", #call, (int)status_, (int)(expected));   \
+            return 1;                                                                                               \
+        }                                                                                                           \
+    } while (0)
+
+/* The SPM calls' statuses: on a discrete session every one refuses the sample type; on a context with streaming
+ * counters a streaming session answers by its state (before GpaBeginSession), and an offline context cannot begin. */
+static int CheckGpa4Spm(GpaContextId context, GpaSessionId discrete)
+{
+    GpaContextSampleTypeFlags types = 0;
+    GpaSessionId streaming = NULL;
+    size_t size = 0;
+    GpaUInt64 buffer[8];
+    GpaSpmData data;
+    memset(&data, 0, sizeof data);
+    GPA_CHECK(gpa->GpaGetSupportedSampleTypes(context, &types));
+    GPA_EXPECT(gpa->GpaSpmSetSampleInterval(discrete, 100000), kGpaStatusErrorIncompatibleSampleTypes);
+    GPA_EXPECT(gpa->GpaSpmSetDuration(discrete, 1000000), kGpaStatusErrorIncompatibleSampleTypes);
+    GPA_EXPECT(gpa->GpaSpmBegin(discrete, NULL), kGpaStatusErrorIncompatibleSampleTypes);
+    GPA_EXPECT(gpa->GpaSpmEnd(discrete, NULL), kGpaStatusErrorIncompatibleSampleTypes);
+    GPA_EXPECT(gpa->GpaSpmGetSampleResultSize(discrete, &size), kGpaStatusErrorIncompatibleSampleTypes);
+    GPA_EXPECT(gpa->GpaSpmGetSampleResult(discrete, sizeof buffer, buffer), kGpaStatusErrorIncompatibleSampleTypes);
+    GPA_EXPECT(gpa->GpaSpmCalculateDerivedCounters(discrete, &data, 1, buffer), kGpaStatusErrorIncompatibleSampleTypes);
+    GPA_EXPECT(gpa->GpaSpmBegin(NULL, NULL), kGpaStatusErrorNullPointer);
+    if ((types & kGpaContextSampleTypeStreamingCounter) == 0)
+    {
+        GPA_EXPECT(gpa->GpaCreateSession(context, kGpaSessionSampleTypeStreamingCounter, &streaming),
+                   kGpaStatusErrorIncompatibleSampleTypes);
+        printf("SPM: no streaming counters; every GpaSpm* call refuses the discrete session\n");
+        return 0;
+    }
+    GPA_CHECK(gpa->GpaCreateSession(context, kGpaSessionSampleTypeStreamingCounter, &streaming));
+    GPA_CHECK(gpa->GpaEnableCounterByName(streaming, "FetchSize"));
+    GPA_EXPECT(gpa->GpaSpmSetSampleInterval(streaming, 0), kGpaStatusErrorInvalidParameter);
+    GPA_CHECK(gpa->GpaSpmSetSampleInterval(streaming, 100000));
+    GPA_EXPECT(gpa->GpaSpmSetDuration(streaming, 0), kGpaStatusErrorInvalidParameter);
+    GPA_EXPECT(gpa->GpaSpmBegin(streaming, NULL), kGpaStatusErrorSessionNotStarted);
+    GPA_EXPECT(gpa->GpaSpmEnd(streaming, NULL), kGpaStatusErrorSessionNotStarted);
+    GPA_EXPECT(gpa->GpaSpmGetSampleResultSize(streaming, NULL), kGpaStatusErrorNullPointer);
+    GPA_EXPECT(gpa->GpaSpmGetSampleResultSize(streaming, &size), kGpaStatusErrorSessionNotEnded);
+    GPA_EXPECT(gpa->GpaSpmGetSampleResult(streaming, sizeof buffer, NULL), kGpaStatusErrorNullPointer);
+    GPA_EXPECT(gpa->GpaSpmCalculateDerivedCounters(streaming, NULL, 1, buffer), kGpaStatusErrorNullPointer);
+    GPA_EXPECT(gpa->GpaBeginSession(streaming), kGpaStatusErrorHardwareNotSupported);  /* offline: no GPU */
+    GPA_CHECK(gpa->GpaDeleteSession(streaming));
+    printf("SPM: a streaming session answers every GpaSpm* call by its state\n");
+    return 0;
+}
+
 #ifdef OPENGPA_CLIENT_WITH_VULKAN
 /* GPA 4's way to open a Vulkan context: GpaVkContextOpenInfo2, the workload's handles with the entry-point
  * resolvers of the application's Vulkan loader, chosen by kGpaOpenContextVkUseInfoType2. */
@@ -264,6 +323,7 @@ static int Profile(GpaApiType api, ClientWorkload* workload)
     if (CheckGpa4Context(context) != 0) return 1;
 
     GPA_CHECK(gpa->GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session));
+    if (CheckGpa4Spm(context, session) != 0) return 1;
     if (EnableCounters(workload, session, &enabled) != 0) return 1;
     GPA_CHECK(gpa->GpaGetPassCount(session, &passes));
     printf("%u counters enabled, %u pass(es)\n", enabled, passes);

@@ -51,6 +51,29 @@ struct DeviceInfo {
   DeviceShape shape;  // zero where the API does not say (software drivers, offline chips)
 };
 
+// How a streaming session (kGpaSessionSampleTypeStreamingCounter) samples: what the caller asked for through
+// GpaSpmSetSampleInterval / GpaSpmSetDuration (GPA 4) or OpenGpaSetStreamingOptions (opengpa_ext.h), or the
+// defaults. Zero: the backend's choice.
+struct StreamingOptions {
+  std::uint64_t interval_ns = 100'000;      // GPU time between samples
+  std::uint64_t duration_ns = 0;            // how long the caller expects to sample (sizes the buffer), 0: unknown
+  std::uint64_t hardware_buffer_bytes = 0;  // where samples wait for the host; 0: sized from the above
+};
+
+// What a streaming session sampled: sample i spans [start_ns[i], end_ns[i]] on the GPU's clock (ns) and has
+// one raw value per hardware counter of the session (values, rows in CreateSession's counter order).
+struct StreamingSeries {
+  std::vector<std::uint64_t> start_ns;
+  std::vector<std::uint64_t> end_ns;
+  std::vector<double> values;
+  std::uint64_t begin_ns = 0;  // when sampling started and stopped (the host's view: cuptiGetTimestamp on CUDA)
+  std::uint64_t stop_ns = 0;
+  std::uint64_t interval_ns = 0;
+  std::uint64_t lost_samples = 0;  // samples lost to the buffer (counted, and logged by the backend)
+  std::uint64_t overflows = 0;     // times the hardware buffer reported an overflow
+  std::uint64_t covered_ns = 0;    // what the samples cover of stop_ns - begin_ns
+};
+
 // The application's command list as the backend sees it (a VkCommandBuffer, a CUPTI pass, ...).
 class BackendCommandList {
  public:
@@ -86,6 +109,13 @@ class BackendSession {
     return kGpaStatusErrorApiNotSupported;
   }
 
+  // Streaming sessions only (a session CreateSession made for kGpaSessionSampleTypeStreamingCounter): start
+  // sampling the session's counters every options.interval_ns, stop (after the work submitted so far), and the
+  // samples once stopped.
+  virtual GpaStatus StartStreaming(const StreamingOptions& /*options*/) { return kGpaStatusErrorApiNotSupported; }
+  virtual GpaStatus StopStreaming() { return kGpaStatusErrorApiNotSupported; }
+  virtual GpaStatus ReadStreamingSeries(StreamingSeries* /*series*/) { return kGpaStatusErrorApiNotSupported; }
+
   // Non-blocking: have the GPU commands of this pass finished?
   virtual bool IsPassComplete(GpaUInt32 pass) = 0;
 
@@ -111,6 +141,13 @@ class BackendContext {
 
   // How many passes collecting exactly `counters` takes.
   virtual GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) = 0;
+
+  // Whether a streaming session can sample exactly `counters` together (GpaEnableCounter asks before adding
+  // one). kGpaStatusOk, or the reason logged: kGpaStatusErrorIncompatibleSampleTypes for a counter that cannot
+  // be streamed, kGpaStatusErrorNotEnabled for a set that does not fit one streaming pass.
+  virtual GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& /*counters*/) {
+    return kGpaStatusErrorIncompatibleSampleTypes;
+  }
 
   // `type` is a GpaSessionSampleType's value as an int: OpenGPA's extension types (opengpa_ext.h) lie outside
   // the C enum's range, so an enum object may not hold them.

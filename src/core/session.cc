@@ -65,6 +65,14 @@ GpaStatus Session::EnableLocked(GpaUInt32 index) {
                     context_.counters().at(index).name);
   }
   if (GpaStatus status = CheckCollectsCounters(); status != kGpaStatusOk) return status;
+  if (streaming()) {
+    std::vector<std::uint32_t> wanted = enabled_;
+    wanted.push_back(index);
+    if (GpaStatus status = CheckStreamableLocked(wanted); status != kGpaStatusOk) {
+      return LogError(status, "counter {} ('{}') cannot be streamed together with the {} counters enabled", index,
+                      context_.counters().at(index).name, enabled_.size());
+    }
+  }
   enabled_mask_[index] = true;
   enabled_.push_back(index);
   return kGpaStatusOk;
@@ -114,6 +122,14 @@ GpaStatus Session::EnableAllCounters() {
   Lock lock(mutex_);
   if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckCollectsCounters(); status != kGpaStatusOk) return status;
+  if (streaming()) {
+    std::vector<std::uint32_t> all(context_.counters().size());
+    for (GpaUInt32 i = 0; i < all.size(); ++i) all[i] = i;
+    if (GpaStatus status = CheckStreamableLocked(all); status != kGpaStatusOk) {
+      return LogError(status, "the {} counters of the context cannot all be streamed at once; enable them one by one",
+                      all.size());
+    }
+  }
   for (GpaUInt32 i = 0; i < context_.counters().size(); ++i) {
     if (!enabled_mask_[i]) {
       enabled_mask_[i] = true;
@@ -206,6 +222,7 @@ GpaStatus Session::Begin() {
 }
 
 GpaStatus Session::CheckPassesConsistent() const {
+  if (streaming() && lists_.empty()) return kGpaStatusOk;  // GpaSpmBegin..GpaSpmEnd: no command list needed
   for (GpaUInt32 pass = 0; pass < pass_count_; ++pass) {
     if (!passes_[pass].recorded) {
       return LogError(kGpaStatusErrorNotEnoughPasses, "pass {} of {} was never recorded (no GpaBeginCommandList for it)",
@@ -244,6 +261,9 @@ GpaStatus Session::End() {
                       list->pass);
     }
   }
+  if (span_ == Span::kRunning) {
+    return LogError(kGpaStatusErrorSampleNotEnded, "the session's streaming was begun but not ended (GpaSpmEnd)");
+  }
   if (GpaStatus status = CheckPassesConsistent(); status != kGpaStatusOk) return status;
   if (GpaStatus status = backend_->End(); status != kGpaStatusOk) {
     return LogError(status, "the backend could not end the session");
@@ -264,6 +284,9 @@ void Session::DiscardSamplesLocked() {
   slot_of_id_ = SampleIdMap{};
   slots_.clear();
   results_.Clear();
+  span_ = Span::kNone;
+  series_read_ = false;
+  series_ = StreamingSeries{};
   state_ = State::kCreated;
 }
 
@@ -282,6 +305,7 @@ void Session::Reset() {
   DiscardSamplesLocked();
   enabled_.clear();
   std::fill(enabled_mask_.begin(), enabled_mask_.end(), false);
+  streaming_options_ = StreamingOptions{};
 }
 
 // ---- Command lists -----------------------------------------------------------------------------
@@ -376,7 +400,13 @@ GpaStatus Session::BeginSample(GpaUInt32 sample_id, CommandList& list) {
   } else if (pass.StateOf(slot) != kAbsent) {
     return LogError(kGpaStatusErrorInvalidParameter, "sample_id {} is already used in pass {}", sample_id, list.pass);
   }
-  if (GpaStatus status = backend_->BeginSample(*list.backend, slot); status != kGpaStatusOk) {
+  if (streaming()) {  // GPA v3's streaming: the session's one sample is its span
+    if (!is_new || !slots_.empty()) {
+      return LogError(kGpaStatusErrorInvalidParameter,
+                      "sample_id {}: a streaming session has one sample, which spans the streamed work", sample_id);
+    }
+    if (GpaStatus status = StartSpanLocked("GpaBeginSample"); status != kGpaStatusOk) return status;
+  } else if (GpaStatus status = backend_->BeginSample(*list.backend, slot); status != kGpaStatusOk) {
     return LogError(status, "the backend could not begin sample_id {} in pass {}", sample_id, list.pass);
   }
   const bool secondary = list.type == kGpaCommandListSecondary;
@@ -399,7 +429,9 @@ GpaStatus Session::EndSample(CommandList& list) {
   if (slot == kNoSlot) {
     return LogError(kGpaStatusErrorSampleNotStarted, "no sample is open on this command list of pass {}", list.pass);
   }
-  if (GpaStatus status = backend_->EndSample(*list.backend, slot); status != kGpaStatusOk) {
+  if (streaming()) {
+    if (GpaStatus status = StopSpanLocked("GpaEndSample"); status != kGpaStatusOk) return status;
+  } else if (GpaStatus status = backend_->EndSample(*list.backend, slot); status != kGpaStatusOk) {
     return LogError(status, "the backend could not end sample_id {} in pass {}", slots_[slot].sample_id, list.pass);
   }
   passes_[list.pass].Set(slot, kEnded);

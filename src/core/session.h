@@ -65,6 +65,23 @@ class Session {
   GpaStatus Abort();
   void Reset();
 
+  // ---- Streaming sessions (kGpaSessionSampleTypeStreamingCounter; session_streaming.cc) ----
+  // One span of streaming per session: GpaSpmBegin..GpaSpmEnd (GPA 4), or GPA v3's one sample
+  // (GpaBeginSample..GpaEndSample, on pass 0), between GpaBeginSession and GpaEndSession.
+  bool streaming() const;
+  // Before the span begins (else kGpaStatusErrorCannotChangeCountersWhenSampling): 0 is invalid.
+  GpaStatus SetStreamingInterval(std::uint64_t interval_ns);
+  GpaStatus SetStreamingDuration(std::uint64_t duration_ns);
+  GpaStatus SetStreamingBufferBytes(std::uint64_t bytes);
+  GpaStatus SpmBegin();
+  GpaStatus SpmEnd();
+  // After GpaEndSession: the raw series (values in `columns`' order: the session's hardware counters).
+  GpaStatus GetStreamingSeries(StreamingSeries* series, std::vector<HardwareCounterIndex>* columns);
+  // The enabled counters, evaluated for `rows` samples of raw values in `columns` order (the same counters as
+  // GetStreamingSeries'): out[row * enabled + e], in GpaGetSampleResult's 64-bit form.
+  GpaStatus EvaluateStreaming(const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
+                              const std::vector<double>& raw, std::vector<std::uint64_t>* out);
+
   // Creates the command list; the caller registers it and then calls AddCommandList.
   GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
                              std::unique_ptr<CommandList>* out);
@@ -125,6 +142,12 @@ class Session {
     void Set(SampleSlot slot, SampleState state);
   };
 
+  enum class Span : std::uint8_t { kNone, kRunning, kStopped };
+  GpaStatus StartSpanLocked(const char* function);
+  GpaStatus StopSpanLocked(const char* function);
+  GpaStatus CheckStreamableLocked(const std::vector<std::uint32_t>& enabled);
+  GpaStatus ReadStreamingSeriesLocked();
+
   GpaStatus CheckCanChangeCounters() const;
   GpaStatus CheckCollectsCounters() const;
   // `argument` is how the message names the index.
@@ -163,6 +186,11 @@ class Session {
   SampleIdMap slot_of_id_;
   std::vector<SlotInfo> slots_;  // by slot, in order of first use
   SampleResultStore results_;
+
+  StreamingOptions streaming_options_;
+  Span span_ = Span::kNone;
+  bool series_read_ = false;
+  StreamingSeries series_;
 };
 
 }  // namespace opengpa

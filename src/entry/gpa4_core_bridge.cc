@@ -120,6 +120,62 @@ GpaStatus AbortSession(GpaSessionId session_id) {
   });
 }
 
+GpaStatus SpmSetOption(const char* function, GpaSessionId session_id, SpmOption option, std::uint64_t value) {
+  return Guarded(function, [&] {
+    if (session_id == nullptr) return NullArgument(function, "session_id");
+    return WithSession(function, session_id, [&](Session& session) {
+      return option == SpmOption::kIntervalNs ? session.SetStreamingInterval(value)
+                                              : session.SetStreamingDuration(value);
+    });
+  });
+}
+
+GpaStatus SpmBegin(GpaSessionId session_id) {
+  return Guarded("GpaSpmBegin", [&] {
+    if (session_id == nullptr) return NullArgument("GpaSpmBegin", "session_id");
+    return WithSession("GpaSpmBegin", session_id, [](Session& session) { return session.SpmBegin(); });
+  });
+}
+
+GpaStatus SpmEnd(GpaSessionId session_id) {
+  return Guarded("GpaSpmEnd", [&] {
+    if (session_id == nullptr) return NullArgument("GpaSpmEnd", "session_id");
+    return WithSession("GpaSpmEnd", session_id, [](Session& session) { return session.SpmEnd(); });
+  });
+}
+
+GpaStatus SpmGetSeries(const char* function, GpaSessionId session_id, SpmSeries* series) {
+  return Guarded(function, [&] {
+    if (session_id == nullptr) return NullArgument(function, "session_id");
+    return WithSession(function, session_id, [&](Session& session) {
+      StreamingSeries raw;
+      std::vector<HardwareCounterIndex> columns;
+      if (GpaStatus status = session.GetStreamingSeries(&raw, &columns); status != kGpaStatusOk) return status;
+      const std::size_t samples = raw.end_ns.size();
+      series->timestamps = raw.end_ns;
+      series->counters.assign(columns.begin(), columns.end());
+      series->values.assign(samples * columns.size(), 0.0);
+      for (std::size_t t = 0; t < samples; ++t) {
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+          series->values[c * samples + t] = raw.values[t * columns.size() + c];
+        }
+      }
+      return kGpaStatusOk;
+    });
+  });
+}
+
+GpaStatus SpmEvaluate(GpaSessionId session_id, const std::vector<std::uint32_t>& columns, std::size_t rows,
+                      const std::vector<double>& raw, std::vector<std::uint64_t>* out, GpaUInt32* enabled) {
+  return Guarded("GpaSpmCalculateDerivedCounters", [&] {
+    return WithSession("GpaSpmCalculateDerivedCounters", session_id, [&](Session& session) {
+      *enabled = session.NumEnabledCounters();
+      const std::vector<HardwareCounterIndex> hardware(columns.begin(), columns.end());
+      return session.EvaluateStreaming(hardware, rows, raw, out);
+    });
+  });
+}
+
 GpaStatus GetDeviceLimit(const char* function, GpaContextId context_id, DeviceLimit limit, GpaUInt32* value) {
   return Guarded(function, [&] {
     if (context_id == nullptr) return NullArgument(function, "context_id");

@@ -1,34 +1,11 @@
 #include "monitor/pm_device_sampler.h"
 
-#include <algorithm>
-#include <cmath>
-
-#include "nvidia/cupti_profiler_session.h"
-#include "platform/logging.h"
+#include <fmt/format.h>
 
 namespace opengpa::monitor {
 
 using nvidia::PmHostObject;
 using nvidia::PmMetricProperties;
-using nvidia::cupti::ChipName;
-using nvidia::cupti::MakeParams;
-
-namespace {
-
-uint64_t RealtimeNanoseconds() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
-
-// Appended to the log of a failed call: what to do when the driver keeps profiling to administrators.
-const char* PrivilegeHint(CUptiResult result) {
-  return result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-             ? " (GPU profiling is restricted to admin users; see NVreg_RestrictProfilingToAdminUsers)"
-             : "";
-}
-
-}  // namespace
 
 GpaStatus DescribePmMetric(const PmHostObject& host, const std::string& metric, CounterDescriptor* descriptor) {
   PmMetricProperties properties;
@@ -41,300 +18,54 @@ GpaStatus DescribePmMetric(const PmHostObject& host, const std::string& metric, 
   return kGpaStatusOk;
 }
 
-PmDeviceSampler::PmDeviceSampler(const CuptiLibrary& cupti, const CudaDriverLibrary& cuda, DeviceIdentity identity,
-                                 int ordinal)
-    : cupti_(cupti), cuda_(cuda), identity_(std::move(identity)), ordinal_(ordinal) {}
-
-PmDeviceSampler::~PmDeviceSampler() {
-  MakeContextCurrent();
-  if (started_) {
-    auto stop = MakeParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
-    stop.pPmSamplingObject = sampler_;
-    cupti_.Api().pm_stop(&stop);
-  }
-  if (sampler_ != nullptr) {
-    auto disable = MakeParams<CUpti_PmSampling_Disable_Params>(CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
-    disable.pPmSamplingObject = sampler_;
-    cupti_.Api().pm_disable(&disable);
-  }
-  host_.reset();
-  if (context_ != nullptr) cuda_.Api().cuDevicePrimaryCtxRelease(device_);
-}
+PmDeviceSampler::PmDeviceSampler(const nvidia::cupti::CuptiLibrary& cupti, const nvidia::CudaDriver& cuda,
+                                 DeviceIdentity identity, int ordinal)
+    : identity_(std::move(identity)), sampler_(cupti, cuda, ordinal, fmt::format("GPU {}", identity_.index)) {}
 
 GpaStatus PmDeviceSampler::Configure(const PmSamplingOptions& options, const std::vector<std::string>& metrics) {
-  if (CUresult r = cuda_.Api().cuDeviceGet(&device_, ordinal_); r != CUDA_SUCCESS) {
-    return LogError(kGpaStatusErrorIndexOutOfRange, "CUPTI PM sampling: cuDeviceGet({}) failed: {}", ordinal_,
-                    cuda_.Describe(r));
-  }
-  int major = 0;
-  int minor = 0;
-  cuda_.Api().cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_);
-  cuda_.Api().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_);
-  // The fixed-time trigger exists from GA10x on; Turing and GA100 only count in variable sysclk cycles.
-  if (major < 8 || (major == 8 && minor < 6)) {
-    return LogError(kGpaStatusErrorHardwareNotSupported,
-                    "CUPTI PM sampling: GPU {} has compute capability {}.{}; fixed-interval PM sampling needs 8.6 "
-                    "or newer",
-                    identity_.index, major, minor);
-  }
-
-  std::string chip;
-  if (GpaStatus status = ChipName(cupti_, ordinal_, &chip); status != kGpaStatusOk) return status;
-  std::vector<uint8_t> availability;
-  if (GpaStatus status = CounterAvailability(&availability); status != kGpaStatusOk) return status;
-  if (GpaStatus status = PmHostObject::Create(cupti_, chip, availability, &host_); status != kGpaStatusOk) {
-    return status;
-  }
-  if (GpaStatus status = host_->BuildConfigImage(metrics, &config_); status != kGpaStatusOk) return status;
+  nvidia::PmSamplerOptions sampler_options;
+  sampler_options.interval_ns = options.interval_ns;
+  sampler_options.hardware_buffer_bytes = options.hardware_buffer_bytes;
+  if (GpaStatus status = sampler_.Configure(sampler_options, metrics); status != kGpaStatusOk) return status;
   for (const std::string& metric : metrics) {
     CounterDescriptor descriptor;
-    if (GpaStatus status = DescribePmMetric(*host_, metric, &descriptor); status != kGpaStatusOk) return status;
+    if (GpaStatus status = DescribePmMetric(sampler_.Host(), metric, &descriptor); status != kGpaStatusOk) {
+      return status;
+    }
     descriptors_.push_back(std::move(descriptor));
-    metric_names_.push_back(metric.c_str());
   }
-  if (GpaStatus status = Enable(); status != kGpaStatusOk) return status;
-
-  auto config = MakeParams<CUpti_PmSampling_SetConfig_Params>(CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
-  config.pPmSamplingObject = sampler_;
-  config.configSize = config_.size();
-  config.pConfig = config_.data();
-  config.hardwareBufferSize = options.hardware_buffer_bytes;
-  config.samplingInterval = options.interval_ns;
-  interval_ns_ = options.interval_ns;
-  config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
-  // Keep the newest records: a long-running monitor must keep flowing even if a decode came late.
-  config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_LATEST;
-  if (CUptiResult r = cupti_.Api().pm_set_config(&config); r != CUPTI_SUCCESS) {
-    return LogError(kGpaStatusErrorInvalidParameter,
-                    "CUPTI PM sampling: cuptiPmSamplingSetConfig (interval {} ns, hardware buffer {} bytes) on GPU "
-                    "{} failed: {}",
-                    options.interval_ns, options.hardware_buffer_bytes, identity_.index, cupti_.Describe(r));
-  }
-
-  // Room for two decode periods' worth of samples; more takes another decode round.
-  const double per_poll = std::ceil(static_cast<double>(kPmDecodePeriod.count()) /
-                                    static_cast<double>(options.interval_ns));
-  const auto max_samples = static_cast<uint32_t>(std::clamp(2.0 * per_poll + 16.0, 64.0, 100000.0));
-  auto size = MakeParams<CUpti_PmSampling_GetCounterDataSize_Params>(
-      CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
-  size.pPmSamplingObject = sampler_;
-  size.pMetricNames = metric_names_.data();
-  size.numMetrics = metric_names_.size();
-  size.maxSamples = max_samples;
-  if (CUptiResult r = cupti_.Api().pm_get_counter_data_size(&size); r != CUPTI_SUCCESS) {
-    return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuptiPmSamplingGetCounterDataSize failed: {}",
-                    cupti_.Describe(r));
-  }
-  counter_data_.assign(size.counterDataSize, 0);
-  return ResetCounterData();
-}
-
-GpaStatus PmDeviceSampler::Start() {
-  MakeContextCurrent();
-  // CUPTI's clock -> the Unix epoch: read both as close together as possible.
-  uint64_t cupti_now = 0;
-  const uint64_t before = RealtimeNanoseconds();
-  cupti_.Api().get_timestamp(&cupti_now);
-  const uint64_t after = RealtimeNanoseconds();
-  epoch_offset_ns_ = static_cast<int64_t>(before / 2 + after / 2) - static_cast<int64_t>(cupti_now);
-  start_cupti_ns_ = cupti_now;
-  auto start = MakeParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
-  start.pPmSamplingObject = sampler_;
-  if (CUptiResult r = cupti_.Api().pm_start(&start); r != CUPTI_SUCCESS) {
-    return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuptiPmSamplingStart on GPU {} failed: {}",
-                    identity_.index, cupti_.Describe(r));
-  }
-  started_ = true;
   return kGpaStatusOk;
 }
 
 GpaStatus PmDeviceSampler::Stop(std::vector<MonitorRecord>* records) {
-  MakeContextCurrent();
-  if (!started_) return kGpaStatusOk;
-  auto stop = MakeParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
-  stop.pPmSamplingObject = sampler_;
-  const CUptiResult r = cupti_.Api().pm_stop(&stop);
-  started_ = false;
-  if (r != CUPTI_SUCCESS) {
-    return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuptiPmSamplingStop on GPU {} failed: {}",
-                    identity_.index, cupti_.Describe(r));
-  }
-  uint64_t stop_cupti_ns = 0;
-  cupti_.Api().get_timestamp(&stop_cupti_ns);
-  const GpaStatus status = Decode(records, true);
-  // Records lost inside CUPTI leave no gap between the samples that remain (seen with hardware buffers
-  // below 64 MiB at 1 ms: the missing time is at the ends), so compare the time the samples cover
-  // with the time that passed. (Not a sample count: at 100 us fewer samples than intervals came back
-  // while the instruction totals stayed exact.)
-  const double passed = static_cast<double>(stop_cupti_ns - start_cupti_ns_);
-  if (passed > 20.0 * static_cast<double>(interval_ns_) && static_cast<double>(covered_ns_) < 0.9 * passed) {
-    Log(kGpaLoggingError,
-        "CUPTI PM sampling on GPU {}: the decoded samples cover {:.1f} ms of the {:.1f} ms sampled; the rest were "
-        "lost (use a longer interval or a larger hardware buffer)",
-        identity_.index, covered_ns_ / 1e6, passed / 1e6);
-  }
+  const GpaStatus status = sampler_.Stop(&samples_);
+  AppendRecords(records);
   return status;
 }
 
-// Decodes records from the hardware buffer. While sampling runs: one DecodeData call (more only if the
-// image filled up), because on the H100 (CUPTI 13.0, driver 580) every call zeroes the SM-unit
-// counters of the sample in flight. After Stop nothing is in flight and `drain` empties the buffer.
-// Measurements behind this: docs/realtime.md.
 GpaStatus PmDeviceSampler::Decode(std::vector<MonitorRecord>* records, bool drain) {
-  MakeContextCurrent();
-  for (int round = 0; round < 64; ++round) {  // bounded
-    auto decode = MakeParams<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
-    decode.pPmSamplingObject = sampler_;
-    decode.pCounterDataImage = counter_data_.data();
-    decode.counterDataImageSize = counter_data_.size();
-    const CUptiResult decoded = cupti_.Api().pm_decode_data(&decode);
-    if (decoded != CUPTI_SUCCESS) {
-      if (decode_failures_++ > 0) return kGpaStatusErrorReadingSampleResult;  // logged once
-      return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on GPU {} failed: {}",
-                      identity_.index, cupti_.Describe(decoded));
-    }
-    if (decode.overflow != 0 && overflows_++ == 0) {
-      Log(kGpaLoggingError,
-          "CUPTI PM sampling: GPU {}'s hardware buffer overflowed and older samples were overwritten; use a longer "
-          "interval or poll more often",
-          identity_.index);
-    }
-    size_t completed = 0;
-    if (GpaStatus status = Evaluate(records, &completed); status != kGpaStatusOk) return status;
-    if (GpaStatus status = ResetCounterData(); status != kGpaStatusOk) return status;
-    // A decode can stop early: COUNTER_DATA_FULL (the image was too small; go on, the image is sized
-    // for two periods so this is rare), or OTHER with records left (seen at the buffer's wrap), which
-    // waits for the next period unless draining.
-    if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS) break;
-    if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL && (!drain || completed == 0)) {
-      break;
-    }
-  }
-  return kGpaStatusOk;
+  const GpaStatus status = sampler_.Decode(&samples_, drain);
+  AppendRecords(records);
+  return status;
 }
 
-void PmDeviceSampler::MakeContextCurrent() {
-  if (context_ != nullptr) cuda_.Api().cuCtxSetCurrent(context_);
-}
-
-GpaStatus PmDeviceSampler::CounterAvailability(std::vector<uint8_t>* image) {
-  auto params = MakeParams<CUpti_PmSampling_GetCounterAvailability_Params>(
-      CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
-  params.deviceIndex = static_cast<size_t>(ordinal_);
-  for (int call = 0; call < 2; ++call) {  // first the size, then the image
-    if (CUptiResult r = cupti_.Api().pm_get_counter_availability(&params); r != CUPTI_SUCCESS) {
-      return LogError(r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ? kGpaStatusErrorFailed
-                                                               : kGpaStatusErrorHardwareNotSupported,
-                      "CUPTI PM sampling: cuptiPmSamplingGetCounterAvailability on GPU {} failed: {}{}",
-                      identity_.index, cupti_.Describe(r), PrivilegeHint(r));
-    }
-    if (call == 0) {
-      image->assign(params.counterAvailabilityImageSize, 0);
-      params.pCounterAvailabilityImage = image->data();
-    }
-  }
-  return kGpaStatusOk;
-}
-
-// Without a CUDA context first (a monitor should not cost the GPU one); with the device's primary
-// context if the driver insists.
-GpaStatus PmDeviceSampler::Enable() {
-  auto enable = MakeParams<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
-  enable.deviceIndex = static_cast<size_t>(ordinal_);
-  CUptiResult r = cupti_.Api().pm_enable(&enable);
-  if (r != CUPTI_SUCCESS && r != CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
-    Log(kGpaLoggingMessage, "CUPTI PM sampling: enabling on GPU {} without a context failed ({}); retrying with the "
-        "primary context", identity_.index, cupti_.Describe(r));
-    if (CUresult c = cuda_.Api().cuDevicePrimaryCtxRetain(&context_, device_); c != CUDA_SUCCESS) {
-      context_ = nullptr;
-      return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuDevicePrimaryCtxRetain failed: {}",
-                      cuda_.Describe(c));
-    }
-    MakeContextCurrent();
-    r = cupti_.Api().pm_enable(&enable);
-  }
-  if (r != CUPTI_SUCCESS) {
-    return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuptiPmSamplingEnable on GPU {} failed: {}{}",
-                    identity_.index, cupti_.Describe(r), PrivilegeHint(r));
-  }
-  sampler_ = enable.pPmSamplingObject;
-  return kGpaStatusOk;
-}
-
-GpaStatus PmDeviceSampler::ResetCounterData() {
-  auto params = MakeParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
-      CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-  params.pPmSamplingObject = sampler_;
-  params.counterDataSize = counter_data_.size();
-  params.pCounterData = counter_data_.data();
-  if (CUptiResult r = cupti_.Api().pm_counter_data_image_initialize(&params); r != CUPTI_SUCCESS) {
-    return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: counter data image initialisation failed: {}",
-                    cupti_.Describe(r));
-  }
-  return kGpaStatusOk;
-}
-
-GpaStatus PmDeviceSampler::Evaluate(std::vector<MonitorRecord>* records, size_t* completed) {
-  auto info = MakeParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
-      CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
-  info.pCounterDataImage = counter_data_.data();
-  info.counterDataImageSize = counter_data_.size();
-  if (CUptiResult r = cupti_.Api().pm_get_counter_data_info(&info); r != CUPTI_SUCCESS) {
-    return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: cuptiPmSamplingGetCounterDataInfo failed: {}",
-                    cupti_.Describe(r));
-  }
-  values_.resize(metric_names_.size());
-  *completed = info.numCompletedSamples;
-  for (size_t sample = 0; sample < info.numCompletedSamples; ++sample) {
-    auto when = MakeParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
-        CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
-    when.pPmSamplingObject = sampler_;
-    when.pCounterDataImage = counter_data_.data();
-    when.counterDataImageSize = counter_data_.size();
-    when.sampleIndex = sample;
-    if (CUptiResult r = cupti_.Api().pm_counter_data_get_sample_info(&when); r != CUPTI_SUCCESS) {
-      return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: sample {} info failed: {}", sample,
-                      cupti_.Describe(r));
-    }
-    // The first record spans from SetConfig to the first trigger after Start: work from before Start
-    // (any process's) would be counted in it.
-    if (when.startTimestamp < start_cupti_ns_) continue;
-    auto evaluate = MakeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-    evaluate.pHostObject = host_->Raw();
-    evaluate.pCounterDataImage = counter_data_.data();
-    evaluate.counterDataImageSize = counter_data_.size();
-    evaluate.rangeIndex = sample;
-    evaluate.ppMetricNames = metric_names_.data();
-    evaluate.numMetrics = metric_names_.size();
-    evaluate.pMetricValues = values_.data();
-    if (CUptiResult r = cupti_.Api().host_evaluate_to_gpu_values(&evaluate); r != CUPTI_SUCCESS) {
-      return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: evaluating sample {} failed: {}",
-                      sample, cupti_.Describe(r));
-    }
-    // KEEP_LATEST overwrites unread records without setting `overflow`: a hole between consecutive
-    // samples is how lost records show.
-    if (last_end_ns_ != 0 && when.startTimestamp > last_end_ns_ + interval_ns_ / 2) {
-      if (gaps_++ == 0) {
-        Log(kGpaLoggingError,
-            "CUPTI PM sampling: GPU {} lost {:.3f} ms of samples (the hardware buffer wrapped before a decode); use a "
-            "longer interval, a shorter monitor interval or a larger hardware buffer",
-            identity_.index, (when.startTimestamp - last_end_ns_) / 1e6);
-      }
-    }
-    last_end_ns_ = when.endTimestamp;
-    covered_ns_ += when.endTimestamp - when.startTimestamp;
-    for (size_t m = 0; m < values_.size(); ++m) {
+// One record per metric per sample, stamped with the sample's end on the Unix clock.
+void PmDeviceSampler::AppendRecords(std::vector<MonitorRecord>* records) {
+  const size_t metrics = sampler_.MetricCount();
+  for (size_t sample = 0; sample < samples_.times.size(); ++sample) {
+    const nvidia::PmSampleTime& when = samples_.times[sample];
+    for (size_t m = 0; m < metrics; ++m) {
       MonitorRecord record;
-      record.timestamp_ns = static_cast<uint64_t>(static_cast<int64_t>(when.endTimestamp) + epoch_offset_ns_);
-      record.duration_ns = when.endTimestamp - when.startTimestamp;
+      record.timestamp_ns = static_cast<uint64_t>(static_cast<int64_t>(when.end_ns) + sampler_.epoch_offset_ns());
+      record.duration_ns = when.end_ns - when.start_ns;
       record.device_index = identity_.index;
       record.counter_index = static_cast<uint32_t>(m);
-      record.value = values_[m];
+      record.value = samples_.values[sample * metrics + m];
       records->push_back(record);
     }
   }
-  return kGpaStatusOk;
+  samples_.times.clear();
+  samples_.values.clear();
 }
 
 }  // namespace opengpa::monitor

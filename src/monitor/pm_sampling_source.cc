@@ -51,7 +51,7 @@ class PmSamplingSource final : public CounterSource {
     std::vector<std::pair<DeviceIdentity, int>> targets;
     if (GpaStatus status = ResolveDevices(options.devices, &targets); status != kGpaStatusOk) return status;
     for (auto& [identity, ordinal] : targets) {
-      auto sampler = std::make_unique<PmDeviceSampler>(*cupti_, *cuda_, identity, ordinal);
+      auto sampler = std::make_unique<PmDeviceSampler>(*cupti_, cuda_->Api(), identity, ordinal);
       if (GpaStatus status = sampler->Configure(options, metrics_); status != kGpaStatusOk) return status;
       if (descriptors_.empty()) descriptors_ = sampler->Descriptors();
       identities_.push_back(sampler->Identity());

@@ -40,6 +40,7 @@ std::string ResolveAll(const DynamicLibrary& library, CudaDriver* d) {
   resolve("cuCtxPushCurrent_v2", &d->cuCtxPushCurrent);
   resolve("cuCtxPopCurrent_v2", &d->cuCtxPopCurrent);
   resolve("cuCtxGetDevice", &d->cuCtxGetDevice);
+  resolve("cuCtxSynchronize", &d->cuCtxSynchronize);
   resolve("cuEventCreate", &d->cuEventCreate);
   resolve("cuEventRecord", &d->cuEventRecord);
   resolve("cuEventQuery", &d->cuEventQuery);

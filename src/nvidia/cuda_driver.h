@@ -34,6 +34,7 @@ struct CudaDriver {
   CUresult (*cuCtxPushCurrent)(CUcontext) = nullptr;  // cuCtxPushCurrent_v2
   CUresult (*cuCtxPopCurrent)(CUcontext*) = nullptr;  // cuCtxPopCurrent_v2
   CUresult (*cuCtxGetDevice)(CUdevice*) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;  // a streaming session's end waits for the work it spans
   CUresult (*cuEventCreate)(CUevent*, unsigned int) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
   CUresult (*cuEventQuery)(CUevent) = nullptr;

@@ -61,8 +61,11 @@ struct FakeCommandList : BackendCommandList {
 
 class FakeSession : public BackendSession {
  public:
-  FakeSession(FakeDevice& device, const std::vector<HardwareCounterIndex>& counters)
-      : device_(device), counters_(counters), pass_of_(PassOfEach(counters, std::max(1u, device.block_limit))) {
+  FakeSession(FakeDevice& device, const std::vector<HardwareCounterIndex>& counters, bool streaming)
+      : device_(device),
+        counters_(counters),
+        pass_of_(PassOfEach(counters, std::max(1u, device.block_limit))),
+        streaming_(streaming) {
     GpaUInt32 passes = 1;
     for (GpaUInt32 p : pass_of_) passes = std::max(passes, p + 1);
     ended_.resize(passes);
@@ -133,6 +136,32 @@ class FakeSession : public BackendSession {
 
   bool IsPassComplete(GpaUInt32) override { return device_.passes_complete.load(); }
 
+  GpaStatus StartStreaming(const StreamingOptions& options) override {
+    if (!streaming_ || stream_state_ != 0) return kGpaStatusErrorFailed;  // the core must not ask twice
+    interval_ns_ = options.interval_ns;
+    stream_state_ = 1;
+    return kGpaStatusOk;
+  }
+  GpaStatus StopStreaming() override {
+    if (stream_state_ != 1) return kGpaStatusErrorFailed;
+    stream_state_ = 2;
+    return kGpaStatusOk;
+  }
+  GpaStatus ReadStreamingSeries(StreamingSeries* series) override {
+    if (stream_state_ != 2) return kGpaStatusErrorFailed;
+    *series = StreamingSeries{};
+    for (std::uint32_t i = 0; i < kStreamedSamples; ++i) {
+      series->start_ns.push_back(kStreamBeginNs + i * interval_ns_);
+      series->end_ns.push_back(kStreamBeginNs + (i + 1) * interval_ns_);
+      for (HardwareCounterIndex h : counters_) series->values.push_back(FakeHardwareValue(h, i));
+    }
+    series->begin_ns = kStreamBeginNs;
+    series->stop_ns = kStreamBeginNs + kStreamedSamples * interval_ns_;
+    series->interval_ns = interval_ns_;
+    series->covered_ns = kStreamedSamples * interval_ns_;
+    return kGpaStatusOk;
+  }
+
   GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override {
     ++device_.read_results_calls;
     if (device_.hold_reads.load()) {
@@ -145,6 +174,12 @@ class FakeSession : public BackendSession {
     }
     if (device_.read_status != kGpaStatusOk) return device_.read_status;
     values->assign(static_cast<std::size_t>(slot_count) * counters_.size(), 0.0);
+    if (streaming_) {  // the one sample is the whole stream: every counter summed over it
+      for (std::size_t c = 0; c < counters_.size() && slot_count > 0; ++c) {
+        for (std::uint32_t i = 0; i < kStreamedSamples; ++i) (*values)[c] += FakeHardwareValue(counters_[c], i);
+      }
+      return kGpaStatusOk;
+    }
     for (SampleSlot slot = 0; slot < slot_count; ++slot) {
       for (std::size_t c = 0; c < counters_.size(); ++c) {
         const GpaUInt32 pass = pass_of_[c];
@@ -174,6 +209,9 @@ class FakeSession : public BackendSession {
   std::vector<std::vector<std::uint8_t>> ended_;              // [pass][slot]
   std::size_t slots_seen_ = 0;
   std::vector<std::map<SampleSlot, SampleSlot>> copies_;      // [pass]: primary slot -> secondary slot
+  bool streaming_;
+  int stream_state_ = 0;  // 0 not begun, 1 streaming, 2 stopped
+  std::uint64_t interval_ns_ = 0;
 };
 
 class FakeContext : public BackendContext {
@@ -216,9 +254,21 @@ class FakeContext : public BackendContext {
     return kGpaStatusOk;
   }
 
-  GpaStatus CreateSession(int, const std::vector<HardwareCounterIndex>& counters,
+  GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& counters) override {
+    if ((device_.sample_types & kGpaContextSampleTypeStreamingCounter) == 0)
+      return kGpaStatusErrorIncompatibleSampleTypes;
+    for (HardwareCounterIndex h : counters) {
+      if (kBlockOf[h] == 2) return kGpaStatusErrorIncompatibleSampleTypes;
+    }
+    GpaUInt32 passes = 1;
+    CountPasses(counters, &passes);
+    return passes == 1 ? kGpaStatusOk : kGpaStatusErrorNotEnabled;
+  }
+
+  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override {
-    *out = std::make_unique<FakeSession>(device_, counters);
+    const bool streaming = type == static_cast<int>(kGpaSessionSampleTypeStreamingCounter);
+    *out = std::make_unique<FakeSession>(device_, counters, streaming);
     return kGpaStatusOk;
   }
 

@@ -28,6 +28,12 @@ inline double FakeHardwareValue(std::uint32_t counter, std::uint32_t slot) {
   return static_cast<double>((counter + 1) * 1000 + slot * 7 + 3);
 }
 
+// Streaming sessions (when sample_types has kGpaContextSampleTypeStreamingCounter): FakeTime (block 2) cannot be
+// streamed, and a set must fit one pass. A stream of `interval` has kStreamedSamples samples, sample i spanning
+// [kStreamBeginNs + i * interval, kStreamBeginNs + (i + 1) * interval] with FakeHardwareValue(h, i) of counter h.
+inline constexpr std::uint32_t kStreamedSamples = 4;
+inline constexpr std::uint64_t kStreamBeginNs = 1'000'000;
+
 struct FakeDevice {
   // Configuration, read when the context opens / the session begins.
   std::uint32_t block_limit = 8;       // counters of one block collected per pass (>= 1)

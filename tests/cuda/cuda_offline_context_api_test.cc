@@ -22,7 +22,8 @@ TEST_F(CudaOfflineContextTest, TheDeviceIsTheNamedChipAndAnNvidiaGeneration) {
   EXPECT_EQ(generation, kGpaHwGenerationNvidia);
   GpaContextSampleTypeFlags types = 0;
   ASSERT_EQ(GpaGetSupportedSampleTypes(context, &types), kGpaStatusOk);
-  EXPECT_EQ(types, kGpaContextSampleTypeDiscreteCounter);
+  EXPECT_EQ(types,
+            kGpaContextSampleTypeDiscreteCounter | kGpaContextSampleTypeStreamingCounter);  // GH100 has PM sampling
   EXPECT_EQ(GpaCloseContext(context), kGpaStatusOk);
 }
 

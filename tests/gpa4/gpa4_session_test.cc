@@ -260,19 +260,5 @@ TEST_F(Gpa4Test, EverySpmCallFindsTheSessionThenRefusesItsSampleType) {
   EXPECT_EQ(gpa_->GpaSpmBegin(nullptr, nullptr), kGpaStatusErrorNullPointer);
 }
 
-class Gpa4StreamingContextTest : public Gpa4Test {
-  void ConfigureDevice(fake::FakeDevice& device) override { device.sample_types = 0x2; }  // streaming bit
-};
-
-TEST_F(Gpa4StreamingContextTest, SpmCallsOnAStreamingSessionSayThisLibraryStreamsNoCounters) {
-  GpaSessionId streaming = nullptr;
-  ASSERT_EQ(gpa_->GpaCreateSession(context_, kGpaSessionSampleTypeStreamingCounter, &streaming), kGpaStatusOk);
-  GpaCounterSampleType type{};
-  ASSERT_EQ(gpa_->GpaGetCounterSampleType(streaming, 0, &type), kGpaStatusOk);
-  EXPECT_EQ(type, kGpaCounterSampleTypeStreaming);
-  EXPECT_EQ(gpa_->GpaSpmSetSampleInterval(streaming, 4096), kGpaStatusErrorApiNotSupported);
-  EXPECT_EQ(gpa_->GpaSqttBegin(streaming, nullptr), kGpaStatusErrorIncompatibleSampleTypes);
-}
-
 }  // namespace
 }  // namespace opengpa::gpa4_test

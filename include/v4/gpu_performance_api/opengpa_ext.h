@@ -57,6 +57,54 @@ GPA_LIB_DECL GpaStatus OpenGpaGetCounterFormula(GpaContextId context_id, GpaUInt
 GPA_LIB_DECL GpaStatus OpenGpaGetCounterHardwareUnit(GpaContextId context_id, GpaUInt32 index, const char** unit);
 #endif
 
+// Streaming counters (sessions of kGpaSessionSampleTypeStreamingCounter; docs/gpa4.md "Streaming counters").
+// GPA v3 has no call for a time series, and GPA 4's GpaSpmGetSampleResult gives each sample's end only; these
+// give every client the whole series. Valid usage: session_id is an existing session (else NullPointer /
+// kGpaStatusErrorSessionNotFound) of a streaming type (else kGpaStatusErrorIncompatibleSampleTypes).
+
+/// What a streaming session sampled, in ns. Samples are stamped by the GPU (PM sampling's record times on NVIDIA);
+/// begin_ns and end_ns by the host when sampling started and stopped (cuptiGetTimestamp on NVIDIA): compare them
+/// with the samples' times only to the millisecond.
+typedef struct OpenGpaStreamingInfo
+{
+    GpaUInt32 sample_count;           ///< Samples in the series (OpenGpaGetStreamingSamples' rows).
+    GpaUInt32 enabled_counter_count;  ///< Values per sample.
+    GpaUInt64 interval_ns;            ///< The sampling interval.
+    GpaUInt64 begin_ns;               ///< When sampling started (after GpaSpmBegin / GpaBeginSample).
+    GpaUInt64 end_ns;                 ///< When it stopped (GpaSpmEnd / GpaEndSample, after the work submitted).
+    GpaUInt64 covered_ns;             ///< How much of end_ns - begin_ns the samples cover.
+    GpaUInt64 lost_sample_count;      ///< Samples missing between samples (holes, also logged); 0 when none.
+    GpaUInt64 overflow_count;         ///< Times the hardware buffer reported an overflow (also logged).
+} OpenGpaStreamingInfo;
+
+/// Sets how a streaming session samples, before its streaming begins (after: CannotChangeCountersWhenSampling).
+/// interval_ns: GPU time between samples (0 keeps the current value; default 100 us; at least 10 us on CUDA).
+/// hardware_buffer_bytes: the buffer samples wait in for the host (0 keeps it; default: sized from the duration
+/// of GpaSpmSetDuration, at least 64 MiB; at least 4 MiB on CUDA).
+typedef GpaStatus (*OpenGpaSetStreamingOptionsPtrType)(GpaSessionId session_id, GpaUInt64 interval_ns,
+                                                       GpaUInt64 hardware_buffer_bytes);
+
+/// After GpaEndSession (else kGpaStatusErrorSessionNotEnded): what the session sampled; info not NULL
+/// (else NullPointer). A session that never streamed: kGpaStatusErrorSampleNotFound.
+typedef GpaStatus (*OpenGpaGetStreamingInfoPtrType)(GpaSessionId session_id, OpenGpaStreamingInfo* info);
+
+/// After GpaEndSession: samples first_sample .. first_sample + sample_count - 1 (within sample_count of
+/// OpenGpaGetStreamingInfo, else kGpaStatusErrorIndexOutOfRange). Each array may be NULL (not written):
+/// start_ns[i], end_ns[i]: sample i's span; results[i * enabled_counter_count + e]: enabled counter e (in
+/// GpaGetEnabledIndex order) over sample i, 64 bits as GpaGetSampleResult writes them.
+typedef GpaStatus (*OpenGpaGetStreamingSamplesPtrType)(GpaSessionId session_id, GpaUInt32 first_sample,
+                                                       GpaUInt32 sample_count, GpaUInt64* start_ns, GpaUInt64* end_ns,
+                                                       GpaUInt64* results);
+
+#ifndef GPA_NO_PROTOTYPES
+GPA_LIB_DECL GpaStatus OpenGpaSetStreamingOptions(GpaSessionId session_id, GpaUInt64 interval_ns,
+                                                  GpaUInt64 hardware_buffer_bytes);
+GPA_LIB_DECL GpaStatus OpenGpaGetStreamingInfo(GpaSessionId session_id, OpenGpaStreamingInfo* info);
+GPA_LIB_DECL GpaStatus OpenGpaGetStreamingSamples(GpaSessionId session_id, GpaUInt32 first_sample,
+                                                  GpaUInt32 sample_count, GpaUInt64* start_ns, GpaUInt64* end_ns,
+                                                  GpaUInt64* results);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,8 +3,9 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_catalogs.h"
-#include "backends/cuda/cuda_session.h"
 #include "backends/cuda/cuda_hardware_counters.h"
+#include "backends/cuda/cuda_session.h"
+#include "backends/cuda/cuda_streaming.h"
 #include "nvidia/cupti_range_session.h"
 #include "platform/logging.h"
 
@@ -51,6 +52,14 @@ GpaStatus CudaContext::Open(const std::string& chip_name, std::unique_ptr<Live> 
           BuildHardwareCounters(*context->metrics_, NamesInFormulas(CatalogTexts()), &context->hardware_);
       status != kGpaStatusOk) {
     return status;
+  }
+  context->streams_ = ChipStreams(chip);
+  if (live != nullptr && context->streams_) {
+    int major = 0;
+    int minor = 0;
+    live->driver->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, live->device.device);
+    live->driver->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, live->device.device);
+    context->streams_ = major > 8 || (major == 8 && minor >= 6);
   }
   context->live_ = std::move(live);
   context->max_samples_per_pass_ = max_samples_per_pass;
@@ -107,6 +116,15 @@ GpaStatus CudaContext::CountPasses(const std::vector<HardwareCounterIndex>& coun
   return kGpaStatusOk;
 }
 
+GpaStatus CudaContext::CheckStreamable(const std::vector<HardwareCounterIndex>& counters) {
+  if (!streams_) {
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes, "{} streams no counters (no PM sampling)", device_.name);
+  }
+  std::vector<std::string> names;
+  if (GpaStatus status = MetricNames(counters, &names); status != kGpaStatusOk) return status;
+  return CheckStreamableMetrics(device_.chip, names);
+}
+
 GpaStatus CudaContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                      std::unique_ptr<BackendSession>* out) {
   if (live_ == nullptr) {
@@ -115,12 +133,15 @@ GpaStatus CudaContext::CreateSession(int type, const std::vector<HardwareCounter
                     "counts passes, but cannot collect samples",
                     device_.chip);
   }
+  std::vector<std::string> names;
+  if (type == static_cast<int>(kGpaSessionSampleTypeStreamingCounter) && streams_) {
+    if (GpaStatus status = MetricNames(counters, &names); status != kGpaStatusOk) return status;
+    return CreateStreamingSession(*live_->driver, live_->context, live_->device.device, std::move(names), out);
+  }
   if (type != kGpaSessionSampleTypeDiscreteCounter) {
-    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                    "sample_type {} is not supported by CUDA: only kGpaSessionSampleTypeDiscreteCounter",
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes, "sample_type {} is not supported by this CUDA context",
                     static_cast<int>(type));
   }
-  std::vector<std::string> names;
   if (GpaStatus status = MetricNames(counters, &names); status != kGpaStatusOk) return status;
   std::unique_ptr<CuptiMetricConfig> config;
   if (GpaStatus status = CuptiMetricConfig::Create(*metrics_, std::move(names), &config); status != kGpaStatusOk) {

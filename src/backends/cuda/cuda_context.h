@@ -38,11 +38,16 @@ class CudaContext : public BackendContext {
                         std::unique_ptr<BackendContext>* out);
 
   const DeviceInfo& Device() const override { return device_; }
-  GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
+  // Discrete counters always; streaming counters where PM sampling works (a live GPU of compute capability 8.6 or
+  // newer, or an offline chip of that kind, which lists and checks streamable counters but cannot stream).
+  GpaContextSampleTypeFlags SupportedSampleTypes() const override {
+    return kGpaContextSampleTypeDiscreteCounter | (streams_ ? kGpaContextSampleTypeStreamingCounter : 0);
+  }
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
   std::vector<std::string_view> DerivedCatalogs() const override;
   std::vector<std::pair<std::string, double>> Constants() const override;
   GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& counters) override;
   GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
@@ -58,6 +63,7 @@ class CudaContext : public BackendContext {
   std::unique_ptr<nvidia::CuptiHostMetrics> metrics_;
   std::vector<HardwareCounterInfo> hardware_;
   std::uint32_t max_samples_per_pass_ = 0;
+  bool streams_ = false;
 
   std::mutex pass_cache_mutex_;
   std::map<std::vector<HardwareCounterIndex>, GpaUInt32> pass_cache_;  // GpaGetPassCount is asked often

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "gpu_performance_api/gpu_perf_api_types.h"  // the includer's set: v3 or v4
 
@@ -35,6 +36,24 @@ GpaStatus CounterUuid(GpaSessionId session_id, GpaUInt32 index, Uuid16* uuid);
 
 GpaStatus ResetSession(GpaSessionId session_id);
 GpaStatus AbortSession(GpaSessionId session_id);
+
+// Streaming sessions (GPA 4's GpaSpm*). Each finds the session (logged under `function`) and then asks the core.
+enum class SpmOption { kIntervalNs, kDurationNs };
+GpaStatus SpmSetOption(const char* function, GpaSessionId session_id, SpmOption option, std::uint64_t value);
+GpaStatus SpmBegin(GpaSessionId session_id);
+GpaStatus SpmEnd(GpaSessionId session_id);
+// The series after GpaEndSession: timestamps[t] ends sample t (GPU clock, ns); values[c * T + t] is hardware
+// counter counters[c] over sample t (CUPTI's value: an amount for counters, a reading for ratios).
+struct SpmSeries {
+  std::vector<std::uint64_t> timestamps;
+  std::vector<std::uint32_t> counters;
+  std::vector<double> values;
+};
+GpaStatus SpmGetSeries(const char* function, GpaSessionId session_id, SpmSeries* series);
+// The session's enabled counters over `rows` samples of `raw` (row-major, columns = hardware counter indices):
+// out[row * enabled + e].
+GpaStatus SpmEvaluate(GpaSessionId session_id, const std::vector<std::uint32_t>& columns, std::size_t rows,
+                      const std::vector<double>& raw, std::vector<std::uint64_t>* out, GpaUInt32* enabled);
 
 enum class DeviceLimit { kWaveSlots, kVgprs, kLdsBytes };
 GpaStatus GetDeviceLimit(const char* function, GpaContextId context_id, DeviceLimit limit, GpaUInt32* value);

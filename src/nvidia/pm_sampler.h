@@ -1,0 +1,114 @@
+// CUPTI PM sampling on one GPU: the enabled CUPTI sampler object, its config image, and the counter-data image
+// its records decode into, turned into samples (a GPU-clock span and one value per metric). One implementation for
+// both users: the monitor (`opengpa monitor`, one sampler per GPU, device-wide, for as long as it runs) and the
+// CUDA backend's streaming sessions (GPA's kGpaSessionSampleTypeStreamingCounter, GPA 4's GpaSpm*). Only compiled
+// with OPENGPA_WITH_PM_SAMPLING.
+#ifndef OPENGPA_NVIDIA_PM_SAMPLER_H_
+#define OPENGPA_NVIDIA_PM_SAMPLER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nvidia/cuda_driver.h"
+#include "nvidia/cupti_pm_library.h"
+#include "nvidia/pm_host_object.h"
+
+namespace opengpa::nvidia {
+
+// How often records are decoded while sampling. Measured on the H100 (docs/realtime.md): each decode costs the
+// SM-unit counts of one sample (so not much more often), and the hardware buffer holds far fewer records than
+// its size suggests (a 1 s backlog of 1 ms records overflowed 64 MiB and made DecodeData fail), so not much
+// less often either.
+inline constexpr std::chrono::nanoseconds kPmDecodePeriod = std::chrono::milliseconds(100);
+
+// The smallest hardware buffer that kept every 1 ms record of nine metrics with kPmDecodePeriod (docs/realtime.md).
+inline constexpr size_t kPmMinimumHardwareBuffer = size_t{4} << 20;
+
+struct PmSamplerOptions {
+  uint64_t interval_ns = 1'000'000;                 // the hardware sampling interval (GPU time)
+  size_t hardware_buffer_bytes = size_t{64} << 20;  // where records wait for a decode; >= kPmMinimumHardwareBuffer
+};
+
+// Decoded samples: times[i] is sample i's span on CUPTI's GPU clock (ns), values[i * metric count + m] its value of
+// metric m (an amount over the span for counters, a reading for ratios and rates).
+struct PmSampleTime {
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+};
+struct PmSamples {
+  std::vector<PmSampleTime> times;
+  std::vector<double> values;
+};
+
+// What was lost, counted over one Start..Stop (each kind is logged once when it first happens).
+struct PmSamplingLosses {
+  uint64_t gaps = 0;       // holes between consecutive samples (the buffer wrapped before a decode)
+  uint64_t gap_ns = 0;     // their total length
+  uint64_t overflows = 0;  // decodes that reported an overflowed hardware buffer
+  uint64_t decode_failures = 0;
+  uint64_t sampled_ns = 0;  // Start to Stop
+  uint64_t covered_ns = 0;  // what the decoded samples cover
+};
+
+class PmSampler {
+ public:
+  // `ordinal`: the CUDA device. `label` names it in log messages ("GPU 0"). `context`: a CUDA context of the
+  // device that the caller owns (a GPA context's), made current on whichever thread calls; nullptr to enable
+  // without one, falling back to the device's primary context if the driver insists (the monitor's way).
+  PmSampler(const cupti::CuptiLibrary& cupti, const CudaDriver& cuda, int ordinal, std::string label,
+            CUcontext context = nullptr);
+  ~PmSampler();
+  PmSampler(const PmSampler&) = delete;
+  PmSampler& operator=(const PmSampler&) = delete;
+
+  // Checks the GPU, builds the config image of `metrics` (one pass) and enables sampling on it.
+  GpaStatus Configure(const PmSamplerOptions& options, const std::vector<std::string>& metrics);
+  GpaStatus Start();
+  // Stops and drains what is left into `samples`; logs when the samples cover less than 90 % of the time sampled.
+  GpaStatus Stop(PmSamples* samples);
+  // Decodes records from the hardware buffer; `drain` empties it (after Stop).
+  GpaStatus Decode(PmSamples* samples, bool drain);
+
+  const PmHostObject& Host() const { return *host_; }
+  size_t MetricCount() const { return metric_names_.size(); }
+  uint64_t interval_ns() const { return interval_ns_; }
+  // CUPTI's clock at Start, and CUPTI's clock -> Unix epoch (ns) measured then.
+  uint64_t start_ns() const { return start_cupti_ns_; }
+  int64_t epoch_offset_ns() const { return epoch_offset_ns_; }
+  const PmSamplingLosses& Losses() const { return losses_; }
+
+ private:
+  void MakeContextCurrent();
+  GpaStatus CounterAvailability(std::vector<uint8_t>* image);
+  GpaStatus Enable();
+  GpaStatus ResetCounterData();
+  GpaStatus Evaluate(PmSamples* samples, size_t* completed);
+
+  const cupti::CuptiLibrary& cupti_;
+  const CudaDriver& cuda_;
+  int ordinal_;
+  std::string label_;
+  CUcontext context_;  // the caller's, or the primary context retained by Enable
+  bool retained_primary_ = false;
+  CUdevice device_ = 0;
+  std::unique_ptr<PmHostObject> host_;
+  CUpti_PmSampling_Object* sampler_ = nullptr;
+  std::vector<uint8_t> config_;
+  std::vector<uint8_t> counter_data_;
+  std::vector<std::string> metrics_;
+  std::vector<const char*> metric_names_;  // point into metrics_
+  std::vector<double> values_;
+  bool started_ = false;
+  int64_t epoch_offset_ns_ = 0;
+  uint64_t start_cupti_ns_ = 0;
+  uint64_t interval_ns_ = 0;
+  uint64_t last_end_ns_ = 0;
+  PmSamplingLosses losses_;
+};
+
+}  // namespace opengpa::nvidia
+
+#endif  // OPENGPA_NVIDIA_PM_SAMPLER_H_
