@@ -11,6 +11,7 @@ set -uo pipefail
 bin=$(cd "${1:-build-device-monitor/out}" && pwd)
 results=${RESULTS_DIR:-/tmp/opengpa-monitor}
 mkdir -p "$results"
+export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # libcivetweb.so.1 copied there by build.sh
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$results/gpu.txt"
 cupti=""
@@ -48,7 +49,7 @@ check_failures=${PIPESTATUS[0]}
 
 echo "== 3. opengpa monitor while another process works"
 # `times` after the command: the monitor process's own CPU time (user, system) for the cost estimate.
-( "$bin/opengpa" monitor --counters nvml,pm --interval-ms 200 --duration-s 5 --csv "$results/cli.csv" \
+( "$bin/opengpa" monitor --counters nvml,pm --interval-ms 200 --duration-s 5 --force --csv "$results/cli.csv" \
     --prometheus 127.0.0.1:9464 >"$results/cli_stdout.txt" 2>"$results/cli_stderr.txt"; status=$?
   times >"$results/cli_cpu_times.txt"; exit $status ) &
 cli=$!
