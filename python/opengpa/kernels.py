@@ -96,7 +96,9 @@ class KernelResults(Results):
     - ``kernels``: demangled kernel names; ``grids`` and ``blocks``: (x, y, z) tuples; ``streams``: CUPTI's
       stream ids; ``contexts``: the CUcontext of each launch (an int); ``indices``: launch order in the profile;
     - ``regions``: the innermost region or NVTX range open when the kernel was launched ("" for none), and
-      ``ranges``: every range open, outermost first.
+      ``ranges``: every range open, outermost first;
+    - ``threads`` and ``launch_times_ns``: the launching thread's OS id and the host time of the launch
+      (CLOCK_REALTIME, ns), which place it inside a CPU profiler's intervals (opengpa.op_attribution).
     """
 
     def __init__(self, rows, counters, values, device_name="", pass_count=1, replay="", messages=()):
@@ -108,6 +110,8 @@ class KernelResults(Results):
         self.streams = [row["stream"] for row in rows]
         self.contexts = [row["context"] for row in rows]
         self.ranges = [tuple(row["ranges"]) for row in rows]
+        self.threads = [row.get("thread") for row in rows]
+        self.launch_times_ns = [row.get("host_ns") for row in rows]
         self.replay = replay
         self.messages = list(messages)
 
@@ -150,7 +154,8 @@ def results_from_profile(document, launches):
         rows.append({"index": sample["index"], "kernel": sample["kernel"], "grid": sample["grid"],
                      "block": sample["block"], "stream": sample["queue"],
                      "context": int(context, 16) if context and context != "(nil)" else 0,
-                     "ranges": ranges, "region": ranges[-1] if ranges else ""})
+                     "ranges": ranges, "region": ranges[-1] if ranges else "",
+                     "thread": label.get("thread"), "host_ns": label.get("host_ns")})
         values.append([np.nan if sample["values"].get(c.name) is None else sample["values"][c.name]
                        for c in counters])
     replay = document.get("replay", {})
@@ -214,6 +219,7 @@ class KernelProfile:
         self._launches = None  # pass 0's launch labels
         self._running = False
         self._ran = False
+        self._after_start = []  # called once the first pass has subscribed to CUPTI (torch_ops.TorchOps)
 
     # ---- lifetime --------------------------------------------------------------------------------------
     def __enter__(self):
@@ -266,6 +272,8 @@ class KernelProfile:
             1 if self.cache_control == "all" else 0, self.kernel_name.encode(), path.encode(), 1 if self.nvtx else 0))
         self._running = True
         self._streams.append(path)
+        while self._after_start:
+            self._after_start.pop(0)()
 
     def _stop(self):
         _cuda.synchronize()  # the pass's work is done before its ranges are decoded

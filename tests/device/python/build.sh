@@ -8,5 +8,5 @@ build=${1:-$root/build-device-python}
 export PATH="$PATH:/usr/local/cuda/bin" CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENGPA_BUILD_TESTS=OFF \
   -DOPENGPA_BUILD_SAMPLES=OFF -DOPENGPA_BUILD_BENCHMARKS=OFF >/dev/null
-ninja -C "$build" -j2 GPUPerfAPICUDA GPUPerfAPICounters OpenGPAMonitor
+ninja -C "$build" -j2 GPUPerfAPICUDA GPUPerfAPICounters OpenGPAMonitor opengpa_inject_cuda
 ls -la "$build/lib"

@@ -1,9 +1,12 @@
 #include "in_process.h"
 
 #include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -26,6 +29,11 @@ struct LaunchLabel {
   std::uint64_t index = 0;
   CUcontext context = nullptr;
   std::vector<std::string> ranges;
+  // Where and when on the host the launch was made, so that Python can place it inside torch.profiler's
+  // CPU events (python/opengpa/op_attribution.py): the OS thread id and CLOCK_REALTIME, the clock
+  // torch.profiler's events are given in on Linux.
+  long thread = 0;
+  std::int64_t host_ns = 0;
 };
 
 struct InProcessState {
@@ -109,10 +117,19 @@ void OnNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
   }
 }
 
+std::int64_t RealtimeNanoseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+}
+
+// Called on the launching thread at the launch's entry, before any profiling work of the injection.
 void OnLaunch(std::uint64_t index, CUcontext context) {
+  const std::int64_t host_ns = RealtimeNanoseconds();
+  const long thread = syscall(SYS_gettid);
   InProcessState& state = State();
   std::lock_guard<std::mutex> lock(state.mutex);
-  state.launches.push_back({index, context, open_ranges});
+  state.launches.push_back({index, context, open_ranges, thread, host_ns});
 }
 
 std::string PointerText(const void* pointer) {
@@ -212,7 +229,11 @@ size_t OpenGpaKernelProfilerLaunches(char* buffer, size_t size) {
   {
     std::lock_guard<std::mutex> lock(state.mutex);
     for (const LaunchLabel& launch : state.launches) {
-      json.push_back({{"index", launch.index}, {"context", PointerText(launch.context)}, {"ranges", launch.ranges}});
+      json.push_back({{"index", launch.index},
+                      {"context", PointerText(launch.context)},
+                      {"ranges", launch.ranges},
+                      {"thread", launch.thread},
+                      {"host_ns", launch.host_ns}});
     }
   }
   return Fill(json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace), buffer, size);

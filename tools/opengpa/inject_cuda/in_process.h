@@ -38,7 +38,9 @@ OPENGPA_KERNEL_PROFILER_EXPORT int OpenGpaKernelProfilerStop(void);
 OPENGPA_KERNEL_PROFILER_EXPORT int OpenGpaKernelProfilerPushRange(const char* name);
 OPENGPA_KERNEL_PROFILER_EXPORT int OpenGpaKernelProfilerPopRange(void);
 
-// The launches of the last session, as JSON: [{"index":0,"context":"0x...","ranges":["step","matmul"]}, ...].
+// The launches of the last session, as JSON: [{"index":0,"context":"0x...","ranges":["step","matmul"],
+// "thread":1234,"host_ns":1764000000123456789}, ...]: `thread` is the launching thread's OS id (gettid) and
+// `host_ns` the launch's entry on CLOCK_REALTIME, in nanoseconds.
 OPENGPA_KERNEL_PROFILER_EXPORT size_t OpenGpaKernelProfilerLaunches(char* buffer, size_t size);
 
 // Reads the streams of passes 0..count-1, joins them launch by launch and evaluates the counters asked
