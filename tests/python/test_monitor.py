@@ -1,5 +1,9 @@
 """The real-time monitor through libOpenGPAMonitor.so. CI has no NVIDIA driver: these pin the statuses and
-messages Python gets; records and the endpoint are checked on the H100 (tests/device/python)."""
+messages Python gets, and follow tests/monitor's fake NVML (a fixed power draw) through the records iterator
+and the Prometheus endpoint; the real counters are checked on the H100 (tests/device/python)."""
+
+import os
+import urllib.request
 
 import pytest
 
@@ -36,3 +40,29 @@ def test_records_become_a_dataframe_one_row_per_record_with_utc_times():
     assert list(frame["counter"]) == ["power_watts", "energy_joules"]
     assert str(frame["time"][1]) == "2023-11-14 22:13:20.100000+00:00"
     assert frame["duration_ns"][1] == 100_000_000
+
+
+FAKE_NVML = os.environ.get("OPENGPA_FAKE_NVML")
+needs_fake_nvml = pytest.mark.skipif(not FAKE_NVML, reason="OPENGPA_FAKE_NVML (tests/monitor's fake NVML) not set")
+
+
+@needs_fake_nvml
+def test_records_come_from_the_iterator_as_the_sampler_reads_them():
+    # tests/monitor/fake_nvml.c (FAKE_NVML_FIXED_POWER): one device drawing 123456 mW.
+    with opengpa.Monitor(["power_watts"], interval_ms=20, nvml_library=FAKE_NVML) as monitor:
+        records = list(monitor.records(seconds=10, count=3))
+    assert [(r.counter, r.device, r.value) for r in records] == [("power_watts", 0, 123.456)] * 3
+    assert records[0].timestamp_ns < records[1].timestamp_ns < records[2].timestamp_ns
+
+
+@needs_fake_nvml
+def test_the_prometheus_endpoint_started_from_python_serves_the_latest_values():
+    with opengpa.Monitor(["power_watts"], interval_ms=20, nvml_library=FAKE_NVML) as monitor:
+        port = monitor.serve_metrics("127.0.0.1:0")
+        next(monitor.records(seconds=10, count=1))  # a value has been sampled
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+            body = response.read().decode()
+        assert response.status == 200 and port > 0
+        line = next(line for line in body.splitlines() if line.startswith("opengpa_power_watts"))
+        assert float(line.split()[-1]) == 123.456
+        assert line in monitor.metrics_text()
