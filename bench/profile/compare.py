@@ -68,6 +68,7 @@ def wall_table(t, launches):
     print("| run | wall time (s) | ncu / opengpa |")
     print("|---|---:|---:|")
     pairs = [("plain_many", None), ("many_none", "ncu_many_one"), ("many_none_nocache", "ncu_many_one"),
+             ("many_none_user_ranges", "ncu_many_one"), ("many_none_nocache_user", "ncu_many_one"),
              ("many_auto_multi", "ncu_many_multi"), ("ncu_many_one", None), ("ncu_many_multi", None),
              ("plain_fixed", None), ("fixed_one", None), ("fixed_app", "ncu_fixed_multi"),
              ("fixed_kernel", "ncu_fixed_multi"), ("ncu_fixed_multi", None),
@@ -79,7 +80,7 @@ def wall_table(t, launches):
         ratio = f"{t[against][0] / t[tag][0]:.1f}x" if against in t and t[tag][0] > 0 else ""
         print(f"| {tag} | {t[tag][0]:.2f}{'' if t[tag][1] == 0 else f' (rc {t[tag][1]})'} | {ratio} |")
     if "plain_many" in t and "many_none" in t and launches:
-        for tag in ("many_none", "many_none_nocache", "ncu_many_one"):
+        for tag in ("many_none", "many_none_nocache", "many_none_user_ranges", "many_none_nocache_user", "ncu_many_one"):
             if tag in t:
                 print(f"\n{tag}: {(t[tag][0] - t['plain_many'][0]) / launches * 1000:.3f} ms per launch over the plain run")
     if "many_kernel_small" in t:

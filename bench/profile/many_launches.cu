@@ -6,8 +6,11 @@
 //   ffma   x = x*m + k    exactly threads * 64 FFMA instructions, no memory but one store per thread
 //   scale  a *= 1.0001    reads 4N, writes 4N
 //   fill   b = round      writes 4N
-// Usage: many_launches [LAUNCHES] [N]
+// Usage: many_launches [LAUNCHES] [N] [RANGE]
+// RANGE > 0: every RANGE launches run inside an NVTX push/pop range "step" (for --range-mode nvtx: a
+// range's counters are the sums of its kernels').
 #include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +49,7 @@ __global__ void fill(float* b, int n, float value) {
 int main(int argc, char** argv) {
   const int launches = argc > 1 ? std::atoi(argv[1]) : 8000;
   const int n = argc > 2 ? std::atoi(argv[2]) : 1 << 20;
+  const int range = argc > 3 ? std::atoi(argv[3]) : 0;
   float *a, *b, *c, *out;
   CHECK(cudaMalloc(&a, n * sizeof(float)));
   CHECK(cudaMalloc(&b, n * sizeof(float)));
@@ -55,12 +59,14 @@ int main(int argc, char** argv) {
   CHECK(cudaMemset(b, 0, n * sizeof(float)));
   const int block = 256, grid = (n + block - 1) / block;
   for (int i = 0; i < launches; ++i) {
+    if (range > 0 && i % range == 0) nvtxRangePushA("step");
     switch (i % 4) {
       case 0: add<<<grid, block>>>(a, b, c, n); break;
       case 1: ffma<<<grid, block>>>(out, 64, 1.0f); break;
       case 2: scale<<<grid, block>>>(a, n); break;
       default: fill<<<grid, block>>>(b, n, static_cast<float>(i)); break;
     }
+    if (range > 0 && (i % range == range - 1 || i == launches - 1)) nvtxRangePop();
   }
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());

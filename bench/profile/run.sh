@@ -82,8 +82,10 @@ echo "== many launches: $launches"
 timed plain_many "$many" "$launches"
 profile many_none --replay-mode none --counters "$one" -- "$many" "$launches"
 profile many_none_nocache --replay-mode none --cache-control none --counters "$one" -- "$many" "$launches"
-# The flush kernel in the program's context (a CUPTI range of its own), as before it had a context of its own.
-OPENGPA_PROFILE_FLUSH_CONTEXT=program profile many_none_program_flush --replay-mode none --counters "$one" -- "$many" "$launches"
+# Launches as CUPTI user ranges (context_profiler.cc, UseUserRanges: cheaper with the flush, but they measure the
+# window of the launch call), with and without the flush.
+OPENGPA_PROFILE_RANGES=user profile many_none_user_ranges --replay-mode none --counters "$one" -- "$many" "$launches"
+OPENGPA_PROFILE_RANGES=user profile many_none_nocache_user --replay-mode none --cache-control none --counters "$one" -- "$many" "$launches"
 timed plain_many_multi "$many" "$multi_launches"
 profile many_auto_multi --counters "$multi" -- "$many" "$multi_launches"
 profile many_kernel_small --replay-mode kernel --cache-control none --counters "$one" -- "$many" 400

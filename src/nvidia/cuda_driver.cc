@@ -37,6 +37,7 @@ std::string ResolveAll(const DynamicLibrary& library, CudaDriver* d) {
   resolve("cuDevicePrimaryCtxRetain", &d->cuDevicePrimaryCtxRetain);
   resolve("cuDevicePrimaryCtxRelease_v2", &d->cuDevicePrimaryCtxRelease);
   resolve("cuCtxSetCurrent", &d->cuCtxSetCurrent);
+  resolve("cuCtxGetCurrent", &d->cuCtxGetCurrent);
   resolve("cuCtxPushCurrent_v2", &d->cuCtxPushCurrent);
   resolve("cuCtxPopCurrent_v2", &d->cuCtxPopCurrent);
   resolve("cuCtxGetDevice", &d->cuCtxGetDevice);

@@ -484,6 +484,23 @@ def profile_cuda_unknown_counter_exits_2_before_the_program_runs(ctx):
 
 
 @check
+def profile_range_mode_nvtx_refuses_kernel_replay_and_other_apis_before_the_program_runs(ctx):
+    marker = os.path.join(ctx.tmp, "program-ran")
+    program = ["--", "sh", "-c", f"touch {marker}"]
+    result = ctx.run("profile", "--api", "cuda", "--range-mode", "nvtx", "--replay-mode", "kernel", "-o",
+                     os.path.join(ctx.tmp, "nvtx"), *program, expect_ok=False)
+    expect(result.returncode == 2 and "--range-mode nvtx" in result.stderr and "kernel" in result.stderr,
+           f"exit {result.returncode}: {result.stderr}")
+    result = ctx.run("profile", "--api", "cl", "--range-mode", "nvtx", "-o", os.path.join(ctx.tmp, "nvtx"), *program,
+                     expect_ok=False)
+    expect(result.returncode == 2 and "--range-mode nvtx" in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    result = ctx.run("profile", "--api", "cuda", "--range-mode", "kernels", "-o", os.path.join(ctx.tmp, "nvtx"),
+                     *program, expect_ok=False)
+    expect(result.returncode == 2 and "kernel, nvtx" in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    expect(not os.path.exists(marker), "the program ran although the options were refused")
+
+
+@check
 def profile_cl_of_the_opencl_sample_matches_the_samples_own_event_times(ctx):
     own_csv = os.path.join(ctx.tmp, "sample.csv")
     _, doc, trace, rows = profile(ctx, ctx.sample, "--csv", own_csv)

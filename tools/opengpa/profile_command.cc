@@ -53,6 +53,7 @@ struct ProfileOptions {
   std::uint64_t launch_skip = 0;
   std::uint64_t launch_count = 0;
   std::vector<std::string> nvtx_include;
+  profiling::RangeMode range_mode = profiling::RangeMode::kKernel;
   std::vector<std::string> program;
 };
 
@@ -178,10 +179,15 @@ int RunProfile(const ProfileOptions& options) {
   if (options.api != kGpaApiCuda &&
       (!options.kernel_name.empty() || options.launch_skip != 0 || options.launch_count != 0 ||
        !options.nvtx_include.empty() || options.replay == profiling::ReplayMode::kKernel ||
-       options.replay == profiling::ReplayMode::kApplication)) {
-    std::cerr
-        << "opengpa profile: --kernel-name, --launch-skip, --launch-count, --nvtx-include and --replay-mode "
-           "kernel|application are for --api cuda (OpenCL's GPUTime comes from each kernel's event, in one run)\n";
+       options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel)) {
+    std::cerr << "opengpa profile: --kernel-name, --launch-skip, --launch-count, --nvtx-include, --range-mode nvtx "
+                 "and --replay-mode kernel|application are for --api cuda (OpenCL's GPUTime comes from each "
+                 "kernel's event, in one run)\n";
+    return 2;
+  }
+  if (options.range_mode == profiling::RangeMode::kNvtx && options.replay == profiling::ReplayMode::kKernel) {
+    std::cerr << "opengpa profile: --range-mode nvtx needs --replay-mode none, application or auto (CUPTI's kernel "
+                 "replay replays single launches, not NVTX ranges)\n";
     return 2;
   }
   profiling::ProfileSettings settings;
@@ -191,6 +197,7 @@ int RunProfile(const ProfileOptions& options) {
   settings.launch_skip = options.launch_skip;
   settings.launch_count = options.launch_count;
   settings.nvtx_include = options.nvtx_include;
+  settings.range_mode = options.range_mode;
   {
     // A bad expression or range spec is a usage error, found before the program runs.
     profiling::LaunchFilter filter;
@@ -347,6 +354,14 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
                      "CUDA: profile only launches inside an NVTX push/pop range of this name (name, or domain@name); "
                      "repeatable, a launch counts when any open range matches")
       ->allow_extra_args(false);
+  command
+      .add_option("--range-mode", options->range_mode,
+                  "CUDA: kernel (one sample per kernel launch) or nvtx (one sample per NVTX push/pop range, the "
+                  "outermost one --nvtx-include chooses; --kernel-name, --launch-skip, --launch-count then choose "
+                  "ranges by their path)")
+      ->transform(ChoiceOf<profiling::RangeMode>(
+          {{"kernel", profiling::RangeMode::kKernel}, {"nvtx", profiling::RangeMode::kNvtx}}, "range mode"))
+      ->default_str("kernel");
   command.add_option("program", options->program, "The program and its arguments (after --)")->required();
   *run = [options] { return RunProfile(*options); };
 }

@@ -29,7 +29,25 @@ bool EnvironmentIs(const char* variable, const char* value) {
   return set != nullptr && std::strcmp(set, value) == 0;
 }
 
+// User ranges or auto ranges under user replay. A user range measures a window of the context's time, not a
+// kernel: everything the GPU does between the push and the pop, idle time included. Around a launch, on the
+// H100 (docs/benchmarks.md), it cost less with the L2 flush (1.53 against 2.61 ms per launch: the flush runs
+// outside it, in the program's context) but its values were not the kernel's: 10-15 us of GPU time more per
+// launch for small kernels, and in PyTorch the first launch of a kernel (the driver loading its module inside
+// the launch call) read 20 ms and 439 MB of DRAM writes, the GPU time of the 176 launches 7.6 times ncu's
+// (median). So kernel launches are auto ranges, whose values are the kernel's alone; NVTX ranges, windows by
+// definition, are user ranges. OPENGPA_PROFILE_RANGES=user makes launches user ranges (to measure them).
+bool UseUserRanges(const profiling::ProfileSettings& settings) {
+  if (settings.range_mode == profiling::RangeMode::kNvtx) return true;
+  return EnvironmentIs("OPENGPA_PROFILE_RANGES", "user");
+}
+
 }  // namespace
+
+bool LaunchesMayBeUserRanges(const profiling::ProfileSettings& settings) {
+  return settings.range_mode == profiling::RangeMode::kKernel && settings.replay != ReplayMode::kKernel &&
+         UseUserRanges(settings);
+}
 
 std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, const std::vector<std::string>& names,
                                                          const profiling::ProfileSettings& settings,
@@ -107,6 +125,13 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
     profiler->config_ = std::move(whole);
   }
   profiler->replay_ = mode == ReplayMode::kKernel ? CUPTI_KernelReplay : CUPTI_UserReplay;
+  if (settings.range_mode == profiling::RangeMode::kNvtx && profiler->replay_ != CUPTI_UserReplay) {
+    *error =
+        "--range-mode nvtx needs --replay-mode none or application (CUPTI's kernel replay replays single "
+        "launches, not NVTX ranges)";
+    return nullptr;
+  }
+  profiler->user_ranges_ = profiler->replay_ == CUPTI_UserReplay && UseUserRanges(settings);
 
   profiling::ProfileRun& description = profiler->description_;
   description.api = "cuda";
@@ -131,9 +156,10 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
         "flushed. Application replay flushes before every pass of every launch.");
   } else if (settings.flush_caches) {
     std::string flush_error;
-    // OPENGPA_PROFILE_FLUSH_CONTEXT=program: the flush in the program's context, as before a context of its
-    // own was used (for comparing the two; docs/benchmarks.md).
-    profiler->l2_flush_ = EnvironmentIs("OPENGPA_PROFILE_FLUSH_CONTEXT", "program")
+    // With user ranges the flush runs in the program's context, before the launch's range is pushed: outside
+    // any range, it costs only its own GPU time. With auto ranges it would be a range of its own there, so it
+    // runs in a context of its own (OPENGPA_PROFILE_FLUSH_CONTEXT=program: in the program's, to compare).
+    profiler->l2_flush_ = profiler->user_ranges_ || EnvironmentIs("OPENGPA_PROFILE_FLUSH_CONTEXT", "program")
                               ? L2Flush::CreateInProgramContext(context, &flush_error)
                               : L2Flush::Create(context, &flush_error);
     if (!profiler->l2_flush_) {
@@ -159,13 +185,14 @@ bool ContextProfiler::StartBatch(std::string* error) {
   if (session_ && session_->ResetCounterData(false) != kGpaStatusOk) session_.reset();
   if (!session_) {
     nvidia::RangeProfilerOptions options;
-    options.range = CUPTI_AutoRange;
+    options.range = user_ranges_ ? CUPTI_UserRange : CUPTI_AutoRange;
     options.replay = replay_;
-    // A flush kernel in the program's context is a range of its own.
-    options.max_ranges_per_pass = l2_flush_ && !l2_flush_->in_own_context() ? 2 * batch_size_ : batch_size_;
+    // With auto ranges a flush kernel in the program's context is a range of its own.
+    const bool flush_ranges = !user_ranges_ && l2_flush_ && !l2_flush_->in_own_context();
+    options.max_ranges_per_pass = flush_ranges ? 2 * batch_size_ : batch_size_;
     if (nvidia::CuptiRangeSession::Create(context_, *config_, options, &session_) != kGpaStatusOk) {
       session_.reset();
-      *error = "cannot set up CUPTI range profiling (auto range, " +
+      *error = "cannot set up CUPTI range profiling (" + std::string(user_ranges_ ? "user" : "auto") + " range, " +
                std::string(replay_ == CUPTI_KernelReplay ? "kernel" : "user") + " replay) on " + device_name_;
       return false;
     }
@@ -186,8 +213,9 @@ bool ContextProfiler::StartBatch(std::string* error) {
 std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t index, bool profiled,
                                          profiling::SampleStreamWriter& stream) {
   if (!profiled) {
-    // Outside a batch nothing profiles it; inside one, auto range makes a range of it that must be skipped.
-    if (!batch_open_) return static_cast<std::size_t>(-1);
+    // Outside a batch nothing profiles it, nor outside a user range; inside a batch of auto ranges it is a
+    // range that must be skipped.
+    if (!batch_open_ || user_ranges_) return static_cast<std::size_t>(-1);
     batch_.push_back({index, std::move(launch), false, false, false});
     return batch_.size() - 1;
   }
@@ -203,6 +231,30 @@ std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t inde
   }
   batch_.push_back({index, std::move(launch), true, false, false});
   return batch_.size() - 1;
+}
+
+bool ContextProfiler::OpenRange(std::size_t position) {
+  if (!user_ranges_ || !batch_open_ || !session_ || position >= batch_.size()) return false;
+  PendingLaunch& pending = batch_[position];
+  if (!pending.profiled || pending.cancelled || pending.range_pushed) return pending.range_open;
+  // The range's name is the launch's position in the batch: decoding matches samples by it.
+  const auto step = Clock::now();
+  if (session_->PushRange(std::to_string(position).c_str()) != kGpaStatusOk) return false;
+  times_.push += MsSince(step);
+  pending.range_open = pending.range_pushed = true;
+  return true;
+}
+
+void ContextProfiler::CloseRange(std::size_t position) {
+  if (position >= batch_.size()) return;
+  PendingLaunch& pending = batch_[position];
+  // A profiled launch that reached the GPU without a range of its own has no values: no sample.
+  if (user_ranges_ && pending.profiled && !pending.range_pushed) pending.cancelled = true;
+  if (!pending.range_open || !session_) return;
+  pending.range_open = false;
+  const auto step = Clock::now();
+  session_->PopRange();
+  times_.push += MsSince(step);
 }
 
 void ContextProfiler::Update(std::size_t position, const KernelLaunch& details) {
@@ -236,10 +288,7 @@ void ContextProfiler::CancelLaunch(std::size_t position) {
 }
 
 void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
-  std::vector<PendingLaunch> launches;
-  for (auto& pending : batch_) {
-    if (!pending.cancelled) launches.push_back(std::move(pending));
-  }
+  std::vector<PendingLaunch> batch = std::move(batch_);
   batch_.clear();
   if (!batch_open_ || !session_) return;
   batch_open_ = false;
@@ -248,6 +297,14 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
   const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
   std::optional<nvidia::ScopedCurrentContext> current;
   if (driver) current.emplace(*driver, context_);
+  // A range still open (the batch ends inside an NVTX range, or inside a launch) is closed first: a pass
+  // stops only with every range popped.
+  for (PendingLaunch& pending : batch) {
+    if (pending.range_open) {
+      pending.range_open = false;
+      session_->PopRange();
+    }
+  }
   bool all_passes = false;
   std::size_t dropped = 0;
   std::size_t ranges = 0;
@@ -260,55 +317,118 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
   times_.decode += MsSince(step);
   step = Clock::now();
   if (!decoded || nvidia::CounterDataRangeCount(session_->counter_data(), &ranges) != kGpaStatusOk) {
-    stream.WriteMessage("could not decode a batch of " + std::to_string(launches.size()) +
+    stream.WriteMessage("could not decode a batch of " + std::to_string(batch.size()) +
                         " kernel launches; their samples are lost");
   } else {
-    // Each launch is one range; a flushed launch is preceded by the flush kernel's own range when the
-    // flush runs in the program's context.
-    std::size_t flushes = 0;
-    for (const PendingLaunch& launch : launches) flushes += launch.flushed ? 1 : 0;
-    const bool flush_ranges = flushes > 0 && ranges == launches.size() + flushes;
-    if ((ranges != launches.size() && !flush_ranges) || dropped != 0) {
-      stream.WriteMessage("CUPTI returned " + std::to_string(ranges) + " ranges (" + std::to_string(dropped) +
-                          " dropped) for " + std::to_string(launches.size()) + " kernel launches and " +
-                          std::to_string(flushes) + " L2 flushes; samples are matched in launch order");
+    if (dropped != 0) {
+      stream.WriteMessage("CUPTI dropped " + std::to_string(dropped) + " ranges of a batch of " +
+                          std::to_string(batch.size()) + " kernel launches");
     }
-    std::vector<double> values(config_->metrics().size());
-    std::size_t range = 0;
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-      if (launches[i].flushed && flush_ranges) ++range;
-      if (range >= ranges) break;
-      const std::size_t this_range = range++;
-      if (!launches[i].profiled) continue;
-      profiling::Sample sample;
-      sample.index = launches[i].index;
-      sample.name = launches[i].launch.name;
-      sample.queue = launches[i].launch.stream_id;
-      sample.grid = launches[i].launch.grid;
-      sample.block = launches[i].launch.block;
-      sample.nvtx = launches[i].launch.nvtx;
-      if (config_->Evaluate(session_->counter_data(), this_range, values.data()) == kGpaStatusOk) {
-        sample.values = values;
-      } else {
-        sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
-      }
-      if (announced_streams_.insert(sample.queue).second) {
-        stream.WriteQueue({sample.queue, "stream " + std::to_string(sample.queue), device_name_});
-      }
-      stream.WriteSample(sample);
-      ++samples;
+    if (user_ranges_) {
+      WriteUserRangeSamples(batch, ranges, stream, &samples);
+    } else {
+      WriteAutoRangeSamples(batch, ranges, stream, &samples);
     }
   }
   times_.evaluate += MsSince(step);
   if (!decoded) session_.reset();
   // Where the profiler's own time goes (setup once per context, decoding once per batch).
-  char timing[400];
+  char timing[440];
   std::snprintf(timing, sizeof timing,
                 "timing: CUPTI setup %.1f ms (once per context), batch %zu of %zu launches (%zu ranges) decoded in "
-                "%.1f ms; so far: create %.1f, start %.1f, flush %.1f, stop %.1f, decode %.1f, evaluate %.1f ms",
+                "%.1f ms; so far: create %.1f, start %.1f, flush %.1f, push/pop %.1f, stop %.1f, decode %.1f, "
+                "evaluate %.1f ms",
                 setup_ms_, batches_, samples, ranges, MsSince(decode_start), times_.create, times_.start, times_.flush,
-                times_.stop, times_.decode, times_.evaluate);
+                times_.push, times_.stop, times_.decode, times_.evaluate);
   stream.WriteMessage(timing);
+}
+
+void ContextProfiler::WriteAutoRangeSamples(std::vector<PendingLaunch>& batch, std::size_t ranges,
+                                            profiling::SampleStreamWriter& stream, std::size_t* samples) {
+  std::vector<PendingLaunch> launches;
+  for (auto& pending : batch) {
+    if (!pending.cancelled) launches.push_back(std::move(pending));
+  }
+  // Each launch is one range; a flushed launch is preceded by the flush kernel's own range when the
+  // flush runs in the program's context.
+  std::size_t flushes = 0;
+  for (const PendingLaunch& launch : launches) flushes += launch.flushed ? 1 : 0;
+  const bool flush_ranges = flushes > 0 && ranges == launches.size() + flushes;
+  if (ranges != launches.size() && !flush_ranges) {
+    stream.WriteMessage("CUPTI returned " + std::to_string(ranges) + " ranges for " + std::to_string(launches.size()) +
+                        " kernel launches and " + std::to_string(flushes) +
+                        " L2 flushes; samples are matched in launch order");
+  }
+  std::vector<double> values(config_->metrics().size());
+  std::size_t range = 0;
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    if (launches[i].flushed && flush_ranges) ++range;
+    if (range >= ranges) break;
+    const std::size_t this_range = range++;
+    if (!launches[i].profiled) continue;
+    WriteSample(launches[i], this_range, values, stream);
+    ++*samples;
+  }
+}
+
+void ContextProfiler::WriteUserRangeSamples(std::vector<PendingLaunch>& batch, std::size_t ranges,
+                                            profiling::SampleStreamWriter& stream, std::size_t* samples) {
+  // Each range is named by its launch's position in the batch; a launch that failed after its range was
+  // pushed has a range with no work in it, and is left out.
+  std::vector<std::size_t> range_of(batch.size(), ranges);
+  std::size_t unnamed = 0;
+  for (std::size_t range = 0; range < ranges; ++range) {
+    std::string name;
+    char* end = nullptr;
+    std::size_t position = batch.size();
+    if (nvidia::CounterDataRangeName(session_->counter_data(), range, &name) == kGpaStatusOk && !name.empty()) {
+      position = static_cast<std::size_t>(std::strtoull(name.c_str(), &end, 10));
+      if (end == nullptr || *end != '\0') position = batch.size();
+    }
+    if (position < batch.size()) {
+      range_of[position] = range;
+    } else {
+      ++unnamed;
+    }
+  }
+  std::size_t missing = 0;
+  std::vector<double> values(config_->metrics().size());
+  for (std::size_t position = 0; position < batch.size(); ++position) {
+    const PendingLaunch& launch = batch[position];
+    if (!launch.profiled || launch.cancelled) continue;
+    if (range_of[position] >= ranges) {
+      ++missing;
+      continue;
+    }
+    WriteSample(launch, range_of[position], values, stream);
+    ++*samples;
+  }
+  if (missing != 0 || unnamed != 0) {
+    stream.WriteMessage("CUPTI returned " + std::to_string(ranges) + " ranges for a batch of " +
+                        std::to_string(batch.size()) + " profiled launches: " + std::to_string(missing) +
+                        " launch(es) have no range (their samples are lost), " + std::to_string(unnamed) +
+                        " range(s) no launch");
+  }
+}
+
+void ContextProfiler::WriteSample(const PendingLaunch& launch, std::size_t range, std::vector<double>& values,
+                                  profiling::SampleStreamWriter& stream) {
+  profiling::Sample sample;
+  sample.index = launch.index;
+  sample.name = launch.launch.name;
+  sample.queue = launch.launch.stream_id;
+  sample.grid = launch.launch.grid;
+  sample.block = launch.launch.block;
+  sample.nvtx = launch.launch.nvtx;
+  if (config_->Evaluate(session_->counter_data(), range, values.data()) == kGpaStatusOk) {
+    sample.values = values;
+  } else {
+    sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
+  }
+  if (announced_streams_.insert(sample.queue).second) {
+    stream.WriteQueue({sample.queue, "stream " + std::to_string(sample.queue), device_name_});
+  }
+  stream.WriteSample(sample);
 }
 
 }  // namespace opengpa::inject_cuda

@@ -1,11 +1,18 @@
-// CUPTI range profiling of one CUDA context for `opengpa profile`: auto ranges (one range per kernel
-// launch), with the replay the run asked for (profile_environment.h):
+// CUPTI range profiling of one CUDA context for `opengpa profile`: one range per profiled kernel launch
+// (or per NVTX range with --range-mode nvtx), with the replay the run asked for (profile_environment.h):
 //   none         user replay with a one-pass set: each launch runs once, as the program made it, and
 //                costs about a millisecond; a set of several passes is refused
 //   kernel       CUPTI's kernel replay: each launch runs once per pass, device memory saved and restored
 //   application  this run collects one group of metrics that fits a pass (counter_plan.h), like none; the
 //                CLI runs the program once per group and joins the runs
 // With --cache-control all, an L2 flush (l2_flush.h) runs before every profiled launch.
+//
+// Ranges: each profiled launch is a CUPTI auto range (CUPTI makes one of every kernel of the context). With
+// --range-mode nvtx each sample is a CUPTI user range around an NVTX range instead, pushed by OpenRange
+// (after its flush) and popped by CloseRange; work outside user ranges is not profiled. Kernel launches can
+// be user ranges too (OPENGPA_PROFILE_RANGES=user: pushed right before the launch reaches the driver, popped
+// right after), which costs less with the flush but measures the window of the launch call rather than the
+// kernel (UseUserRanges in the .cc has the figures).
 //
 // Launches are profiled in batches: when a batch's counter-data image is full, or the context ends, or
 // the launch filter is exhausted, the batch is stopped, decoded and evaluated, each range becomes a sample
@@ -33,6 +40,10 @@
 
 namespace opengpa::inject_cuda {
 
+// Whether a run with `settings` may make kernel launches user ranges of their own (then a launch's range is
+// open from its entry callback to its exit, and launches must not overlap: cuda_injection.cc serializes them).
+bool LaunchesMayBeUserRanges(const profiling::ProfileSettings& settings);
+
 class ContextProfiler {
  public:
   // Sets up CUPTI for `context` (current on this thread): resolves `names` (counter_plan.h), picks the
@@ -54,8 +65,10 @@ class ContextProfiler {
   const std::string& DeviceName() const { return device_name_; }
 
   // Before a launch reaches the driver. `profiled`: the filter chose it (its range becomes a sample);
-  // otherwise it is only accounted for when a batch is open (auto range makes a range of it anyway).
-  // Returns its position in the batch, for Update and CancelLaunch.
+  // otherwise, with auto ranges, it is only accounted for when a batch is open (auto range makes a range
+  // of it anyway), and with user ranges it is not recorded at all. Returns its position in the batch, for
+  // Update, OpenRange, CloseRange and CancelLaunch (or -1: not recorded). With --range-mode nvtx the
+  // "launch" is an NVTX range: its name the range's path, its work every kernel until CloseRange.
   std::size_t BeginLaunch(KernelLaunch launch, std::uint64_t index, bool profiled,
                           profiling::SampleStreamWriter& stream);
   // Grid, block and stream from a nested driver callback.
@@ -64,6 +77,13 @@ class ContextProfiler {
   void FlushCachesBefore(std::size_t position, CUstream stream, profiling::SampleStreamWriter& stream_writer);
   // The launch failed (no range was made): forget it.
   void CancelLaunch(std::size_t position);
+  // User ranges: the CUPTI range of the launch at `position`, pushed once, after its flush (false: none
+  // was pushed, e.g. with auto ranges), and popped after the launch.
+  bool OpenRange(std::size_t position);
+  void CloseRange(std::size_t position);
+  bool user_ranges() const { return user_ranges_; }
+  // Counts the batches started: a position is valid only in the batch it was given in.
+  std::size_t batch_number() const { return batches_; }
 
   // Decodes the current batch into samples and ends the range-profiler session.
   void Flush(profiling::SampleStreamWriter& stream);
@@ -74,22 +94,32 @@ class ContextProfiler {
     std::uint64_t index = 0;
     KernelLaunch launch;
     bool profiled = true;  // its range becomes a sample
-    bool flushed = false;  // an L2 flush kernel (a range of its own) ran right before it
+    bool flushed = false;  // an L2 flush kernel ran right before it (with auto ranges, a range of its own)
     bool cancelled = false;
+    bool range_open = false;    // user ranges: pushed, not yet popped
+    bool range_pushed = false;  // user ranges: its range exists in the batch's counter data
   };
 
  private:
   bool StartBatch(std::string* error);
+  // Samples of a decoded batch: auto ranges in launch order, user ranges by their names (positions).
+  void WriteAutoRangeSamples(std::vector<PendingLaunch>& batch, std::size_t ranges,
+                             profiling::SampleStreamWriter& stream, std::size_t* samples);
+  void WriteUserRangeSamples(std::vector<PendingLaunch>& batch, std::size_t ranges,
+                             profiling::SampleStreamWriter& stream, std::size_t* samples);
+  void WriteSample(const PendingLaunch& launch, std::size_t range, std::vector<double>& values,
+                   profiling::SampleStreamWriter& stream);
 
   // Milliseconds spent in each step since the context was set up, for the `timing:` lines.
   struct StepTimes {
-    double create = 0, start = 0, flush = 0, stop = 0, decode = 0, evaluate = 0;
+    double create = 0, start = 0, flush = 0, push = 0, stop = 0, decode = 0, evaluate = 0;
   };
 
   CUcontext context_ = nullptr;
   std::string device_name_;
   std::size_t batch_size_ = 0;
   CUpti_ProfilerReplayMode replay_ = CUPTI_UserReplay;
+  bool user_ranges_ = false;
   std::unique_ptr<nvidia::CuptiHostMetrics> chip_;
   std::unique_ptr<nvidia::CuptiMetricConfig> config_;
   std::unique_ptr<nvidia::CuptiRangeSession> session_;

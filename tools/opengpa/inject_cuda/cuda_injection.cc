@@ -5,7 +5,8 @@
 // cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT. A CUDA graph launch is
 // one launch per kernel node, not sampled (graph_kernels.h); a launch into a capturing stream is none.
 // NVTX push/pop ranges are followed (nvtx_ranges.h): each sample carries those open at its launch, and
-// --nvtx-include chooses launches by them (nvtx_filter.h) before the kernel filter does.
+// --nvtx-include chooses launches by them (nvtx_filter.h) before the kernel filter does. With --range-mode
+// nvtx each chosen NVTX range is one sample instead (nvtx_sample_ranges.h), a CUPTI user range.
 #include <cupti.h>
 #include <pthread.h>
 
@@ -20,8 +21,10 @@
 #include "injection_control.h"
 #include "kernel_launch.h"
 #include "launch_filter.h"
+#include "nvidia/cuda_driver.h"
 #include "nvtx_filter.h"
 #include "nvtx_ranges.h"
+#include "nvtx_sample_ranges.h"
 #include "platform/logging.h"
 #include "profile_environment.h"
 #include "sample_stream.h"
@@ -40,6 +43,13 @@ struct InjectionState {
   profiling::LaunchFilter filter;
   profiling::NvtxFilter nvtx_filter;
   NvtxRanges nvtx_ranges;
+  profiling::NvtxSampleRanges nvtx_samples;  // --range-mode nvtx
+  struct {
+    CUcontext context = nullptr;
+    std::size_t position = static_cast<std::size_t>(-1);
+    std::size_t batch = 0;
+    std::string path;
+  } open_nvtx_sample;  // the CUPTI range of the NVTX range now sampled
   std::size_t batch_size = kDefaultBatchSize;
   std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
   std::map<CUcontext, std::string> failed_contexts;
@@ -50,6 +60,7 @@ struct InjectionState {
   int active_captures = 0;  // streams capturing into graphs (cuStreamBeginCapture .. cuStreamEndCapture)
   bool header_written = false;
   bool finished = false;
+  bool serialize_launches = false;  // user ranges: OnSerializedLaunch
   CUpti_SubscriberHandle subscriber = nullptr;
 };
 
@@ -115,6 +126,15 @@ void FlushBeforeLaunch(ContextProfiler& profiler, const LaunchScope& scope, cons
   launching_own_kernel = false;
 }
 
+// Readies a profiled launch for the GPU: its L2 flush, then (user ranges) its CUPTI range, pushed after the
+// flush so that the flush stays outside it. Done at the first callback that knows the launch's stream, or
+// at the nested (driver) callback at the latest (`last_chance`), which is right before the launch.
+void ReadyLaunch(ContextProfiler& profiler, const LaunchScope& scope, const KernelLaunch& launch, bool last_chance) {
+  if (!scope.profiled || (!launch.stream_known && !last_chance)) return;
+  FlushBeforeLaunch(profiler, scope, launch);
+  profiler.OpenRange(scope.position);
+}
+
 // Whether the launch of `name` now starting on this thread is profiled: inside a --nvtx-include range (if
 // any was given), then chosen by the kernel filter, which counts only launches inside the ranges.
 bool ChooseLaunch(const std::string& name) {
@@ -157,7 +177,7 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
       if (scope.position != kNotRecorded) {
         if (ContextProfiler* profiler = ExistingProfiler(scope.context)) {
           profiler->Update(scope.position, launch);
-          FlushBeforeLaunch(*profiler, scope, launch);
+          ReadyLaunch(*profiler, scope, launch, true);
         }
       }
       return;
@@ -178,13 +198,14 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     }
     const std::uint64_t index = state.launches++;
     if (state.hooks.on_launch) state.hooks.on_launch(index, data.context);
+    if (state.settings.range_mode == profiling::RangeMode::kNvtx) return;  // its NVTX range is the sample
     scope.profiled = ChooseLaunch(launch.name);
     launch.nvtx = OpenRangeLabels();
     // A context is set up at its first profiled launch; launches before it run unprofiled.
     ContextProfiler* profiler = scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context);
     if (profiler != nullptr) {
       scope.position = profiler->BeginLaunch(launch, index, scope.profiled, *state.stream);
-      if (scope.position != kNotRecorded) FlushBeforeLaunch(*profiler, scope, launch);
+      if (scope.position != kNotRecorded) ReadyLaunch(*profiler, scope, launch, domain == CUPTI_CB_DOMAIN_DRIVER_API);
     }
     return;
   }
@@ -192,6 +213,7 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   if (scope.depth > 0 && --scope.depth > 0) return;
   ContextProfiler* profiler = ExistingProfiler(scope.context);
   if (scope.position != kNotRecorded && profiler != nullptr) {
+    profiler->CloseRange(scope.position);
     const bool failed = domain == CUPTI_CB_DOMAIN_DRIVER_API
                             ? *static_cast<const CUresult*>(data.functionReturnValue) != CUDA_SUCCESS
                             : *static_cast<const cudaError_t*>(data.functionReturnValue) != cudaSuccess;
@@ -203,6 +225,25 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   }
   scope.position = kNotRecorded;
   scope.profiled = false;
+}
+
+// With user ranges a launch's range is open from its entry callback to its exit callback, and CUPTI keeps
+// one range at a time per context: the injection's lock is held from the one to the other, so a launch on
+// another thread (or a batch ended by a graph launch, a capture, a context's end) waits until the range is
+// popped. Launches are serialized, as under any kernel profiler; launching costs microseconds.
+thread_local bool holds_launch_lock = false;
+void OnSerializedLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
+  InjectionState& state = State();
+  if (!launching_own_kernel && !holds_launch_lock && data.callbackSite == CUPTI_API_ENTER &&
+      current_launch.depth == 0 && state.serialize_launches) {
+    state.mutex.lock();
+    holds_launch_lock = true;
+  }
+  OnLaunch(domain, cbid, data);
+  if (holds_launch_lock && data.callbackSite == CUPTI_API_EXIT && current_launch.depth == 0) {
+    holds_launch_lock = false;
+    state.mutex.unlock();
+  }
 }
 
 // A graph launch: its kernel nodes count as launches (graph_kernels.h), run outside any pass, unsampled.
@@ -290,12 +331,87 @@ void OnContextDestroy(CUcontext context) {
   state.profilers.erase(found);
 }
 
+bool IsNvtxPush(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_CBID_NVTX_nvtxRangePushA || cbid == CUPTI_CBID_NVTX_nvtxRangePushW ||
+         cbid == CUPTI_CBID_NVTX_nvtxRangePushEx || cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx;
+}
+
+bool IsNvtxPop(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_CBID_NVTX_nvtxRangePop || cbid == CUPTI_CBID_NVTX_nvtxDomainRangePop;
+}
+
+std::uint64_t ThisThread() {
+  thread_local const char marker = 0;
+  return reinterpret_cast<std::uintptr_t>(&marker);
+}
+
+// --range-mode nvtx, after the thread's range stack took the push or pop: a chosen range opens a CUPTI user
+// range in the context current on the pushing thread, after the L2 flush (on the legacy default stream,
+// which waits for the work of the context's blocking streams), and its pop closes it.
+void SampleNvtxRange(CUpti_CallbackId cbid) {
+  InjectionState& state = State();
+  auto& open = state.open_nvtx_sample;
+  if (IsNvtxPop(cbid)) {
+    if (!state.nvtx_samples.OnPop(ThisThread(), NvtxRanges::OpenOnThisThread())) return;
+    ContextProfiler* profiler = ExistingProfiler(open.context);
+    if (profiler != nullptr && profiler->batch_number() == open.batch) {
+      profiler->CloseRange(open.position);
+    } else {
+      state.stream->WriteMessage("NVTX range \"" + open.path +
+                                 "\" was cut short: its batch ended before its pop (a CUDA graph launch, a stream "
+                                 "capture or the context's end inside it)");
+    }
+    open = {};
+    if (state.nvtx_samples.Exhausted()) {
+      for (auto& [context, each] : state.profilers) each->Flush(*state.stream);
+    }
+    return;
+  }
+  if (!IsNvtxPush(cbid)) return;
+  auto started = state.nvtx_samples.OnPush(ThisThread(), NvtxRanges::OpenOnThisThread());
+  if (!started) return;
+  const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
+  CUcontext context = nullptr;
+  if (driver == nullptr || driver->cuCtxGetCurrent == nullptr || driver->cuCtxGetCurrent(&context) != CUDA_SUCCESS ||
+      context == nullptr) {
+    state.stream->WriteMessage("NVTX range \"" + started->path +
+                               "\" is not sampled: no CUDA context is current on its thread at its push");
+    state.nvtx_samples.Forget();
+    return;
+  }
+  ContextProfiler* profiler = ProfilerFor(context);
+  KernelLaunch range;
+  range.name = started->path;
+  range.nvtx = started->labels;
+  const std::size_t position =
+      profiler != nullptr ? profiler->BeginLaunch(range, started->index, true, *state.stream) : kNotRecorded;
+  if (position == kNotRecorded) {
+    state.nvtx_samples.Forget();
+    return;
+  }
+  launching_own_kernel = true;
+  profiler->FlushCachesBefore(position, nullptr, *state.stream);
+  launching_own_kernel = false;
+  if (!profiler->OpenRange(position)) {
+    profiler->CancelLaunch(position);
+    state.nvtx_samples.Forget();
+    return;
+  }
+  open.context = context;
+  open.position = position;
+  open.batch = profiler->batch_number();
+  open.path = started->path;
+}
+
 void OnNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
   InjectionState& state = State();
   // The thread's own range stack needs no lock; the domain and string names have their own.
   state.nvtx_ranges.OnCallback(cbid, data);
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   if (state.stream && state.hooks.on_nvtx) state.hooks.on_nvtx(cbid, data);
+  if (state.stream && !state.finished && state.settings.range_mode == profiling::RangeMode::kNvtx) {
+    SampleNvtxRange(cbid);
+  }
 }
 
 void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
@@ -325,7 +441,7 @@ void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
     OnCapture(*static_cast<const CUpti_CallbackData*>(data), IsBeginCapture(cbid));
     return;
   }
-  if (IsKernelLaunch(domain, cbid)) OnLaunch(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
+  if (IsKernelLaunch(domain, cbid)) OnSerializedLaunch(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
 }
 
 void FinishAtExit() { FinishInjection(true); }
@@ -390,6 +506,10 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
   state.active_captures = 0;
   state.header_written = false;
   state.finished = false;
+  // (A run whose replay auto turns into kernel replay serializes for nothing: it costs microseconds.)
+  state.serialize_launches = LaunchesMayBeUserRanges(state.settings);
+  state.nvtx_samples = profiling::NvtxSampleRanges(state.nvtx_filter, state.filter);
+  state.open_nvtx_sample = {};
   opengpa::SetLoggingCallback(kGpaLoggingError, &ForwardLog);
   cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);

@@ -38,6 +38,15 @@ std::optional<ReplayMode> ParseReplayMode(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view RangeModeName(RangeMode mode) { return mode == RangeMode::kNvtx ? "nvtx" : "kernel"; }
+
+std::optional<RangeMode> ParseRangeMode(std::string_view text) {
+  for (RangeMode mode : {RangeMode::kKernel, RangeMode::kNvtx}) {
+    if (text == RangeModeName(mode)) return mode;
+  }
+  return std::nullopt;
+}
+
 std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& settings) {
   std::map<std::string, std::string> environment;
   environment[kReplayVariable] = std::string(ReplayModeName(settings.replay));
@@ -49,6 +58,7 @@ std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& se
   std::string specs;
   for (const auto& spec : settings.nvtx_include) specs += (specs.empty() ? "" : "\n") + spec;
   environment[kNvtxIncludeVariable] = specs;
+  environment[kRangeModeVariable] = std::string(RangeModeName(settings.range_mode));
   return environment;
 }
 
@@ -68,6 +78,14 @@ bool SettingsFromEnvironment(ProfileSettings* settings, std::string* error) {
       return false;
     }
     settings->flush_caches = value == "all";
+  }
+  if (const char* range = std::getenv(kRangeModeVariable); range != nullptr && *range != '\0') {
+    const auto mode = ParseRangeMode(range);
+    if (!mode) {
+      *error = std::string(kRangeModeVariable) + "=" + range + " is not kernel or nvtx";
+      return false;
+    }
+    settings->range_mode = *mode;
   }
   if (const char* name = std::getenv(kKernelNameVariable)) settings->kernel_name = name;
   settings->nvtx_include.clear();

@@ -10,6 +10,7 @@
 //   OPENGPA_PROFILE_LAUNCH_SKIP    matching launches left unprofiled before the first profiled one
 //   OPENGPA_PROFILE_LAUNCH_COUNT   matching launches profiled at most (0: no limit)
 //   OPENGPA_PROFILE_NVTX_INCLUDE   --nvtx-include specs (nvtx_filter.h), one per line
+//   OPENGPA_PROFILE_RANGE_MODE     kernel | nvtx: one sample per kernel launch or per NVTX push/pop range
 #ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
 #define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
 
@@ -29,6 +30,7 @@ inline constexpr const char* kKernelNameVariable = "OPENGPA_PROFILE_KERNEL_NAME"
 inline constexpr const char* kLaunchSkipVariable = "OPENGPA_PROFILE_LAUNCH_SKIP";
 inline constexpr const char* kLaunchCountVariable = "OPENGPA_PROFILE_LAUNCH_COUNT";
 inline constexpr const char* kNvtxIncludeVariable = "OPENGPA_PROFILE_NVTX_INCLUDE";
+inline constexpr const char* kRangeModeVariable = "OPENGPA_PROFILE_RANGE_MODE";
 
 // ncu's names: none runs once with no replay (one-pass sets), kernel lets CUPTI replay each launch once per
 // pass, application runs the whole program once per pass, auto picks the cheapest of them that is correct.
@@ -36,6 +38,12 @@ enum class ReplayMode { kNone, kKernel, kApplication, kAuto };
 
 std::string_view ReplayModeName(ReplayMode mode);
 std::optional<ReplayMode> ParseReplayMode(std::string_view text);
+
+// ncu's --range-mode: what one sample spans, a kernel launch or an NVTX push/pop range (nvtx_sample_ranges.h).
+enum class RangeMode { kKernel, kNvtx };
+
+std::string_view RangeModeName(RangeMode mode);
+std::optional<RangeMode> ParseRangeMode(std::string_view text);
 
 struct ProfileSettings {
   ReplayMode replay = ReplayMode::kAuto;
@@ -45,6 +53,7 @@ struct ProfileSettings {
   std::uint64_t launch_skip = 0;
   std::uint64_t launch_count = 0;  // 0: no limit
   std::vector<std::string> nvtx_include;  // nvtx_filter.h; empty: launches in any range or none
+  RangeMode range_mode = RangeMode::kKernel;
 };
 
 // The variables that carry `settings`.
