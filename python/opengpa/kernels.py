@@ -98,7 +98,10 @@ class KernelResults(Results):
     - ``regions``: the innermost region or NVTX range open when the kernel was launched ("" for none), and
       ``ranges``: every range open, outermost first;
     - ``threads`` and ``launch_times_ns``: the launching thread's OS id and the host time of the launch
-      (CLOCK_REALTIME, ns), which place it inside a CPU profiler's intervals (opengpa.op_attribution).
+      (CLOCK_REALTIME, ns), which place it inside a CPU profiler's intervals (opengpa.op_attribution);
+    - ``graphs``: for a row that is a CUDA graph launch, CUPTI's id of the executable graph (else None). Such a
+      row is the graph's kernel when it is the graph's one piece of GPU work, else the whole launch, named
+      "CUDA graph: N kernel nodes (...)" (CUPTI samples no single node of a graph; docs/python.md).
     """
 
     def __init__(self, rows, counters, values, device_name="", pass_count=1, replay="", messages=()):
@@ -112,6 +115,7 @@ class KernelResults(Results):
         self.ranges = [tuple(row["ranges"]) for row in rows]
         self.threads = [row.get("thread") for row in rows]
         self.launch_times_ns = [row.get("host_ns") for row in rows]
+        self.graphs = [row.get("graph") for row in rows]
         self.replay = replay
         self.messages = list(messages)
 
@@ -125,13 +129,14 @@ class KernelResults(Results):
         return Results(self.kernels, self.counters, self.values, self.device_name, self.pass_count).aggregate()
 
     def to_dataframe(self):
-        """pandas: index, kernel, region, ranges, grid, block, stream, context, then one column per counter."""
+        """pandas: index, kernel, region, ranges, grid, block, stream, context, graph, then one column per counter."""
         frame = super().to_dataframe()
         frame = frame.drop(columns=["region"])
         for position, (column, values) in enumerate((
                 ("index", self.indices), ("kernel", self.kernels), ("region", self.regions),
                 ("ranges", ["/".join(r) for r in self.ranges]), ("grid", self.grids), ("block", self.blocks),
-                ("stream", self.streams), ("context", [hex(c) if c else "" for c in self.contexts]))):
+                ("stream", self.streams), ("context", [hex(c) if c else "" for c in self.contexts]),
+                ("graph", self.graphs))):
             frame.insert(position, column, values)
         return frame
 
@@ -155,7 +160,8 @@ def results_from_profile(document, launches):
                      "block": sample["block"], "stream": sample["queue"],
                      "context": int(context, 16) if context and context != "(nil)" else 0,
                      "ranges": ranges, "region": ranges[-1] if ranges else "",
-                     "thread": label.get("thread"), "host_ns": label.get("host_ns")})
+                     "thread": label.get("thread"), "host_ns": label.get("host_ns"),
+                     "graph": sample.get("graph")})
         values.append([np.nan if sample["values"].get(c.name) is None else sample["values"][c.name]
                        for c in counters])
     replay = document.get("replay", {})

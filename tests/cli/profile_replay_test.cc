@@ -75,6 +75,30 @@ TEST(ApplicationReplayTest, RefusesPassesThatLaunchedTheSameKernelWithAnotherGri
   EXPECT_NE(error.find("128x1x1"), std::string::npos) << error;
 }
 
+TEST(ApplicationReplayTest, JoinsLaunchesOfTheSameGraphWhateverCuptiNumberedItInEachRun) {
+  Sample first = Launch(0, "CUDA graph: 2 kernel nodes (a; b)", {1}, {0, 0, 0});
+  first.graph = 4;
+  Sample second = first;
+  second.graph = 11;  // the graph instantiated afresh in this run
+  second.values = {2};
+  ProfileRun merged;
+  std::string error;
+  ASSERT_TRUE(MergeReplayPasses({Pass({"a.sum"}, {first}, 0), Pass({"b.sum"}, {second}, 1)}, &merged, &error)) << error;
+  EXPECT_EQ(merged.samples[0].graph, 4u);
+  EXPECT_EQ(merged.samples[0].values, (std::vector<double>{1, 2}));
+}
+
+TEST(ApplicationReplayTest, RefusesAGraphLaunchWhereTheOtherPassLaunchedTheKernelPlainly) {
+  Sample node = Launch(0, "gemm", {1});
+  node.graph = 3;
+  node.graph_node = 0;
+  ProfileRun merged;
+  std::string error;
+  EXPECT_FALSE(
+      MergeReplayPasses({Pass({"a.sum"}, {Launch(0, "gemm", {1})}, 0), Pass({"b.sum"}, {node}, 1)}, &merged, &error));
+  EXPECT_NE(error.find("launch 1"), std::string::npos) << error;
+}
+
 TEST(ApplicationReplayTest, RefusesPassesThatProfiledAnotherNumberOfLaunches) {
   const std::vector<ProfileRun> passes = {Pass({"a.sum"}, {Launch(0, "add", {1}), Launch(1, "add", {2})}, 0),
                                           Pass({"b.sum"}, {Launch(0, "add", {1})}, 1)};

@@ -40,11 +40,30 @@ ProfileRun TwoQueueRun() {
 TEST(ProfileWritersTest, CsvHasOneRowPerSampleWithEveryCounterAsAColumn) {
   std::ostringstream out;
   WriteProfileCsv(TwoQueueRun(), out);
-  EXPECT_EQ(out.str(),
-            "pid,index,kernel,queue,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,nvtx,GPUTime,\"bytes, "
-            "moved\"\n"
-            "0,0,scale,queue 0,1024,1,1,64,1,1,5000,7000,,2000,0.5\n"
-            "0,1,add,queue 1,1024,1,1,64,1,1,8000,11000,,3000,\n");
+  EXPECT_EQ(
+      out.str(),
+      "pid,index,kernel,queue,context,graph,graph_node,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,"
+      "nvtx,GPUTime,\"bytes, moved\"\n"
+      "0,0,scale,queue 0,,,,1024,1,1,64,1,1,5000,7000,,2000,0.5\n"
+      "0,1,add,queue 1,,,,1024,1,1,64,1,1,8000,11000,,3000,\n");
+}
+
+TEST(ProfileWritersTest, ACudaRowNamesItsContextAndTheGraphItWasLaunchedIn) {
+  ProfileRun run = TwoQueueRun();
+  run.samples[0].context = 3;
+  run.samples[0].graph = 12;
+  run.samples[1].context = 4;
+  run.samples[1].graph = 13;
+  run.samples[1].graph_node = 0;
+  std::ostringstream out;
+  WriteProfileCsv(run, out);
+  EXPECT_NE(out.str().find("\n0,0,scale,queue 0,3,12,,1024,"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\n0,1,add,queue 1,4,13,0,1024,"), std::string::npos) << out.str();
+  const auto json = ProfileJson(run);
+  EXPECT_EQ(json["samples"][0]["context"], 3);
+  EXPECT_EQ(json["samples"][0]["graph"], 12);
+  EXPECT_FALSE(json["samples"][0].contains("graph_node"));
+  EXPECT_EQ(json["samples"][1]["graph_node"], 0);
 }
 
 TEST(ProfileWritersTest, EachRowNamesItsProcessAndItsOpenNvtxRangesOutermostFirst) {
@@ -54,7 +73,7 @@ TEST(ProfileWritersTest, EachRowNamesItsProcessAndItsOpenNvtxRangesOutermostFirs
   run.samples[1].pid = 200;
   std::ostringstream out;
   WriteProfileCsv(run, out);
-  EXPECT_NE(out.str().find("\n100,0,scale,queue 0,1024,1,1,64,1,1,5000,7000,epoch 1 > torch@forward,2000,0.5\n"),
+  EXPECT_NE(out.str().find("\n100,0,scale,queue 0,,,,1024,1,1,64,1,1,5000,7000,epoch 1 > torch@forward,2000,0.5\n"),
             std::string::npos)
       << out.str();
   EXPECT_NE(out.str().find("\n200,1,add,"), std::string::npos) << out.str();

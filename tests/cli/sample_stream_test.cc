@@ -69,6 +69,35 @@ TEST_F(StreamFileTest, WhatTheWriterWritesReadsBackSortedByLaunchIndex) {
   EXPECT_EQ(run.messages, std::vector<std::string>{"hello"});
 }
 
+TEST_F(StreamFileTest, TheContextAndTheGraphOfACudaSampleReadBackAndAPlainLaunchHasNoGraph) {
+  {
+    auto writer = Writer();
+    writer->WriteHeader("cuda", {{"smsp__inst_executed.sum", "instruction", "float64"}});
+    Sample graph = MakeSample(0, "CUDA graph: 2 kernel nodes (a; b)", 10);
+    graph.context = 2;
+    graph.graph = 5;
+    Sample node = MakeSample(2, "gemm", 20);
+    node.graph = 6;
+    node.graph_node = 0;
+    writer->WriteSample(graph);
+    writer->WriteSample(node);
+    writer->WriteSample(MakeSample(3, "plain", 30));
+    writer->WriteEnd(3);
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  ASSERT_EQ(run.samples.size(), 3u);
+  EXPECT_EQ(run.samples[0].context, 2u);
+  EXPECT_EQ(run.samples[0].graph, 5u);
+  EXPECT_FALSE(run.samples[0].graph_node.has_value());
+  EXPECT_EQ(run.samples[1].graph, 6u);
+  EXPECT_EQ(run.samples[1].graph_node, 0u);
+  EXPECT_EQ(run.samples[2].context, 0u);
+  EXPECT_FALSE(run.samples[2].graph.has_value());
+}
+
 TEST_F(StreamFileTest, AValueTheHardwareCouldNotProduceTravelsAsNullAndReadsAsNan) {
   {
     auto writer = Writer();

@@ -45,9 +45,11 @@ def write_pass(path, pass_index, launches=LAUNCHES, values=None):
     measured, rows = PASS_VALUES[pass_index]
     rows = values or rows
     lines = [header(measured, pass_index), {"type": "queue", "id": 7, "name": "stream 7", "device": "NVIDIA H100"}]
-    for index, ((name, grid, block), row) in enumerate(zip(launches, rows)):
+    for index, (launch, row) in enumerate(zip(launches, rows)):
+        name, grid, block = launch[:3]
+        extra = launch[3] if len(launch) > 3 else {}  # graph, graph_node, context
         lines.append({"type": "sample", "index": index, "name": name, "queue": 7, "grid": grid, "block": block,
-                      "values": row})
+                      "values": row, **extra})
     lines.append({"type": "end", "samples": len(launches)})
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return path
@@ -170,11 +172,35 @@ def test_percentages_average_over_kernels_weighted_by_their_time():
     assert table["SOL_SM"].tolist() == [30]  # (90 x 1000 + 10 x 3000) / 4000
 
 
+GRAPH = "CUDA graph: 2 kernel nodes (void gemm<float>(float*, int); elementwise_kernel) + 1 other node"
+
+
+def test_a_graph_replay_is_one_row_joined_across_passes_whatever_its_graph_id(tmp_path):
+    # A step that captures its graph afresh each pass: CUPTI numbers the executable graph anew (5, then 9).
+    def launches(graph_id):
+        return [LAUNCHES[0], (GRAPH, [0, 0, 0], [0, 0, 0], {"graph": graph_id, "context": 1}), LAUNCHES[2]]
+    streams = [write_pass(tmp_path / f"pass{p}.jsonl", p, launches(graph_id)) for p, graph_id in ((0, 5), (1, 9))]
+    document = kernels.join_streams(streams, tmp_path / "joined.json")
+    results = kernels.results_from_profile(document, launch_labels(["a"], ["b"], ["c"]))
+    assert results.kernels[1] == GRAPH
+    assert results.graphs == [None, 5, None]
+    assert results["FetchSize"].tolist() == [2048, 4096, 1024]  # the graph's totals, as any row's values
+    assert document["samples"][1]["context"] == 1
+
+
+def test_a_graph_launch_never_joins_a_plain_launch_of_the_same_name(tmp_path):
+    plain = [LAUNCHES[0], ("one_kernel", [1, 1, 1], [32, 1, 1]), LAUNCHES[2]]
+    graph = [LAUNCHES[0], ("one_kernel", [1, 1, 1], [32, 1, 1], {"graph": 3, "graph_node": 0}), LAUNCHES[2]]
+    streams = [write_pass(tmp_path / "pass0.jsonl", 0, plain), write_pass(tmp_path / "pass1.jsonl", 1, graph)]
+    with pytest.raises(opengpa.OpenGpaError, match="pass 2 of 2 profiled one_kernel"):
+        kernels.join_streams(streams, tmp_path / "joined.json")
+
+
 def test_kernel_rows_as_a_dataframe(tmp_path):
     frame = joined_results(tmp_path).to_dataframe()
     assert list(frame.columns) == ["index", "kernel", "region", "ranges", "grid", "block", "stream", "context",
-                                   "FetchSize", "GPUTime"]
-    assert frame.shape == (3, 10)
+                                   "graph", "FetchSize", "GPUTime"]
+    assert frame.shape == (3, 11)
     assert frame["kernel"].iloc[1] == "elementwise_kernel"
     assert frame["grid"].iloc[0] == (64, 32, 1)
     assert frame.attrs["units"] == {"FetchSize": "kilobytes", "GPUTime": "nanoseconds"}

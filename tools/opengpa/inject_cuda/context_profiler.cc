@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "backends/cuda/cuda_device.h"
+#include "graph_sampling.h"
 #include "nvidia/cuda_driver.h"
 
 namespace opengpa::inject_cuda {
@@ -179,20 +180,23 @@ void ContextProfiler::Abandon() {
   if (l2_flush_) l2_flush_->Abandon();
 }
 
-bool ContextProfiler::StartBatch(std::string* error) {
+bool ContextProfiler::StartBatch(bool user, std::string* error) {
   auto step = Clock::now();
-  // The object of the batch before, its counter data reset; a fresh one only if CUPTI refuses the reset.
+  // The object of the batch before, its counter data reset; a fresh one for the other kind of range (on the
+  // H100 an object set up for auto ranges and configured again for user ranges refused every PushRange with
+  // CUPTI_ERROR_INVALID_PARAMETER), or if CUPTI refuses the reset.
+  if (session_ && batch_user_ != user) session_.reset();
   if (session_ && session_->ResetCounterData(false) != kGpaStatusOk) session_.reset();
   if (!session_) {
     nvidia::RangeProfilerOptions options;
-    options.range = user_ranges_ ? CUPTI_UserRange : CUPTI_AutoRange;
+    options.range = user ? CUPTI_UserRange : CUPTI_AutoRange;
     options.replay = replay_;
     // With auto ranges a flush kernel in the program's context is a range of its own.
-    const bool flush_ranges = !user_ranges_ && l2_flush_ && !l2_flush_->in_own_context();
+    const bool flush_ranges = !user && l2_flush_ && !l2_flush_->in_own_context();
     options.max_ranges_per_pass = flush_ranges ? 2 * batch_size_ : batch_size_;
     if (nvidia::CuptiRangeSession::Create(context_, *config_, options, &session_) != kGpaStatusOk) {
       session_.reset();
-      *error = "cannot set up CUPTI range profiling (" + std::string(user_ranges_ ? "user" : "auto") + " range, " +
+      *error = "cannot set up CUPTI range profiling (" + std::string(user ? "user" : "auto") + " range, " +
                std::string(replay_ == CUPTI_KernelReplay ? "kernel" : "user") + " replay) on " + device_name_;
       return false;
     }
@@ -206,6 +210,7 @@ bool ContextProfiler::StartBatch(std::string* error) {
   }
   times_.start += MsSince(step);
   batch_open_ = true;
+  batch_user_ = user;
   ++batches_;
   return true;
 }
@@ -215,16 +220,17 @@ std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t inde
   if (!profiled) {
     // Outside a batch nothing profiles it, nor outside a user range; inside a batch of auto ranges it is a
     // range that must be skipped.
-    if (!batch_open_ || user_ranges_) return static_cast<std::size_t>(-1);
+    if (!batch_open_ || batch_user_) return static_cast<std::size_t>(-1);
     batch_.push_back({index, std::move(launch), false, false, false});
     return batch_.size() - 1;
   }
+  EndBatchOfOtherKind(user_ranges_, stream);  // after graph launches, a kernel launch of an auto-range run
   std::size_t in_batch = 0;  // ranges the batch holds (its flushes aside)
   for (const PendingLaunch& pending : batch_) in_batch += pending.cancelled ? 0 : 1;
   if (in_batch >= batch_size_) Flush(stream);
   if (!batch_open_) {
     std::string error;
-    if (!StartBatch(&error)) {
+    if (!StartBatch(user_ranges_, &error)) {
       stream.WriteMessage(error);
       return static_cast<std::size_t>(-1);
     }
@@ -233,8 +239,75 @@ std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t inde
   return batch_.size() - 1;
 }
 
+void ContextProfiler::EndBatchOfOtherKind(bool user, profiling::SampleStreamWriter& stream) {
+  if (batch_open_ && batch_user_ != user) Flush(stream);
+}
+
+std::size_t ContextProfiler::BeginGraphLaunch(KernelLaunch launch, std::uint64_t index,
+                                              profiling::SampleStreamWriter& stream) {
+  if (!SamplesGraphs()) {
+    BeforeUnsampledGraphLaunch(stream);
+    return static_cast<std::size_t>(-1);
+  }
+  EndBatchOfOtherKind(true, stream);
+  if (batch_.size() >= batch_size_) Flush(stream);
+  if (!batch_open_) {
+    std::string error;
+    if (!StartBatch(true, &error)) {
+      stream.WriteMessage(error);
+      return static_cast<std::size_t>(-1);
+    }
+  }
+  batch_.push_back({index, std::move(launch), true, false, false});
+  return batch_.size() - 1;
+}
+
+void ContextProfiler::BeforeUnsampledGraphLaunch(profiling::SampleStreamWriter& stream) {
+  if (batch_open_ && !batch_user_) Flush(stream);
+}
+
+bool ContextProfiler::GraphRangeOpen() const {
+  for (const PendingLaunch& pending : batch_) {
+    if (pending.range_open && pending.launch.graph) return true;
+  }
+  return false;
+}
+
+void ContextProfiler::ShareOpenGraphRange(profiling::SampleStreamWriter& stream) {
+  for (PendingLaunch& pending : batch_) {
+    if (!pending.range_open || !pending.launch.graph || pending.shared) continue;
+    pending.shared = true;
+    stream.WriteMessage("another thread launched work in this CUDA context while CUDA graph launch " +
+                        std::to_string(pending.index) +
+                        " was measured: that launch ran unprofiled, and the graph's sample, which would count it "
+                        "too, is left unavailable");
+  }
+}
+
+void ContextProfiler::HoldsGraphLaunch(std::size_t position) {
+  if (position < batch_.size()) batch_[position].holds_graph = true;
+}
+
+void ContextProfiler::Release(profiling::SampleStreamWriter& stream) {
+  Flush(stream);
+  session_.reset();
+}
+
+void ContextProfiler::LeaveOutUncountedInGraphs(std::vector<double>* values, profiling::SampleStreamWriter& stream) {
+  const std::vector<std::string>& metrics = config_->metrics();
+  for (std::size_t m = 0; m < metrics.size() && m < values->size(); ++m) {
+    if (CountedInsideGraphs(metrics[m])) continue;
+    (*values)[m] = std::numeric_limits<double>::quiet_NaN();
+    if (announced_uncounted_in_graphs_) continue;
+    stream.WriteMessage(metrics[m] +
+                        " is not counted inside CUDA graph launches (CUPTI instruments kernels at their own launch; it "
+                        "read 0 on the H100): unavailable for samples that hold a graph launch");
+    announced_uncounted_in_graphs_ = true;
+  }
+}
+
 bool ContextProfiler::OpenRange(std::size_t position) {
-  if (!user_ranges_ || !batch_open_ || !session_ || position >= batch_.size()) return false;
+  if (!batch_user_ || !batch_open_ || !session_ || position >= batch_.size()) return false;
   PendingLaunch& pending = batch_[position];
   if (!pending.profiled || pending.cancelled || pending.range_pushed) return pending.range_open;
   // The range's name is the launch's position in the batch: decoding matches samples by it.
@@ -249,7 +322,7 @@ void ContextProfiler::CloseRange(std::size_t position) {
   if (position >= batch_.size()) return;
   PendingLaunch& pending = batch_[position];
   // A profiled launch that reached the GPU without a range of its own has no values: no sample.
-  if (user_ranges_ && pending.profiled && !pending.range_pushed) pending.cancelled = true;
+  if (batch_user_ && pending.profiled && !pending.range_pushed) pending.cancelled = true;
   if (!pending.range_open || !session_) return;
   pending.range_open = false;
   const auto step = Clock::now();
@@ -324,7 +397,7 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
       stream.WriteMessage("CUPTI dropped " + std::to_string(dropped) + " ranges of a batch of " +
                           std::to_string(batch.size()) + " kernel launches");
     }
-    if (user_ranges_) {
+    if (batch_user_) {
       WriteUserRangeSamples(batch, ranges, stream, &samples);
     } else {
       WriteAutoRangeSamples(batch, ranges, stream, &samples);
@@ -420,11 +493,16 @@ void ContextProfiler::WriteSample(const PendingLaunch& launch, std::size_t range
   sample.grid = launch.launch.grid;
   sample.block = launch.launch.block;
   sample.nvtx = launch.launch.nvtx;
+  sample.context = launch.launch.context_id;
+  sample.graph = launch.launch.graph;
+  sample.graph_node = launch.launch.graph_node;
   if (config_->Evaluate(session_->counter_data(), range, values.data()) == kGpaStatusOk) {
     sample.values = values;
   } else {
     sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
   }
+  if (sample.graph || launch.holds_graph) LeaveOutUncountedInGraphs(&sample.values, stream);
+  if (launch.shared) sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
   if (announced_streams_.insert(sample.queue).second) {
     stream.WriteQueue({sample.queue, "stream " + std::to_string(sample.queue), device_name_});
   }

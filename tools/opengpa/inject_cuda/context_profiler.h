@@ -13,6 +13,10 @@
 // be user ranges too (OPENGPA_PROFILE_RANGES=user: pushed right before the launch reaches the driver, popped
 // right after), which costs less with the flush but measures the window of the launch call rather than the
 // kernel (UseUserRanges in the .cc has the figures).
+// A CUDA graph launch is one user range around cuGraphLaunch (graph_sampling.h says why). So a batch is of
+// auto ranges or of user ranges: where kernel launches are auto ranges, a graph launch ends a batch of auto
+// ranges and opens one of user ranges, and the next kernel launch the reverse, the range profiler object
+// made afresh at each switch (a setup's cost). Kernel replay samples no graphs.
 //
 // Launches are profiled in batches: when a batch's counter-data image is full, or the context ends, or
 // the launch filter is exhausted, the batch is stopped, decoded and evaluated, each range becomes a sample
@@ -82,6 +86,29 @@ class ContextProfiler {
   bool OpenRange(std::size_t position);
   void CloseRange(std::size_t position);
   bool user_ranges() const { return user_ranges_; }
+
+  // A CUDA graph launch the filter chose (graph_sampling.h): ends a batch of auto ranges, opens a batch of
+  // user ranges if none is open, and returns the launch's position, for FlushCachesBefore, OpenRange (its
+  // user range), CloseRange (after cuGraphLaunch) and CancelLaunch; -1 where graphs cannot be sampled
+  // (kernel replay: SamplesGraphs).
+  std::size_t BeginGraphLaunch(KernelLaunch launch, std::uint64_t index, profiling::SampleStreamWriter& stream);
+  // A graph launch that is not sampled: an open batch of auto ranges must end before it (a pass of auto ranges
+  // holding a graph launch fails to stop); a batch of user ranges may stay open.
+  void BeforeUnsampledGraphLaunch(profiling::SampleStreamWriter& stream);
+  bool SamplesGraphs() const { return replay_ == CUPTI_UserReplay; }
+  // Whether a graph launch's user range is open (between cuGraphLaunch's entry and exit on some thread): a
+  // range holds all of the context's work, so a launch another thread makes then must run unprofiled, and
+  // ShareOpenGraphRange leaves the graph's sample unavailable rather than let it count that launch too.
+  bool GraphRangeOpen() const;
+  void ShareOpenGraphRange(profiling::SampleStreamWriter& stream);
+  // --range-mode nvtx: the NVTX range at `position` holds a graph launch, whose SASS-instrumented metrics
+  // CUPTI does not count (graph_sampling.h): they are left unavailable in its sample.
+  void HoldsGraphLaunch(std::size_t position);
+
+  // Collects the open batch and gives CUPTI's range profiler of this context back, so that another context
+  // can be profiled (CUPTI profiles one context at a time: the other's setup fails with
+  // CUPTI_ERROR_HARDWARE_BUSY); the next launch here sets it up again.
+  void Release(profiling::SampleStreamWriter& stream);
   // Counts the batches started: a position is valid only in the batch it was given in.
   std::size_t batch_number() const { return batches_; }
 
@@ -98,10 +125,17 @@ class ContextProfiler {
     bool cancelled = false;
     bool range_open = false;    // user ranges: pushed, not yet popped
     bool range_pushed = false;  // user ranges: its range exists in the batch's counter data
+    bool shared = false;        // a graph launch: another thread's launch ran inside its range
+    bool holds_graph = false;   // an NVTX range: a graph launch ran inside it
   };
 
  private:
-  bool StartBatch(std::string* error);
+  // `user`: a batch of user ranges (graph launches, NVTX ranges, kernel launches as user ranges).
+  bool StartBatch(bool user, std::string* error);
+  // Ends the open batch when it collects the other kind of range than `user`.
+  void EndBatchOfOtherKind(bool user, profiling::SampleStreamWriter& stream);
+  // Values of metrics CUPTI does not count inside graph launches become unavailable (graph_sampling.h).
+  void LeaveOutUncountedInGraphs(std::vector<double>* values, profiling::SampleStreamWriter& stream);
   // Samples of a decoded batch: auto ranges in launch order, user ranges by their names (positions).
   void WriteAutoRangeSamples(std::vector<PendingLaunch>& batch, std::size_t ranges,
                              profiling::SampleStreamWriter& stream, std::size_t* samples);
@@ -119,7 +153,9 @@ class ContextProfiler {
   std::string device_name_;
   std::size_t batch_size_ = 0;
   CUpti_ProfilerReplayMode replay_ = CUPTI_UserReplay;
-  bool user_ranges_ = false;
+  bool user_ranges_ = false;  // kernel launches (or NVTX ranges) are user ranges
+  bool batch_user_ = false;   // the last batch started, the range profiler object's: user ranges
+  bool announced_uncounted_in_graphs_ = false;
   std::unique_ptr<nvidia::CuptiHostMetrics> chip_;
   std::unique_ptr<nvidia::CuptiMetricConfig> config_;
   std::unique_ptr<nvidia::CuptiRangeSession> session_;

@@ -3,7 +3,7 @@
 // callbacks; each kernel launch the filter chooses becomes one sample of the counters in
 // $OPENGPA_PROFILE_COUNTERS (GPA names or CUPTI metrics, counter_plan.h), collected with the replay and
 // cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT. A CUDA graph launch is
-// one launch per kernel node, not sampled (graph_kernels.h); a launch into a capturing stream is none.
+// one sample (graph_sampling.h) and one launch per kernel node; a launch into a capturing stream is none.
 // NVTX push/pop ranges are followed (nvtx_ranges.h): each sample carries those open at its launch, and
 // --nvtx-include chooses launches by them (nvtx_filter.h) before the kernel filter does. With --range-mode
 // nvtx each chosen NVTX range is one sample instead (nvtx_sample_ranges.h), a CUPTI user range.
@@ -18,6 +18,7 @@
 
 #include "context_profiler.h"
 #include "graph_kernels.h"
+#include "graph_sampling.h"
 #include "injection_control.h"
 #include "kernel_launch.h"
 #include "launch_filter.h"
@@ -53,7 +54,8 @@ struct InjectionState {
   std::size_t batch_size = kDefaultBatchSize;
   std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
   std::map<CUcontext, std::string> failed_contexts;
-  std::map<CUgraphExec, std::vector<KernelLaunch>> graph_kernels;  // graph_kernels.h
+  // Kept across in-process sessions (Python's passes replay graphs instantiated in an earlier one).
+  std::map<CUgraphExec, GraphDescription> graphs;  // graph_kernels.h, graph_sampling.h
   std::uint64_t launches = 0;  // every kernel launch of the process, in launch order
   InjectionHooks hooks;
   std::uint64_t graph_launches = 0;
@@ -74,6 +76,7 @@ struct LaunchScope {
   int depth = 0;
   CUcontext context = nullptr;
   std::size_t position = kNotRecorded;
+  std::size_t batch = 0;  // the batch `position` belongs to (ContextProfiler::batch_number)
   bool profiled = false;
   bool deferred = false;  // made during a capture, its stream not yet known: the nested callback decides
 };
@@ -112,8 +115,32 @@ ContextProfiler* ExistingProfiler(CUcontext context) {
   return found == state.profilers.end() ? nullptr : found->second.get();
 }
 
-// Ends the open batch of `context`: what follows (a graph launch, a stream capture) must not run inside
-// a range-profiler pass (graph_kernels.h).
+// CUPTI profiles one context at a time: before `context` profiles, every other context collects its open
+// batch and gives its range profiler back (ContextProfiler::Release). Each switch costs a setup (0.2-0.4 s
+// on the H100), so programs that alternate contexts launch by launch profile slowly, but correctly. False
+// (nothing released) while another context measures a graph launch on another thread: this launch then runs
+// unprofiled.
+bool ProfileOnly(CUcontext context) {
+  InjectionState& state = State();
+  for (auto& [other, profiler] : state.profilers) {
+    if (other != context && profiler->GraphRangeOpen()) return false;
+  }
+  for (auto& [other, profiler] : state.profilers) {
+    if (other != context) profiler->Release(*state.stream);
+  }
+  return true;
+}
+
+// A launch made while another thread's graph launch is measured in the same context would be counted in the
+// graph's range: it runs unprofiled, and the graph's sample is left unavailable. Returns the profiler to use.
+ContextProfiler* UnlessGraphRangeOpen(ContextProfiler* profiler) {
+  if (profiler == nullptr || !profiler->GraphRangeOpen()) return profiler;
+  profiler->ShareOpenGraphRange(*State().stream);
+  return nullptr;
+}
+
+// Ends the open batch of `context` before a stream capture begins: stopping a pass during a capture failed
+// and invalidated the capture on the H100, and a pass left open across one cannot end until it ends.
 void EndBatchOf(CUcontext context) {
   if (ContextProfiler* profiler = ExistingProfiler(context)) profiler->Flush(*State().stream);
 }
@@ -201,10 +228,15 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     if (state.settings.range_mode == profiling::RangeMode::kNvtx) return;  // its NVTX range is the sample
     scope.profiled = ChooseLaunch(launch.name);
     launch.nvtx = OpenRangeLabels();
+    launch.context_id = data.contextUid;
+    if (scope.profiled && !ProfileOnly(data.context)) scope.profiled = false;
     // A context is set up at its first profiled launch; launches before it run unprofiled.
-    ContextProfiler* profiler = scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context);
+    ContextProfiler* profiler =
+        UnlessGraphRangeOpen(scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context));
+    if (profiler == nullptr) scope.profiled = false;
     if (profiler != nullptr) {
       scope.position = profiler->BeginLaunch(launch, index, scope.profiled, *state.stream);
+      scope.batch = profiler->batch_number();
       if (scope.position != kNotRecorded) ReadyLaunch(*profiler, scope, launch, domain == CUPTI_CB_DOMAIN_DRIVER_API);
     }
     return;
@@ -212,7 +244,8 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   // CUPTI_API_EXIT
   if (scope.depth > 0 && --scope.depth > 0) return;
   ContextProfiler* profiler = ExistingProfiler(scope.context);
-  if (scope.position != kNotRecorded && profiler != nullptr) {
+  // A position is valid in its own batch only (another thread may have ended it since: a graph launch).
+  if (scope.position != kNotRecorded && profiler != nullptr && profiler->batch_number() == scope.batch) {
     profiler->CloseRange(scope.position);
     const bool failed = domain == CUPTI_CB_DOMAIN_DRIVER_API
                             ? *static_cast<const CUresult*>(data.functionReturnValue) != CUDA_SUCCESS
@@ -246,32 +279,124 @@ void OnSerializedLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, cons
   }
 }
 
-// A graph launch: its kernel nodes count as launches (graph_kernels.h), run outside any pass, unsampled.
-void OnGraphLaunch(const CUpti_CallbackData& data) {
-  // A graph launch nested in another (one entry point calling another) is the same launch: seen once.
-  thread_local int depth = 0;
+// The graph launch being made on this thread (a graph launch nested in another entry point is the same one).
+struct GraphLaunchScope {
+  int depth = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  std::size_t position = kNotRecorded;
+  std::size_t batch = 0;  // the batch `position` belongs to
+};
+thread_local GraphLaunchScope current_graph_launch;
+
+// The stream a graph is launched on, with its CUPTI id, for the L2 flush and the sample's queue.
+void SetGraphStream(const CUpti_CallbackData& data, CUstream stream, bool per_thread, KernelLaunch* launch) {
+  std::uint32_t id = 0;
+  if (cuptiGetStreamIdEx(data.context, stream, per_thread ? 1 : 0, &id) == CUPTI_SUCCESS) launch->stream_id = id;
+  launch->stream = per_thread && stream == nullptr ? CU_STREAM_PER_THREAD : stream;
+  launch->stream_known = true;
+}
+
+// After cuGraphLaunch: the graph's user range is popped once its work is done, as in the H100 probe whose
+// ranges held each launch's work exactly (a pop that does not wait was not tried); a failed launch leaves an
+// empty range, no sample.
+void OnGraphLaunchExit(const CUpti_CallbackData& data) {
+  GraphLaunchScope& scope = current_graph_launch;
+  if (scope.depth == 0 || --scope.depth > 0) return;
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  ContextProfiler* profiler = ExistingProfiler(scope.context);
+  if (scope.position != kNotRecorded && profiler != nullptr && profiler->batch_number() == scope.batch) {
+    const bool launched = *static_cast<const CUresult*>(data.functionReturnValue) == CUDA_SUCCESS;
+    if (launched && !SynchronizeStream(scope.stream)) {
+      state.stream->WriteMessage("cannot wait for a CUDA graph launch: its sample may miss part of its work");
+    }
+    profiler->CloseRange(scope.position);
+    if (!launched) profiler->CancelLaunch(scope.position);
+    if (state.filter.Exhausted()) {
+      for (auto& [context, each] : state.profilers) each->Flush(*state.stream);
+    }
+  }
+  scope.position = kNotRecorded;
+}
+
+// A graph launch: one sample (graph_sampling.h), a user range around cuGraphLaunch; its kernel nodes count
+// as launches. One into a capturing stream is recorded into that capture, not run: no launch.
+void OnGraphLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
   if (data.callbackSite == CUPTI_API_EXIT) {
-    if (depth > 0) --depth;
+    OnGraphLaunchExit(data);
     return;
   }
-  if (depth++ > 0) return;
+  GraphLaunchScope& scope = current_graph_launch;
+  if (scope.depth++ > 0) return;
+  scope.context = data.context;
+  scope.position = kNotRecorded;
   if (launching_own_kernel || data.functionParams == nullptr) return;
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
-  if (state.finished) return;
+  if (state.finished || !state.stream) return;
   static_assert(sizeof(cuGraphLaunch_params) == sizeof(cuGraphLaunch_ptsz_params), "same layout");
   const auto* params = static_cast<const cuGraphLaunch_params*>(data.functionParams);
-  EndBatchOf(data.context);
-  auto found = state.graph_kernels.find(params->hGraph);
-  const std::size_t kernels = found == state.graph_kernels.end() ? 0 : found->second.size();
-  if (state.graph_launches++ == 0) {
-    std::string names;
-    for (std::size_t i = 0; i < kernels && i < 4; ++i) names += (i ? ", " : "") + found->second[i].name;
-    state.stream->WriteMessage(
-        "CUDA graph launches are counted but not sampled (the first: " + std::to_string(kernels) + " kernel node(s)" +
-        (names.empty() ? "" : ": " + names) + "); CUPTI's range profiler failed on them in testing (docs/cli.md)");
+  const bool per_thread = cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+  const CUstream stream = per_thread && params->hStream == nullptr ? CU_STREAM_PER_THREAD : params->hStream;
+  scope.stream = stream;
+  if (StreamIsCapturing(stream)) return;
+  auto found = state.graphs.find(params->hGraph);
+  if (found == state.graphs.end()) {  // instantiated before this session subscribed: its nodes were never read
+    GraphDescription unknown;
+    unknown.nodes_known = false;
+    cuptiGetGraphExecId(params->hGraph, &unknown.id);
+    found = state.graphs.emplace(params->hGraph, std::move(unknown)).first;
   }
-  state.launches += kernels;
+  const GraphDescription& graph = found->second;
+  const std::uint64_t index = state.launches;
+  state.launches += GraphLaunchCount(graph);
+  if (state.settings.range_mode == profiling::RangeMode::kNvtx) {
+    // The NVTX range open around it (a user range, which holds graph launches whole) is the sample.
+    auto& open = state.open_nvtx_sample;
+    ContextProfiler* nvtx_profiler = ExistingProfiler(open.context);
+    if (open.context == data.context && nvtx_profiler != nullptr && nvtx_profiler->batch_number() == open.batch) {
+      nvtx_profiler->HoldsGraphLaunch(open.position);
+    }
+    return;
+  }
+  ContextProfiler* existing = UnlessGraphRangeOpen(ExistingProfiler(data.context));
+  if (existing == nullptr && ExistingProfiler(data.context) != nullptr) return;  // another thread's graph is measured
+  // No pass starts while a stream captures.
+  bool sampled = state.active_captures == 0 && GraphLaunchCount(graph) > 0;
+  if (sampled) {
+    if (state.hooks.on_launch) state.hooks.on_launch(index, data.context);
+    const bool in_ranges = !state.nvtx_filter.Active() || state.nvtx_filter.Matches(NvtxRanges::OpenOnThisThread());
+    sampled =
+        in_ranges && ChooseGraphLaunch(graph, [&state](const std::string& name) { return state.filter.Profile(name); });
+  }
+  ContextProfiler* profiler = nullptr;
+  if (sampled && ProfileOnly(data.context)) profiler = ProfilerFor(data.context);
+  if (profiler == nullptr || !profiler->SamplesGraphs()) {
+    if (profiler != nullptr && state.graph_launches++ == 0) {
+      state.stream->WriteMessage(
+          "CUDA graph launches are counted but not sampled under kernel replay: CUPTI's kernel replay makes no "
+          "range of them (docs/cli.md); application replay samples them");
+    }
+    // A pass of auto ranges that holds a graph launch fails to stop: the open batch ends first.
+    if (ContextProfiler* open = profiler != nullptr ? profiler : existing)
+      open->BeforeUnsampledGraphLaunch(*state.stream);
+    return;
+  }
+  KernelLaunch launch = GraphLaunchSample(graph);
+  SetGraphStream(data, params->hStream, per_thread, &launch);
+  launch.nvtx = OpenRangeLabels();
+  launch.context_id = data.contextUid;
+  scope.position = profiler->BeginGraphLaunch(std::move(launch), index, *state.stream);
+  scope.batch = profiler->batch_number();
+  if (scope.position == kNotRecorded) return;
+  launching_own_kernel = true;
+  profiler->FlushCachesBefore(scope.position, stream, *state.stream);
+  launching_own_kernel = false;
+  if (!profiler->OpenRange(scope.position)) {
+    profiler->CancelLaunch(scope.position);
+    scope.position = kNotRecorded;
+  }
 }
 
 // A stream is about to capture: the open batch ends now, while stopping the pass (which synchronizes) is
@@ -310,15 +435,16 @@ bool IsBeginCapture(CUpti_CallbackId cbid) {
 void OnGraphExecCreated(const CUpti_GraphData& graph) {
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
-  if (state.finished || graph.graph == nullptr) return;
-  std::vector<KernelLaunch> kernels;
+  if (state.finished || !state.stream || graph.graph == nullptr) return;
+  GraphDescription description;
   std::string error;
-  if (!GraphKernelLaunches(graph.graph, &kernels, &error)) {
+  if (!GraphKernelLaunches(graph.graph, &description.kernels, &description.other_work_nodes, &error)) {
     state.stream->WriteMessage("cannot read the kernel nodes of a CUDA graph (" + error +
-                               "); its launches are not told apart from the kernels around them");
+                               "); its launches are neither sampled nor counted as launches");
     return;
   }
-  state.graph_kernels[graph.graphExec] = std::move(kernels);
+  cuptiGetGraphExecId(graph.graphExec, &description.id);
+  state.graphs[graph.graphExec] = std::move(description);
 }
 
 void OnContextDestroy(CUcontext context) {
@@ -358,8 +484,8 @@ void SampleNvtxRange(CUpti_CallbackId cbid) {
       profiler->CloseRange(open.position);
     } else {
       state.stream->WriteMessage("NVTX range \"" + open.path +
-                                 "\" was cut short: its batch ended before its pop (a CUDA graph launch, a stream "
-                                 "capture or the context's end inside it)");
+                                 "\" was cut short: its batch ended before its pop (a stream capture, a launch in "
+                                 "another context or the context's end inside it)");
     }
     open = {};
     if (state.nvtx_samples.Exhausted()) {
@@ -379,7 +505,7 @@ void SampleNvtxRange(CUpti_CallbackId cbid) {
     state.nvtx_samples.Forget();
     return;
   }
-  ContextProfiler* profiler = ProfilerFor(context);
+  ContextProfiler* profiler = ProfileOnly(context) ? ProfilerFor(context) : nullptr;
   KernelLaunch range;
   range.name = started->path;
   range.nvtx = started->labels;
@@ -428,13 +554,13 @@ void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
     } else if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING && resource->resourceDescriptor != nullptr) {
       InjectionState& state = State();
       std::lock_guard<std::recursive_mutex> lock(state.mutex);
-      state.graph_kernels.erase(static_cast<const CUpti_GraphData*>(resource->resourceDescriptor)->graphExec);
+      state.graphs.erase(static_cast<const CUpti_GraphData*>(resource->resourceDescriptor)->graphExec);
     }
     return;
   }
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
       (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)) {
-    OnGraphLaunch(*static_cast<const CUpti_CallbackData*>(data));
+    OnGraphLaunch(cbid, *static_cast<const CUpti_CallbackData*>(data));
     return;
   }
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API && (IsBeginCapture(cbid) || IsEndCapture(cbid))) {
@@ -502,7 +628,7 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
   state.batch_size = options.batch_size;
   state.hooks = std::move(hooks);
   state.launches = 0;
-  state.graph_launches = 0;  // each pass's stream says once that graph kernels go unsampled
+  state.graph_launches = 0;  // each pass's stream says once that kernel replay samples no graph
   state.active_captures = 0;
   state.header_written = false;
   state.finished = false;

@@ -16,6 +16,7 @@ struct GraphDriver {
   CUresult (*cuFuncGetName)(const char**, CUfunction) = nullptr;
   CUresult (*cuKernelGetName)(const char**, CUkernel) = nullptr;
   CUresult (*cuStreamIsCapturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
+  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
   bool ok = false;
 };
 
@@ -27,6 +28,7 @@ const GraphDriver& Driver() {
         DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
     if (!library) return d;
     library->Resolve("cuStreamIsCapturing", &d.cuStreamIsCapturing);
+    library->Resolve("cuStreamSynchronize", &d.cuStreamSynchronize);
     d.ok = library->Resolve("cuGraphGetNodes", &d.cuGraphGetNodes) &&
            library->Resolve("cuGraphGetEdges_v2", &d.cuGraphGetEdges) &&
            library->Resolve("cuGraphNodeGetType", &d.cuGraphNodeGetType) &&
@@ -75,8 +77,26 @@ bool StreamIsCapturing(CUstream stream) {
          status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::string* error) {
+bool IsOtherGpuWork(CUgraphNodeType type) {
+  switch (type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+    case CU_GRAPH_NODE_TYPE_HOST: return false;
+    default: return true;
+  }
+}
+
+bool SynchronizeStream(CUstream stream) {
+  const GraphDriver& driver = Driver();
+  return driver.cuStreamSynchronize != nullptr && driver.cuStreamSynchronize(stream) == CUDA_SUCCESS;
+}
+
+bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::size_t* other_work_nodes,
+                         std::string* error) {
   kernels->clear();
+  *other_work_nodes = 0;
   const GraphDriver& driver = Driver();
   if (!driver.ok) {
     *error = "libcuda.so.1 lacks an entry point for reading CUDA graphs";
@@ -110,7 +130,14 @@ bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std:
   for (std::size_t e = 0; e < edge_count; ++e) edges.emplace_back(index_of(from[e]), index_of(to[e]));
   for (std::size_t i : TopologicalOrder(nodes.size(), edges)) {
     CUgraphNodeType type;
-    if (driver.cuGraphNodeGetType(nodes[i], &type) != CUDA_SUCCESS || type != CU_GRAPH_NODE_TYPE_KERNEL) continue;
+    if (driver.cuGraphNodeGetType(nodes[i], &type) != CUDA_SUCCESS) {
+      ++*other_work_nodes;  // unknown: not taken for a kernel-free node
+      continue;
+    }
+    if (type != CU_GRAPH_NODE_TYPE_KERNEL) {
+      *other_work_nodes += IsOtherGpuWork(type) ? 1 : 0;
+      continue;
+    }
     CUDA_KERNEL_NODE_PARAMS params{};
     KernelLaunch launch;
     const char* name = nullptr;

@@ -1,10 +1,8 @@
 // CUDA Graphs: the kernel nodes of an instantiated graph, in the order a launch of it runs them. The
 // launch callback of cuGraphLaunch sees only the graph, so the nodes are read when CUPTI reports the
 // executable graph's creation (CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED), from the graph it was instantiated
-// from. `opengpa profile` counts a graph launch as one launch per kernel node (launch indexes stay those
-// of the kernels that ran) and names them; it does not sample them yet: on the H100 (CUDA 13.0, driver
-// 580) a pass open across a stream capture and the graph's launch failed in cuptiRangeProfilerStop
-// (CUPTI_ERROR_UNKNOWN), losing its batch, so batches end before captures and graph launches (docs/cli.md).
+// from. `opengpa profile` samples each graph launch as one range (graph_sampling.h) and counts it as one
+// launch per kernel node, so the launch indexes of the kernels after it stay those of the kernels that ran.
 //
 // The order: nodes on parallel branches are placed in one topological order (ties by the order
 // cuGraphGetNodes lists them); kernel nodes inside child-graph nodes and parameters changed after
@@ -28,12 +26,20 @@ namespace opengpa::inject_cuda {
 std::vector<std::size_t> TopologicalOrder(std::size_t count,
                                           const std::vector<std::pair<std::size_t, std::size_t>>& edges);
 
-// The kernel nodes of `graph` in launch order, named and with grid and block (stream left to the launch).
-// False and *error when the driver cannot describe the graph.
-bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::string* error);
+// The kernel nodes of `graph` in launch order, named and with grid and block (stream left to the launch),
+// and how many of its other nodes may run GPU work (memset, memcpy, child graphs, ...: every type but
+// empty, event and host nodes). False and *error when the driver cannot describe the graph.
+bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::size_t* other_work_nodes,
+                         std::string* error);
+
+// Whether a node of `type` may run work on the GPU besides kernels (memset, memcpy, child graph, ...).
+bool IsOtherGpuWork(CUgraphNodeType type);
 
 // Whether `stream` is capturing into a graph: a launch on it is recorded, not run, and makes no range.
 bool StreamIsCapturing(CUstream stream);
+
+// Waits for the work queued on `stream` (cuStreamSynchronize); false if the driver refuses.
+bool SynchronizeStream(CUstream stream);
 
 }  // namespace opengpa::inject_cuda
 

@@ -27,6 +27,11 @@ struct KernelLaunch {
   bool stream_known = false;
   // The NVTX ranges open on the launching thread, outermost first, as samples show them (nvtx_filter.h).
   std::vector<std::string> nvtx;
+  std::uint32_t context_id = 0;  // CUPTI's id of the launch's CUDA context (0: not known)
+  // A CUDA graph launch (graph_sampling.h): the executable graph's CUPTI id, and the kernel node the sample
+  // is when the graph's one piece of GPU work is that node (else the sample covers the whole graph).
+  std::optional<std::uint32_t> graph;
+  std::optional<std::uint32_t> graph_node;
 };
 
 // Whether `cbid` of `domain` is a kernel launch this library profiles.

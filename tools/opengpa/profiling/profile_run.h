@@ -50,6 +50,11 @@ struct Sample {
   // The NVTX push/pop ranges open on the launching thread, outermost first ("name", or "domain@name" for a
   // range of a registered domain): which part of the program the launch belongs to.
   std::vector<std::string> nvtx;
+  std::uint32_t context = 0;  // CUDA: CUPTI's id of the launch's context (0: not known, or not CUDA)
+  // CUDA graphs: the sample is one launch of the executable graph `graph` (CUPTI's id), covering all its
+  // nodes' work, or only its kernel node `graph_node` when that is the graph's one piece of GPU work.
+  std::optional<std::uint32_t> graph;
+  std::optional<std::uint32_t> graph_node;
 };
 
 struct ProfileRun {

@@ -89,12 +89,15 @@ std::string NvtxPath(const Sample& sample) {
 }  // namespace
 
 void WriteProfileCsv(const ProfileRun& run, std::ostream& out) {
-  out << "pid,index,kernel,queue,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,nvtx";
+  out << "pid,index,kernel,queue,context,graph,graph_node,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,"
+         "nvtx";
   for (const auto& counter : run.counters) out << ',' << CsvCell(counter.name);
   out << '\n';
   for (const auto& sample : run.samples) {
     out << sample.pid << ',' << sample.index << ',' << CsvCell(sample.name) << ','
-        << CsvCell(QueueName(run, sample.queue));
+        << CsvCell(QueueName(run, sample.queue)) << ',' << (sample.context ? std::to_string(sample.context) : "") << ','
+        << (sample.graph ? std::to_string(*sample.graph) : "") << ','
+        << (sample.graph_node ? std::to_string(*sample.graph_node) : "");
     for (auto v : sample.grid) out << ',' << v;
     for (auto v : sample.block) out << ',' << v;
     out << ',' << (sample.start_ns ? std::to_string(*sample.start_ns) : "");
@@ -133,6 +136,9 @@ nlohmann::ordered_json ProfileJson(const ProfileRun& run) {
     if (sample.start_ns) entry["start_ns"] = *sample.start_ns;
     if (sample.end_ns) entry["end_ns"] = *sample.end_ns;
     entry["nvtx"] = sample.nvtx;
+    if (sample.context != 0) entry["context"] = sample.context;
+    if (sample.graph) entry["graph"] = *sample.graph;
+    if (sample.graph_node) entry["graph_node"] = *sample.graph_node;
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
       values[run.counters[i].name] = ValueJson(sample.values[i]);

@@ -29,7 +29,10 @@ bool MergeReplayPasses(const std::vector<ProfileRun>& passes, ProfileRun* merged
     for (std::size_t i = 0; i < common; ++i) {
       const Sample& a = first.samples[i];
       const Sample& b = run.samples[i];
-      if (a.name != b.name || a.grid != b.grid || a.block != b.block) {
+      // A graph launch matches a launch of a graph of the same nodes (the name lists them), whatever CUPTI
+      // numbered the executable graph in each run.
+      if (a.name != b.name || a.grid != b.grid || a.block != b.block || a.graph.has_value() != b.graph.has_value() ||
+          a.graph_node != b.graph_node) {
         *error = which + " profiled " + Shape(b) + " as its launch " + std::to_string(i + 1) + " where pass 1 had " +
                  Shape(a) + ": the program does not repeat its launches, so the passes cannot be joined " +
                  "(--replay-mode kernel replays each launch instead)";

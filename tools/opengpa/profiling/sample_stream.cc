@@ -34,6 +34,9 @@ bool ParseSample(const nlohmann::json& line, std::size_t counter_count, Sample* 
   if (line.contains("start_ns")) sample->start_ns = line["start_ns"].get<std::uint64_t>();
   if (line.contains("end_ns")) sample->end_ns = line["end_ns"].get<std::uint64_t>();
   if (line.contains("nvtx")) sample->nvtx = line["nvtx"].get<std::vector<std::string>>();
+  sample->context = line.value("context", 0u);
+  if (line.contains("graph")) sample->graph = line["graph"].get<std::uint32_t>();
+  if (line.contains("graph_node")) sample->graph_node = line["graph_node"].get<std::uint32_t>();
   const auto& values = line.at("values");
   if (!values.is_array() || values.size() != counter_count) return false;
   for (const auto& value : values) {
@@ -149,6 +152,9 @@ void SampleStreamWriter::WriteSample(const Sample& sample) {
   for (double value : sample.values) values.push_back(std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json());
   json["values"] = std::move(values);
   if (!sample.nvtx.empty()) json["nvtx"] = sample.nvtx;
+  if (sample.context != 0) json["context"] = sample.context;
+  if (sample.graph) json["graph"] = *sample.graph;
+  if (sample.graph_node) json["graph_node"] = *sample.graph_node;
   WriteRecord(std::move(json));
 }
 
