@@ -180,6 +180,15 @@ void ContextProfiler::Abandon() {
   if (l2_flush_) l2_flush_->Abandon();
 }
 
+std::unique_ptr<L2Flush> ContextProfiler::TakeFlushForLater() {
+  if (!l2_flush_) return nullptr;
+  if (!l2_flush_->in_own_context()) {
+    l2_flush_->Abandon();  // its module and buffers live in the context being destroyed
+    return nullptr;
+  }
+  return std::move(l2_flush_);
+}
+
 bool ContextProfiler::StartBatch(bool user, std::string* error) {
   auto step = Clock::now();
   // The object of the batch before, its counter data reset; a fresh one for the other kind of range (on the

@@ -116,6 +116,11 @@ class ContextProfiler {
   void Flush(profiling::SampleStreamWriter& stream);
   // The context is being destroyed: what it owns goes with it.
   void Abandon();
+  // The program's context is being destroyed (CUPTI's context-destroy callback): the profiler may go, but
+  // an L2 flush in a context of its own must not be destroyed from inside the driver's teardown (on the
+  // H100 that crashed the process at exit, 139, after every sample was written). Returns that flush for
+  // the caller to destroy later, outside the callback; a flush in the program's context is abandoned.
+  std::unique_ptr<L2Flush> TakeFlushForLater();
 
   struct PendingLaunch {
     std::uint64_t index = 0;

@@ -15,12 +15,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "context_profiler.h"
 #include "graph_kernels.h"
 #include "graph_sampling.h"
 #include "injection_control.h"
 #include "kernel_launch.h"
+#include "l2_flush.h"
 #include "launch_filter.h"
 #include "nvidia/cuda_driver.h"
 #include "nvtx_filter.h"
@@ -54,6 +56,9 @@ struct InjectionState {
   std::size_t batch_size = kDefaultBatchSize;
   std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
   std::map<CUcontext, std::string> failed_contexts;
+  // L2 flushes in contexts of their own whose program context was destroyed: destroyed at the next launch
+  // (outside the driver's teardown), left to the driver at exit (ContextProfiler::TakeFlushForLater).
+  std::vector<std::unique_ptr<L2Flush>> retired_flushes;
   // Kept across in-process sessions (Python's passes replay graphs instantiated in an earlier one).
   std::map<CUgraphExec, GraphDescription> graphs;  // graph_kernels.h, graph_sampling.h
   std::uint64_t launches = 0;  // every kernel launch of the process, in launch order
@@ -193,6 +198,7 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   if (state.finished || !state.stream) return;
   LaunchScope& scope = current_launch;
   if (data.callbackSite == CUPTI_API_ENTER) {
+    if (scope.depth == 0) state.retired_flushes.clear();  // a program context went earlier: now it is safe
     KernelLaunch launch = DescribeLaunch(domain, cbid, data);
     if (scope.depth++ > 0) {
       // The driver launch inside a runtime launch: the same kernel; it may know grid, block and stream.
@@ -454,6 +460,7 @@ void OnContextDestroy(CUcontext context) {
   auto found = state.profilers.find(context);
   if (found == state.profilers.end()) return;
   found->second->Flush(*state.stream);
+  if (auto flush = found->second->TakeFlushForLater()) state.retired_flushes.push_back(std::move(flush));
   state.profilers.erase(found);
 }
 
@@ -670,7 +677,9 @@ void FinishInjection(bool at_exit) {
   // At exit the runtime may already be tearing contexts down: leave their memory to the driver.
   if (at_exit) {
     for (auto& [context, profiler] : state.profilers) profiler->Abandon();
+    for (auto& flush : state.retired_flushes) flush->Abandon();
   }
+  state.retired_flushes.clear();
   if (state.subscriber) cuptiUnsubscribe(state.subscriber);
   state.subscriber = nullptr;
   state.profilers.clear();
