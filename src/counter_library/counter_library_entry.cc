@@ -9,16 +9,16 @@
 #include <mutex>
 #include <vector>
 
-#include "core/handle_registry.h"
 #include "core/backend.h"
-#include "platform/enum_argument.h"
-#include "platform/logging.h"
+#include "core/handle_registry.h"
 #include "core/version.h"
 #include "counter_library/context_registry.h"
 #include "counter_library/counter_context.h"
 #include "counter_library/device_selection.h"
 #include "counter_library/gpa4_bridge.h"
 #include "gpu_performance_api/opengpa_counters_ext.h"
+#include "platform/enum_argument.h"
+#include "platform/logging.h"
 
 using namespace opengpa;
 using namespace opengpa::counter_library;

@@ -25,9 +25,8 @@ DeviceInfo IdsOf(const GpaCounterContextHardwareInfo& info, const char* what) {
 GpaStatus OpenCuda(const char* function, const GpaCounterContextHardwareInfo& info,
                    std::unique_ptr<BackendContext>* out) {
   if (info.vendor_id != kNvidiaVendorId) {
-    return LogError(kGpaStatusErrorHardwareNotSupported,
-                    "{}: CUDA needs vendor_id 0x10DE (NVIDIA), not 0x{:04X}", function,
-                    info.vendor_id);
+    return LogError(kGpaStatusErrorHardwareNotSupported, "{}: CUDA needs vendor_id 0x10DE (NVIDIA), not 0x{:04X}",
+                    function, info.vendor_id);
   }
   const auto chip = NvidiaChipOfDeviceId(info.device_id);
   if (!chip) {
@@ -48,8 +47,7 @@ GpaStatus OpenCuda(const char* function, const GpaCounterContextHardwareInfo& in
 GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterContextHardwareInfo& info,
                              std::unique_ptr<BackendContext>* out) {
   switch (api) {
-    case kGpaApiCuda:
-      return OpenCuda(function, info, out);
+    case kGpaApiCuda: return OpenCuda(function, info, out);
     case kGpaApiVulkan:
 #ifdef OPENGPA_COUNTER_LIBRARY_WITH_VULKAN
       return OpenVulkanCatalogContext(IdsOf(info, "Vulkan"), out);
@@ -72,8 +70,7 @@ GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterCont
     case kGpaApiDirectx12:
       return LogError(kGpaStatusErrorApiNotSupported, "{}: api {} (DirectX) has no backend on this platform", function,
                       api);
-    default:
-      return LogError(kGpaStatusErrorInvalidParameter, "{}: api {} is not a GpaApiType", function, api);
+    default: return LogError(kGpaStatusErrorInvalidParameter, "{}: api {} is not a GpaApiType", function, api);
   }
 }
 

@@ -110,8 +110,8 @@ GpaStatus ComputeSeries(_GpaCounterContext* context, const SpmColumns& series, c
     std::vector<std::uint32_t> wanted(indices, indices + count);
     for (std::size_t k = 0; k < wanted.size(); ++k) {
       if (wanted[k] >= counters.counters().size()) {  // AMD's status for an index with no counter
-        return LogError(kGpaStatusErrorCounterNotFound, "{}: gpa_counter_indices[{}] = {} >= {} counters", kFunction,
-                        k, wanted[k], counters.counters().size());
+        return LogError(kGpaStatusErrorCounterNotFound, "{}: gpa_counter_indices[{}] = {} >= {} counters", kFunction, k,
+                        wanted[k], counters.counters().size());
       }
     }
     const std::vector<HardwareCounterIndex> columns(series.columns.begin(), series.columns.end());

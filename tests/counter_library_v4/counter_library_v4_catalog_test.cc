@@ -5,8 +5,8 @@
 #include <gmock/gmock.h>
 
 #include <array>
-#include <map>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "tests/counter_library_v4/counter_library_v4_fixture.h"
@@ -145,7 +145,7 @@ TEST_F(CatalogV4Test, VertexReuseAndPixelsPerPrimitiveAreTheirFormulasOverTheVal
 TEST_F(CatalogV4Test, SpmResultsAreEachCountersFormulaAtEachTimestampFrom16BitValues) {
   GpaCounterContext context = Open(kGpaApiOpengl, Device(0x1002, 0x744C), kGpaOpenContextEnableHardwareCountersBit);
   ASSERT_NE(context, nullptr);
-  const GpaUInt32 ppp = IndexOf(context, "PSPixelsPerPrimitive");   // frag / max(clip prims, 1)
+  const GpaUInt32 ppp = IndexOf(context, "PSPixelsPerPrimitive");       // frag / max(clip prims, 1)
   const GpaUInt32 rejected = IndexOf(context, "ClipperPrimsRejected");  // max(clip in - clip out, 0)
   GpaUInt32 frag = 0, clip_in = 0, clip_out = 0;
   for (const auto& input : InputsOf(context, ppp)) {
@@ -158,11 +158,11 @@ TEST_F(CatalogV4Test, SpmResultsAreEachCountersFormulaAtEachTimestampFrom16BitVa
   ASSERT_NE(frag, clip_out);
   // Three columns of 16-bit values, in an order unlike the counters' (columns are found by event_index).
   const std::array<GpaUInt64, 3> timestamps = {100, 200, 300};
-  const std::array<GpaSpmCounterInfo, 3> infos = {GpaSpmCounterInfo{0, 0, 0, clip_out}, GpaSpmCounterInfo{0, 0, 3, frag},
-                                                  GpaSpmCounterInfo{0, 0, 6, clip_in}};
-  const std::array<GpaUInt16, 9> values = {300, 0, 7,      // clip out
-                                           900, 0, 60,     // frag
-                                           310, 5, 7};     // clip in
+  const std::array<GpaSpmCounterInfo, 3> infos = {
+      GpaSpmCounterInfo{0, 0, 0, clip_out}, GpaSpmCounterInfo{0, 0, 3, frag}, GpaSpmCounterInfo{0, 0, 6, clip_in}};
+  const std::array<GpaUInt16, 9> values = {300, 0, 7,   // clip out
+                                           900, 0, 60,  // frag
+                                           310, 5, 7};  // clip in
   GpaSpmData data{};
   data.number_of_timestamps = 3;
   data.number_of_spm_counter_info = 3;

@@ -4,8 +4,8 @@
 #include <gmock/gmock.h>
 
 #include <array>
-#include <map>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "tests/counter_library_v4/counter_library_v4_fixture.h"
@@ -113,12 +113,12 @@ TEST_P(CudaV4Test, SpmResultsAreTheCatalogFormulasAtEveryTimestamp) {
   const std::array<GpaUInt32, 3> counters = {bytes, fetch, busy};
   std::array<double, 12> results{};
   ASSERT_EQ(lib_.GpaCounterlibComputeDerivedSpmCounterResults(context, &data, counters.size(), counters.data(),
-                                                                results.data()),
+                                                              results.data()),
             kGpaStatusOk)
       << Errors();
-  EXPECT_THAT(results, ElementsAre(1024.0, 2048.0, 512.0, 4e9,                 // LocalVidMemBytes
-                                   1000.0 / 1024, 2.0, 0.0, 3e9 / 1024,        // FetchSize (kilobytes)
-                                   50.0, 100.0, 0.0, 100.0));                  // GPUBusy, clamped at 100
+  EXPECT_THAT(results, ElementsAre(1024.0, 2048.0, 512.0, 4e9,           // LocalVidMemBytes
+                                   1000.0 / 1024, 2.0, 0.0, 3e9 / 1024,  // FetchSize (kilobytes)
+                                   50.0, 100.0, 0.0, 100.0));            // GPUBusy, clamped at 100
 }
 
 TEST_P(CudaV4Test, SpmResultsReadAmdsFourByteIntegersToo) {

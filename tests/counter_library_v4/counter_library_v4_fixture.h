@@ -75,8 +75,8 @@ class CounterLibraryV4Test : public ::testing::Test {
       EXPECT_EQ(lib_.GpaCounterLibGetCounterIndex(with_hardware, &param, &index), kGpaStatusOk) << Errors();
       const char* name = nullptr;
       EXPECT_EQ(lib_.GpaCounterLibGetCounterName(with_hardware, index, &name), kGpaStatusOk);
-      inputs.push_back({name != nullptr ? name : "", hw.is_timing_block ? hw.gpu_time_bottom_to_bottom_duration
-                                                                        : hw.gpa_hw_block_event_id});
+      inputs.push_back({name != nullptr ? name : "",
+                        hw.is_timing_block ? hw.gpu_time_bottom_to_bottom_duration : hw.gpa_hw_block_event_id});
     }
     return inputs;
   }

@@ -46,7 +46,8 @@ TEST_F(CounterLibraryV4StatusTest, TheTableGpa43sHeaderAsksForIsTheV4OneWithMajo
   EXPECT_TRUE(table.IsInit());
   // The v4 Open is not the exported (v3) GpaCounterLibOpenCounterContext; the shared entries are the exports.
   void* self = dlopen(nullptr, RTLD_NOW);
-  EXPECT_NE(reinterpret_cast<void*>(table.GpaCounterLibOpenCounterContext), dlsym(self, "GpaCounterLibOpenCounterContext"));
+  EXPECT_NE(reinterpret_cast<void*>(table.GpaCounterLibOpenCounterContext),
+            dlsym(self, "GpaCounterLibOpenCounterContext"));
   EXPECT_EQ(reinterpret_cast<void*>(table.GpaCounterLibGetNumCounters), dlsym(self, "GpaCounterLibGetNumCounters"));
   dlclose(self);
 }
@@ -63,7 +64,8 @@ TEST_F(CounterLibraryV4StatusTest, TheTableIsAlsoTheV4OneWhenTheCallerStatesMajo
 TEST_F(CounterLibraryV4StatusTest, AnOlderV4TableGetsTheEntriesThatFitAndNothingPastItsEnd) {
   std::array<unsigned char, sizeof(GpaCounterLibFuncTable)> buffer;
   buffer.fill(0xCD);
-  const GpaUInt32 header[2] = {4, static_cast<GpaUInt32>(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetSupportedSampleTypes))};
+  const GpaUInt32 header[2] = {
+      4, static_cast<GpaUInt32>(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetSupportedSampleTypes))};
   std::memcpy(buffer.data(), header, sizeof header);
   ASSERT_EQ(GpaCounterLibGetFuncTable(buffer.data()), kGpaStatusOk) << Errors();
   GpaCounterLibFuncTable filled;
@@ -132,7 +134,8 @@ TEST_F(CounterLibraryV4StatusTest, OpenRefusesSqttWhichHasNoCountersAndValuesTha
 
 TEST_F(CounterLibraryV4StatusTest, OpenRefusesSampleTypesTheDeviceDoesNotOffer) {
   GpaCounterContext context = nullptr;
-  for (GpaSessionSampleType type : {kGpaSessionSampleTypeStreamingCounter, kGpaSessionSampleTypeStreamingCounterAndSqtt}) {
+  for (GpaSessionSampleType type :
+       {kGpaSessionSampleTypeStreamingCounter, kGpaSessionSampleTypeStreamingCounterAndSqtt}) {
     EXPECT_EQ(lib_.GpaCounterLibOpenCounterContext(kGpaApiOpengl, type, Device(0x10DE, 0x2330),
                                                    kGpaOpenContextDefaultBit, &context),
               kGpaStatusErrorIncompatibleSampleTypes);
@@ -256,7 +259,8 @@ TEST_F(CounterLibraryV4StatusTest, ComputeDerivedCounterResultRefusesNoValuesNul
   EXPECT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context_, gpu_time, values, 2, nullptr),
             kGpaStatusErrorNullPointer);
   EXPECT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context_, count_, values, 2, &result), kGpaStatusErrorFailed);
-  EXPECT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context_, gpu_time, values, 1, &result), kGpaStatusErrorFailed);
+  EXPECT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context_, gpu_time, values, 1, &result),
+            kGpaStatusErrorFailed);
   EXPECT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(closed_, gpu_time, values, 2, &result),
             kGpaStatusErrorContextNotOpen);
 }

@@ -10,7 +10,8 @@ static_assert(sizeof(GpaUuid) == sizeof(Uuid16), "GPA 4's GpaUuid is 16 bytes");
 GpaStatus GetCounterUuid(const GpaCounterContext gpa_virtual_context, GpaUInt32 gpa_counter_index,
                          GpaUuid* gpa_counter_uuid) {
   Uuid16 uuid{};
-  const GpaStatus status = CounterUuid(gpa_virtual_context, gpa_counter_index, gpa_counter_uuid != nullptr ? &uuid : nullptr);
+  const GpaStatus status =
+      CounterUuid(gpa_virtual_context, gpa_counter_index, gpa_counter_uuid != nullptr ? &uuid : nullptr);
   if (status != kGpaStatusOk) return status;
   gpa_counter_uuid->data_1 = uuid.data_1;
   gpa_counter_uuid->data_2 = uuid.data_2;

@@ -14,8 +14,10 @@ namespace opengpa::counter_library::gpa4 {
 static_assert(kNoBlock == kGpaHwBlockCount, "the bridge's GPA 4 block count is the v4 header's");
 static_assert(sizeof(GpaCounterLibFuncTable) == 160, "GPA 4.3's counter-library table has 19 entries");
 // v3.17's seventeen entries keep their slots; GPA 4.3 appends its two.
-static_assert(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetCountersByPass) == 8 + 16 * sizeof(void*), "v3's last slot");
-static_assert(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetSupportedSampleTypes) == 8 + 17 * sizeof(void*), "slot 17");
+static_assert(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetCountersByPass) == 8 + 16 * sizeof(void*),
+              "v3's last slot");
+static_assert(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetSupportedSampleTypes) == 8 + 17 * sizeof(void*),
+              "slot 17");
 static_assert(offsetof(GpaCounterLibFuncTable, GpaCounterlibComputeDerivedSpmCounterResults) == 8 + 18 * sizeof(void*),
               "slot 18");
 
