@@ -11,9 +11,10 @@
 namespace opengpa::counter_library {
 
 GpaStatus CounterContext::Create(std::unique_ptr<BackendContext> backend, GpaOpenContextFlags flags,
-                                 std::unique_ptr<CounterContext>* out) {
+                                 std::unique_ptr<CounterContext>* out, ContextFlavor flavor) {
   auto context = std::make_unique<CounterContext>();
   context->backend_ = std::move(backend);
+  context->flavor_ = flavor;
   const BackendContext& device = *context->backend_;
   // As GpaOpenContext: HideDerived drops the catalogs, EnableHardwareCounters appends the hardware counters.
   const bool hide_derived = (flags & kGpaOpenContextHideDerivedCountersBit) != 0;
@@ -68,7 +69,7 @@ GpaHwCounter CounterContext::HwCounterOf(HardwareCounterIndex h) const {
     id.gpu_time_bottom_to_bottom_duration = h;
   } else {
     id.is_timing_block = false;
-    id.gpa_hw_block = kGpaHwBlockCount;
+    id.gpa_hw_block = static_cast<GpaHwBlock>(flavor_.no_block);
     id.gpa_hw_block_instance = 0;
     id.gpa_hw_block_event_id = h;
     id.gpa_shader_mask = kGpaShaderMaskAll;
@@ -176,6 +177,34 @@ GpaStatus CounterContext::ComputeDerived(std::uint32_t counter, const GpaUInt64*
     }
   }
   *result = definition.formula.Evaluate(dense.data());
+  return kGpaStatusOk;
+}
+
+GpaStatus CounterContext::ComputeSeries(const char* function, const std::vector<std::uint32_t>& counters,
+                                        const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
+                                        const std::vector<double>& values, double* results) const {
+  const std::vector<HardwareCounterInfo>& hardware = backend_->HardwareCounters();
+  // Where each hardware counter's values are (the first column naming it).
+  std::vector<std::size_t> column_of(hardware.size(), columns.size());
+  for (std::size_t c = columns.size(); c-- > 0;) {
+    if (columns[c] < hardware.size()) column_of[columns[c]] = c;
+  }
+  std::vector<double> dense(hardware.size(), 0.0);
+  for (std::size_t k = 0; k < counters.size(); ++k) {
+    const PublicCounter& counter = counters_.at(counters[k]);
+    const std::vector<std::uint32_t>& inputs = counter.formula.Inputs();
+    for (HardwareCounterIndex h : inputs) {
+      if (column_of[h] == columns.size()) {  // a value of 0 in its place would be silently wrong
+        return LogError(kGpaStatusErrorInvalidParameter,
+                        "{}: counter {} ('{}') needs hardware counter {} ('{}'), which no GpaSpmCounterInfo names",
+                        function, counters[k], counter.name, h, hardware[h].name);
+      }
+    }
+    for (std::size_t t = 0; t < rows; ++t) {
+      for (HardwareCounterIndex h : inputs) dense[h] = values[column_of[h] * rows + t];
+      results[k * rows + t] = counter.formula.Evaluate(dense.data());
+    }
+  }
   return kGpaStatusOk;
 }
 

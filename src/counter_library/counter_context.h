@@ -26,16 +26,25 @@ namespace opengpa::counter_library {
 // Counters scheduled into one pass: hardware counter indices h, ascending.
 using PassContents = std::vector<HardwareCounterIndex>;
 
+// What the table a context was opened through makes of it. GPA v3 and GPA 4 number AMD's blocks differently, so
+// "no AMD block" is each one's kGpaHwBlockCount (51 in v3, 56 in GPA 4); a GPA 4 context lists the counters of
+// one session sample type, and those of a streaming-counter context stream.
+struct ContextFlavor {
+  std::uint32_t no_block = kGpaHwBlockCount;
+  bool streaming = false;
+};
+
 class CounterContext {
  public:
   // Builds the counter set for `flags` (GpaOpenContextBits); fails (logged) when the catalogs do not build
   // or the flags leave no counter.
   static GpaStatus Create(std::unique_ptr<BackendContext> backend, GpaOpenContextFlags flags,
-                          std::unique_ptr<CounterContext>* out);
+                          std::unique_ptr<CounterContext>* out, ContextFlavor flavor = {});
 
   const CounterSet& counters() const { return counters_; }
   const BackendContext& backend() const { return *backend_; }
   const GpaCounterInfo& Info(std::uint32_t counter) const { return infos_[counter]; }
+  bool streaming() const { return flavor_.streaming; }
 
   // The hardware counter a GpaHwCounter names (see above), or nullopt.
   std::optional<HardwareCounterIndex> HardwareIndexOf(const GpaHwCounter& counter) const;
@@ -51,10 +60,18 @@ class CounterContext {
   // Derived counter `counter` from `values`, one per hardware counter in GetCounterInfo's order.
   GpaStatus ComputeDerived(std::uint32_t counter, const GpaUInt64* values, GpaUInt32 value_count, double* result) const;
 
+  // Counters `counters` (valid indices) at each of `rows` timestamps of a time series whose column c holds
+  // hardware counter columns[c], values[c * rows + t]: results[k * rows + t]. Every hardware counter a counter
+  // needs must be among the columns (else InvalidParameter, logged under `function`).
+  GpaStatus ComputeSeries(const char* function, const std::vector<std::uint32_t>& counters,
+                          const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
+                          const std::vector<double>& values, double* results) const;
+
  private:
   GpaHwCounter HwCounterOf(HardwareCounterIndex h) const;
 
   std::unique_ptr<BackendContext> backend_;
+  ContextFlavor flavor_;
   CounterSet counters_;
   std::vector<GpaHwCounter> hardware_ids_;                 // by hardware counter index
   std::vector<std::vector<GpaHwCounter>> derived_inputs_;  // by counter index; empty for hardware counters

@@ -9,68 +9,21 @@
 #include <mutex>
 #include <vector>
 
-#include "core/handle_registry.h"
 #include "core/backend.h"
-#include "platform/enum_argument.h"
-#include "platform/logging.h"
+#include "core/handle_registry.h"
 #include "core/version.h"
+#include "counter_library/context_registry.h"
 #include "counter_library/counter_context.h"
 #include "counter_library/device_selection.h"
+#include "counter_library/gpa4_bridge.h"
 #include "gpu_performance_api/opengpa_counters_ext.h"
+#include "platform/enum_argument.h"
+#include "platform/logging.h"
 
 using namespace opengpa;
 using namespace opengpa::counter_library;
 
 namespace {
-
-// A counter-context id is a generation-checked handle (core/handle_registry.h), never a pointer, so a
-// stale or made-up id is reported instead of dereferenced. 0xC0 is this library's own kind tag.
-using Registry = HandleRegistry<CounterContext, static_cast<HandleKind>(0xC0)>;
-
-std::mutex& LibraryMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-Registry& Contexts() {
-  static Registry registry;
-  return registry;
-}
-
-GpaStatus NullArgument(const char* function, const char* argument) {
-  return LogError(kGpaStatusErrorNullPointer, "{}: {} is NULL", function, argument);
-}
-
-// Runs `body` under the library lock; no exception crosses the C boundary.
-template <typename Body>
-GpaStatus Guarded(const char* function, Body&& body) noexcept {
-  try {
-    std::lock_guard<std::mutex> lock(LibraryMutex());
-    return body();
-  } catch (const std::exception& e) {
-    try {
-      return LogError(kGpaStatusErrorException, "{}: {}", function, e.what());
-    } catch (...) {
-      return kGpaStatusErrorException;
-    }
-  } catch (...) {
-    return kGpaStatusErrorException;
-  }
-}
-
-// `body(context)` for a live context id; NULL and unknown ids are refused.
-template <typename Body>
-GpaStatus WithContext(const char* function, GpaCounterContext id, Body&& body) noexcept {
-  return Guarded(function, [&]() -> GpaStatus {
-    if (id == nullptr) return NullArgument(function, "gpa_virtual_context");
-    CounterContext* context = Contexts().Find(HandleValueOf(id));
-    if (context == nullptr) {
-      // AMD's counter library answers kGpaStatusErrorContextNotOpen here (not GPA's ContextNotFound).
-      return LogError(kGpaStatusErrorContextNotOpen, "{}: counter context {} is not open", function,
-                      static_cast<const void*>(id));
-    }
-    return body(*context);
-  });
-}
 
 // `body(context, counter)` for a valid counter index and a non-NULL output.
 template <typename Out, typename Body>
@@ -132,13 +85,19 @@ GpaStatus GpaCounterLibGetFuncTable(void* gpa_counter_lib_function_table) {
     // Only the two version fields of the caller's table are known to exist until they are read.
     GpaUInt32 header[2];
     std::memcpy(header, gpa_counter_lib_function_table, sizeof header);
+    // GPA 4.3's table also states major version 3 but is larger than any v3 table (160 bytes, not 144): the
+    // size tells them apart. A caller may also state major version 4 for the v4 table.
+    if (header[0] == gpa4::kTableMajorVersion ||
+        (header[0] == GPA_COUNTER_LIB_FUNC_TABLE_MAJOR_VERSION && header[1] > sizeof(GpaCounterLibFuncTable))) {
+      return gpa4::FillFunctionTable(gpa_counter_lib_function_table);
+    }
     if (header[0] != GPA_COUNTER_LIB_FUNC_TABLE_MAJOR_VERSION) {
       const GpaUInt32 caller_major = header[0];
       header[0] = GPA_COUNTER_LIB_FUNC_TABLE_MAJOR_VERSION;
       std::memcpy(gpa_counter_lib_function_table, header, sizeof header);
       return LogError(kGpaStatusErrorLibLoadMajorVersionMismatch,
-                      "GpaCounterLibGetFuncTable: gpa_counter_lib_major_version {} differs from this library's {}",
-                      caller_major, GPA_COUNTER_LIB_FUNC_TABLE_MAJOR_VERSION);
+                      "GpaCounterLibGetFuncTable: gpa_counter_lib_major_version {} is neither {} (GPA v3 and 4) nor {}",
+                      caller_major, GPA_COUNTER_LIB_FUNC_TABLE_MAJOR_VERSION, gpa4::kTableMajorVersion);
     }
     constexpr GpaUInt32 kHeaderSize = offsetof(GpaCounterLibFuncTable, GpaCounterLibGetVersion);
     if (header[1] > sizeof(GpaCounterLibFuncTable) || header[1] < kHeaderSize) {
@@ -180,18 +139,8 @@ GpaStatus GpaCounterLibOpenCounterContext(GpaApiType api, GpaCounterContextHardw
                       "enable the hardware ones: no counter would be exposed",
                       context_flags);
     }
-    std::unique_ptr<BackendContext> backend;
-    if (GpaStatus status = OpenOfflineBackend(EnumArgument(api), gpa_counter_context_hardware_info, &backend); status != kGpaStatusOk) {
-      return status;
-    }
-    std::unique_ptr<CounterContext> context;
-    if (GpaStatus status = CounterContext::Create(std::move(backend), context_flags, &context); status != kGpaStatusOk) {
-      return status;
-    }
-    const HandleValue id = Contexts().Add(std::move(context));
-    if (id == 0) return LogError(kGpaStatusErrorFailed, "GpaCounterLibOpenCounterContext: too many open contexts");
-    *gpa_virtual_context = HandleFromValue<GpaCounterContext>(id);
-    return kGpaStatusOk;
+    return OpenContext(EnumArgument(api), gpa_counter_context_hardware_info, context_flags, ContextFlavor{}, 0,
+                       gpa_virtual_context);
   });
 }
 

@@ -18,65 +18,59 @@ DeviceInfo IdsOf(const GpaCounterContextHardwareInfo& info, const char* what) {
   return device;
 }
 
-[[maybe_unused]] GpaStatus NotBuilt(const char* api) {
-  return LogError(kGpaStatusErrorApiNotSupported, "GpaCounterLibOpenCounterContext: this build has no {} backend",
-                  api);
+[[maybe_unused]] GpaStatus NotBuilt(const char* function, const char* api) {
+  return LogError(kGpaStatusErrorApiNotSupported, "{}: this build has no {} backend", function, api);
 }
 
-GpaStatus OpenCuda(const GpaCounterContextHardwareInfo& info, std::unique_ptr<BackendContext>* out) {
+GpaStatus OpenCuda(const char* function, const GpaCounterContextHardwareInfo& info,
+                   std::unique_ptr<BackendContext>* out) {
   if (info.vendor_id != kNvidiaVendorId) {
-    return LogError(kGpaStatusErrorHardwareNotSupported,
-                    "GpaCounterLibOpenCounterContext: CUDA needs vendor_id 0x10DE (NVIDIA), not 0x{:04X}",
-                    info.vendor_id);
+    return LogError(kGpaStatusErrorHardwareNotSupported, "{}: CUDA needs vendor_id 0x10DE (NVIDIA), not 0x{:04X}",
+                    function, info.vendor_id);
   }
   const auto chip = NvidiaChipOfDeviceId(info.device_id);
   if (!chip) {
     return LogError(kGpaStatusErrorHardwareNotSupported,
-                    "GpaCounterLibOpenCounterContext: NVIDIA device_id 0x{:04X} is not a board this library knows "
-                    "(see docs/counter-library.md)",
-                    info.device_id);
+                    "{}: NVIDIA device_id 0x{:04X} is not a board this library knows (see docs/counter-library.md)",
+                    function, info.device_id);
   }
 #ifdef OPENGPA_COUNTER_LIBRARY_WITH_CUDA
   return OpenCudaChipContext(std::string(*chip), out);
 #else
   (void)out;
-  return NotBuilt("CUDA");
+  return NotBuilt(function, "CUDA");
 #endif
 }
 
 }  // namespace
 
-GpaStatus OpenOfflineBackend(int api, const GpaCounterContextHardwareInfo& info,
+GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterContextHardwareInfo& info,
                              std::unique_ptr<BackendContext>* out) {
   switch (api) {
-    case kGpaApiCuda:
-      return OpenCuda(info, out);
+    case kGpaApiCuda: return OpenCuda(function, info, out);
     case kGpaApiVulkan:
 #ifdef OPENGPA_COUNTER_LIBRARY_WITH_VULKAN
       return OpenVulkanCatalogContext(IdsOf(info, "Vulkan"), out);
 #else
-      return NotBuilt("Vulkan");
+      return NotBuilt(function, "Vulkan");
 #endif
     case kGpaApiOpengl:
 #ifdef OPENGPA_COUNTER_LIBRARY_WITH_OPENGL
       return OpenOpenGlCatalogContext(IdsOf(info, "OpenGL"), out);
 #else
-      return NotBuilt("OpenGL");
+      return NotBuilt(function, "OpenGL");
 #endif
     case kGpaApiOpencl:
 #ifdef OPENGPA_COUNTER_LIBRARY_WITH_OPENCL
       return OpenOpenClCatalogContext(IdsOf(info, "OpenCL"), out);
 #else
-      return NotBuilt("OpenCL");
+      return NotBuilt(function, "OpenCL");
 #endif
     case kGpaApiDirectx11:
     case kGpaApiDirectx12:
-      return LogError(kGpaStatusErrorApiNotSupported,
-                      "GpaCounterLibOpenCounterContext: api {} (DirectX) has no backend on this platform",
+      return LogError(kGpaStatusErrorApiNotSupported, "{}: api {} (DirectX) has no backend on this platform", function,
                       api);
-    default:
-      return LogError(kGpaStatusErrorInvalidParameter, "GpaCounterLibOpenCounterContext: api {} is not a GpaApiType",
-                      api);
+    default: return LogError(kGpaStatusErrorInvalidParameter, "{}: api {} is not a GpaApiType", function, api);
   }
 }
 

@@ -17,8 +17,9 @@
 
 namespace opengpa::counter_library {
 
-// `api` is the caller's GpaApiType as an int (platform/enum_argument.h): C may pass any int.
-GpaStatus OpenOfflineBackend(int api, const GpaCounterContextHardwareInfo& hardware_info,
+// `api` is the caller's GpaApiType (v3's numbering) as an int (platform/enum_argument.h): C may pass any int.
+// Refusals are logged under `function`, the entry point that asked.
+GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterContextHardwareInfo& hardware_info,
                              std::unique_ptr<BackendContext>* out);
 
 // Defined only when the CUDA backend is built (cuda_chip_context.cc).

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "gpu_performance_api/gpu_perf_api.h"
+#include "gpu_performance_api/gpu_perf_api_counters.h"
 #include "gpu_performance_api/gpu_perf_api_interface_loader.h"
 #include "gpu_performance_api/opengpa_ext.h"
 #ifdef ABI_PINS_WITH_VULKAN

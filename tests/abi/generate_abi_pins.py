@@ -2,8 +2,8 @@
 """Writes tests/abi/abi_pins.h: one compile-time assertion per fact of an ABI list.
 
 usage: generate_abi_pins.py FACTS.abi.txt OUT.h [HEADER_TO_SKIP ...]
-Facts about types declared in a HEADER_TO_SKIP (by the list's "origin" lines) are left out: the v4 pins skip
-gpu_perf_api_counters.h, which OpenGPA's v4 header set does not ship.
+Facts about types declared in a HEADER_TO_SKIP (by the list's "origin" lines) are left out (a header set that
+does not ship that header). Both pinned sets ship every header today: no header is skipped.
 FACTS is a list in the format of ../shared/reference/gpa-abi/amd-gpa-v3.17.abi.txt (enum values and sizes,
 struct sizes, alignments, field offsets, sizes and types, function-table slots, function-pointer types,
 scalar typedefs, macros). The output compiles as C11 and as C++17 (tests/abi/abi_c.c, abi_cpp.cc): sizes,

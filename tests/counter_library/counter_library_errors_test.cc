@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -46,10 +47,15 @@ TEST_F(CounterLibraryErrorTest, FunctionTableChecksItsVersions) {
   ExpectRefused(GpaCounterLibGetFuncTable(&table), kGpaStatusErrorLibLoadMajorVersionMismatch, "major_version 2");
   EXPECT_EQ(table.gpa_counter_lib_major_version, GPA_COUNTER_LIB_FUNC_TABLE_MAJOR_VERSION);  // says what it wants
   EXPECT_EQ(table.GpaCounterLibGetVersion, nullptr);
-  GpaCounterLibFuncTable bigger;
-  bigger.gpa_counter_lib_minor_version = sizeof(GpaCounterLibFuncTable) + 8;
-  ExpectRefused(GpaCounterLibGetFuncTable(&bigger), kGpaStatusErrorLibLoadMinorVersionMismatch, "table size");
-  EXPECT_EQ(bigger.gpa_counter_lib_minor_version, sizeof(GpaCounterLibFuncTable));
+  // A table larger than v3's is GPA 4.3's (160 bytes, tests/counter_library_v4); one larger than that is refused,
+  // and the size the library serves is written back.
+  std::array<unsigned char, 256> bigger{};
+  const GpaUInt32 bigger_header[2] = {GPA_COUNTER_LIB_FUNC_TABLE_MAJOR_VERSION, 168};
+  std::memcpy(bigger.data(), bigger_header, sizeof bigger_header);
+  ExpectRefused(GpaCounterLibGetFuncTable(bigger.data()), kGpaStatusErrorLibLoadMinorVersionMismatch, "table size");
+  GpaUInt32 written_back[2] = {0, 0};
+  std::memcpy(written_back, bigger.data(), sizeof written_back);
+  EXPECT_EQ(written_back[1], 160u);
 
   // An older client's smaller table is a prefix: filled up to its size, nothing past it written.
   GpaCounterLibFuncTable older;

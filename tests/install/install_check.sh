@@ -16,7 +16,7 @@ package)
   cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
   for file in bin/opengpa lib/libGPUPerfAPIVK.so include/gpu_performance_api/gpu_perf_api.h \
               include/gpu_performance_api/gpu_perf_api_vk.h include/gpu_performance_api/opengpa_ext.h \
-              include/v4/gpu_performance_api/gpu_perf_api.h \
+              include/v4/gpu_performance_api/gpu_perf_api.h include/v4/gpu_performance_api/gpu_perf_api_counters.h \
               include/opengpa/opengpa.hpp lib/cmake/OpenGPA/OpenGPAConfig.cmake \
               lib/cmake/OpenGPA/OpenGPAConfigVersion.cmake lib/cmake/OpenGPA/OpenGPATargets.cmake \
               lib/pkgconfig/opengpa.pc lib/pkgconfig/opengpa-vk.pc lib/libVkLayer_opengpa_gpa_interface.so \
