@@ -105,17 +105,20 @@ const CudaDriver* LoadCudaDriver() {
     std::unique_ptr<CudaDriverLibrary> library;
     std::string error;
   };
-  static const Loaded loaded = [] {
-    Loaded result;
+  // Never destroyed: exit handlers registered before this first call (the CUDA injection's, which decodes its
+  // last batch at exit) run after static destructors of later-constructed objects, and must still find the
+  // driver's entry points (a destroyed table crashed `opengpa profile`'s programs at exit on the H100).
+  static const Loaded* const loaded = [] {
+    auto* result = new Loaded();
     GpaStatus status = kGpaStatusOk;
-    result.library = CudaDriverLibrary::Load({"libcuda.so.1"}, &status, &result.error);
+    result->library = CudaDriverLibrary::Load({"libcuda.so.1"}, &status, &result->error);
     return result;
   }();
-  if (loaded.library == nullptr) {
-    LogError(kGpaStatusErrorDriverNotSupported, "{}", loaded.error);
+  if (loaded->library == nullptr) {
+    LogError(kGpaStatusErrorDriverNotSupported, "{}", loaded->error);
     return nullptr;
   }
-  return &loaded.library->Api();
+  return &loaded->library->Api();
 }
 
 ScopedCurrentContext::ScopedCurrentContext(const CudaDriver& driver, CUcontext context)

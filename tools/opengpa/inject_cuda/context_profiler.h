@@ -117,9 +117,9 @@ class ContextProfiler {
   // The context is being destroyed: what it owns goes with it.
   void Abandon();
   // The program's context is being destroyed (CUPTI's context-destroy callback): the profiler may go, but
-  // an L2 flush in a context of its own must not be destroyed from inside the driver's teardown (on the
-  // H100 that crashed the process at exit, 139, after every sample was written). Returns that flush for
-  // the caller to destroy later, outside the callback; a flush in the program's context is abandoned.
+  // an L2 flush in a context of its own is not destroyed from inside the driver's teardown of another
+  // context (at exit that teardown is the runtime's). Returns that flush for the caller to destroy later,
+  // outside the callback; a flush in the program's context is abandoned.
   std::unique_ptr<L2Flush> TakeFlushForLater();
 
   struct PendingLaunch {
