@@ -41,8 +41,9 @@ bool CheckCounterNames(const std::string& chip, const std::vector<std::string>& 
 // Adds gpu__time_duration.sum (raw) unless an output already gives a duration: the timeline needs one.
 void EnsureDurationOutput(const nvidia::CuptiHostMetrics& chip, CounterPlan* plan);
 
-// Splits `metrics` into groups CUPTI collects in one pass each (greedy, in order), so that application
-// replay can run the program once per group. False and *error when one metric alone needs several passes.
+// Splits `metrics` into as few groups as it can find that CUPTI collects in one pass each (first fit, then a
+// bounded search down to CUPTI's pass count of the whole set), so that application replay runs the program once
+// per group. False and *error when one metric alone needs several passes.
 bool SplitIntoSinglePassGroups(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& metrics,
                                std::vector<std::vector<std::string>>* groups, std::string* error);
 
