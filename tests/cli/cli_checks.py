@@ -501,6 +501,18 @@ def profile_range_mode_nvtx_refuses_kernel_replay_and_other_apis_before_the_prog
 
 
 @check
+def profile_graph_profiling_takes_node_or_graph_and_refuses_anything_else_before_the_program_runs(ctx):
+    marker = os.path.join(ctx.tmp, "program-ran")
+    program = ["--", "sh", "-c", f"touch {marker}"]
+    result = ctx.run("profile", "--api", "cuda", "--graph-profiling", "nodes", "-o", os.path.join(ctx.tmp, "graphs"),
+                     *program, expect_ok=False)
+    expect(result.returncode == 2 and "choose graph, node" in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    expect(not os.path.exists(marker), "the program ran although the option was refused")
+    result = ctx.run("profile", "--help")
+    expect("--graph-profiling" in result.stdout and "node" in result.stdout, result.stdout[-400:])
+
+
+@check
 def profile_cl_of_the_opencl_sample_matches_the_samples_own_event_times(ctx):
     own_csv = os.path.join(ctx.tmp, "sample.csv")
     _, doc, trace, rows = profile(ctx, ctx.sample, "--csv", own_csv)

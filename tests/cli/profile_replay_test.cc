@@ -157,6 +157,25 @@ TEST(ProfileEnvironmentTest, SettingsReadBackAsTheCliWroteThem) {
   for (const auto& [name, value] : SettingsEnvironment(written)) unsetenv(name.c_str());
 }
 
+TEST(ProfileEnvironmentTest, GraphProfilingIsNodeByDefaultTravelsAsWrittenAndABadValueIsRefused) {
+  ProfileSettings defaults;
+  EXPECT_EQ(defaults.graph_profiling, GraphProfiling::kNode);  // ncu's default too
+  ProfileSettings written;
+  written.graph_profiling = GraphProfiling::kGraph;
+  for (const auto& [name, value] : SettingsEnvironment(written)) setenv(name.c_str(), value.c_str(), 1);
+  EXPECT_STREQ(std::getenv(kGraphProfilingVariable), "graph");
+  ProfileSettings read;
+  std::string error;
+  ASSERT_TRUE(SettingsFromEnvironment(&read, &error)) << error;
+  EXPECT_EQ(read.graph_profiling, GraphProfiling::kGraph);
+  setenv(kGraphProfilingVariable, "nodes", 1);
+  EXPECT_FALSE(SettingsFromEnvironment(&read, &error));
+  EXPECT_NE(error.find("OPENGPA_PROFILE_GRAPH_PROFILING=nodes is not node or graph"), std::string::npos) << error;
+  for (const auto& [name, value] : SettingsEnvironment(written)) unsetenv(name.c_str());
+  EXPECT_EQ(ParseGraphProfiling("node"), GraphProfiling::kNode);
+  EXPECT_FALSE(ParseGraphProfiling("").has_value());
+}
+
 ProfileRun MeasuredRun() {
   ProfileRun run;
   run.counters = {{"gr__cycles_active.avg", "cycle", "float64"},

@@ -54,6 +54,7 @@ struct ProfileOptions {
   std::uint64_t launch_count = 0;
   std::vector<std::string> nvtx_include;
   profiling::RangeMode range_mode = profiling::RangeMode::kKernel;
+  profiling::GraphProfiling graph_profiling = profiling::GraphProfiling::kNode;
   std::vector<std::string> program;
 };
 
@@ -198,6 +199,7 @@ int RunProfile(const ProfileOptions& options) {
   settings.launch_count = options.launch_count;
   settings.nvtx_include = options.nvtx_include;
   settings.range_mode = options.range_mode;
+  settings.graph_profiling = options.graph_profiling;
   {
     // A bad expression or range spec is a usage error, found before the program runs.
     profiling::LaunchFilter filter;
@@ -362,6 +364,14 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
       ->transform(ChoiceOf<profiling::RangeMode>(
           {{"kernel", profiling::RangeMode::kKernel}, {"nvtx", profiling::RangeMode::kNvtx}}, "range mode"))
       ->default_str("kernel");
+  command
+      .add_option("--graph-profiling", options->graph_profiling,
+                  "CUDA: node (each kernel node of a CUDA graph launch is a sample: the profiler replays the graph's "
+                  "work node by node on the launch's stream) or graph (each graph launch is one sample)")
+      ->transform(ChoiceOf<profiling::GraphProfiling>(
+          {{"node", profiling::GraphProfiling::kNode}, {"graph", profiling::GraphProfiling::kGraph}},
+          "graph profiling mode"))
+      ->default_str("node");
   command.add_option("program", options->program, "The program and its arguments (after --)")->required();
   *run = [options] { return RunProfile(*options); };
 }

@@ -11,7 +11,7 @@ here=$root/tests/device/cuda_graphs
 export PATH="$PATH:/usr/local/cuda/bin"
 ninja -C "$build" opengpa opengpa_inject_cuda GPUPerfAPICUDA GPUPerfAPICounters
 mkdir -p "$out/bin" "$out/lib" "$out/workload" "$out/tests/device/python"
-for program in graph_workload streams_contexts; do
+for program in graph_workload streams_contexts graph_changes; do
   nvcc -O2 -std=c++17 -arch=sm_90 -I"$here" "$here/$program.cu" -o "$out/workload/$program" -lcuda
 done
 nvcc -O2 -std=c++17 -arch=sm_90 -I"$root/src" -I"$root/include" -I"$here" "$here/graph_probe.cu" \
@@ -23,4 +23,4 @@ for library in libopengpa_inject_cuda.so libGPUPerfAPICUDA.so libGPUPerfAPICount
 done
 rm -rf "$out/python" && cp -r "$root/python" "$out/python"
 cp "$root"/tests/device/python/test_graph_kernels_device.py "$out/tests/device/python/"
-cp "$here/check_profiles.py" "$here/run.sh" "$out/"
+cp "$here/check_profiles.py" "$here/check_torch_graph.py" "$here/torch_graph.py" "$here/run.sh" "$here/run_nodes.sh" "$out/"

@@ -1,5 +1,6 @@
 """Checks `opengpa profile`'s JSON of graph_workload and streams_contexts against the known work (issue 12)
-and prints a compact table. Usage: check_profiles.py graphs|streams PROFILE.json [LAUNCHES]. Exit 1 on a
+and prints a compact table. Usage: check_profiles.py graphs|nodes|streams PROFILE.json [LAUNCHES] (graphs:
+--graph-profiling graph, one sample per graph launch; nodes: the default, one per kernel node). Exit 1 on a
 failed check."""
 import json
 import sys
@@ -71,6 +72,42 @@ def graphs(document, launches):
               f"plain FFMA {ffma_k[FFMA]:.0f}, {ffma_2k[FFMA]:.0f} == threads x (iterations + 1)")
 
 
+def nodes(document, launches):
+    """--graph-profiling node: every kernel node its own sample, equal to the same kernel launched plainly."""
+    samples = sorted(document["samples"], key=lambda s: s["index"])
+    check(len(samples) == 4 + 10 * launches, f"{len(samples)} samples for 4 plain launches and {launches} x 10 kernel nodes")
+    print("index  graph node  kernel" + "".join(f"  {c.split('__')[1][:22]:>22}" for c in samples[0]["values"]))
+    for s in samples:
+        print(f"{s['index']:5}  {str(s.get('graph', '')):>5} {str(s.get('graph_node', '')):>4}  {s['kernel'][:60]:60}"
+              + "".join(f"  {v:22.0f}" if v is not None else f"  {'n/a':>22}" for v in s["values"].values()))
+    if len(samples) < 4 + 10 * launches:
+        return
+    ffma_k, ffma_2k, copy, scale = samples[:4]
+    # Per launch: G = ffma(K), copy, scale; E = ffma(2K), copy, scale; P = ffma(K), copy, scale; S = copy.
+    expected = [ffma_k, copy, scale, ffma_2k, copy, scale, ffma_k, copy, scale, copy]
+    ordinals = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]
+    graphs = []
+    for i in range(launches):
+        row = samples[4 + 10 * i: 14 + 10 * i]
+        graphs.append([s.get("graph") for s in row])
+        for k, (s, reference, ordinal) in enumerate(zip(row, expected, ordinals)):
+            where = f"launch {i} node sample {k} ({s['kernel'][:24]})"
+            check(s["kernel"] == reference["kernel"] and s["grid"] == reference["grid"] and s.get("graph_node") == ordinal
+                  and s["index"] == 4 + 10 * i + k, f"{where}: named, shaped, ordered as the plain launch")
+            for metric, value in s["values"].items():
+                ref = reference["values"][metric]
+                if metric in (INST, FFMA):
+                    check(value == ref, f"{where}: {metric} {value:.0f} == plain {ref:.0f}")
+                elif metric in (READ, WRITE) and ref > (1 << 20):
+                    check(within(value, ref), f"{where}: {metric} {value:.0f} vs plain {ref:.0f} ({value / ref - 1:+.3%})")
+    check(all(len(set(g[0:3])) == 1 and len(set(g[3:6])) == 1 and len(set(g[6:9])) == 1 and len({g[0], g[3], g[6], g[9]}) == 4
+              and None not in g for g in graphs) and len({tuple(g) for g in graphs}) == 1,
+          "each graph's nodes carry its id, the four graphs told apart, the same ids at every launch")
+    if FFMA in ffma_k["values"]:
+        check(ffma_k["values"][FFMA] == 528 * 256 * 1001 and ffma_2k["values"][FFMA] == 528 * 256 * 2001,
+              "plain FFMA == threads x (iterations + 1)")
+
+
 def streams(document):
     samples = sorted(document["samples"], key=lambda s: s["index"])
     check(len(samples) == 16, f"{len(samples)} samples of 2 contexts x 2 streams x 4 launches")
@@ -95,6 +132,8 @@ if __name__ == "__main__":
         document = json.load(file)
     if sys.argv[1] == "graphs":
         graphs(document, int(sys.argv[3]) if len(sys.argv) > 3 else 3)
+    elif sys.argv[1] == "nodes":
+        nodes(document, int(sys.argv[3]) if len(sys.argv) > 3 else 3)
     else:
         streams(document)
     print(f"{sys.argv[1]} {sys.argv[2]}: {len(failures)} check(s) failed")

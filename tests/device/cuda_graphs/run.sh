@@ -23,9 +23,9 @@ profile() {
   cp "/tmp/$name.json" "$out/"
 }
 check() { python3 check_profiles.py "$@" | grep -v "^ok"; status=$((status | PIPESTATUS[0])); }
-profile graphs_one_pass --counters $one -- workload/graph_workload 3 && check graphs /tmp/graphs_one_pass.json 3
-profile graphs_application --counters $one,$ffma -- workload/graph_workload 3 && check graphs /tmp/graphs_application.json 3
-profile graphs_kernel_replay --replay-mode kernel --counters $one -- workload/graph_workload 1
+profile graphs_one_pass --graph-profiling graph --counters $one -- workload/graph_workload 3 && check graphs /tmp/graphs_one_pass.json 3
+profile graphs_application --graph-profiling graph --counters $one,$ffma -- workload/graph_workload 3 && check graphs /tmp/graphs_application.json 3
+profile graphs_kernel_replay --graph-profiling graph --replay-mode kernel --counters $one -- workload/graph_workload 1
 python3 -c "import json; d = json.load(open('/tmp/graphs_kernel_replay.json')); print('kernel replay:', len(d['samples']),
 'samples;', [m for m in d.get('messages', []) if 'graph' in m])"
 profile streams_one_pass --counters $ffma -- workload/streams_contexts && check streams /tmp/streams_one_pass.json

@@ -234,7 +234,7 @@ std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t inde
     return batch_.size() - 1;
   }
   EndBatchOfOtherKind(user_ranges_, stream);  // after graph launches, a kernel launch of an auto-range run
-  std::size_t in_batch = 0;  // ranges the batch holds (its flushes aside)
+  std::size_t in_batch = 0;                   // ranges the batch holds (its flushes aside)
   for (const PendingLaunch& pending : batch_) in_batch += pending.cancelled ? 0 : 1;
   if (in_batch >= batch_size_) Flush(stream);
   if (!batch_open_) {
@@ -277,14 +277,14 @@ void ContextProfiler::BeforeUnsampledGraphLaunch(profiling::SampleStreamWriter& 
 
 bool ContextProfiler::GraphRangeOpen() const {
   for (const PendingLaunch& pending : batch_) {
-    if (pending.range_open && pending.launch.graph) return true;
+    if (pending.range_open && pending.launch.graph && !pending.launch.graph_node_launched) return true;
   }
   return false;
 }
 
 void ContextProfiler::ShareOpenGraphRange(profiling::SampleStreamWriter& stream) {
   for (PendingLaunch& pending : batch_) {
-    if (!pending.range_open || !pending.launch.graph || pending.shared) continue;
+    if (!pending.range_open || !pending.launch.graph || pending.launch.graph_node_launched || pending.shared) continue;
     pending.shared = true;
     stream.WriteMessage("another thread launched work in this CUDA context while CUDA graph launch " +
                         std::to_string(pending.index) +
@@ -510,7 +510,9 @@ void ContextProfiler::WriteSample(const PendingLaunch& launch, std::size_t range
   } else {
     sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
   }
-  if (sample.graph || launch.holds_graph) LeaveOutUncountedInGraphs(&sample.values, stream);
+  if ((sample.graph && !launch.launch.graph_node_launched) || launch.holds_graph) {
+    LeaveOutUncountedInGraphs(&sample.values, stream);
+  }
   if (launch.shared) sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
   if (announced_streams_.insert(sample.queue).second) {
     stream.WriteQueue({sample.queue, "stream " + std::to_string(sample.queue), device_name_});

@@ -93,10 +93,8 @@ bool SynchronizeStream(CUstream stream) {
   return driver.cuStreamSynchronize != nullptr && driver.cuStreamSynchronize(stream) == CUDA_SUCCESS;
 }
 
-bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::size_t* other_work_nodes,
-                         std::string* error) {
-  kernels->clear();
-  *other_work_nodes = 0;
+bool GraphNodesInOrder(CUgraph graph, std::vector<CUgraphNode>* ordered, std::string* error) {
+  ordered->clear();
   const GraphDriver& driver = Driver();
   if (!driver.ok) {
     *error = "libcuda.so.1 lacks an entry point for reading CUDA graphs";
@@ -128,9 +126,20 @@ bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std:
   };
   std::vector<std::pair<std::size_t, std::size_t>> edges;
   for (std::size_t e = 0; e < edge_count; ++e) edges.emplace_back(index_of(from[e]), index_of(to[e]));
-  for (std::size_t i : TopologicalOrder(nodes.size(), edges)) {
+  for (std::size_t i : TopologicalOrder(nodes.size(), edges)) ordered->push_back(nodes[i]);
+  return true;
+}
+
+bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::size_t* other_work_nodes,
+                         std::string* error) {
+  kernels->clear();
+  *other_work_nodes = 0;
+  const GraphDriver& driver = Driver();
+  std::vector<CUgraphNode> nodes;
+  if (!GraphNodesInOrder(graph, &nodes, error)) return false;
+  for (CUgraphNode node : nodes) {
     CUgraphNodeType type;
-    if (driver.cuGraphNodeGetType(nodes[i], &type) != CUDA_SUCCESS) {
+    if (driver.cuGraphNodeGetType(node, &type) != CUDA_SUCCESS) {
       ++*other_work_nodes;  // unknown: not taken for a kernel-free node
       continue;
     }
@@ -141,7 +150,7 @@ bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std:
     CUDA_KERNEL_NODE_PARAMS params{};
     KernelLaunch launch;
     const char* name = nullptr;
-    if (driver.cuGraphKernelNodeGetParams(nodes[i], &params) == CUDA_SUCCESS) {
+    if (driver.cuGraphKernelNodeGetParams(node, &params) == CUDA_SUCCESS) {
       if (params.func != nullptr) {
         driver.cuFuncGetName(&name, params.func);
       } else if (params.kern != nullptr) {

@@ -26,6 +26,10 @@ namespace opengpa::inject_cuda {
 std::vector<std::size_t> TopologicalOrder(std::size_t count,
                                           const std::vector<std::pair<std::size_t, std::size_t>>& edges);
 
+// The nodes of `graph` in one topological order (TopologicalOrder over cuGraphGetNodes's order). False and
+// *error when the driver cannot describe the graph.
+bool GraphNodesInOrder(CUgraph graph, std::vector<CUgraphNode>* ordered, std::string* error);
+
 // The kernel nodes of `graph` in launch order, named and with grid and block (stream left to the launch),
 // and how many of its other nodes may run GPU work (memset, memcpy, child graphs, ...: every type but
 // empty, event and host nodes). False and *error when the driver cannot describe the graph.

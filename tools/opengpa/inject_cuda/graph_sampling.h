@@ -24,10 +24,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "graph_expansion.h"
 #include "kernel_launch.h"
 
 namespace opengpa::inject_cuda {
@@ -37,6 +39,8 @@ struct GraphDescription {
   std::vector<KernelLaunch> kernels;  // its kernel nodes in launch order (graph_kernels.h)
   std::size_t other_work_nodes = 0;   // memset, memcpy, child-graph and other nodes with GPU work
   bool nodes_known = true;            // false: instantiated before profiling began, nodes never read
+  // --graph-profiling node: the nodes replayed one by one (graph_expansion.h); null: the launch is one sample.
+  std::shared_ptr<GraphExpansion> expansion;
 };
 
 // How many launch indexes a launch of `graph` takes: one per kernel node, one when the nodes are not known.

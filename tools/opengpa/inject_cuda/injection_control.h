@@ -23,6 +23,9 @@ struct InjectionOptions {
   std::vector<std::string> counters;  // GPA names or CUPTI metrics (counter_plan.h)
   profiling::ProfileSettings settings;
   std::size_t batch_size = 256;  // kernel launches decoded together
+  // Replay CUDA graphs node by node (graph_expansion.h) when settings.graph_profiling asks for it: only for a
+  // session that lasts as long as the process (the executable graphs' nodes stay disabled).
+  bool whole_process = false;
 };
 
 // Observers of the program's activity, called on the calling thread with the injection's lock held.

@@ -17,7 +17,7 @@ namespace opengpa::inject_cuda {
 
 struct KernelLaunch {
   std::string name;
-  std::array<std::uint64_t, 3> grid{0, 0, 0};   // 0: not known (a launch path whose parameters CUPTI hides)
+  std::array<std::uint64_t, 3> grid{0, 0, 0};  // 0: not known (a launch path whose parameters CUPTI hides)
   std::array<std::uint64_t, 3> block{0, 0, 0};
   std::uint32_t stream_id = 0;  // CUPTI's stream id
   bool dimensions_known = false;
@@ -32,6 +32,8 @@ struct KernelLaunch {
   // is when the graph's one piece of GPU work is that node (else the sample covers the whole graph).
   std::optional<std::uint32_t> graph;
   std::optional<std::uint32_t> graph_node;
+  // The kernel node ran as a launch of its own (graph_expansion.h): counted as any kernel launch is.
+  bool graph_node_launched = false;
 };
 
 // Whether `cbid` of `domain` is a kernel launch this library profiles.

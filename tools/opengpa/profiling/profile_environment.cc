@@ -47,6 +47,15 @@ std::optional<RangeMode> ParseRangeMode(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view GraphProfilingName(GraphProfiling mode) { return mode == GraphProfiling::kGraph ? "graph" : "node"; }
+
+std::optional<GraphProfiling> ParseGraphProfiling(std::string_view text) {
+  for (GraphProfiling mode : {GraphProfiling::kNode, GraphProfiling::kGraph}) {
+    if (text == GraphProfilingName(mode)) return mode;
+  }
+  return std::nullopt;
+}
+
 std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& settings) {
   std::map<std::string, std::string> environment;
   environment[kReplayVariable] = std::string(ReplayModeName(settings.replay));
@@ -59,6 +68,7 @@ std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& se
   for (const auto& spec : settings.nvtx_include) specs += (specs.empty() ? "" : "\n") + spec;
   environment[kNvtxIncludeVariable] = specs;
   environment[kRangeModeVariable] = std::string(RangeModeName(settings.range_mode));
+  environment[kGraphProfilingVariable] = std::string(GraphProfilingName(settings.graph_profiling));
   return environment;
 }
 
@@ -86,6 +96,14 @@ bool SettingsFromEnvironment(ProfileSettings* settings, std::string* error) {
       return false;
     }
     settings->range_mode = *mode;
+  }
+  if (const char* graphs = std::getenv(kGraphProfilingVariable); graphs != nullptr && *graphs != '\0') {
+    const auto mode = ParseGraphProfiling(graphs);
+    if (!mode) {
+      *error = std::string(kGraphProfilingVariable) + "=" + graphs + " is not node or graph";
+      return false;
+    }
+    settings->graph_profiling = *mode;
   }
   if (const char* name = std::getenv(kKernelNameVariable)) settings->kernel_name = name;
   settings->nvtx_include.clear();

@@ -11,6 +11,8 @@
 //   OPENGPA_PROFILE_LAUNCH_COUNT   matching launches profiled at most (0: no limit)
 //   OPENGPA_PROFILE_NVTX_INCLUDE   --nvtx-include specs (nvtx_filter.h), one per line
 //   OPENGPA_PROFILE_RANGE_MODE     kernel | nvtx: one sample per kernel launch or per NVTX push/pop range
+//   OPENGPA_PROFILE_GRAPH_PROFILING node | graph: a CUDA graph launch is one sample per kernel node, or
+//                                  one sample in all
 #ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
 #define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
 
@@ -31,6 +33,7 @@ inline constexpr const char* kLaunchSkipVariable = "OPENGPA_PROFILE_LAUNCH_SKIP"
 inline constexpr const char* kLaunchCountVariable = "OPENGPA_PROFILE_LAUNCH_COUNT";
 inline constexpr const char* kNvtxIncludeVariable = "OPENGPA_PROFILE_NVTX_INCLUDE";
 inline constexpr const char* kRangeModeVariable = "OPENGPA_PROFILE_RANGE_MODE";
+inline constexpr const char* kGraphProfilingVariable = "OPENGPA_PROFILE_GRAPH_PROFILING";
 
 // ncu's names: none runs once with no replay (one-pass sets), kernel lets CUPTI replay each launch once per
 // pass, application runs the whole program once per pass, auto picks the cheapest of them that is correct.
@@ -45,15 +48,23 @@ enum class RangeMode { kKernel, kNvtx };
 std::string_view RangeModeName(RangeMode mode);
 std::optional<RangeMode> ParseRangeMode(std::string_view text);
 
+// ncu's --graph-profiling: each kernel node of a CUDA graph launch a sample of its own (graph_expansion.h),
+// or the whole launch one sample (graph_sampling.h).
+enum class GraphProfiling { kNode, kGraph };
+
+std::string_view GraphProfilingName(GraphProfiling mode);
+std::optional<GraphProfiling> ParseGraphProfiling(std::string_view text);
+
 struct ProfileSettings {
   ReplayMode replay = ReplayMode::kAuto;
   std::uint32_t pass = 0;    // application replay: which pass this run collects
   bool flush_caches = true;  // --cache-control all
   std::string kernel_name;   // regular expression; empty: every kernel
   std::uint64_t launch_skip = 0;
-  std::uint64_t launch_count = 0;  // 0: no limit
+  std::uint64_t launch_count = 0;         // 0: no limit
   std::vector<std::string> nvtx_include;  // nvtx_filter.h; empty: launches in any range or none
   RangeMode range_mode = RangeMode::kKernel;
+  GraphProfiling graph_profiling = GraphProfiling::kNode;
 };
 
 // The variables that carry `settings`.

@@ -1,0 +1,489 @@
+#include "graph_expansion.h"
+
+#include <cstring>
+
+#include "graph_kernels.h"
+#include "platform/dynamic_library.h"
+
+namespace opengpa::inject_cuda {
+namespace {
+
+// The driver entry points for reading, disabling and replaying a graph's nodes, from the program's libcuda.so.1.
+struct ExpansionDriver {
+  CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType*) = nullptr;
+  CUresult (*cuGraphKernelNodeGetParams)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*) = nullptr;  // _v2
+  CUresult (*cuGraphKernelNodeGetAttribute)(CUgraphNode, CUkernelNodeAttrID, CUkernelNodeAttrValue*) = nullptr;
+  CUresult (*cuGraphMemcpyNodeGetParams)(CUgraphNode, CUDA_MEMCPY3D*) = nullptr;
+  CUresult (*cuGraphMemsetNodeGetParams)(CUgraphNode, CUDA_MEMSET_NODE_PARAMS*) = nullptr;
+  CUresult (*cuGraphEventRecordNodeGetEvent)(CUgraphNode, CUevent*) = nullptr;
+  CUresult (*cuGraphEventWaitNodeGetEvent)(CUgraphNode, CUevent*) = nullptr;
+  CUresult (*cuGraphNodeSetEnabled)(CUgraphExec, CUgraphNode, unsigned int) = nullptr;
+  CUresult (*cuGraphNodeGetEnabled)(CUgraphExec, CUgraphNode, unsigned int*) = nullptr;
+  CUresult (*cuGraphExecGetFlags)(CUgraphExec, cuuint64_t*) = nullptr;
+  CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t*, size_t*) = nullptr;
+  CUresult (*cuKernelGetFunction)(CUfunction*, CUkernel) = nullptr;
+  CUresult (*cuFuncGetName)(const char**, CUfunction) = nullptr;
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig*, CUfunction, void**, void**) = nullptr;
+  CUresult (*cuMemcpy3DAsync)(const CUDA_MEMCPY3D*, CUstream) = nullptr;  // _v2
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream) = nullptr;
+  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream) = nullptr;
+  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream) = nullptr;
+  CUresult (*cuMemsetD2D8Async)(CUdeviceptr, size_t, unsigned char, size_t, size_t, CUstream) = nullptr;
+  CUresult (*cuMemsetD2D16Async)(CUdeviceptr, size_t, unsigned short, size_t, size_t, CUstream) = nullptr;
+  CUresult (*cuMemsetD2D32Async)(CUdeviceptr, size_t, unsigned int, size_t, size_t, CUstream) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned int) = nullptr;
+  CUresult (*cuCtxPushCurrent)(CUcontext) = nullptr;
+  CUresult (*cuCtxPopCurrent)(CUcontext*) = nullptr;
+  bool ok = false;
+};
+
+const ExpansionDriver& Driver() {
+  static const ExpansionDriver driver = [] {
+    ExpansionDriver d;
+    std::string reason;
+    static std::unique_ptr<DynamicLibrary> library =
+        DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
+    if (!library) return d;
+    d.ok = library->Resolve("cuGraphNodeGetType", &d.cuGraphNodeGetType) &&
+           library->Resolve("cuGraphKernelNodeGetParams_v2", &d.cuGraphKernelNodeGetParams) &&
+           library->Resolve("cuGraphKernelNodeGetAttribute", &d.cuGraphKernelNodeGetAttribute) &&
+           library->Resolve("cuGraphMemcpyNodeGetParams", &d.cuGraphMemcpyNodeGetParams) &&
+           library->Resolve("cuGraphMemsetNodeGetParams", &d.cuGraphMemsetNodeGetParams) &&
+           library->Resolve("cuGraphEventRecordNodeGetEvent", &d.cuGraphEventRecordNodeGetEvent) &&
+           library->Resolve("cuGraphEventWaitNodeGetEvent", &d.cuGraphEventWaitNodeGetEvent) &&
+           library->Resolve("cuGraphNodeSetEnabled", &d.cuGraphNodeSetEnabled) &&
+           library->Resolve("cuGraphNodeGetEnabled", &d.cuGraphNodeGetEnabled) &&
+           library->Resolve("cuGraphExecGetFlags", &d.cuGraphExecGetFlags) &&
+           library->Resolve("cuFuncGetParamInfo", &d.cuFuncGetParamInfo) &&
+           library->Resolve("cuKernelGetFunction", &d.cuKernelGetFunction) &&
+           library->Resolve("cuFuncGetName", &d.cuFuncGetName) &&
+           library->Resolve("cuLaunchKernelEx", &d.cuLaunchKernelEx) &&
+           library->Resolve("cuMemcpy3DAsync_v2", &d.cuMemcpy3DAsync) &&
+           library->Resolve("cuMemsetD8Async", &d.cuMemsetD8Async) &&
+           library->Resolve("cuMemsetD16Async", &d.cuMemsetD16Async) &&
+           library->Resolve("cuMemsetD32Async", &d.cuMemsetD32Async) &&
+           library->Resolve("cuMemsetD2D8Async", &d.cuMemsetD2D8Async) &&
+           library->Resolve("cuMemsetD2D16Async", &d.cuMemsetD2D16Async) &&
+           library->Resolve("cuMemsetD2D32Async", &d.cuMemsetD2D32Async) &&
+           library->Resolve("cuEventRecord", &d.cuEventRecord) &&
+           library->Resolve("cuStreamWaitEvent", &d.cuStreamWaitEvent) &&
+           library->Resolve("cuCtxPushCurrent_v2", &d.cuCtxPushCurrent) &&
+           library->Resolve("cuCtxPopCurrent_v2", &d.cuCtxPopCurrent);
+    return d;
+  }();
+  return driver;
+}
+
+std::string Failed(const char* call, CUresult result) {
+  return std::string(call) + " failed (CUresult " + std::to_string(result) + ")";
+}
+
+// The node types whose work the injection can enqueue itself, and the ones the graph launch must not run.
+bool Replayable(CUgraphNodeType type) {
+  switch (type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return true;
+    default: return false;
+  }
+}
+
+// Kernel, memcpy and memset nodes: what cuGraphNodeSetEnabled can disable. (Event nodes run again in the
+// graph's shell, after the replayed work: a record marks a later point, a wait waits for what it already did.)
+bool Disabled(CUgraphNodeType type) {
+  return type == CU_GRAPH_NODE_TYPE_KERNEL || type == CU_GRAPH_NODE_TYPE_MEMCPY || type == CU_GRAPH_NODE_TYPE_MEMSET;
+}
+
+const char* TypeName(CUgraphNodeType type) {
+  switch (type) {
+    case CU_GRAPH_NODE_TYPE_HOST: return "host";
+    case CU_GRAPH_NODE_TYPE_GRAPH: return "child graph";
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT: return "external semaphore";
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+    case CU_GRAPH_NODE_TYPE_MEM_FREE: return "memory allocation";
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP: return "batch memory operation";
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL: return "conditional";
+    default: return "unknown";
+  }
+}
+
+// `context` current on this thread for a scope (nothing when null).
+class ContextScope {
+ public:
+  explicit ContextScope(CUcontext context) {
+    if (context != nullptr) pushed_ = Driver().cuCtxPushCurrent(context) == CUDA_SUCCESS;
+  }
+  ~ContextScope() {
+    CUcontext popped = nullptr;
+    if (pushed_) Driver().cuCtxPopCurrent(&popped);
+  }
+
+ private:
+  bool pushed_ = false;
+};
+
+// A kernel node's launch from its parameters: the function (a CUkernel resolved in the node's context), the
+// values of its arguments copied (the parameters' pointers are the caller's), its name and shape.
+bool ReadKernel(const CUDA_KERNEL_NODE_PARAMS& params, GraphExpansion::Node* node, std::string* error) {
+  const ExpansionDriver& driver = Driver();
+  CUfunction function = params.func;
+  ContextScope scope(params.ctx);
+  if (function == nullptr && params.kern != nullptr) {
+    const CUresult result = driver.cuKernelGetFunction(&function, params.kern);
+    if (result != CUDA_SUCCESS) {
+      *error = Failed("cuKernelGetFunction", result);
+      return false;
+    }
+  }
+  if (function == nullptr) {
+    *error = "a kernel node without a function";
+    return false;
+  }
+  if (params.kernelParams == nullptr && params.extra != nullptr) {
+    *error = "a kernel node whose arguments are an `extra` buffer";
+    return false;
+  }
+  node->arguments.clear();
+  for (std::size_t index = 0;; ++index) {
+    std::size_t offset = 0;
+    std::size_t size = 0;
+    if (driver.cuFuncGetParamInfo(function, index, &offset, &size) != CUDA_SUCCESS) break;  // past the last
+    if (params.kernelParams == nullptr || params.kernelParams[index] == nullptr) {
+      *error = "a kernel node whose argument " + std::to_string(index) + " is missing";
+      return false;
+    }
+    const auto* bytes = static_cast<const unsigned char*>(params.kernelParams[index]);
+    node->arguments.emplace_back(bytes, bytes + size);
+  }
+  node->function = function;
+  node->shared_memory = params.sharedMemBytes;
+  const char* name = nullptr;
+  driver.cuFuncGetName(&name, function);
+  node->launch.name = Demangle(name);
+  node->launch.grid = {params.gridDimX, params.gridDimY, params.gridDimZ};
+  node->launch.block = {params.blockDimX, params.blockDimY, params.blockDimZ};
+  node->launch.dimensions_known = true;
+  return true;
+}
+
+bool ReadNode(CUgraphNode handle, GraphExpansion::Node* node, std::string* error) {
+  const ExpansionDriver& driver = Driver();
+  node->handle = handle;
+  CUresult result = driver.cuGraphNodeGetType(handle, &node->type);
+  if (result != CUDA_SUCCESS) {
+    *error = Failed("cuGraphNodeGetType", result);
+    return false;
+  }
+  if (!Replayable(node->type)) {
+    *error = std::string("it has a ") + TypeName(node->type) + " node";
+    return false;
+  }
+  switch (node->type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+      CUDA_KERNEL_NODE_PARAMS params{};
+      result = driver.cuGraphKernelNodeGetParams(handle, &params);
+      if (result != CUDA_SUCCESS) {
+        *error = Failed("cuGraphKernelNodeGetParams", result);
+        return false;
+      }
+      CUkernelNodeAttrValue value{};
+      if (driver.cuGraphKernelNodeGetAttribute(handle, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &value) == CUDA_SUCCESS) {
+        node->cluster = value;
+      }
+      value = {};
+      if (driver.cuGraphKernelNodeGetAttribute(handle, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &value) == CUDA_SUCCESS) {
+        node->cooperative = value.cooperative != 0;
+      }
+      return ReadKernel(params, node, error);
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY: result = driver.cuGraphMemcpyNodeGetParams(handle, &node->copy); break;
+    case CU_GRAPH_NODE_TYPE_MEMSET: result = driver.cuGraphMemsetNodeGetParams(handle, &node->set); break;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: result = driver.cuGraphEventRecordNodeGetEvent(handle, &node->event); break;
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: result = driver.cuGraphEventWaitNodeGetEvent(handle, &node->event); break;
+    default: break;
+  }
+  if (result != CUDA_SUCCESS) {
+    *error = Failed("reading a graph node", result);
+    return false;
+  }
+  return true;
+}
+
+// The nodes of `graph` in one topological order, read (kernel ordinals counted in that order).
+bool ReadNodes(CUgraph graph, std::vector<GraphExpansion::Node>* nodes, std::size_t* kernels, std::string* error) {
+  std::vector<CUgraphNode> handles;
+  if (!GraphNodesInOrder(graph, &handles, error)) return false;
+  nodes->assign(handles.size(), {});
+  *kernels = 0;
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    GraphExpansion::Node& node = (*nodes)[i];
+    if (!ReadNode(handles[i], &node, error)) return false;
+    if (node.type == CU_GRAPH_NODE_TYPE_KERNEL) node.kernel_ordinal = (*kernels)++;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsGraphExecChange(CUpti_CallbackId cbid) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: return true;
+    default: return false;
+  }
+}
+
+std::unique_ptr<GraphExpansion> GraphExpansion::Create(CUgraph graph, CUgraphExec exec, std::string* why_not) {
+  const ExpansionDriver& driver = Driver();
+  if (!driver.ok) {
+    *why_not = "libcuda.so.1 lacks an entry point for replaying graph nodes (CUDA 12.4 or later is needed)";
+    return nullptr;
+  }
+  cuuint64_t flags = 0;
+  if (driver.cuGraphExecGetFlags(exec, &flags) != CUDA_SUCCESS ||
+      (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) != 0) {
+    *why_not = "it is instantiated for device launch";
+    return nullptr;
+  }
+  std::unique_ptr<GraphExpansion> expansion(new GraphExpansion());
+  expansion->exec_ = exec;
+  expansion->graph_ = graph;
+  if (!ReadNodes(graph, &expansion->nodes_, &expansion->kernel_nodes_, why_not)) return nullptr;
+  for (Node& node : expansion->nodes_) {
+    if (!Disabled(node.type)) continue;
+    unsigned int enabled = 1;
+    CUresult result = driver.cuGraphNodeGetEnabled(exec, node.handle, &enabled);
+    if (result == CUDA_SUCCESS) result = driver.cuGraphNodeSetEnabled(exec, node.handle, 0);
+    if (result != CUDA_SUCCESS) {
+      *why_not = Failed("cuGraphNodeSetEnabled", result);
+      expansion->Restore();
+      return nullptr;
+    }
+    node.enabled = enabled != 0;
+  }
+  return expansion;
+}
+
+bool GraphExpansion::Enqueue(const Node& node, CUstream stream, std::string* error) {
+  const ExpansionDriver& driver = Driver();
+  if (!node.enabled) return true;
+  CUresult result = CUDA_SUCCESS;
+  switch (node.type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+      std::vector<void*> arguments;
+      for (const auto& argument : node.arguments) arguments.push_back(const_cast<unsigned char*>(argument.data()));
+      CUlaunchAttribute attributes[2]{};
+      unsigned int count = 0;
+      const auto& cluster = node.cluster.clusterDim;
+      if (cluster.x * cluster.y * cluster.z > 1) {
+        attributes[count].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attributes[count++].value = node.cluster;
+      }
+      if (node.cooperative) {
+        attributes[count].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        attributes[count++].value.cooperative = 1;
+      }
+      CUlaunchConfig config{};
+      config.gridDimX = static_cast<unsigned int>(node.launch.grid[0]);
+      config.gridDimY = static_cast<unsigned int>(node.launch.grid[1]);
+      config.gridDimZ = static_cast<unsigned int>(node.launch.grid[2]);
+      config.blockDimX = static_cast<unsigned int>(node.launch.block[0]);
+      config.blockDimY = static_cast<unsigned int>(node.launch.block[1]);
+      config.blockDimZ = static_cast<unsigned int>(node.launch.block[2]);
+      config.sharedMemBytes = node.shared_memory;
+      config.hStream = stream;
+      config.attrs = count > 0 ? attributes : nullptr;
+      config.numAttrs = count;
+      result = driver.cuLaunchKernelEx(&config, node.function, arguments.empty() ? nullptr : arguments.data(), nullptr);
+      if (result != CUDA_SUCCESS) *error = Failed(("launching kernel node " + node.launch.name).c_str(), result);
+      return result == CUDA_SUCCESS;
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY: result = driver.cuMemcpy3DAsync(&node.copy, stream); break;
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+      const CUDA_MEMSET_NODE_PARAMS& set = node.set;
+      if (set.height <= 1) {
+        switch (set.elementSize) {
+          case 1:
+            result = driver.cuMemsetD8Async(set.dst, static_cast<unsigned char>(set.value), set.width, stream);
+            break;
+          case 2:
+            result = driver.cuMemsetD16Async(set.dst, static_cast<unsigned short>(set.value), set.width, stream);
+            break;
+          default: result = driver.cuMemsetD32Async(set.dst, set.value, set.width, stream); break;
+        }
+      } else {
+        switch (set.elementSize) {
+          case 1:
+            result = driver.cuMemsetD2D8Async(set.dst, set.pitch, static_cast<unsigned char>(set.value), set.width,
+                                              set.height, stream);
+            break;
+          case 2:
+            result = driver.cuMemsetD2D16Async(set.dst, set.pitch, static_cast<unsigned short>(set.value), set.width,
+                                               set.height, stream);
+            break;
+          default:
+            result = driver.cuMemsetD2D32Async(set.dst, set.pitch, set.value, set.width, set.height, stream);
+            break;
+        }
+      }
+      break;
+    }
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: result = driver.cuEventRecord(node.event, stream); break;
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: result = driver.cuStreamWaitEvent(stream, node.event, 0); break;
+    default: break;
+  }
+  if (result != CUDA_SUCCESS) *error = Failed("replaying a graph node", result);
+  return result == CUDA_SUCCESS;
+}
+
+GraphExpansion::Node* GraphExpansion::Find(CUgraphNode handle) {
+  for (Node& node : nodes_) {
+    if (node.handle == handle) return &node;
+  }
+  return nullptr;
+}
+
+bool GraphExpansion::Holds(CUgraphNode handle) const {
+  for (const Node& node : nodes_) {
+    if (node.handle == handle) return true;
+  }
+  return false;
+}
+
+bool GraphExpansion::OnKernelParams(CUgraphNode handle, const CUDA_KERNEL_NODE_PARAMS& params, std::string* error) {
+  Node* node = Find(handle);
+  if (node == nullptr || node->type != CU_GRAPH_NODE_TYPE_KERNEL) {
+    *error = "new kernel parameters for a node not read before";
+    return false;
+  }
+  Node updated = *node;
+  if (!ReadKernel(params, &updated, error)) return false;
+  *node = std::move(updated);
+  return true;
+}
+
+bool GraphExpansion::OnMemcpyParams(CUgraphNode handle, const CUDA_MEMCPY3D& params, std::string* error) {
+  Node* node = Find(handle);
+  if (node == nullptr || node->type != CU_GRAPH_NODE_TYPE_MEMCPY) {
+    *error = "new memcpy parameters for a node not read before";
+    return false;
+  }
+  node->copy = params;
+  return true;
+}
+
+bool GraphExpansion::OnMemsetParams(CUgraphNode handle, const CUDA_MEMSET_NODE_PARAMS& params, std::string* error) {
+  Node* node = Find(handle);
+  if (node == nullptr || node->type != CU_GRAPH_NODE_TYPE_MEMSET) {
+    *error = "new memset parameters for a node not read before";
+    return false;
+  }
+  node->set = params;
+  return true;
+}
+
+bool GraphExpansion::OnNodeParams(CUgraphNode handle, const CUgraphNodeParams& params, std::string* error) {
+  switch (params.type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+      CUDA_KERNEL_NODE_PARAMS kernel{};  // the same members as the _v3 of CUgraphNodeParams
+      kernel.func = params.kernel.func;
+      kernel.gridDimX = params.kernel.gridDimX;
+      kernel.gridDimY = params.kernel.gridDimY;
+      kernel.gridDimZ = params.kernel.gridDimZ;
+      kernel.blockDimX = params.kernel.blockDimX;
+      kernel.blockDimY = params.kernel.blockDimY;
+      kernel.blockDimZ = params.kernel.blockDimZ;
+      kernel.sharedMemBytes = params.kernel.sharedMemBytes;
+      kernel.kernelParams = params.kernel.kernelParams;
+      kernel.extra = params.kernel.extra;
+      kernel.kern = params.kernel.kern;
+      kernel.ctx = params.kernel.ctx;
+      return OnKernelParams(handle, kernel, error);
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY: return OnMemcpyParams(handle, params.memcpy.copyParams, error);
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+      CUDA_MEMSET_NODE_PARAMS set{};
+      set.dst = params.memset.dst;
+      set.pitch = params.memset.pitch;
+      set.value = params.memset.value;
+      set.elementSize = params.memset.elementSize;
+      set.width = params.memset.width;
+      set.height = params.memset.height;
+      return OnMemsetParams(handle, set, error);
+    }
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: {
+      Node* node = Find(handle);
+      if (node == nullptr || node->type != params.type) {
+        *error = "new event for a node not read before";
+        return false;
+      }
+      node->event = params.type == CU_GRAPH_NODE_TYPE_EVENT_RECORD ? params.eventRecord.event : params.eventWait.event;
+      return true;
+    }
+    default: *error = std::string("new parameters for a ") + TypeName(params.type) + " node"; return false;
+  }
+}
+
+bool GraphExpansion::OnSetEnabled(CUgraphNode handle, bool enabled, std::string* error) {
+  Node* node = Find(handle);
+  if (node == nullptr) {
+    *error = "cuGraphNodeSetEnabled on a node not read before";
+    return false;
+  }
+  node->enabled = enabled;
+  if (!enabled || !Disabled(node->type)) return true;
+  const CUresult result = Driver().cuGraphNodeSetEnabled(exec_, handle, 0);  // the replay runs it, not the graph
+  if (result != CUDA_SUCCESS) *error = Failed("cuGraphNodeSetEnabled", result);
+  return result == CUDA_SUCCESS;
+}
+
+bool GraphExpansion::OnUpdate(CUgraph graph, std::string* error) {
+  // On the H100 (driver 580) an update keeps the executable graph's nodes disabled, and cuGraphNodeSetEnabled
+  // refuses the update's graph's nodes (CUDA_ERROR_INVALID_VALUE): the nodes stay those of the instantiation,
+  // so only their parameters are taken, position by position, from `graph`.
+  std::vector<Node> nodes;
+  std::size_t kernels = 0;
+  if (!ReadNodes(graph, &nodes, &kernels, error)) return false;
+  if (nodes.size() != nodes_.size()) {
+    *error = "the updated graph has another number of nodes";
+    return false;
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].type != nodes_[i].type) {
+      *error = "the updated graph pairs nodes of other types";
+      return false;
+    }
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    nodes[i].handle = nodes_[i].handle;
+    nodes[i].enabled = nodes_[i].enabled;
+  }
+  nodes_ = std::move(nodes);
+  kernel_nodes_ = kernels;
+  return true;
+}
+
+bool GraphExpansion::Restore() {
+  const ExpansionDriver& driver = Driver();
+  if (!nodes_alive_) return false;
+  bool restored = true;
+  for (const Node& node : nodes_) {
+    if (!Disabled(node.type) || !node.enabled) continue;
+    restored = driver.cuGraphNodeSetEnabled(exec_, node.handle, 1) == CUDA_SUCCESS && restored;
+  }
+  return restored;
+}
+
+}  // namespace opengpa::inject_cuda
