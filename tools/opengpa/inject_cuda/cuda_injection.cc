@@ -3,7 +3,9 @@
 // callbacks; each kernel launch the filter chooses becomes one sample of the counters in
 // $OPENGPA_PROFILE_COUNTERS (GPA names or CUPTI metrics, counter_plan.h), collected with the replay and
 // cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT. A CUDA graph launch is
-// one sample (graph_sampling.h) and one launch per kernel node; a launch into a capturing stream is none.
+// replayed node by node, each kernel node a launch and a sample (graph_expansion.h), or with
+// --graph-profiling graph one sample (graph_sampling.h) and one launch per kernel node; a launch into a
+// capturing stream is none.
 // NVTX push/pop ranges are followed (nvtx_ranges.h): each sample carries those open at its launch, and
 // --nvtx-include chooses launches by them (nvtx_filter.h) before the kernel filter does. With --range-mode
 // nvtx each chosen NVTX range is one sample instead (nvtx_sample_ranges.h), a CUPTI user range.

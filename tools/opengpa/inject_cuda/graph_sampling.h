@@ -1,5 +1,6 @@
-// What a CUDA graph launch becomes in `opengpa profile`: one sample per launch, measured by a CUPTI user
-// range pushed before cuGraphLaunch and popped after it (context_profiler.h).
+// What a CUDA graph launch becomes in `opengpa profile --graph-profiling graph` (and for the graphs node mode
+// leaves whole, graph_expansion.h): one sample per launch, measured by a CUPTI user range pushed before
+// cuGraphLaunch and popped after it (context_profiler.h).
 //
 // Why not one sample per kernel node: on the H100 (CUDA 13.0, driver 580; docs/device-runs.md) CUPTI's range
 // profiler makes no range per node. With auto ranges a pass that holds a graph launch fails in
