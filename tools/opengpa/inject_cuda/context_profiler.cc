@@ -163,6 +163,9 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
     profiler->l2_flush_ = profiler->user_ranges_ || EnvironmentIs("OPENGPA_PROFILE_FLUSH_CONTEXT", "program")
                               ? L2Flush::CreateInProgramContext(context, &flush_error)
                               : L2Flush::Create(context, &flush_error);
+    if (const char* order = std::getenv("OPENGPA_PROFILE_FLUSH_ORDER")) {
+      profiler->flush_order_ = FlushOrderChooser(order);  // gpu or host: no timing (flush_order.h)
+    }
     if (!profiler->l2_flush_) {
       *error = flush_error;
       return nullptr;
@@ -219,6 +222,8 @@ bool ContextProfiler::StartBatch(bool user, std::string* error) {
   }
   times_.start += MsSince(step);
   batch_open_ = true;
+  batch_started_ = Clock::now();
+  if (l2_flush_ && l2_flush_->in_own_context()) l2_flush_->set_host_ordered(flush_order_.host_ordered());
   batch_user_ = user;
   ++batches_;
   return true;
@@ -394,6 +399,11 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
   auto step = Clock::now();
   const bool stopped = session_->Stop(&all_passes) == kGpaStatusOk;
   times_.stop += MsSince(step);
+  if (l2_flush_ && l2_flush_->in_own_context() && !batch_user_) {
+    std::size_t flushed = 0;
+    for (const PendingLaunch& pending : batch) flushed += pending.flushed ? 1 : 0;
+    if (auto choice = flush_order_.OnBatchEnd(MsSince(batch_started_), flushed)) stream.WriteMessage(*choice);
+  }
   step = Clock::now();
   const bool decoded = stopped && session_->Decode(&dropped) == kGpaStatusOk;
   times_.decode += MsSince(step);

@@ -28,6 +28,7 @@
 
 #include <cuda.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -36,6 +37,7 @@
 
 #include "counter_plan.h"
 #include "kernel_launch.h"
+#include "flush_order.h"
 #include "l2_flush.h"
 #include "nvidia/cupti_host_metrics.h"
 #include "nvidia/cupti_range_session.h"
@@ -165,6 +167,8 @@ class ContextProfiler {
   std::unique_ptr<nvidia::CuptiMetricConfig> config_;
   std::unique_ptr<nvidia::CuptiRangeSession> session_;
   std::unique_ptr<L2Flush> l2_flush_;
+  FlushOrderChooser flush_order_;                   // for a flush in a context of its own
+  std::chrono::steady_clock::time_point batch_started_;  // the open batch's Start, for flush_order_
   std::vector<PendingLaunch> batch_;
   bool batch_open_ = false;  // the session is started and collecting this batch's ranges
   StepTimes times_;

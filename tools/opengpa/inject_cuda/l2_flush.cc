@@ -68,6 +68,7 @@ struct FlushDriver {
   CUresult (*cuEventCreate)(CUevent*, unsigned int) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
   CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned int) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
   bool ok = false;
   bool own_context_ok = false;  // the entry points of a flush in a context of its own
 };
@@ -92,7 +93,8 @@ const FlushDriver& Driver() {
         library->Resolve("cuCtxCreate_v2", &d.cuCtxCreate) && library->Resolve("cuCtxDestroy_v2", &d.cuCtxDestroy) &&
         library->Resolve("cuStreamCreate", &d.cuStreamCreate) && library->Resolve("cuEventCreate", &d.cuEventCreate) &&
         library->Resolve("cuEventRecord", &d.cuEventRecord) &&
-        library->Resolve("cuStreamWaitEvent", &d.cuStreamWaitEvent);
+        library->Resolve("cuStreamWaitEvent", &d.cuStreamWaitEvent) &&
+        library->Resolve("cuEventSynchronize", &d.cuEventSynchronize);
     return d;
   }();
   return driver;
@@ -216,6 +218,7 @@ bool L2Flush::Enqueue(CUstream stream, std::string* error) {
     }
     return true;
   }
+  if (host_ordered_) return EnqueueHostOrdered(stream, arguments, error);
   // program stream -> program_done_ -> flush stream: flush -> flush_done_ -> program stream: the launch.
   CUresult result = driver.cuEventRecord(program_done_, stream);
   if (result == CUDA_SUCCESS) {
@@ -228,6 +231,25 @@ bool L2Flush::Enqueue(CUstream stream, std::string* error) {
     if (result == CUDA_SUCCESS) result = driver.cuEventRecord(flush_done_, own_stream_);
   }
   if (result == CUDA_SUCCESS) result = driver.cuStreamWaitEvent(stream, flush_done_, 0);
+  if (result != CUDA_SUCCESS) {
+    *error = "--cache-control all: the L2 flush in its own context failed (CUresult " + std::to_string(result) + ")";
+    return false;
+  }
+  return true;
+}
+
+bool L2Flush::EnqueueHostOrdered(CUstream stream, void** arguments, std::string* error) {
+  const FlushDriver& driver = Driver();
+  // The host waits for what the stream held, then for the flush: neither context waits on the GPU.
+  CUresult result = driver.cuEventRecord(program_done_, stream);
+  if (result == CUDA_SUCCESS) result = driver.cuEventSynchronize(program_done_);
+  if (result == CUDA_SUCCESS) {
+    CurrentContext current(driver, own_context_);
+    result =
+        driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, own_stream_, arguments, nullptr);
+    if (result == CUDA_SUCCESS) result = driver.cuEventRecord(flush_done_, own_stream_);
+    if (result == CUDA_SUCCESS) result = driver.cuEventSynchronize(flush_done_);
+  }
   if (result != CUDA_SUCCESS) {
     *error = "--cache-control all: the L2 flush in its own context failed (CUresult " + std::to_string(result) + ")";
     return false;

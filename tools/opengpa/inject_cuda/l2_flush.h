@@ -8,7 +8,8 @@
 // Where it runs: CUPTI's auto range makes a range of every kernel of the profiled context, and each range
 // costs about a millisecond on the H100 (docs/benchmarks.md), so by default the flush runs in a context of
 // its own on the same device (the L2 is the device's, shared by its contexts), on a stream of that context,
-// between two events: the launch's stream waits for the flush, the flush for what the stream held before.
+// between two events: the launch's stream waits for the flush, the flush for what the stream held before
+// (or, host-ordered, the host waits for the one and then the other: flush_order.h).
 // Where a second context cannot be made (exclusive compute mode, no memory), it runs in the program's
 // context and its range is skipped when decoding (in_own_context() says which).
 #ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_L2_FLUSH_H_
@@ -39,16 +40,22 @@ class L2Flush {
   // The program's context is going away: in it, its allocations go with it, so the destructor must not free them.
   void Abandon();
 
+  // In a context of its own: order the flush against the program's stream by host waits rather than by
+  // GPU-side event waits (flush_order.h says when each is cheaper).
+  void set_host_ordered(bool host_ordered) { host_ordered_ = host_ordered; }
+
   std::size_t buffer_bytes() const { return bytes_; }
   bool in_own_context() const { return own_context_ != nullptr; }
 
  private:
   L2Flush() = default;
   bool Load(std::string* error);  // module, kernel and buffers, in the current context
+  bool EnqueueHostOrdered(CUstream stream, void** arguments, std::string* error);
 
   CUcontext program_context_ = nullptr;
   CUcontext context_ = nullptr;      // where the flush kernel and its buffer live
   CUcontext own_context_ = nullptr;  // context_ when the flush made it
+  bool host_ordered_ = false;
   CUstream own_stream_ = nullptr;
   CUevent program_done_ = nullptr;  // in the program's context: what its stream held before the launch
   CUevent flush_done_ = nullptr;    // in the own context
