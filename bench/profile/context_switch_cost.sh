@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# what ordering the flush's two contexts costs without CUPTI, and value-ordered flushes
+# What ordering the flush's two contexts costs without CUPTI, and value-ordered flushes
+# (stream memory operations on portable host memory) against event waits under the range profiler.
 # DIR (this script's folder) holds bin/opengpa, lib/, workload/many_launches (run.sh's) and workload/context_switch_cost
 # (nvcc -O2 -arch=sm_90 -o workload/context_switch_cost bench/profile/context_switch_cost.cu -lcuda).
 # The `value` ordering it times existed only in a probe build; the default build treats it as unforced.
-# (stream memory operations on portable host memory) against event waits under the range profiler.
 D=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64 PYTHONUNBUFFERED=1
 o=/tmp/order; mkdir -p $o
