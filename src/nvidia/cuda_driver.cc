@@ -36,6 +36,7 @@ std::string ResolveAll(const DynamicLibrary& library, CudaDriver* d) {
   resolve("cuDeviceGetPCIBusId", &d->cuDeviceGetPCIBusId);
   resolve("cuDevicePrimaryCtxRetain", &d->cuDevicePrimaryCtxRetain);
   resolve("cuDevicePrimaryCtxRelease_v2", &d->cuDevicePrimaryCtxRelease);
+  resolve("cuDevicePrimaryCtxGetState", &d->cuDevicePrimaryCtxGetState);
   resolve("cuCtxSetCurrent", &d->cuCtxSetCurrent);
   resolve("cuCtxGetCurrent", &d->cuCtxGetCurrent);
   resolve("cuCtxPushCurrent_v2", &d->cuCtxPushCurrent);

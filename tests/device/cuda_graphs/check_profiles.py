@@ -1,7 +1,7 @@
-"""Checks `opengpa profile`'s JSON of graph_workload and streams_contexts against the known work (issue 12)
-and prints a compact table. Usage: check_profiles.py graphs|nodes|streams PROFILE.json [LAUNCHES] (graphs:
---graph-profiling graph, one sample per graph launch; nodes: the default, one per kernel node). Exit 1 on a
-failed check."""
+"""Checks `opengpa profile`'s JSON of graph_workload, streams_contexts and nvtx_other_thread against the known
+work (issue 12) and prints a compact table. Usage: check_profiles.py graphs|nodes|streams|nvtx PROFILE.json
+[LAUNCHES or STEPS] (graphs: --graph-profiling graph, one sample per graph launch; nodes: the default, one per
+kernel node; nvtx: --range-mode nvtx, one sample per NVTX range). Exit 1 on a failed check."""
 import json
 import sys
 
@@ -127,6 +127,22 @@ def streams(document):
           f"four streams told apart, each launch on its own: {sorted(set(queues))}")
 
 
+def nvtx(document, steps):
+    samples = sorted(document["samples"], key=lambda s: s["index"])
+    expected = 528 * 256 * (1001 + 2001)  # known_ffma(K) and known_ffma(2K) in every range
+    for name, who in (("marked", "a thread with no CUDA context"), ("main", "the launching thread")):
+        ranges = [s for s in samples if s["kernel"].split("/")[-1] == name]
+        ffma = [s["values"].get(FFMA) for s in ranges]
+        print(f"{name}: {len(ranges)} samples, FFMA {sorted(set(ffma))}")
+        check(len(ranges) == steps, f"{len(ranges)} \"{name}\" range samples (pushed by {who}) == {steps}")
+        check(all(value == expected for value in ffma), f"every \"{name}\" range's FFMA == {expected}")
+    messages = document.get("messages", [])
+    check(any("no current CUDA context" in m for m in messages),
+          "a message says which context the marker thread's ranges sample")
+    for m in messages:
+        print("message:", m[:220])
+
+
 if __name__ == "__main__":
     with open(sys.argv[2]) as file:
         document = json.load(file)
@@ -134,6 +150,8 @@ if __name__ == "__main__":
         graphs(document, int(sys.argv[3]) if len(sys.argv) > 3 else 3)
     elif sys.argv[1] == "nodes":
         nodes(document, int(sys.argv[3]) if len(sys.argv) > 3 else 3)
+    elif sys.argv[1] == "nvtx":
+        nvtx(document, int(sys.argv[3]) if len(sys.argv) > 3 else 8)
     else:
         streams(document)
     print(f"{sys.argv[1]} {sys.argv[2]}: {len(failures)} check(s) failed")

@@ -2,7 +2,8 @@
 # Runs on the GPU machine (issue 12; docs/device-runs.md), from the folder build.sh filled:
 #   bash <out-dir>/run.sh [probe]
 # CUDA graphs and streams/contexts under `opengpa profile` (one pass, application replay, kernel replay),
-# checked against the known work by check_profiles.py; then Python's graph replays (pytest). With `probe`,
+# checked against the known work by check_profiles.py; NVTX ranges marked on a thread without a CUDA context;
+# then Python's graph replays (pytest). With `probe`,
 # first graph_probe's five scenarios (what CUPTI's range profiler does with graph launches).
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
@@ -31,6 +32,12 @@ python3 -c "import json; d = json.load(open('/tmp/graphs_kernel_replay.json')); 
 profile streams_one_pass --counters $ffma -- workload/streams_contexts && check streams /tmp/streams_one_pass.json
 profile streams_application --counters $ffma,gpu__time_duration.sum -- workload/streams_contexts &&
   check streams /tmp/streams_application.json
+# NVTX ranges pushed by a thread that never calls CUDA, around another thread's launches (and, to compare,
+# ranges the launching thread pushes itself): each range a sample, in one pass and in application replay.
+profile nvtx_one_pass --range-mode nvtx --counters $one,$ffma -- workload/nvtx_other_thread 8 &&
+  check nvtx /tmp/nvtx_one_pass.json 8
+profile nvtx_application --range-mode nvtx --counters $one,$ffma,sm__cycles_active.avg,lts__t_sectors_op_read.sum \
+  -- workload/nvtx_other_thread 8 && check nvtx /tmp/nvtx_application.json 8
 OPENGPA_LIBRARY_DIR=$here/lib PYTHONPATH=$here/python OPENGPA_DEVICE_OUT=$out PYTHONUNBUFFERED=1 timeout 300 \
   python3 -m pytest -p no:cacheprovider -q -s -rA tests/device/python/test_graph_kernels_device.py 2>&1 | tail -40
 exit $((status | PIPESTATUS[0]))

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,7 @@ struct InjectionState {
   std::uint64_t graph_launches = 0;
   int active_captures = 0;  // streams capturing into graphs (cuStreamBeginCapture .. cuStreamEndCapture)
   bool header_written = false;
+  bool nvtx_context_fallback_reported = false;  // --range-mode nvtx: said once (ContextOfNvtxRange)
   bool finished = false;
   bool serialize_launches = false;  // user ranges: OnSerializedLaunch
   bool expand_graphs = false;       // --graph-profiling node in a whole-process session (graph_expansion.h)
@@ -691,6 +693,43 @@ std::uint64_t ThisThread() {
   return reinterpret_cast<std::uintptr_t>(&marker);
 }
 
+// The context an NVTX range pushed on this thread samples: the thread's current one; on a thread with none
+// (a Python thread that only marks ranges, a push before this thread touched CUDA), the process's only
+// profiled context, or else its only active primary context. *fallback names the one chosen instead.
+CUcontext ContextOfNvtxRange(const nvidia::CudaDriver& driver, std::string* fallback) {
+  CUcontext context = nullptr;
+  if (driver.cuCtxGetCurrent != nullptr && driver.cuCtxGetCurrent(&context) == CUDA_SUCCESS && context != nullptr) {
+    return context;
+  }
+  InjectionState& state = State();
+  if (state.profilers.size() == 1) {
+    *fallback = "the only profiled CUDA context";
+    return state.profilers.begin()->first;
+  }
+  if (!state.profilers.empty()) return nullptr;  // several: which one is not for the profiler to guess
+  int devices = 0;
+  if (driver.cuDeviceGetCount == nullptr || driver.cuDeviceGetCount(&devices) != CUDA_SUCCESS) return nullptr;
+  CUcontext primary = nullptr;
+  CUdevice primary_device = 0;
+  for (int ordinal = 0; ordinal < devices; ++ordinal) {
+    CUdevice device = 0;
+    unsigned int flags = 0;
+    int active = 0;
+    if (driver.cuDeviceGet(&device, ordinal) != CUDA_SUCCESS ||
+        driver.cuDevicePrimaryCtxGetState(device, &flags, &active) != CUDA_SUCCESS || active == 0) {
+      continue;
+    }
+    if (primary != nullptr) return nullptr;  // primary contexts on two devices
+    // Active already, so retaining it creates nothing; the program's own reference keeps it after the release.
+    if (driver.cuDevicePrimaryCtxRetain(&primary, device) != CUDA_SUCCESS) return nullptr;
+    primary_device = device;
+  }
+  if (primary == nullptr) return nullptr;
+  driver.cuDevicePrimaryCtxRelease(primary_device);
+  *fallback = "the primary CUDA context of device " + std::to_string(primary_device);
+  return primary;
+}
+
 // --range-mode nvtx, after the thread's range stack took the push or pop: a chosen range opens a CUPTI user
 // range in the context current on the pushing thread, after the L2 flush (on the legacy default stream,
 // which waits for the work of the context's blocking streams), and its pop closes it.
@@ -701,6 +740,9 @@ void SampleNvtxRange(CUpti_CallbackId cbid) {
     if (!state.nvtx_samples.OnPop(ThisThread(), NvtxRanges::OpenOnThisThread())) return;
     ContextProfiler* profiler = ExistingProfiler(open.context);
     if (profiler != nullptr && profiler->batch_number() == open.batch) {
+      // The pop may come on a thread where the range's context is not current (as its push may).
+      std::optional<nvidia::ScopedCurrentContext> current;
+      if (const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver()) current.emplace(*driver, open.context);
       profiler->CloseRange(open.position);
     } else {
       state.stream->WriteMessage("NVTX range \"" + open.path +
@@ -717,14 +759,23 @@ void SampleNvtxRange(CUpti_CallbackId cbid) {
   auto started = state.nvtx_samples.OnPush(ThisThread(), NvtxRanges::OpenOnThisThread());
   if (!started) return;
   const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
-  CUcontext context = nullptr;
-  if (driver == nullptr || driver->cuCtxGetCurrent == nullptr || driver->cuCtxGetCurrent(&context) != CUDA_SUCCESS ||
-      context == nullptr) {
+  std::string fallback;
+  const CUcontext context = driver != nullptr ? ContextOfNvtxRange(*driver, &fallback) : nullptr;
+  if (context == nullptr) {
     state.stream->WriteMessage("NVTX range \"" + started->path +
-                               "\" is not sampled: no CUDA context is current on its thread at its push");
+                               "\" is not sampled: no CUDA context is current on its thread at its push, and the "
+                               "process has no single profiled context or active primary context to sample instead");
     state.nvtx_samples.Forget();
     return;
   }
+  if (!fallback.empty() && !state.nvtx_context_fallback_reported) {
+    state.nvtx_context_fallback_reported = true;
+    state.stream->WriteMessage("NVTX range \"" + started->path +
+                               "\" was pushed on a thread with no current CUDA context: it samples " + fallback +
+                               ", every kernel of that context between its push and pop (so do later such ranges)");
+  }
+  // The flush and the push are the context's: made current on this thread for them.
+  nvidia::ScopedCurrentContext current(*driver, context);
   ContextProfiler* profiler = ProfileOnly(context) ? ProfilerFor(context) : nullptr;
   KernelLaunch range;
   range.name = started->path;
@@ -859,6 +910,7 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
   state.graph_launches = 0;  // each pass's stream says once that kernel replay samples no graph
   state.active_captures = 0;
   state.header_written = false;
+  state.nvtx_context_fallback_reported = false;
   state.finished = false;
   // (A run whose replay auto turns into kernel replay serializes for nothing: it costs microseconds.)
   state.serialize_launches = LaunchesMayBeUserRanges(state.settings);
