@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds, on the development machine, what run.sh and run_nodes.sh need on the GPU machine (issue 12's graph,
 # stream, context and NVTX checks): nvcc builds of graph_workload, streams_contexts, graph_changes,
-# nvtx_other_thread and graph_probe (sm_90), the CLI and the libraries of <build-dir> stripped, the Python
-# package and its graph test. Usage:
+# graph_children, nvtx_other_thread and graph_probe (sm_90), the CLI and the libraries of <build-dir>
+# stripped, the Python package and its graph test. Usage:
 #   tests/device/cuda_graphs/build.sh <build-dir> <out-dir>      (e.g. build /work/main/build-device-graphs)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -12,7 +12,7 @@ here=$root/tests/device/cuda_graphs
 export PATH="$PATH:/usr/local/cuda/bin"
 ninja -C "$build" opengpa opengpa_inject_cuda GPUPerfAPICUDA GPUPerfAPICounters
 mkdir -p "$out/bin" "$out/lib" "$out/workload" "$out/tests/device/python"
-for program in graph_workload streams_contexts graph_changes nvtx_other_thread; do
+for program in graph_workload streams_contexts graph_changes graph_children nvtx_other_thread; do
   nvcc -O2 -std=c++17 -arch=sm_90 -I"$here" "$here/$program.cu" -o "$out/workload/$program" -lcuda
 done
 nvcc -O2 -std=c++17 -arch=sm_90 -I"$root/src" -I"$root/include" -I"$here" "$here/graph_probe.cu" \

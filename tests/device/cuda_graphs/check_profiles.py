@@ -1,7 +1,8 @@
 """Checks `opengpa profile`'s JSON of graph_workload, streams_contexts and nvtx_other_thread against the known
-work (issue 12) and prints a compact table. Usage: check_profiles.py graphs|nodes|streams|nvtx PROFILE.json
+work (issue 12) and prints a compact table. Usage: check_profiles.py graphs|nodes|streams|nvtx|children|children-whole PROFILE.json
 [LAUNCHES or STEPS] (graphs: --graph-profiling graph, one sample per graph launch; nodes: the default, one per
-kernel node; nvtx: --range-mode nvtx, one sample per NVTX range). Exit 1 on a failed check."""
+kernel node; nvtx: --range-mode nvtx, one sample per NVTX range; children: graph_children node by node,
+children-whole: graph_children with --graph-profiling graph). Exit 1 on a failed check."""
 import json
 import sys
 
@@ -127,6 +128,42 @@ def streams(document):
           f"four streams told apart, each launch on its own: {sorted(set(queues))}")
 
 
+def children(document, whole):
+    samples = sorted(document["samples"], key=lambda s: s["index"])
+    plain = samples[:6]  # ffma_accumulate with 1K .. 6K iterations
+    launches = [[1, 2, 3, 4]] * 3 + [[1, 5, 6, 4]]  # graph_children.cu's four graph launches
+    metrics = [m for m in (INST, FFMA) if m in samples[0]["values"]]
+    graph_samples = samples[6:]
+    expected_count = len(launches) if whole else sum(len(l) for l in launches)
+    check(len(graph_samples) == expected_count,
+          f"{len(graph_samples)} graph samples == {expected_count} ({'one per launch' if whole else 'one per node'})")
+    print("index  graph node  kernel" + "".join(f"  {m.split('__')[1][:22]:>22}" for m in metrics))
+    for s in samples:
+        print(f"{s['index']:5}  {str(s.get('graph', '')):>5} {str(s.get('graph_node', '')):>4}  {s['kernel'][:50]:50}"
+              + "".join(f"  {s['values'].get(m) if s['values'].get(m) is not None else float('nan'):22.0f}"
+                        for m in metrics))
+    if whole:
+        # SASS-instrumented metrics (FFMA) are not counted inside whole graph launches: left unavailable.
+        check(all(s["values"].get(FFMA) is None for s in graph_samples),
+              "FFMA left unavailable in whole graph launches (CUPTI does not instrument graphs)")
+        for launch, s in zip(launches, graph_samples):
+            for m in [m for m in metrics if m != FFMA]:
+                expected = sum(plain[k - 1]["values"][m] for k in launch)
+                check(s["values"][m] == expected, f"graph launch {s['index']} {m} == sum of plain {launch}: {expected:.0f}")
+        return
+    position = 0
+    for number, launch in enumerate(launches):
+        nodes = graph_samples[position:position + len(launch)]
+        position += len(launch)
+        check([s.get("graph_node") for s in nodes] == list(range(len(launch))),
+              f"launch {number + 1}: graph_node 0..{len(launch) - 1} in order")
+        for k, s in zip(launch, nodes):
+            check(s["kernel"] == plain[k - 1]["kernel"], f"launch {number + 1}, {k}K node named as its kernel")
+            for m in metrics:
+                check(s["values"][m] == plain[k - 1]["values"][m],
+                      f"launch {number + 1}, {k}K node: {m} {s['values'][m]:.0f} == plain {plain[k - 1]['values'][m]:.0f}")
+
+
 def nvtx(document, steps):
     samples = sorted(document["samples"], key=lambda s: s["index"])
     expected = 528 * 256 * (1001 + 2001)  # known_ffma(K) and known_ffma(2K) in every range
@@ -150,6 +187,8 @@ if __name__ == "__main__":
         graphs(document, int(sys.argv[3]) if len(sys.argv) > 3 else 3)
     elif sys.argv[1] == "nodes":
         nodes(document, int(sys.argv[3]) if len(sys.argv) > 3 else 3)
+    elif sys.argv[1] in ("children", "children-whole"):
+        children(document, sys.argv[1] == "children-whole")
     elif sys.argv[1] == "nvtx":
         nvtx(document, int(sys.argv[3]) if len(sys.argv) > 3 else 8)
     else:

@@ -24,7 +24,7 @@ profile() {  # profile NAME options... : prints the program's result lines, open
   return $rc
 }
 check() { python3 check_profiles.py "$@" | grep -v "^ok"; status=$((status | PIPESTATUS[0])); }
-echo "== unprofiled"; workload/graph_workload 3 | tail -1; workload/graph_changes | tail -1
+echo "== unprofiled"; workload/graph_workload 3 | tail -1; workload/graph_changes | tail -1; workload/graph_children | tail -1
 profile nodes_one_pass --counters $one -- workload/graph_workload 3 || status=1
 check nodes /tmp/nodes_one_pass.json 3
 profile nodes_application --counters $one,$ffma -- workload/graph_workload 3 || status=1
@@ -33,6 +33,13 @@ profile nodes_kernel_replay --replay-mode kernel --counters $one,$ffma -- worklo
 check nodes /tmp/nodes_kernel_replay.json 1
 
 
+# Child graphs nested two deep, their nodes replayed too, and a child graph's parameters set by the program.
+profile children_one_pass --counters $one -- workload/graph_children || status=1
+check children /tmp/children_one_pass.json
+profile children_application --counters $one,$ffma -- workload/graph_children || status=1
+check children /tmp/children_application.json
+profile children_whole --graph-profiling graph --counters $one,$ffma -- workload/graph_children || status=1
+check children-whole /tmp/children_whole.json
 profile whole_one_pass --graph-profiling graph --counters $one -- workload/graph_workload 3 || status=1
 check graphs /tmp/whole_one_pass.json 3
 profile changes --counters $one,$ffma -- workload/graph_changes || status=1
@@ -48,16 +55,23 @@ profile torch_graph --counters $one,$ffma -- python3 torch_graph.py || status=1
 python3 check_torch_graph.py /tmp/torch_graph.json | grep -v "^ok"; status=$((status | PIPESTATUS[0]))
 # ncu profiles graph kernel nodes by default (--graph-profiling node): its instruction counts per node, and
 # its wall time against opengpa's on the same program and metrics.
-t0=$(now)
-timeout 200 ncu --metrics $one --csv --print-units base --clock-control none --log-file /tmp/ncu_nodes.csv \
-  workload/graph_workload 3 > /dev/null 2>&1
-echo "== ncu graph_workload 3: rc=$? $(python3 -c "print(f'{$(now)-$t0:.2f} s')")"
-python3 - <<'PY'
-import csv, json
+against_ncu() {  # against_ncu PROGRAM-AND-ARGUMENTS OUR-PROFILE.json
+  local t0=$(now)
+  timeout 200 ncu --metrics $one --csv --print-units base --clock-control none --log-file /tmp/ncu_nodes.csv \
+    $1 > /dev/null 2>&1
+  echo "== ncu $1: rc=$? $(python3 -c "print(f'{$(now)-$t0:.2f} s')")"
+  python3 - "$2" <<'PY'
+import csv, json, sys
 rows = [r for r in csv.DictReader(l for l in open('/tmp/ncu_nodes.csv') if not l.startswith('==')) if r['Metric Name'] == 'smsp__inst_executed.sum']
 ncu = [float(r['Metric Value'].replace(',', '')) for r in rows]
-ours = [s['values']['smsp__inst_executed.sum'] for s in sorted(json.load(open('/tmp/nodes_one_pass.json'))['samples'], key=lambda s: s['index'])]
-print(f"ncu {len(ncu)} kernel results, opengpa {len(ours)} samples; instructions equal in {sum(a == b for a, b in zip(ncu, ours))} of {min(len(ncu), len(ours))}")
+ours = [s['values']['smsp__inst_executed.sum'] for s in sorted(json.load(open(sys.argv[1]))['samples'], key=lambda s: s['index'])]
+equal = sum(a == b for a, b in zip(ncu, ours))
+print(f"ncu {len(ncu)} kernel results, opengpa {len(ours)} samples; instructions equal in {equal} of {min(len(ncu), len(ours))}")
+sys.exit(0 if len(ncu) == len(ours) and equal == len(ncu) else 1)
 PY
+  status=$((status | $?))
+}
+against_ncu "workload/graph_workload 3" /tmp/nodes_one_pass.json
+against_ncu workload/graph_children /tmp/children_one_pass.json
 echo "run_nodes status $status"
 exit $status

@@ -652,6 +652,21 @@ void OnGraphExecChange(CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
       followed = expansion->OnNodeParams(p->hNode, *p->nodeParams, &error);
       break;
     }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams: {
+      const auto* p = static_cast<const cuGraphExecChildGraphNodeSetParams_params*>(data.functionParams);
+      followed = expansion->OnChildGraph(p->hNode, p->childGraph, &error);
+      break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventRecordNodeSetEvent: {
+      const auto* p = static_cast<const cuGraphExecEventRecordNodeSetEvent_params*>(data.functionParams);
+      followed = expansion->OnEvent(p->hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, p->event, &error);
+      break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventWaitNodeSetEvent: {
+      const auto* p = static_cast<const cuGraphExecEventWaitNodeSetEvent_params*>(data.functionParams);
+      followed = expansion->OnEvent(p->hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, p->event, &error);
+      break;
+    }
     default: break;
   }
   changing_own_graph = false;

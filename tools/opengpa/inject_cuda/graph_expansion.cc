@@ -1,6 +1,8 @@
 #include "graph_expansion.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "graph_kernels.h"
 #include "platform/dynamic_library.h"
@@ -214,16 +216,45 @@ bool ReadNode(CUgraphNode handle, GraphExpansion::Node* node, std::string* error
   return true;
 }
 
-// The nodes of `graph` in one topological order, read (kernel ordinals counted in that order).
-bool ReadNodes(CUgraph graph, std::vector<GraphExpansion::Node>* nodes, std::size_t* kernels, std::string* error) {
+// The nodes of `graph` in one topological order, child graphs' nodes in their nodes' places (graph_kernels.h),
+// read; `children` (may be null) where each child graph's nodes lie.
+bool ReadNodes(CUgraph graph, std::vector<GraphExpansion::Node>* nodes, std::vector<ChildGraphSpan>* children,
+               std::string* error) {
   std::vector<CUgraphNode> handles;
-  if (!GraphNodesInOrder(graph, &handles, error)) return false;
+  if (!GraphNodesFlattened(graph, &handles, children, error)) return false;
   nodes->assign(handles.size(), {});
-  *kernels = 0;
   for (std::size_t i = 0; i < handles.size(); ++i) {
-    GraphExpansion::Node& node = (*nodes)[i];
-    if (!ReadNode(handles[i], &node, error)) return false;
-    if (node.type == CU_GRAPH_NODE_TYPE_KERNEL) node.kernel_ordinal = (*kernels)++;
+    if (!ReadNode(handles[i], &(*nodes)[i], error)) return false;
+  }
+  return true;
+}
+
+// Kernel ordinals in list order; returns how many kernel nodes there are.
+std::size_t NumberKernels(std::vector<GraphExpansion::Node>* nodes) {
+  std::size_t kernels = 0;
+  for (GraphExpansion::Node& node : *nodes) {
+    if (node.type == CU_GRAPH_NODE_TYPE_KERNEL) node.kernel_ordinal = kernels++;
+  }
+  return kernels;
+}
+
+// `fresh` (read from the graph of an update) takes the place of `kept` (the nodes the executable graph knows),
+// position by position: same count and types, the kept handles and the program's enabled state.
+bool PairByPosition(std::vector<GraphExpansion::Node>& fresh, const GraphExpansion::Node* kept, std::size_t count,
+                    std::string* error) {
+  if (fresh.size() != count) {
+    *error = "the updated graph has another number of nodes";
+    return false;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    if (fresh[i].type != kept[i].type) {
+      *error = "the updated graph pairs nodes of other types";
+      return false;
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    fresh[i].handle = kept[i].handle;
+    fresh[i].enabled = kept[i].enabled;
   }
   return true;
 }
@@ -237,6 +268,9 @@ bool IsGraphExecChange(CUpti_CallbackId cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventRecordNodeSetEvent:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventWaitNodeSetEvent:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: return true;
@@ -259,7 +293,10 @@ std::unique_ptr<GraphExpansion> GraphExpansion::Create(CUgraph graph, CUgraphExe
   std::unique_ptr<GraphExpansion> expansion(new GraphExpansion());
   expansion->exec_ = exec;
   expansion->graph_ = graph;
-  if (!ReadNodes(graph, &expansion->nodes_, &expansion->kernel_nodes_, why_not)) return nullptr;
+  if (!ReadNodes(graph, &expansion->nodes_, &expansion->children_, why_not)) return nullptr;
+  expansion->kernel_nodes_ = NumberKernels(&expansion->nodes_);
+  // The nodes of child graphs are disabled one by one too: the executable graph knows them as the nodes of
+  // the graphs its child-graph nodes embed (checked on the H100: bench/profile/child_graph_probe.cu).
   for (Node& node : expansion->nodes_) {
     if (!Disabled(node.type)) continue;
     unsigned int enabled = 1;
@@ -422,18 +459,50 @@ bool GraphExpansion::OnNodeParams(CUgraphNode handle, const CUgraphNodeParams& p
       set.height = params.memset.height;
       return OnMemsetParams(handle, set, error);
     }
-    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: {
-      Node* node = Find(handle);
-      if (node == nullptr || node->type != params.type) {
-        *error = "new event for a node not read before";
-        return false;
-      }
-      node->event = params.type == CU_GRAPH_NODE_TYPE_EVENT_RECORD ? params.eventRecord.event : params.eventWait.event;
-      return true;
-    }
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return OnEvent(handle, params.type, params.eventRecord.event, error);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return OnEvent(handle, params.type, params.eventWait.event, error);
+    case CU_GRAPH_NODE_TYPE_GRAPH: return OnChildGraph(handle, params.graph.graph, error);
     default: *error = std::string("new parameters for a ") + TypeName(params.type) + " node"; return false;
   }
+}
+
+bool GraphExpansion::OnEvent(CUgraphNode handle, CUgraphNodeType type, CUevent event, std::string* error) {
+  Node* node = Find(handle);
+  if (node == nullptr || node->type != type) {
+    *error = "new event for a node not read before";
+    return false;
+  }
+  node->event = event;
+  return true;
+}
+
+bool GraphExpansion::OnChildGraph(CUgraphNode handle, CUgraph child, std::string* error) {
+  const ChildGraphSpan* span = nullptr;
+  for (const ChildGraphSpan& each : children_) {
+    if (each.node == handle) span = &each;
+  }
+  if (span == nullptr) {
+    *error = "new parameters for a child-graph node not read before";
+    return false;
+  }
+  std::vector<Node> fresh;
+  if (!ReadNodes(child, &fresh, nullptr, error) ||
+      !PairByPosition(fresh, nodes_.data() + span->first, span->count, error)) {
+    return false;
+  }
+  std::move(fresh.begin(), fresh.end(), nodes_.begin() + static_cast<std::ptrdiff_t>(span->first));
+  NumberKernels(&nodes_);
+  // The update sets the child graph's nodes from `child`: keep them disabled in the executable graph, whatever
+  // the driver does with their enabled state.
+  for (std::size_t i = span->first; i < span->first + span->count; ++i) {
+    if (!Disabled(nodes_[i].type)) continue;
+    const CUresult result = Driver().cuGraphNodeSetEnabled(exec_, nodes_[i].handle, 0);
+    if (result != CUDA_SUCCESS) {
+      *error = Failed("cuGraphNodeSetEnabled", result);
+      return false;
+    }
+  }
+  return true;
 }
 
 bool GraphExpansion::OnSetEnabled(CUgraphNode handle, bool enabled, std::string* error) {
@@ -454,24 +523,11 @@ bool GraphExpansion::OnUpdate(CUgraph graph, std::string* error) {
   // refuses the update's graph's nodes (CUDA_ERROR_INVALID_VALUE): the nodes stay those of the instantiation,
   // so only their parameters are taken, position by position, from `graph`.
   std::vector<Node> nodes;
-  std::size_t kernels = 0;
-  if (!ReadNodes(graph, &nodes, &kernels, error)) return false;
-  if (nodes.size() != nodes_.size()) {
-    *error = "the updated graph has another number of nodes";
+  if (!ReadNodes(graph, &nodes, nullptr, error) || !PairByPosition(nodes, nodes_.data(), nodes_.size(), error)) {
     return false;
   }
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i].type != nodes_[i].type) {
-      *error = "the updated graph pairs nodes of other types";
-      return false;
-    }
-  }
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    nodes[i].handle = nodes_[i].handle;
-    nodes[i].enabled = nodes_[i].enabled;
-  }
   nodes_ = std::move(nodes);
-  kernel_nodes_ = kernels;
+  kernel_nodes_ = NumberKernels(&nodes_);
   return true;
 }
 

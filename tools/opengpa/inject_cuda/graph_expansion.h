@@ -13,14 +13,19 @@
 // graph's dependencies are kept (one stream, a topological order), its concurrency is not: profiled
 // kernels run one at a time under any kernel profiler.
 //
+// A child-graph node's nodes are read in its place (graph_kernels.h: GraphNodesFlattened) and disabled one by
+// one like the graph's own (the executable graph knows them as the nodes of the graph the child-graph node
+// embeds), so a kernel inside a child graph is a sample of its own too.
+//
 // Graphs left whole (one sample per launch, graph_sampling.h): those with a node of another type (host,
-// child graph, conditional, memory allocation, external semaphore, batch memory operation), those
+// conditional, memory allocation, external semaphore, batch memory operation), those
 // instantiated for device launch, and every graph in a profile taken from inside a running program
 // (Python's in-process sessions end while the program goes on, and a disabled node could not always be
 // enabled again: PyTorch destroys a graph right after instantiating it, and with it the node handles).
 //
-// While the executable graph lives, the program's own changes to it are followed: new kernel, memcpy or
-// memset parameters (cuGraphExec*NodeSetParams) replace the copy here, a node the program disables or
+// While the executable graph lives, the program's own changes to it are followed: new kernel, memcpy, memset,
+// event or child-graph parameters (cuGraphExec*NodeSetParams, cuGraphExecEvent*NodeSetEvent) replace the copy
+// here, a node the program disables or
 // enables is run or not accordingly (and stays disabled in the executable graph), and after cuGraphExecUpdate
 // the nodes' parameters are read again from the graph it updated from (an update keeps the nodes disabled).
 #ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_EXPANSION_H_
@@ -34,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "graph_kernels.h"
 #include "kernel_launch.h"
 
 namespace opengpa::inject_cuda {
@@ -78,6 +84,9 @@ class GraphExpansion {
   bool OnMemcpyParams(CUgraphNode node, const CUDA_MEMCPY3D& params, std::string* error);
   bool OnMemsetParams(CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params, std::string* error);
   bool OnNodeParams(CUgraphNode node, const CUgraphNodeParams& params, std::string* error);
+  bool OnEvent(CUgraphNode node, CUgraphNodeType type, CUevent event, std::string* error);
+  // cuGraphExecChildGraphNodeSetParams: the child graph's nodes take `child`'s parameters, by position.
+  bool OnChildGraph(CUgraphNode node, CUgraph child, std::string* error);
   bool OnSetEnabled(CUgraphNode node, bool enabled, std::string* error);
   // After cuGraphExecUpdate(exec, graph): the nodes' parameters read again from `graph`, paired by topological
   // position (the executable graph's nodes, still disabled, keep their instantiation's handles).
@@ -102,7 +111,8 @@ class GraphExpansion {
   CUgraphExec exec_ = nullptr;
   CUgraph graph_ = nullptr;  // the graph nodes_ were read from
   bool nodes_alive_ = true;
-  std::vector<Node> nodes_;  // a topological order
+  std::vector<Node> nodes_;  // a topological order, child graphs' nodes in their places
+  std::vector<ChildGraphSpan> children_;  // where each child graph's nodes lie in nodes_
   std::size_t kernel_nodes_ = 0;
   std::uint32_t id_ = 0;
 };

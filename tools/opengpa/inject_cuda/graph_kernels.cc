@@ -12,6 +12,7 @@ struct GraphDriver {
   CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode*, size_t*) = nullptr;
   CUresult (*cuGraphGetEdges)(CUgraph, CUgraphNode*, CUgraphNode*, CUgraphEdgeData*, size_t*) = nullptr;  // _v2
   CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType*) = nullptr;
+  CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph*) = nullptr;
   CUresult (*cuGraphKernelNodeGetParams)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*) = nullptr;  // _v2
   CUresult (*cuFuncGetName)(const char**, CUfunction) = nullptr;
   CUresult (*cuKernelGetName)(const char**, CUkernel) = nullptr;
@@ -32,6 +33,7 @@ const GraphDriver& Driver() {
     d.ok = library->Resolve("cuGraphGetNodes", &d.cuGraphGetNodes) &&
            library->Resolve("cuGraphGetEdges_v2", &d.cuGraphGetEdges) &&
            library->Resolve("cuGraphNodeGetType", &d.cuGraphNodeGetType) &&
+           library->Resolve("cuGraphChildGraphNodeGetGraph", &d.cuGraphChildGraphNodeGetGraph) &&
            library->Resolve("cuGraphKernelNodeGetParams_v2", &d.cuGraphKernelNodeGetParams) &&
            library->Resolve("cuFuncGetName", &d.cuFuncGetName) &&
            library->Resolve("cuKernelGetName", &d.cuKernelGetName);
@@ -130,13 +132,50 @@ bool GraphNodesInOrder(CUgraph graph, std::vector<CUgraphNode>* ordered, std::st
   return true;
 }
 
+namespace {
+
+// Child graphs nested deeper than this are left as nodes (a graph holding itself is impossible, but a
+// malformed answer must not recurse forever).
+constexpr int kMaxChildGraphDepth = 16;
+
+bool AppendFlattened(CUgraph graph, int depth, std::vector<CUgraphNode>* ordered, std::vector<ChildGraphSpan>* children,
+                     std::string* error) {
+  std::vector<CUgraphNode> nodes;
+  if (!GraphNodesInOrder(graph, &nodes, error)) return false;
+  const GraphDriver& driver = Driver();
+  for (CUgraphNode node : nodes) {
+    CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+    CUgraph child = nullptr;
+    if (depth < kMaxChildGraphDepth && driver.cuGraphNodeGetType(node, &type) == CUDA_SUCCESS &&
+        type == CU_GRAPH_NODE_TYPE_GRAPH && driver.cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS &&
+        child != nullptr) {
+      ChildGraphSpan span{node, ordered->size(), 0};
+      if (!AppendFlattened(child, depth + 1, ordered, children, error)) return false;
+      span.count = ordered->size() - span.first;
+      if (children != nullptr) children->push_back(span);
+      continue;
+    }
+    ordered->push_back(node);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool GraphNodesFlattened(CUgraph graph, std::vector<CUgraphNode>* ordered, std::vector<ChildGraphSpan>* children,
+                         std::string* error) {
+  ordered->clear();
+  if (children != nullptr) children->clear();
+  return AppendFlattened(graph, 0, ordered, children, error);
+}
+
 bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::size_t* other_work_nodes,
                          std::string* error) {
   kernels->clear();
   *other_work_nodes = 0;
   const GraphDriver& driver = Driver();
   std::vector<CUgraphNode> nodes;
-  if (!GraphNodesInOrder(graph, &nodes, error)) return false;
+  if (!GraphNodesFlattened(graph, &nodes, nullptr, error)) return false;
   for (CUgraphNode node : nodes) {
     CUgraphNodeType type;
     if (driver.cuGraphNodeGetType(node, &type) != CUDA_SUCCESS) {

@@ -5,8 +5,9 @@
 // launch per kernel node, so the launch indexes of the kernels after it stay those of the kernels that ran.
 //
 // The order: nodes on parallel branches are placed in one topological order (ties by the order
-// cuGraphGetNodes lists them); kernel nodes inside child-graph nodes and parameters changed after
-// instantiation (cuGraphExecKernelNodeSetParams) are not followed.
+// cuGraphGetNodes lists them); a child-graph node's nodes take its place, in their own topological order
+// (a child graph runs as a unit between its node's dependencies). Parameters changed after instantiation
+// are followed only where graphs are replayed node by node (graph_expansion.h).
 #ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_KERNELS_H_
 #define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_KERNELS_H_
 
@@ -30,9 +31,22 @@ std::vector<std::size_t> TopologicalOrder(std::size_t count,
 // *error when the driver cannot describe the graph.
 bool GraphNodesInOrder(CUgraph graph, std::vector<CUgraphNode>* ordered, std::string* error);
 
-// The kernel nodes of `graph` in launch order, named and with grid and block (stream left to the launch),
-// and how many of its other nodes may run GPU work (memset, memcpy, child graphs, ...: every type but
-// empty, event and host nodes). False and *error when the driver cannot describe the graph.
+// A child-graph node of a graph and where its nodes lie in GraphNodesFlattened's list.
+struct ChildGraphSpan {
+  CUgraphNode node = nullptr;  // the child-graph node
+  std::size_t first = 0;       // its first node in the flattened list
+  std::size_t count = 0;       // how many (those of child graphs inside it included)
+};
+
+// GraphNodesInOrder with every child-graph node replaced by the nodes of the graph it embeds
+// (cuGraphChildGraphNodeGetGraph; those are the nodes an executable graph of it knows), recursively.
+// `children` (may be null): each child-graph node's span, inner ones before the one holding them.
+bool GraphNodesFlattened(CUgraph graph, std::vector<CUgraphNode>* ordered, std::vector<ChildGraphSpan>* children,
+                         std::string* error);
+
+// The kernel nodes of `graph` in launch order (those of its child graphs included), named and with grid and
+// block (stream left to the launch), and how many of its other nodes may run GPU work (memset, memcpy,
+// conditional, ...: every type but empty, event and host nodes). False and *error when the driver cannot describe the graph.
 bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::size_t* other_work_nodes,
                          std::string* error);
 
