@@ -10,15 +10,15 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(call)                                                                                   \
-  do {                                                                                                \
-    CUresult r_ = (call);                                                                             \
-    if (r_ != CUDA_SUCCESS) {                                                                         \
-      const char* name_ = nullptr;                                                                    \
-      cuGetErrorName(r_, &name_);                                                                     \
-      std::fprintf(stderr, "%s: %s (line %d)\n", #call, name_ ? name_ : "?", __LINE__);              \
-      return 1;                                                                                       \
-    }                                                                                                 \
+#define CHECK(call)                                                                     \
+  do {                                                                                  \
+    CUresult r_ = (call);                                                               \
+    if (r_ != CUDA_SUCCESS) {                                                           \
+      const char* name_ = nullptr;                                                      \
+      cuGetErrorName(r_, &name_);                                                       \
+      std::fprintf(stderr, "%s: %s (line %d)\n", #call, name_ ? name_ : "?", __LINE__); \
+      return 1;                                                                         \
+    }                                                                                   \
   } while (0)
 
 __global__ void mark(int* flags, int which) { flags[which] += 1; }
@@ -92,8 +92,10 @@ int main() {
   CHECK(cuCtxSynchronize());
   int host[4] = {};
   CHECK(cuMemcpyDtoH(host, flags, sizeof host));
-  std::printf("after one launch, marks ran: child 0 x%d, child 1 x%d, parent 2 x%d, parent 3 x%d "
-              "(0 where the node was disabled)\n", host[0], host[1], host[2], host[3]);
+  std::printf(
+      "after one launch, marks ran: child 0 x%d, child 1 x%d, parent 2 x%d, parent 3 x%d "
+      "(0 where the node was disabled)\n",
+      host[0], host[1], host[2], host[3]);
   // Kernel parameters of an embedded node, read back (what an expansion would replay).
   CUDA_KERNEL_NODE_PARAMS read{};
   std::printf("cuGraphKernelNodeGetParams(embedded node 0) -> %s\n", Name(cuGraphKernelNodeGetParams(inner[0], &read)));

@@ -15,21 +15,21 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK_RT(call)                                                                             \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s: %s (line %d)\n", #call, cudaGetErrorString(e_), __LINE__);         \
-      std::exit(1);                                                                                \
-    }                                                                                              \
+#define CHECK_RT(call)                                                                     \
+  do {                                                                                     \
+    cudaError_t e_ = (call);                                                               \
+    if (e_ != cudaSuccess) {                                                               \
+      std::fprintf(stderr, "%s: %s (line %d)\n", #call, cudaGetErrorString(e_), __LINE__); \
+      std::exit(1);                                                                        \
+    }                                                                                      \
   } while (0)
-#define CHECK_DRV(call)                                                                            \
-  do {                                                                                             \
-    CUresult r_ = (call);                                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                                      \
+#define CHECK_DRV(call)                                                                           \
+  do {                                                                                            \
+    CUresult r_ = (call);                                                                         \
+    if (r_ != CUDA_SUCCESS) {                                                                     \
       std::fprintf(stderr, "%s: CUresult %d (line %d)\n", #call, static_cast<int>(r_), __LINE__); \
-      std::exit(1);                                                                                \
-    }                                                                                              \
+      std::exit(1);                                                                               \
+    }                                                                                             \
   } while (0)
 
 __global__ void small(float* a, int n) {
@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
   CUcontext popped = nullptr;
   CHECK_DRV(cuCtxPopCurrent(&popped));
   unsigned int* semaphores = nullptr;
-  CHECK_DRV(cuMemHostAlloc(reinterpret_cast<void**>(&semaphores), 8,
-                           CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP));
+  CHECK_DRV(
+      cuMemHostAlloc(reinterpret_cast<void**>(&semaphores), 8, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP));
   semaphores[0] = semaphores[1] = 0;
   unsigned int sequence = 0;
   const auto program_sem = reinterpret_cast<CUdeviceptr>(&semaphores[0]);
@@ -141,8 +141,7 @@ int main(int argc, char** argv) {
         small<<<(elements + 255) / 256, 256, 0, stream>>>(a, elements);
       }
       CHECK_RT(cudaStreamSynchronize(stream));
-      const double us =
-          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / n;
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / n;
       if (round == 1) std::printf("%-7s %9.1f us per iteration (%d iterations)\n", ordering, us, n);
     }
   }

@@ -40,8 +40,8 @@ cudaGraphNode_t AddFfma(cudaGraph_t graph, int multiple, const cudaGraphNode_t* 
   multiples[slot] = multiple * kIterations;
   buffers[slot] = outputs[multiple];
   void* args[] = {&buffers[slot], &multiples[slot]};
-  cudaKernelNodeParams params{reinterpret_cast<void*>(ffma_accumulate), dim3(kBlocks), dim3(kThreads), 0, args,
-                              nullptr};
+  cudaKernelNodeParams params{
+      reinterpret_cast<void*>(ffma_accumulate), dim3(kBlocks), dim3(kThreads), 0, args, nullptr};
   cudaGraphNode_t node;
   CHECK(cudaGraphAddKernelNode(&node, graph, after, count, &params));
   return node;

@@ -111,7 +111,7 @@ class GraphExpansion {
   CUgraphExec exec_ = nullptr;
   CUgraph graph_ = nullptr;  // the graph nodes_ were read from
   bool nodes_alive_ = true;
-  std::vector<Node> nodes_;  // a topological order, child graphs' nodes in their places
+  std::vector<Node> nodes_;               // a topological order, child graphs' nodes in their places
   std::vector<ChildGraphSpan> children_;  // where each child graph's nodes lie in nodes_
   std::size_t kernel_nodes_ = 0;
   std::uint32_t id_ = 0;

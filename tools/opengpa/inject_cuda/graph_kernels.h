@@ -46,7 +46,8 @@ bool GraphNodesFlattened(CUgraph graph, std::vector<CUgraphNode>* ordered, std::
 
 // The kernel nodes of `graph` in launch order (those of its child graphs included), named and with grid and
 // block (stream left to the launch), and how many of its other nodes may run GPU work (memset, memcpy,
-// conditional, ...: every type but empty, event and host nodes). False and *error when the driver cannot describe the graph.
+// conditional, ...: every type but empty, event and host nodes). False and *error when the driver cannot
+// describe the graph.
 bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std::size_t* other_work_nodes,
                          std::string* error);
 

@@ -38,7 +38,7 @@ namespace opengpa::inject_cuda {
 struct GraphDescription {
   std::uint32_t id = 0;               // CUPTI's id of the executable graph
   std::vector<KernelLaunch> kernels;  // its kernel nodes in launch order (graph_kernels.h)
-  std::size_t other_work_nodes = 0;   // memset, memcpy, child-graph and other nodes with GPU work
+  std::size_t other_work_nodes = 0;   // memset, memcpy, conditional and other nodes with GPU work
   bool nodes_known = true;            // false: instantiated before profiling began, nodes never read
   // --graph-profiling node: the nodes replayed one by one (graph_expansion.h); null: the launch is one sample.
   std::shared_ptr<GraphExpansion> expansion;
