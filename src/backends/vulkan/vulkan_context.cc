@@ -1,12 +1,15 @@
 #include "backends/vulkan/vulkan_context.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "backends/vulkan/vulkan_session.h"
 #include "platform/logging.h"
 
 namespace opengpa::embedded {
 extern const char vulkan_catalog[];
+extern const char kNvidiaGraphicsCatalog[];
 }  // namespace opengpa::embedded
 
 namespace opengpa::vulkan {
@@ -85,6 +88,34 @@ bool DeviceTimeDomainCalibratable(const InstanceFunctions& instance_functions, c
   return std::find(domains.begin(), domains.end(), VK_TIME_DOMAIN_DEVICE_EXT) != domains.end();
 }
 
+constexpr std::uint32_t kNvidiaVendorId = 0x10de;
+
+// NVIDIA's GPU periodic sampler for this device, or nullptr with the reason logged once (this context's open).
+std::unique_ptr<nvidia::GraphicsCounterSource> OpenSamplerSource(const VkPhysicalDeviceProperties& properties,
+                                                                 const GpaVkContextOpenInfo& info,
+                                                                 PFN_vkGetInstanceProcAddr get_instance_proc_addr,
+                                                                 PFN_vkGetDeviceProcAddr get_device_proc_addr) {
+  std::string why;
+  if (const char* off = std::getenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS"); off != nullptr && std::string(off) == "0") {
+    why = "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
+  } else if (properties.vendorID != kNvidiaVendorId) {
+    why = "hardware counters come from NVIDIA's GPU periodic sampler, and this is not an NVIDIA GPU";
+  } else {
+    nvidia::perfworks::VulkanDeviceHandles handles{info.instance, info.physical_device, info.device,
+                                                   reinterpret_cast<void*>(get_instance_proc_addr),
+                                                   reinterpret_cast<void*>(get_device_proc_addr)};
+    auto source = nvidia::GraphicsCounterSource::ForVulkan(handles, &why);
+    if (source != nullptr) {
+      Log(kGpaLoggingMessage, "{}: {} hardware counters of PerfWorks' GPU periodic sampler on {} (PerfWorks device {})",
+          properties.deviceName, source->Metrics().size(), source->Chip(), source->DeviceIndex());
+      return source;
+    }
+  }
+  Log(kGpaLoggingMessage, "{}: no hardware counters, only timestamps and pipeline statistics: {}",
+      properties.deviceName, why);
+  return nullptr;
+}
+
 }  // namespace
 
 GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const GpaVkContextOpenInfo& info,
@@ -149,6 +180,9 @@ GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, 
         properties.deviceName);
   }
   context->counters_ = BuildHardwareCounters(capabilities);
+  context->sampler_source_ = OpenSamplerSource(properties, info, get_instance_proc_addr,
+                                               context->instance_functions_.GetDeviceProcAddr);
+  if (context->sampler_source_ != nullptr) AddSampledMetrics(context->sampler_source_->Metrics(), &context->counters_);
   for (const VulkanHardwareCounter& counter : context->counters_) context->counter_infos_.push_back(counter.info);
   Log(kGpaLoggingMessage,
       "Vulkan context on {} (vendor 0x{:x}, device 0x{:x}, API {}.{}): {} hardware counters, timestamps {} bits "
@@ -161,7 +195,12 @@ GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, 
   return kGpaStatusOk;
 }
 
-std::vector<std::string_view> VulkanContext::DerivedCatalogs() const { return {embedded::vulkan_catalog}; }
+// The sampler's catalog first: where both define a counter (PSPixelsIn, VSVerticesIn, CSThreads) the hardware's
+// definition is the one exposed.
+std::vector<std::string_view> VulkanContext::DerivedCatalogs() const {
+  if (sampler_source_ != nullptr) return {embedded::kNvidiaGraphicsCatalog, embedded::vulkan_catalog};
+  return {embedded::vulkan_catalog};
+}
 
 std::vector<std::pair<std::string, double>> VulkanContext::Constants() const {
   return {{"TIMESTAMP_PERIOD_NS", timestamps_.period_ns},
@@ -178,12 +217,29 @@ GpaStatus VulkanContext::CheckCounters(const std::vector<HardwareCounterIndex>& 
   return kGpaStatusOk;
 }
 
+GpaStatus VulkanContext::PlanSampledPasses(const std::vector<HardwareCounterIndex>& counters,
+                                           std::vector<std::string>* names, std::vector<bool>* additive,
+                                           std::vector<nvidia::perfworks::PassConfig>* passes) const {
+  for (HardwareCounterIndex index : counters) {
+    if (counters_[index].source != CounterSource::kSampledMetric) continue;
+    names->push_back(counters_[index].info.name);
+    additive->push_back(counters_[index].additive);
+  }
+  if (names->empty()) return kGpaStatusOk;
+  return sampler_source_->PlanPasses(*names, passes);
+}
+
 GpaStatus VulkanContext::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
   GpaStatus status = CheckCounters(counters);
   if (status != kGpaStatusOk) return status;
-  // Timestamps and every pipeline statistic are written by independent queries of one recording.
-  // VK_KHR_performance_query counters (which can need several passes) are not offered yet.
-  *passes = 1;
+  // Timestamps and every pipeline statistic are written by independent queries of one recording; the sampler's
+  // metrics take as many passes as PerfWorks needs to configure them one sampler pass at a time.
+  std::vector<std::string> names;
+  std::vector<bool> additive;
+  std::vector<nvidia::perfworks::PassConfig> plan;
+  status = PlanSampledPasses(counters, &names, &additive, &plan);
+  if (status != kGpaStatusOk) return status;
+  *passes = std::max<GpaUInt32>(1, static_cast<GpaUInt32>(plan.size()));
   return kGpaStatusOk;
 }
 
@@ -204,6 +260,18 @@ GpaStatus VulkanContext::CreateSession(int type, const std::vector<HardwareCount
   setup.timestamp_period_ns = timestamps_.period_ns;
   setup.calibrated_timestamps = calibrated_timestamps_;
   setup.gpa_interface = gpa_interface_ ? &gpa_interface_functions_ : nullptr;
+  if (sampler_source_ != nullptr) {
+    std::vector<std::string> names;
+    std::vector<bool> additive;
+    std::vector<nvidia::perfworks::PassConfig> plan;
+    status = PlanSampledPasses(counters, &names, &additive, &plan);
+    if (status != kGpaStatusOk) return status;
+    if (!names.empty()) {
+      setup.sampler = sampler_source_.get();
+      setup.sampled = std::make_shared<SampledPasses>(*sampler_source_, nvidia::perfworks::kTriggerEngine,
+                                                      std::move(names), std::move(additive), std::move(plan));
+    }
+  }
   *out = std::make_unique<VulkanSession>(std::move(setup));
   return kGpaStatusOk;
 }

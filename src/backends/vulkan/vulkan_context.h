@@ -36,6 +36,9 @@ class VulkanContext final : public BackendContext {
 
  private:
   GpaStatus CheckCounters(const std::vector<HardwareCounterIndex>& counters) const;
+  // The sampler's metrics among `counters` and their passes (none without the sampler).
+  GpaStatus PlanSampledPasses(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names,
+                              std::vector<bool>* additive, std::vector<nvidia::perfworks::PassConfig>* passes) const;
 
   GpaVkContextOpenInfo handles_{};
   InstanceFunctions instance_functions_;
@@ -45,6 +48,7 @@ class VulkanContext final : public BackendContext {
   bool calibrated_timestamps_ = false;
   bool gpa_interface_ = false;  // samples go through VK_AMD_gpa_interface (OpenGPA's layer is on the device)
   GpaInterfaceFunctions gpa_interface_functions_;
+  std::unique_ptr<nvidia::GraphicsCounterSource> sampler_source_;  // NVIDIA's GPU periodic sampler, where usable
   std::vector<VulkanHardwareCounter> counters_;
   std::vector<HardwareCounterInfo> counter_infos_;
 };

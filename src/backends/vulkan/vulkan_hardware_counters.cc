@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include "backends/common/sampled_hardware_counters.h"
+
 namespace opengpa::vulkan {
 namespace {
 
@@ -93,6 +95,16 @@ std::vector<VulkanHardwareCounter> BuildHardwareCounters(const MeasurementCapabi
     counters.push_back(std::move(counter));
   }
   return counters;
+}
+
+void AddSampledMetrics(const std::vector<nvidia::GraphicsMetric>& metrics, std::vector<VulkanHardwareCounter>* out) {
+  for (const nvidia::GraphicsMetric& metric : metrics) {
+    VulkanHardwareCounter counter;
+    counter.info = DescribeSampledMetric(metric);
+    counter.source = CounterSource::kSampledMetric;
+    counter.additive = metric.additive;
+    out->push_back(std::move(counter));
+  }
 }
 
 }  // namespace opengpa::vulkan

@@ -9,6 +9,17 @@
 // timestamps to the last's; its statistics are the sum over segments. Samples recorded in a secondary
 // command buffer are results of the primary that executes it once copied (GpaCopySecondarySamples): the copy
 // points at the secondary's queries, which that single execution writes.
+//
+// With NVIDIA's GPU periodic sampler (SessionSetup::sampled), every segment is also delimited by engine
+// triggers, each recorded right after a top- and a bottom-of-pipe timestamp of its own (a marker): the timestamps
+// make the front end wait for the work before them (draws and dispatches alike, measured on the H100: a trigger
+// alone, or after a lone bottom-of-pipe timestamp, can fire before the draws before it are done), and they say on
+// the sampler's own clock which sampler interval the trigger closed. A segment's values are its intervals between its two triggers. Each GPA
+// pass has its own sampler configuration; the next pass's is set once every command list of the current pass
+// has ended and its work has completed (checked in every call). Engine triggers recorded while another pass is
+// being sampled are not counted (measured on the H100), so a pass's command lists must be recorded after the
+// previous pass's work has completed: GpaBeginCommandList refuses a pass that is not the one being sampled
+// (docs/graphics-counters.md).
 #ifndef OPENGPA_BACKENDS_VULKAN_VULKAN_SESSION_H_
 #define OPENGPA_BACKENDS_VULKAN_VULKAN_SESSION_H_
 
@@ -16,10 +27,12 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "backends/common/sampled_passes.h"
 #include "backends/vulkan/vulkan_hardware_counters.h"
 #include "backends/vulkan/vulkan_query_pool.h"
 #include "backends/vulkan/vulkan_functions.h"
@@ -38,6 +51,9 @@ struct SessionSetup {
   // VK_AMD_gpa_interface's commands where the device was created with it: samples are recorded through them
   // (vulkan_gpa_interface_recorder.h), as AMD's GPA does; null: core queries (vulkan_query_pool.h).
   const GpaInterfaceFunctions* gpa_interface = nullptr;
+  // NVIDIA's GPU periodic sampler for the kSampledMetric counters, with their passes; null without them.
+  const nvidia::GraphicsCounterSource* sampler = nullptr;
+  std::shared_ptr<SampledPasses> sampled;
 };
 
 class VulkanSession final : public BackendSession {
@@ -45,7 +61,7 @@ class VulkanSession final : public BackendSession {
   explicit VulkanSession(SessionSetup setup);
   ~VulkanSession() override;
 
-  GpaUInt32 PassCount() const override { return 1; }
+  GpaUInt32 PassCount() const override;
   GpaStatus Begin() override;
   GpaStatus End() override { return kGpaStatusOk; }
 
@@ -66,6 +82,9 @@ class VulkanSession final : public BackendSession {
     std::uint32_t list = 0;   // index into lists_
     std::uint32_t entry = 0;  // query entry in that list's pools
     bool open = false;        // its statistics query still has to be ended
+    // Sampled sessions: the marker entries of the triggers at the segment's two ends (RecordBoundary).
+    std::uint32_t begin_marker = 0;
+    std::uint32_t end_marker = 0;
   };
   struct SampleRecord {
     bool begun = false;
@@ -86,6 +105,21 @@ class VulkanSession final : public BackendSession {
   bool RecordAvailable(const SampleRecord& record) const;
   bool PassAvailable(GpaUInt32 pass) const;
   std::optional<std::uint64_t> TimestampOf(const Segment& segment, TimestampRole role) const;
+  std::uint64_t TimestampNs(const Segment& segment, TimestampRole role) const;
+  // Records a sampler interval boundary: a marker entry's top- and bottom-of-pipe timestamps, then an engine
+  // trigger. Returns the marker entry, whose bottom-of-pipe timestamp places the trigger on the GPU's clock.
+  std::uint32_t RecordBoundary(ListRecord& list);
+  // Moves the sampler on while its pass is done: decodes it and samples the next. `wait_to_settle`: a pass done less
+  // than kSamplerSettle ago is waited for instead of left for a later call.
+  void AdvanceSampler(bool wait_to_settle = false);
+  bool PassRecorded(GpaUInt32 pass) const;
+  // Which sampler interval each executed trigger of each decoded pass closed (once, when results are read).
+  GpaStatus PlaceTriggers();
+  static std::uint64_t TriggerKey(std::uint32_t list, std::uint32_t marker) {
+    return (std::uint64_t{list} << 32) | marker;
+  }
+  // The sampled counters' values of `slot`, by SampledPasses name index.
+  GpaStatus SampledValues(SampleSlot slot, std::vector<double>* values) const;
 
   const SessionSetup setup_;
   const bool timestamps_;
@@ -96,6 +130,19 @@ class VulkanSession final : public BackendSession {
   std::vector<std::vector<SampleRecord>> records_;  // [pass][slot]
   std::vector<bool> pass_ready_;
   std::optional<std::uint64_t> time_origin_;  // GPU clock at Begin(), when calibrated timestamps allow
+  const std::shared_ptr<SampledPasses> sampled_;  // null without sampled counters
+  std::vector<int> sampled_column_;               // per result column: index into sampled_'s names, or -1
+  GpaStatus sampler_status_ = kGpaStatusOk;       // the first failure of the sampler, reported by ReadResults
+  struct Trigger {
+    std::uint32_t list = 0;
+    std::uint32_t marker = 0;
+  };
+  std::vector<std::vector<Trigger>> triggers_;  // [pass], in recording order
+  std::vector<std::map<std::uint64_t, std::size_t>> trigger_intervals_;  // [pass]: TriggerKey -> interval
+  bool triggers_placed_ = false;
+  // When the pass being sampled was first seen complete: the sampler records a trigger a little after the GPU
+  // passes it, so it is stopped only kSamplerSettle later (the last triggers were lost without the wait, on the H100).
+  std::optional<std::chrono::steady_clock::time_point> active_complete_since_;
 };
 
 }  // namespace opengpa::vulkan
