@@ -116,7 +116,8 @@ class MetricsHttpServer::EventLoop {
   void Write(Connection& connection, Clock::time_point now);
   void Answer(Connection& connection, Clock::time_point now);
   void SetPhase(Connection& connection, Phase phase, Clock::time_point deadline);
-  void Close(int fd);
+  // Closes a connection; `why`, when given, is the count it adds to.
+  void Close(int fd, Counter* why = nullptr);
   void ExpireDeadlines(Clock::time_point now);
   bool Unfinished(const Connection& connection) const {
     return connection.phase == Phase::kSilent || connection.phase == Phase::kReading;
@@ -318,8 +319,7 @@ bool MetricsHttpServer::EventLoop::EvictOldestUnfinished() {
     }
   }
   if (candidates == nullptr) return false;
-  evicted_.Add();
-  Close(candidates->begin()->second);
+  Close(candidates->begin()->second, &evicted_);
   return true;
 }
 
@@ -337,9 +337,12 @@ void MetricsHttpServer::EventLoop::SetPhase(Connection& connection, Phase phase,
   deadlines_.insert({deadline, connection.fd});
 }
 
-void MetricsHttpServer::EventLoop::Close(int fd) {
+void MetricsHttpServer::EventLoop::Close(int fd, Counter* why) {
   auto found = connections_.find(fd);
   if (found == connections_.end()) return;
+  // The counts first, then the close(2): a client that sees its connection end sees them updated.
+  if (why != nullptr) why->Add();
+  open_.value.fetch_sub(1, std::memory_order_relaxed);
   Connection& connection = found->second;
   deadlines_.erase({connection.deadline, fd});
   if (Unfinished(connection)) {
@@ -354,19 +357,19 @@ void MetricsHttpServer::EventLoop::Close(int fd) {
   epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
   close(fd);
   connections_.erase(found);
-  open_.value.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void MetricsHttpServer::EventLoop::ExpireDeadlines(Clock::time_point now) {
   while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
     const int fd = deadlines_.begin()->second;
+    Counter* why = nullptr;
     switch (connections_.at(fd).phase) {
-      case Phase::kSilent: cut_silent_.Add(); break;
-      case Phase::kReading: cut_unfinished_.Add(); break;
-      case Phase::kAnswering: cut_not_reading_.Add(); break;
+      case Phase::kSilent: why = &cut_silent_; break;
+      case Phase::kReading: why = &cut_unfinished_; break;
+      case Phase::kAnswering: why = &cut_not_reading_; break;
       case Phase::kClosing: break;  // answered; the client just did not close first
     }
-    Close(fd);
+    Close(fd, why);
   }
 }
 
