@@ -55,7 +55,7 @@ namespace opengpa::cli {
 namespace {
 
 struct ProfileOptions {
-  GpaApiType api = kGpaApiLast;
+  client::ApiNumber api = kGpaApiLast;
   CounterSelection counters;
   std::string prefix = "opengpa_profile";
   bool quiet = false;
@@ -187,7 +187,7 @@ int RunProfile(const ProfileOptions& options) {
     std::cerr << "opengpa profile: choose the program's API with --api cuda|cl\n";
     return 2;
   }
-  if (options.api != kGpaApiCuda &&
+  if (options.api != client::kApiCuda &&
       (!options.kernel_name.empty() || options.launch_skip != 0 || options.launch_count != 0 ||
        !options.nvtx_include.empty() || options.replay == profiling::ReplayMode::kKernel ||
        options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel)) {
@@ -266,7 +266,7 @@ int RunProfile(const ProfileOptions& options) {
   const int exit_code = first.result.exit_code;
   // The library decides the replay of `auto` (it knows the set's passes on this chip); say which it took.
   const profiling::ProfileRun& header = first.samples;
-  if (options.api == kGpaApiCuda && !header.replay.empty() && !options.quiet) {
+  if (options.api == client::kApiCuda && !header.replay.empty() && !options.quiet) {
     std::string why = header.replay == "none" ? "the counters fit one pass: each launch runs once, no replay"
                       : header.replay == "application"
                           ? std::to_string(header.passes) + " passes: the program runs once per pass"

@@ -24,18 +24,18 @@ std::string Join(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::vector<std::string> DefaultProfileCounters(GpaApiType api) {
+std::vector<std::string> DefaultProfileCounters(client::ApiNumber api) {
   // One pass on GH100 (`opengpa passes --chip GH100 --hardware`): time, SM activity, instructions, L2 and DRAM
   // traffic. (sm__throughput.* alone would take 8 passes.)
-  if (api == kGpaApiCuda) {
+  if (api == client::kApiCuda) {
     return {"gpu__time_duration.sum", "sm__cycles_active.avg",      "smsp__inst_executed.sum",
             "lts__t_sectors_op_read.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"};
   }
   return {"GPUTime"};
 }
 
-bool CheckApiRuntime(GpaApiType api, std::string* error) {
-  if (api != kGpaApiCuda) return true;
+bool CheckApiRuntime(client::ApiNumber api, std::string* error) {
+  if (api != client::kApiCuda) return true;
   // Without the driver the program cannot run its kernels and CUPTI cannot inject: say so before running it.
   std::string driver_error;
   if (!DynamicLibrary::Open({"libcuda.so.1"}, &driver_error)) {
@@ -70,8 +70,8 @@ namespace {
 
 }  // namespace
 
-bool CheckCounterNames(GpaApiType api, const std::vector<std::string>& counters, std::string* error) {
-  if (api != kGpaApiCuda) return true;
+bool CheckCounterNames(client::ApiNumber api, const std::vector<std::string>& counters, std::string* error) {
+  if (api != client::kApiCuda) return true;
   std::string ignored;
   auto path = FindOpenGpaLibrary("libopengpa_inject_cuda.so", &ignored);
   if (!path) return true;
@@ -102,12 +102,12 @@ bool CheckCounterNames(GpaApiType api, const std::vector<std::string>& counters,
   return false;
 }
 
-bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, const std::string& stream_path,
+bool PrepareInjection(client::ApiNumber api, const std::vector<std::string>& counters, const std::string& stream_path,
                       std::map<std::string, std::string>* environment, std::string* error) {
   (*environment)[profiling::kStreamPathVariable] = stream_path;
   (*environment)[profiling::kCountersVariable] = Join(counters);
-  switch (static_cast<int>(api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
-    case static_cast<int>(kGpaApiCuda): {
+  switch (api) {
+    case client::kApiCuda: {
       auto library = FindOpenGpaLibrary("libopengpa_inject_cuda.so", error);
       if (!library) return false;
       (*environment)["CUDA_INJECTION64_PATH"] = *library;
