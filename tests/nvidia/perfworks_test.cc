@@ -63,6 +63,8 @@ TEST(PerfWorksDeclarations, HaveTheSizesOfTheToolkitsHeadersWhereTheToolkitDecla
   EXPECT_EQ(SizeOf<GetDeviceCountParams>(), NVPW_GetDeviceCount_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<DeviceGetNamesParams>(), NVPW_Device_GetNames_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<DeviceGetClockStatusParams>(), NVPW_Device_GetClockStatus_Params_STRUCT_SIZE);
+  EXPECT_EQ(SizeOf<DeviceGetPciBusIdsParams>(), NVPW_Device_GetPciBusIds_Params_STRUCT_SIZE);
+  EXPECT_EQ(sizeof(PciBusId), sizeof(NVPW_PciBusId));
   EXPECT_EQ(SizeOf<CounterDataGetInfoParams>(), NVPW_PeriodicSampler_CounterData_GetInfo_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<CounterDataGetSampleTimeParams>(), NVPW_PeriodicSampler_CounterData_GetSampleTime_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<CounterDataGetTriggerCountParams>(),
