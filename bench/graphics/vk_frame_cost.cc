@@ -154,7 +154,8 @@ int main(int argc, char** argv) {
   frame.gpa->GpaRegisterLoggingCallback(kGpaLoggingErrorAndMessage, [](GpaLoggingType type, const char* message) {
     static int clock_lines = 0;
     if (type == kGpaLoggingError) std::printf("GPA error: %s\n", message);
-    if (std::strstr(message, "clocks") != nullptr && clock_lines++ < 1) std::printf("GPA: %s\n", message);
+    const bool worth_printing = std::strstr(message, "clocks") != nullptr || std::strstr(message, "processes") != nullptr;
+    if (worth_printing && clock_lines++ < 2) std::printf("GPA: %s\n", message);
   });
   frame.gpa->GpaInitialize(kGpaInitializeDefaultBit);
   GpaContextId context = nullptr;

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "nvidia/gpu_processes.h"
 #include "platform/logging.h"
 
 namespace opengpa::nvidia {
@@ -115,6 +116,7 @@ GpaStatus GraphicsCounterSource::BeginSampler(perfworks::TriggerSource trigger,
   GpaStatus status = perfworks::PeriodicSampler::Begin(library_, device_index_, {static_cast<std::uint32_t>(trigger)},
                                                        0, passes, kMaxSamples, out);
   if (status != kGpaStatusOk) return status;
+  WarnAboutOtherProcesses();
   // What the clocks do while sampling, read (never set): a locked clock makes the sampled work slower than usual.
   auto clocks = perfworks::MakeParams<perfworks::DeviceGetClockStatusParams>();
   clocks.device_index = device_index_;
@@ -126,6 +128,35 @@ GpaStatus GraphicsCounterSource::BeginSampler(perfworks::TriggerSource trigger,
         known ? kStatus[clocks.clock_status] : "in an unknown state");
   }
   return kGpaStatusOk;
+}
+
+void GraphicsCounterSource::WarnAboutOtherProcesses() const {
+  std::size_t count = 0;
+  auto count_params = perfworks::MakeParams<perfworks::GetDeviceCountParams>();
+  if (library_.Target().get_device_count(&count_params) == perfworks::kSuccess) count = count_params.device_count;
+  std::vector<perfworks::PciBusId> buses(count);
+  auto ids = perfworks::MakeParams<perfworks::DeviceGetPciBusIdsParams>();
+  ids.bus_ids = buses.data();
+  ids.device_count = buses.size();
+  if (device_index_ >= count || library_.Target().device_get_pci_bus_ids(&ids) != perfworks::kSuccess) return;
+  const perfworks::PciBusId& bus = buses[device_index_];
+  std::string why;
+  const auto others = OtherProcessesOnGpu(bus.domain, bus.bus, bus.device, &why);
+  if (!others) {
+    Log(kGpaLoggingMessage, "{}: the GPU periodic sampler counts every process's work on this GPU, and NVML cannot "
+                            "say which others use it ({})", device_name_, why);
+    return;
+  }
+  if (others->empty()) return;
+  std::string list;
+  for (const GpuProcess& process : *others) {
+    list += fmt::format("{}{}{}", list.empty() ? "" : ", ", process.pid,
+                        process.name.empty() ? "" : fmt::format(" ({})", process.name));
+  }
+  Log(kGpaLoggingMessage,
+      "{}: other processes use this GPU ({}): the GPU periodic sampler counts their work between this session's "
+      "triggers too, so its samples include it",
+      device_name_, list);
 }
 
 }  // namespace opengpa::nvidia

@@ -54,6 +54,8 @@ class GraphicsCounterSource {
 
  private:
   explicit GraphicsCounterSource(const perfworks::PerfWorksLibrary& library) : library_(library) {}
+  // Logs the other processes NVML sees on this GPU (the sampler counts their work too).
+  void WarnAboutOtherProcesses() const;
   static std::unique_ptr<GraphicsCounterSource> ForDevice(const perfworks::PerfWorksLibrary& library,
                                                           std::size_t index, std::string* why);
 

@@ -296,6 +296,19 @@ struct DeviceGetNamesParams {  // NVPW_Device_GetNames
   const char* chip_name;    // out
 };
 
+struct PciBusId {  // NVPW_PciBusId
+  std::uint32_t domain;
+  std::uint16_t bus;
+  std::uint16_t device;
+};
+
+struct DeviceGetPciBusIdsParams {  // NVPW_Device_GetPciBusIds
+  std::size_t struct_size;
+  void* priv;
+  PciBusId* bus_ids;        // room for device_count, indexed by PerfWorks device index
+  std::size_t device_count;
+};
+
 enum ClockStatus : int {  // NVPW_Device_ClockStatus
   kClockUnknown = 0,
   kClockLockedToRatedTdp = 1,
@@ -535,6 +548,7 @@ OPENGPA_PERFWORKS_PARAMS(EvaluatorHwUnitToStringParams, name)
 OPENGPA_PERFWORKS_PARAMS(GetDeviceCountParams, device_count)
 OPENGPA_PERFWORKS_PARAMS(DeviceGetNamesParams, chip_name)
 OPENGPA_PERFWORKS_PARAMS(DeviceGetClockStatusParams, clock_level)
+OPENGPA_PERFWORKS_PARAMS(DeviceGetPciBusIdsParams, device_count)
 OPENGPA_PERFWORKS_PARAMS(VkLoadDriverParams, instance)
 OPENGPA_PERFWORKS_PARAMS(VkDeviceGetIndexParams, get_device_proc_addr)
 OPENGPA_PERFWORKS_PARAMS(VkInsertTriggerParams, command_buffer)

@@ -64,6 +64,7 @@ void ResolveTarget(Resolver& r, TargetFunctions* f) {
   r("NVPW_GetDeviceCount", &f->get_device_count);
   r("NVPW_Device_GetNames", &f->device_get_names);
   r("NVPW_Device_GetClockStatus", &f->device_get_clock_status);
+  r("NVPW_Device_GetPciBusIds", &f->device_get_pci_bus_ids);
   r("NVPW_VK_LoadDriver", &f->vk_load_driver);
   r("NVPW_VK_Device_GetDeviceIndex", &f->vk_device_get_index);
   r("NVPW_VK_CommandBuffer_InsertTrigger", &f->vk_insert_trigger);

@@ -51,6 +51,7 @@ struct TargetFunctions {
   Entry<GetDeviceCountParams> get_device_count = nullptr;
   Entry<DeviceGetNamesParams> device_get_names = nullptr;
   Entry<DeviceGetClockStatusParams> device_get_clock_status = nullptr;
+  Entry<DeviceGetPciBusIdsParams> device_get_pci_bus_ids = nullptr;
   Entry<VkLoadDriverParams> vk_load_driver = nullptr;
   Entry<VkDeviceGetIndexParams> vk_device_get_index = nullptr;
   Entry<VkInsertTriggerParams> vk_insert_trigger = nullptr;

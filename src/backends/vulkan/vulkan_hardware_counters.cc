@@ -107,4 +107,16 @@ void AddSampledMetrics(const std::vector<nvidia::GraphicsMetric>& metrics, std::
   }
 }
 
+void AddDriverCounters(const std::vector<DriverCounter>& counters, std::vector<VulkanHardwareCounter>* out) {
+  const std::vector<HardwareCounterInfo> infos = HardwareCountersOf(counters);
+  for (std::size_t i = 0; i < counters.size(); ++i) {
+    VulkanHardwareCounter counter;
+    counter.info = infos[i];
+    counter.source = CounterSource::kPerformanceQuery;
+    counter.additive = IsAdditive(counters[i].unit);
+    counter.driver_index = counters[i].index;
+    out->push_back(std::move(counter));
+  }
+}
+
 }  // namespace opengpa::vulkan

@@ -61,7 +61,7 @@ VkQueryPipelineStatisticFlags StatisticsOf(const std::vector<VulkanHardwareCount
 
 bool NeedsTimestamps(const std::vector<VulkanHardwareCounter>& counters) {
   return std::any_of(counters.begin(), counters.end(), [](const VulkanHardwareCounter& counter) {
-    return counter.source != CounterSource::kPipelineStatistic;
+    return counter.source != CounterSource::kPipelineStatistic && counter.source != CounterSource::kPerformanceQuery;
   });
 }
 
@@ -90,6 +90,7 @@ struct VulkanSession::ListRecord {
   GpaUInt32 pass = 0;
   bool ended = false;
   std::unique_ptr<SampleRecorder> pools;  // core queries, or VK_AMD_gpa_interface where the device offers it
+  std::unique_ptr<PerformanceQueries> performance;  // the pass's VK_KHR_performance_query counters, if any
   std::vector<SampleSlot> open_slots;  // samples with a statistics query still open on this list
   std::optional<std::uint32_t> end_entry;  // sampled sessions: a timestamp after the list's last trigger
   bool triggered = false;                  // an engine trigger was recorded on this list
@@ -109,13 +110,23 @@ VulkanSession::VulkanSession(SessionSetup setup)
   int sampled = 0;
   for (const VulkanHardwareCounter& counter : setup_.counters) {
     sampled_column_.push_back(counter.source == CounterSource::kSampledMetric ? sampled++ : -1);
+    PerformanceColumn column;
+    for (GpaUInt32 pass = 0; pass < setup_.performance.size(); ++pass) {
+      const std::vector<std::uint32_t>& indices = setup_.performance[pass].counter_indices;
+      const auto found = std::find(indices.begin(), indices.end(), counter.driver_index);
+      if (counter.source == CounterSource::kPerformanceQuery && found != indices.end()) {
+        column = {pass, static_cast<std::size_t>(found - indices.begin())};
+      }
+    }
+    performance_column_.push_back(column);
   }
 }
 
 VulkanSession::~VulkanSession() = default;
 
 GpaUInt32 VulkanSession::PassCount() const {
-  return setup_.sampled != nullptr ? std::max<GpaUInt32>(1, setup_.sampled->PassCount()) : 1;
+  const GpaUInt32 sampled = setup_.sampled != nullptr ? setup_.sampled->PassCount() : 0;
+  return std::max({GpaUInt32{1}, sampled, static_cast<GpaUInt32>(setup_.performance.size())});
 }
 
 GpaStatus VulkanSession::Begin() {
@@ -173,11 +184,22 @@ GpaStatus VulkanSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCom
                       "command_list {} was already begun in this session and not yet ended", api_list);
     }
   }
+  const bool performance = pass < setup_.performance.size() && !setup_.performance[pass].counter_indices.empty();
+  if (performance && type == kGpaCommandListSecondary && !setup_.performance[pass].multiple_pools) {
+    return LogError(kGpaStatusErrorFailed,
+                    "a secondary command list cannot count VK_KHR_performance_query counters on this device: its query "
+                    "pool and the primary's would meet in one command buffer, which needs "
+                    "performanceCounterMultipleQueryPools (not supported); sample on the primary instead");
+  }
   auto record = std::make_unique<ListRecord>(setup_, timestamps_, statistics_);
   record->index = static_cast<std::uint32_t>(lists_.size());
   record->command_buffer = command_buffer;
   record->type = type;
   record->pass = pass;
+  if (performance) {
+    record->performance = std::make_unique<PerformanceQueries>(*setup_.functions, setup_.device,
+                                                               setup_.performance[pass]);
+  }
   GpaStatus status = record->pools->BeginList(command_buffer);
   if (status != kGpaStatusOk) return status;
   lists_.push_back(std::move(record));
@@ -216,7 +238,7 @@ void VulkanSession::CloseOpenSegments(ListRecord& list) {
   for (SampleSlot slot : list.open_slots) {
     for (Segment& segment : Record(list.pass, slot)->segments) {
       if (segment.open && segment.list == list.index) {
-        list.pools->EndStatistics(list.command_buffer, segment.entry);
+        EndSegmentQueries(list, segment);
         if (sampled_ != nullptr) segment.end_marker = RecordBoundary(list);
         segment.open = false;
       }
@@ -225,17 +247,28 @@ void VulkanSession::CloseOpenSegments(ListRecord& list) {
   list.open_slots.clear();
 }
 
+void VulkanSession::EndSegmentQueries(ListRecord& list, const Segment& segment) {
+  if (list.performance != nullptr) list.performance->End(list.command_buffer, segment.performance_query);
+  list.pools->EndStatistics(list.command_buffer, segment.entry);
+}
+
 GpaStatus VulkanSession::OpenSegment(ListRecord& list, SampleSlot slot, SampleRecord& record, bool first) {
+  // Everything allocated before anything is recorded: a failure leaves the command buffer as it was.
   std::uint32_t entry = 0;
   GpaStatus status = list.pools->Allocate(&entry);
   if (status != kGpaStatusOk) return status;
+  Segment segment{list.index, entry, true};
+  if (list.performance != nullptr) {
+    status = list.performance->Allocate(&segment.performance_query);
+    if (status != kGpaStatusOk) return status;
+  }
   if (first) {
     list.pools->WriteTimestamp(list.command_buffer, entry, TimestampRole::kTopBefore);
     list.pools->WriteTimestamp(list.command_buffer, entry, TimestampRole::kBottomBefore);
   }
-  Segment segment{list.index, entry, true};
   if (sampled_ != nullptr) segment.begin_marker = RecordBoundary(list);
   list.pools->BeginStatistics(list.command_buffer, entry);
+  if (list.performance != nullptr) list.performance->Begin(list.command_buffer, segment.performance_query);
   record.segments.push_back(segment);
   list.open_slots.push_back(slot);
   return kGpaStatusOk;
@@ -277,7 +310,7 @@ GpaStatus VulkanSession::EndSample(BackendCommandList& handle, SampleSlot slot) 
     return LogError(kGpaStatusErrorSampleNotStarted, "sample slot {} is not running on this command list", slot);
   }
   Segment& segment = record.segments.back();
-  list->pools->EndStatistics(list->command_buffer, segment.entry);
+  EndSegmentQueries(*list, segment);
   list->pools->WriteTimestamp(list->command_buffer, segment.entry, TimestampRole::kBottomAfter);
   if (sampled_ != nullptr) segment.end_marker = RecordBoundary(*list);
   segment.open = false;
@@ -427,6 +460,10 @@ bool VulkanSession::RecordAvailable(const SampleRecord& record) const {
       if (segment.entry >= available.size() || !available[segment.entry]) return false;
     }
   }
+  for (const Segment& segment : record.segments) {
+    const PerformanceQueries* performance = lists_[segment.list]->performance.get();
+    if (performance != nullptr && !performance->Available(segment.performance_query)) return false;
+  }
   return true;
 }
 
@@ -436,6 +473,10 @@ GpaStatus VulkanSession::RefreshResults(GpaUInt32 pass) {
     if (list->pass != pass) continue;
     GpaStatus status = list->pools->Read(&list->results);
     if (status != kGpaStatusOk) return status;
+    if (list->performance != nullptr) {
+      status = list->performance->Read();
+      if (status != kGpaStatusOk) return status;
+    }
   }
   pass_ready_[pass] = PassAvailable(pass);
   return kGpaStatusOk;
@@ -577,6 +618,23 @@ GpaStatus VulkanSession::SampledValues(SampleSlot slot, std::vector<double>* val
   return kGpaStatusOk;
 }
 
+GpaStatus VulkanSession::PerformanceValue(SampleSlot slot, std::size_t column, double* value) const {
+  const PerformanceColumn& where = performance_column_[column];
+  if (slot >= records_[where.pass].size() || !records_[where.pass][slot].begun) {
+    return LogError(kGpaStatusErrorSampleNotFound,
+                    "sample slot {} was not recorded in pass {}, which counts {}: every pass must record the same "
+                    "samples",
+                    slot, where.pass, setup_.counters[column].info.name);
+  }
+  const SampleRecord& record = records_[where.pass][slot];
+  double sum = 0.0;
+  for (const Segment& segment : record.segments) {
+    sum += lists_[segment.list]->performance->Value(segment.performance_query, where.position);
+  }
+  *value = setup_.counters[column].additive ? sum : sum / static_cast<double>(record.segments.size());
+  return kGpaStatusOk;
+}
+
 GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
   std::unique_lock<std::mutex> lock(mutex_);
   const GpaUInt32 pass = 0;  // timestamps and statistics are read from the first pass; sampled counters from theirs
@@ -636,6 +694,10 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
       double value = 0;
       if (counter.source == CounterSource::kSampledMetric) {
         value = sampled.empty() ? 0.0 : sampled[static_cast<std::size_t>(sampled_column_[c])];
+      } else if (counter.source == CounterSource::kPerformanceQuery) {
+        if (record.required) {
+          if (GpaStatus status = PerformanceValue(slot, c, &value); status != kGpaStatusOk) return status;
+        }
       } else if (counter.source == CounterSource::kPipelineStatistic) {
         const std::uint32_t column = StatisticColumn(statistics_, counter.statistic);
         std::uint64_t sum = 0;
@@ -657,7 +719,8 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
           case CounterSource::kStartTime: ticks = (top - origin.value_or(top)) & mask; break;
           case CounterSource::kEndTime: ticks = (end - origin.value_or(top)) & mask; break;
           case CounterSource::kPipelineStatistic:
-          case CounterSource::kSampledMetric: break;
+          case CounterSource::kSampledMetric:
+          case CounterSource::kPerformanceQuery: break;
         }
         value = static_cast<double>(ticks) * period;
       }

@@ -34,6 +34,7 @@
 
 #include "backends/common/sampled_passes.h"
 #include "backends/vulkan/vulkan_hardware_counters.h"
+#include "backends/vulkan/vulkan_performance_queries.h"
 #include "backends/vulkan/vulkan_query_pool.h"
 #include "backends/vulkan/vulkan_functions.h"
 #include "core/backend.h"
@@ -54,6 +55,9 @@ struct SessionSetup {
   // NVIDIA's GPU periodic sampler for the kSampledMetric counters, with their passes; null without them.
   const nvidia::GraphicsCounterSource* sampler = nullptr;
   std::shared_ptr<SampledPasses> sampled;
+  // The driver's VK_KHR_performance_query counters: the query set of each GPA pass, pass p = element p (none
+  // without them). Each set is counted in one driver pass (vulkan_performance_counters.h).
+  std::vector<PerformanceQuerySet> performance;
 };
 
 class VulkanSession final : public BackendSession {
@@ -85,6 +89,7 @@ class VulkanSession final : public BackendSession {
     // Sampled sessions: the marker entries of the triggers at the segment's two ends (RecordBoundary).
     std::uint32_t begin_marker = 0;
     std::uint32_t end_marker = 0;
+    std::uint32_t performance_query = 0;  // its VK_KHR_performance_query query, where its list has them
   };
   struct SampleRecord {
     bool begun = false;
@@ -100,6 +105,8 @@ class VulkanSession final : public BackendSession {
   GpaStatus CloseContinuedSegments(ListRecord& list, const char* action);
   // Ends every statistics query still open on `list` (its end, or the next sample on it, is near).
   void CloseOpenSegments(ListRecord& list);
+  // Ends a segment's queries (statistics and performance) on its list.
+  void EndSegmentQueries(ListRecord& list, const Segment& segment);
   GpaStatus OpenSegment(ListRecord& list, SampleSlot slot, SampleRecord& record, bool first);
   GpaStatus RefreshResults(GpaUInt32 pass);
   bool RecordAvailable(const SampleRecord& record) const;
@@ -120,6 +127,8 @@ class VulkanSession final : public BackendSession {
   }
   // The sampled counters' values of `slot`, by SampledPasses name index.
   GpaStatus SampledValues(SampleSlot slot, std::vector<double>* values) const;
+  // Result column `column`'s VK_KHR_performance_query value for `slot`: its segments' sum, or their mean.
+  GpaStatus PerformanceValue(SampleSlot slot, std::size_t column, double* value) const;
 
   const SessionSetup setup_;
   const bool timestamps_;
@@ -132,6 +141,11 @@ class VulkanSession final : public BackendSession {
   std::optional<std::uint64_t> time_origin_;  // GPU clock at Begin(), when calibrated timestamps allow
   const std::shared_ptr<SampledPasses> sampled_;  // null without sampled counters
   std::vector<int> sampled_column_;               // per result column: index into sampled_'s names, or -1
+  struct PerformanceColumn {
+    GpaUInt32 pass = 0;        // the GPA pass whose query set counts it
+    std::size_t position = 0;  // its place in that set's results
+  };
+  std::vector<PerformanceColumn> performance_column_;  // per result column (kPerformanceQuery columns only)
   GpaStatus sampler_status_ = kGpaStatusOk;       // the first failure of the sampler, reported by ReadResults
   struct Trigger {
     std::uint32_t list = 0;

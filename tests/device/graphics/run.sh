@@ -4,8 +4,8 @@
 #
 # Build here first (the device machine has no gtest/fmt development files), in Release:
 #   cmake -G Ninja -B build-device-gfx -S . -DCMAKE_BUILD_TYPE=Release -DOPENGPA_WITH_CUDA=OFF
-#   ninja -C build-device-gfx GPUPerfAPIVK GPUPerfAPIGL opengpa_graphics_vk_device_tests \
-#         opengpa_graphics_gl_device_tests opengpa_sampler_probe
+#   ninja -C build-device-gfx GPUPerfAPIVK GPUPerfAPIGL NvPmApiCore opengpa_graphics_vk_device_tests \
+#         opengpa_graphics_gl_device_tests opengpa_graphics_nvpm_device_tests opengpa_sampler_probe
 # then through the device tool, carrying .gl, build-device-gfx/lib and build-device-gfx/tests/device/graphics:
 #   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; tests/device/graphics/run.sh build-device-gfx
 # Results go to $OUT (the device tool's folder) or out/device-graphics.
@@ -28,7 +28,7 @@ if [[ ${OPENGPA_GRAPHICS_PROBE:-all} != none ]]; then
   "$bin/opengpa_sampler_probe" "${OPENGPA_GRAPHICS_PROBE:-all}" >"$out/sampler_probe.txt" 2>&1 || status=1
   cat "$out/sampler_probe.txt"
 fi
-for api in vk gl; do
+for api in vk gl nvpm; do
   "$bin/opengpa_graphics_${api}_device_tests" --gtest_output="xml:$out/graphics_${api}_device_tests.xml" "${@:2}" \
     >"$out/graphics_${api}_device_tests.txt" 2>&1 || status=1
   cat "$out/graphics_${api}_device_tests.txt"
