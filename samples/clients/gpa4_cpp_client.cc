@@ -97,9 +97,12 @@ class Client {
 
   bool DescribeDevice() {
     const char* name = nullptr;
-    GpaHwGeneration generation = kGpaHwGenerationNone;
+    // Read as an int: a software device answers kGpaHwGenerationSoftware (opengpa_ext.h, 0x100), outside
+    // GpaHwGeneration, which C++ may not load as the enum.
+    int generation = kGpaHwGenerationNone;
     if (!Check(gpa_.GpaGetDeviceName(context_, &name), "GpaGetDeviceName") ||
-        !Check(gpa_.GpaGetDeviceGeneration(context_, &generation), "GpaGetDeviceGeneration")) {
+        !Check(gpa_.GpaGetDeviceGeneration(context_, reinterpret_cast<GpaHwGeneration*>(&generation)),
+               "GpaGetDeviceGeneration")) {
       return false;
     }
     std::cout << "device: " << name << " (generation " << generation << ")\n";
