@@ -112,7 +112,7 @@ std::map<std::string, VkPerformanceCounterUnitKHR> UnitCorrectionsOf(const std::
   UnitCorrections corrections;
   std::string error;
   if (!ParseUnitCorrections(embedded::kVulkanPerformanceQueryUnits, &corrections, &error)) {
-    Log(kGpaLoggingError, "catalogs/vulkan_performance_query_units.json: {}", error);
+    Log(kGpaLoggingError, "catalogs/drivers/vulkan_performance_query_units.json: {}", error);
     return {};
   }
   auto found = corrections.find(driver_name);
@@ -182,7 +182,7 @@ std::string VulkanContext::OpenDriverCounters(PFN_vkGetInstanceProcAddr get_inst
   if (f.AcquireProfilingLock == nullptr || f.ReleaseProfilingLock == nullptr) {
     if (offered) {
       return "the driver offers VK_KHR_performance_query, but the device was not created with it: enable the "
-             "extension and its performanceCounterQueryPools feature (docs/vulkan.md) to count the driver's hardware "
+             "extension and its performanceCounterQueryPools feature (docs/vulkan-driver-counters.md) to count the driver's hardware "
              "counters";
     }
     return "the driver offers no VK_KHR_performance_query";

@@ -18,7 +18,7 @@ struct UnitName {
   VkPerformanceCounterUnitKHR unit;
 };
 
-// The names catalogs/vulkan_performance_query_units.json uses: the enum's suffix in lower case.
+// The names catalogs/drivers/vulkan_performance_query_units.json uses: the enum's suffix in lower case.
 constexpr UnitName kUnitNames[] = {
     {"generic", VK_PERFORMANCE_COUNTER_UNIT_GENERIC_KHR},
     {"percentage", VK_PERFORMANCE_COUNTER_UNIT_PERCENTAGE_KHR},

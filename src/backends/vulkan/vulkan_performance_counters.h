@@ -58,7 +58,7 @@ bool IsFloatingPoint(VkPerformanceCounterStorageKHR storage);
 double ValueOf(const VkPerformanceCounterResultKHR& result, VkPerformanceCounterStorageKHR storage);
 
 // Units a driver reports wrongly, keyed by driver name (VkPhysicalDeviceDriverProperties::driverName) and counter
-// name: catalogs/vulkan_performance_query_units.json.
+// name: catalogs/drivers/vulkan_performance_query_units.json.
 using UnitCorrections = std::map<std::string, std::map<std::string, VkPerformanceCounterUnitKHR>>;
 // Parses that file; false and *error naming the entry on malformed input.
 bool ParseUnitCorrections(std::string_view json_text, UnitCorrections* out, std::string* error);

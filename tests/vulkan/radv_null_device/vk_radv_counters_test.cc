@@ -42,8 +42,8 @@ const Expected kMapped[] = {
     {"GDSInsts", kGpaUsageTypeItems, "GDS Instructions"},
     {"VALUBusy", kGpaUsageTypePercentage, "VALU Busy"},
     {"SALUBusy", kGpaUsageTypePercentage, "SALU Busy"},
-    {"FetchSize", kGpaUsageTypeBytes, "VRAM read size"},
-    {"WriteSize", kGpaUsageTypeBytes, "VRAM write size"},
+    {"FetchSize", kGpaUsageTypeKilobytes, "VRAM read size"},  // kilobytes on every backend (catalogs/README.md)
+    {"WriteSize", kGpaUsageTypeKilobytes, "VRAM write size"},
     {"L0CacheHit", kGpaUsageTypePercentage, "L0 cache hit ratio"},
     {"L1CacheHit", kGpaUsageTypePercentage, "L1 cache hit ratio"},
     {"L2CacheHit", kGpaUsageTypePercentage, "L2 cache hit ratio"},
@@ -219,7 +219,7 @@ TEST_F(RadvNullDeviceTest, HitRatiosArePercentagesThoughRadvSaysBytes) {
   OPEN_OR_SKIP("navi21");
   for (const DriverCounter& counter : DriverCounters()) {
     if (counter.name.find("hit ratio") == std::string::npos) continue;
-    // The quirk catalogs/vulkan_performance_query_units.json corrects; should RADV fix it, the correction is moot.
+    // The quirk catalogs/drivers/vulkan_performance_query_units.json corrects; should RADV fix it, the correction is moot.
     EXPECT_EQ(counter.unit, VK_PERFORMANCE_COUNTER_UNIT_BYTES_KHR) << counter.name;
   }
   const std::map<std::string, GpaUsageType> offered = CountersAndUsages();
