@@ -208,7 +208,7 @@ class VulkanApiContext : public ApiContext {
     host_reset.hostQueryReset = VK_TRUE;
 
     // The driver's own hardware counters (VK_KHR_performance_query), with the pool features it supports: the GPA
-    // context finds them through the enabled extension (docs/vulkan.md).
+    // context finds them through the enabled extension (docs/vulkan-driver-counters.md).
     VkPhysicalDevicePerformanceQueryFeaturesKHR performance{};
     performance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR;
     auto features2_of = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(

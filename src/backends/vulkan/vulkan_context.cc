@@ -112,7 +112,7 @@ std::map<std::string, VkPerformanceCounterUnitKHR> UnitCorrectionsOf(const std::
   UnitCorrections corrections;
   std::string error;
   if (!ParseUnitCorrections(embedded::kVulkanPerformanceQueryUnits, &corrections, &error)) {
-    Log(kGpaLoggingError, "catalogs/vulkan_performance_query_units.json: {}", error);
+    Log(kGpaLoggingError, "catalogs/drivers/vulkan_performance_query_units.json: {}", error);
     return {};
   }
   auto found = corrections.find(driver_name);
@@ -131,16 +131,17 @@ bool OffersExtension(const InstanceFunctions& functions, VkPhysicalDevice physic
                      [name](const VkExtensionProperties& e) { return std::string(e.extensionName) == name; });
 }
 
-// NVIDIA's GPU periodic sampler for this device, or nullptr with the reason logged once (this context's open).
+// NVIDIA's GPU periodic sampler for this device, or nullptr and *why.
 std::unique_ptr<nvidia::GraphicsCounterSource> OpenSamplerSource(const VkPhysicalDeviceProperties& properties,
                                                                  const GpaVkContextOpenInfo& info,
                                                                  PFN_vkGetInstanceProcAddr get_instance_proc_addr,
-                                                                 PFN_vkGetDeviceProcAddr get_device_proc_addr) {
-  std::string why;
+                                                                 PFN_vkGetDeviceProcAddr get_device_proc_addr,
+                                                                 std::string* why_not) {
+  std::string& why = *why_not;
   if (HardwareCountersSwitchedOff()) {
     why = "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
   } else if (properties.vendorID != kNvidiaVendorId) {
-    return nullptr;  // not a GPU of NVIDIA's sampler: the driver's own counters are looked for instead
+    why = "not an NVIDIA GPU (NVIDIA's GPU periodic sampler)";
   } else {
     nvidia::perfworks::VulkanDeviceHandles handles{info.instance, info.physical_device, info.device,
                                                    reinterpret_cast<void*>(get_instance_proc_addr),
@@ -152,8 +153,6 @@ std::unique_ptr<nvidia::GraphicsCounterSource> OpenSamplerSource(const VkPhysica
       return source;
     }
   }
-  Log(kGpaLoggingMessage, "{}: no hardware counters, only timestamps and pipeline statistics: {}",
-      properties.deviceName, why);
   return nullptr;
 }
 
@@ -163,11 +162,11 @@ VulkanContext::~VulkanContext() {
   if (profiling_lock_) performance_functions_.ReleaseProfilingLock(handles_.device);
 }
 
-void VulkanContext::OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_proc_addr,
-                                       const VkPhysicalDeviceProperties& properties,
-                                       const std::vector<VkQueueFamilyProperties>& families,
-                                       const std::string& driver_name) {
-  if (HardwareCountersSwitchedOff()) return;
+std::string VulkanContext::OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_proc_addr,
+                                              const VkPhysicalDeviceProperties& properties,
+                                              const std::vector<VkQueueFamilyProperties>& families,
+                                              const std::string& driver_name) {
+  if (HardwareCountersSwitchedOff()) return "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
   PerformanceQueryFunctions& f = performance_functions_;
   f.EnumerateCounters = reinterpret_cast<PFN_vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR>(
       get_instance_proc_addr(handles_.instance, "vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR"));
@@ -182,13 +181,11 @@ void VulkanContext::OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_pr
                                        VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
   if (f.AcquireProfilingLock == nullptr || f.ReleaseProfilingLock == nullptr) {
     if (offered) {
-      Log(kGpaLoggingMessage,
-          "{}: the driver offers VK_KHR_performance_query, but the device was not created with it: enable the "
-          "extension and its performanceCounterQueryPools feature (docs/vulkan.md) to count the driver's hardware "
-          "counters",
-          properties.deviceName);
+      return "the driver offers VK_KHR_performance_query, but the device was not created with it: enable the "
+             "extension and its performanceCounterQueryPools feature (docs/vulkan-driver-counters.md) to count the driver's hardware "
+             "counters";
     }
-    return;
+    return "the driver offers no VK_KHR_performance_query";
   }
   VkPhysicalDevicePerformanceQueryFeaturesKHR performance{};
   performance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR;
@@ -199,25 +196,19 @@ void VulkanContext::OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_pr
     instance_functions_.GetPhysicalDeviceFeatures2(handles_.physical_device, &features);
   }
   if (performance.performanceCounterQueryPools != VK_TRUE) {
-    Log(kGpaLoggingMessage, "{}: VK_KHR_performance_query is enabled, but the device supports no "
-        "performanceCounterQueryPools: no driver counters", properties.deviceName);
-    return;
+    return "VK_KHR_performance_query is enabled, but the device supports no performanceCounterQueryPools";
   }
   std::string why;
   auto counters = DriverCounters::Read(f, handles_.physical_device, families, UnitCorrectionsOf(driver_name), &why);
-  if (counters == nullptr) {
-    Log(kGpaLoggingMessage, "{}: no VK_KHR_performance_query counters: {}", properties.deviceName, why);
-    return;
-  }
+  if (counters == nullptr) return "no VK_KHR_performance_query counters: " + why;
   // Held until the context closes: the extension wants the lock taken before any command buffer that will use a
   // performance query begins recording, and GPA's command lists are begun inside command buffers already recording.
   VkAcquireProfilingLockInfoKHR lock{};
   lock.sType = VK_STRUCTURE_TYPE_ACQUIRE_PROFILING_LOCK_INFO_KHR;
   lock.timeout = kProfilingLockTimeoutNs;
   if (const VkResult result = f.AcquireProfilingLock(handles_.device, &lock); result != VK_SUCCESS) {
-    Log(kGpaLoggingMessage, "{}: vkAcquireProfilingLockKHR failed with VkResult {} (another profiler holds the lock?): "
-        "no driver counters", properties.deviceName, static_cast<int>(result));
-    return;
+    return fmt::format("vkAcquireProfilingLockKHR failed with VkResult {} (another profiler holds the lock?)",
+                       static_cast<int>(result));
   }
   profiling_lock_ = true;
   multiple_query_pools_ = performance.performanceCounterMultipleQueryPools == VK_TRUE;
@@ -229,6 +220,7 @@ void VulkanContext::OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_pr
       properties.deviceName, counters->counters().size(), driver_name, counters->queue_family(),
       driver_catalog_.empty() ? ", under the driver's names" : ", under GPA's names where catalogs/ maps them");
   driver_counters_ = std::move(counters);
+  return "";
 }
 
 GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const GpaVkContextOpenInfo& info,
@@ -293,11 +285,16 @@ GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, 
         properties.deviceName);
   }
   context->counters_ = BuildHardwareCounters(capabilities);
+  std::string no_sampler;
   context->sampler_source_ = OpenSamplerSource(properties, info, get_instance_proc_addr,
-                                               context->instance_functions_.GetDeviceProcAddr);
-  if (context->sampler_source_ != nullptr) AddSampledMetrics(context->sampler_source_->Metrics(), &context->counters_);
-  if (context->sampler_source_ == nullptr) {
-    context->OpenDriverCounters(get_instance_proc_addr, properties, families, facts.driver_name);
+                                               context->instance_functions_.GetDeviceProcAddr, &no_sampler);
+  if (context->sampler_source_ != nullptr) {
+    AddSampledMetrics(context->sampler_source_->Metrics(), &context->counters_);
+  } else if (const std::string no_driver_counters =
+                 context->OpenDriverCounters(get_instance_proc_addr, properties, families, facts.driver_name);
+             !no_driver_counters.empty()) {
+    Log(kGpaLoggingMessage, "{}: no hardware counters, only timestamps and pipeline statistics: {}; {}",
+        properties.deviceName, no_sampler, no_driver_counters);
   }
   for (const VulkanHardwareCounter& counter : context->counters_) context->counter_infos_.push_back(counter.info);
   Log(kGpaLoggingMessage,

@@ -46,8 +46,8 @@ class VulkanContext final : public BackendContext {
   GpaStatus PlanPerformanceQueries(const std::vector<HardwareCounterIndex>& counters,
                                    std::vector<PerformanceQuerySet>* passes) const;
   // Takes the profiling lock and reads the driver's counters where the application created its device with
-  // VK_KHR_performance_query; otherwise says why there are none.
-  void OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const VkPhysicalDeviceProperties& properties,
+  // VK_KHR_performance_query; otherwise returns why there are none ("" when there are).
+  std::string OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const VkPhysicalDeviceProperties& properties,
                           const std::vector<VkQueueFamilyProperties>& families, const std::string& driver_name);
 
   GpaVkContextOpenInfo handles_{};

@@ -18,7 +18,7 @@ struct UnitName {
   VkPerformanceCounterUnitKHR unit;
 };
 
-// The names catalogs/vulkan_performance_query_units.json uses: the enum's suffix in lower case.
+// The names catalogs/drivers/vulkan_performance_query_units.json uses: the enum's suffix in lower case.
 constexpr UnitName kUnitNames[] = {
     {"generic", VK_PERFORMANCE_COUNTER_UNIT_GENERIC_KHR},
     {"percentage", VK_PERFORMANCE_COUNTER_UNIT_PERCENTAGE_KHR},
@@ -114,6 +114,21 @@ std::string HardwareNameOf(std::string_view driver_name) {
     } else {
       separator = true;
     }
+  }
+  return name;
+}
+
+std::string PublicNameOf(std::string_view driver_name) {
+  std::string name;
+  bool word_start = true;
+  for (char c : driver_name) {
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0) {
+      word_start = true;
+      continue;
+    }
+    if (name.empty() && std::isdigit(static_cast<unsigned char>(c)) != 0) name += '_';
+    name += word_start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    word_start = false;
   }
   return name;
 }
@@ -280,11 +295,11 @@ std::string PassThroughCatalog(const std::vector<DriverCounter>& counters, std::
   for (const DriverCounter& counter : counters) {
     const std::string hardware = HardwareNameOf(counter.name);
     if (read.count(hardware) != 0) continue;
-    entries.push_back({{"name", counter.name},
+    entries.push_back({{"name", PublicNameOf(counter.name)},
                        {"group", counter.category},
                        {"type", IsFloatingPoint(counter.storage) ? "float64" : "uint64"},
                        {"usage", UsageName(UsageOf(counter.unit))},
-                       {"description", counter.description + " (the driver's own counter, VK_KHR_performance_query)"},
+                       {"description", counter.description + " (the driver's \"" + counter.name + "\", VK_KHR_performance_query)"},
                        {"formula", hardware}});
   }
   return nlohmann::json{{"constants", nlohmann::json::object()}, {"counters", entries}}.dump();

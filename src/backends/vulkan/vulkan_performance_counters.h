@@ -44,6 +44,10 @@ struct DriverCounter {
 // other characters made one '_' ("VALU Busy" -> "khr.valu_busy").
 std::string HardwareNameOf(std::string_view driver_name);
 
+// The name GPA offers a counter under when no catalog maps it: the driver's words joined, each begun in upper case
+// ("GPU active cycles" -> "GPUActiveCycles"), as GPA names are written; "_" before a leading digit.
+std::string PublicNameOf(std::string_view driver_name);
+
 // GPA's usage for a Vulkan unit (units GPA has no usage for, such as watts or hertz, are ratios).
 GpaUsageType UsageOf(VkPerformanceCounterUnitKHR unit);
 // Whether values of a unit add up over the parts of a sample continued on several command lists (counts, bytes,
@@ -54,7 +58,7 @@ bool IsFloatingPoint(VkPerformanceCounterStorageKHR storage);
 double ValueOf(const VkPerformanceCounterResultKHR& result, VkPerformanceCounterStorageKHR storage);
 
 // Units a driver reports wrongly, keyed by driver name (VkPhysicalDeviceDriverProperties::driverName) and counter
-// name: catalogs/vulkan_performance_query_units.json.
+// name: catalogs/drivers/vulkan_performance_query_units.json.
 using UnitCorrections = std::map<std::string, std::map<std::string, VkPerformanceCounterUnitKHR>>;
 // Parses that file; false and *error naming the entry on malformed input.
 bool ParseUnitCorrections(std::string_view json_text, UnitCorrections* out, std::string* error);
@@ -97,8 +101,8 @@ class DriverCounters {
 // The driver counters as hardware counters: HardwareNameOf names, the driver's category and description, GPA usage.
 std::vector<HardwareCounterInfo> HardwareCountersOf(const std::vector<DriverCounter>& counters);
 
-// A catalog (catalogs' JSON format) exposing, under the driver's own name, unit and description, every driver
-// counter that no formula of `mapped_catalog` reads (those are offered under GPA's names there).
+// A catalog (catalogs' JSON format) exposing, under the driver's own name (PublicNameOf), unit and description, every
+// driver counter that no formula of `mapped_catalog` reads (those are offered under GPA's names there).
 std::string PassThroughCatalog(const std::vector<DriverCounter>& counters, std::string_view mapped_catalog);
 
 }  // namespace opengpa::vulkan

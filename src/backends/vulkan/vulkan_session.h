@@ -20,6 +20,10 @@
 // being sampled are not counted (measured on the H100), so a pass's command lists must be recorded after the
 // previous pass's work has completed: GpaBeginCommandList refuses a pass that is not the one being sampled
 // (docs/graphics-counters.md).
+//
+// With the driver's VK_KHR_performance_query counters (SessionSetup::performance), each GPA pass has a set of them the
+// driver counts in one pass, and every segment recorded in that pass is also one performance query of its command
+// list (vulkan_performance_queries.h); a sample's value is the sum over its segments (the mean for percentages).
 #ifndef OPENGPA_BACKENDS_VULKAN_VULKAN_SESSION_H_
 #define OPENGPA_BACKENDS_VULKAN_VULKAN_SESSION_H_
 
