@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of the `opengpa` binary, run by ctest (tests/cli/CMakeLists.txt).
 
-Usage: cli_checks.py CHECK --opengpa PATH --schemas DIR [--workload PATH] [--sample PATH]
+Usage: cli_checks.py CHECK --opengpa PATH --schemas DIR [--workload PATH] [--sample PATH] [--sanitizer-runtime PATH]
 
 Every JSON output is validated against docs/schema/*.json with python3-jsonschema (Debian package,
 installed by scripts/install_deps.sh); a missing validator fails the check rather than skipping it.
@@ -39,6 +39,7 @@ class Context:
         self.schemas = args.schemas
         self.workload = args.workload
         self.sample = args.sample
+        self.sanitizer_runtime = args.sanitizer_runtime
         self.tmp = tempfile.mkdtemp(prefix="opengpa-cli-")
 
     def run(self, *arguments, expect_ok=True, cwd=None, env=None):
@@ -469,6 +470,24 @@ def profile_forwards_ctrl_c_keeps_what_was_collected_and_removes_temporary_files
     expect(os.listdir(tmpdir) == [], f"temporary files left: {os.listdir(tmpdir)}")
 
 
+@check
+def profile_cl_keeps_a_preloaded_sanitizer_runtime_first(ctx):
+    # An ASan-built program (or an instrumented library in an ordinary one) runs with its sanitizer runtime
+    # preloaded, and ASan refuses to start unless the runtime comes first in the initial library list: the
+    # interceptor goes behind it, never in front ("ASan runtime does not come first", 0 launches, before).
+    runtime = ctx.sanitizer_runtime
+    expect(runtime is not None and os.path.isabs(runtime) and os.path.exists(runtime),
+           f"no ASan runtime at {runtime!r} (the compiler's libasan.so or libclang_rt.asan, tests/cli/CMakeLists.txt)")
+    options = os.environ.get("ASAN_OPTIONS", "")
+    env = dict(os.environ, LD_PRELOAD=runtime, ASAN_OPTIONS=(options + ":" if options else "") + "detect_leaks=0")
+    prefix = os.path.join(ctx.tmp, "preloaded")
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", ctx.workload, "4096", expect_ok=False, env=env)
+    expect(result.returncode == 0 and "does not come first" not in result.stderr,
+           f"exit {result.returncode} with {os.path.basename(runtime)} preloaded:\n{result.stderr}")
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(len(doc["samples"]) == 8, f"{len(doc['samples'])} samples of the 8 launched")
+
+
 # ---- nothing collected is lost (issue 35) ------------------------------------------------------------------
 # 3000 launches (375 rounds of the workload's 8 kernels over 64 elements): outputs and a stream large enough
 # that a small file system fills in the middle of them, and that writing the results takes a while.
@@ -854,6 +873,7 @@ def main():
     parser.add_argument("--schemas", required=True)
     parser.add_argument("--workload")
     parser.add_argument("--sample")
+    parser.add_argument("--sanitizer-runtime", help="the compiler's ASan runtime (a shared library to preload)")
     args = parser.parse_args()
     ctx = Context(args)
     try:

@@ -22,6 +22,37 @@ std::string Join(const std::vector<std::string>& names) {
   return joined;
 }
 
+// A sanitizer runtime (GCC's libasan.so, clang's libclang_rt.asan-x86_64.so, ...): it refuses to start unless it
+// comes first in the program's initial library list ("ASan runtime does not come first").
+bool IsSanitizerRuntime(const std::string& path) {
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  for (const char* prefix : {"libclang_rt.", "libasan.", "libhwasan.", "liblsan.", "libtsan.", "libubsan."}) {
+    if (name.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+// LD_PRELOAD for the program: the interceptor first, so that its OpenCL functions are the ones the program
+// calls, except behind the sanitizer runtimes the list already starts with (an ASan-built program, or an
+// instrumented library in an ordinary one, run with its runtime preloaded), which must stay first. ld.so takes
+// both colons and spaces between names.
+std::string PreloadList(const std::string& interceptor, const char* existing) {
+  std::string runtimes, others;
+  bool leading = true;
+  const std::string list = existing != nullptr ? existing : "";
+  for (std::size_t start = 0; start < list.size();) {
+    std::size_t end = list.find_first_of(": ", start);
+    if (end == std::string::npos) end = list.size();
+    const std::string entry = list.substr(start, end - start);
+    start = end + 1;
+    if (entry.empty()) continue;
+    leading = leading && IsSanitizerRuntime(entry);
+    std::string& part = leading ? runtimes : others;
+    part += (part.empty() ? "" : ":") + entry;
+  }
+  return runtimes + (runtimes.empty() ? "" : ":") + interceptor + (others.empty() ? "" : ":" + others);
+}
+
 }  // namespace
 
 std::vector<std::string> DefaultProfileCounters(client::ApiNumber api) {
@@ -126,8 +157,7 @@ bool PrepareInjection(client::ApiNumber api, const std::vector<std::string>& cou
       }
       auto library = FindOpenGpaLibrary("libopengpa_intercept_cl.so", error);
       if (!library) return false;
-      const char* existing = std::getenv("LD_PRELOAD");
-      (*environment)["LD_PRELOAD"] = *library + (existing && *existing ? ":" + std::string(existing) : "");
+      (*environment)["LD_PRELOAD"] = PreloadList(*library, std::getenv("LD_PRELOAD"));
       return true;
     }
     default:
