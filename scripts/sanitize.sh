@@ -51,14 +51,16 @@ build_tsan() {
     cmake --build "$tsan_build" -j "$jobs" --target opengpa_core_api_tests
 }
 
+# intercept_tls_get_addr=0: clang 14's interception of __tls_get_addr, on Debian 12's glibc, records a garbage
+# dynamic-TLS block for a library dlopen'ed offline (PerfWorks' libnvperf_host.so, which the NVIDIA graphics catalogs
+# load) and LeakSanitizer's tracer dies of SIGSEGV scanning it at exit ("Tracer caught signal 11", "DTLS 6 at
+# 0x7b0-0x28000018b2"). Without it, the thread_local blocks of dlopen'ed libraries are not roots of their own: an
+# object that only such a block points to would be reported as a leak. The setting can add reports, never hide one.
+# (use_tls=0 instead loses every TLS root, and glibc's own dlerror state is then reported.)
 asan_options=strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
+asan_options+=:intercept_tls_get_addr=0
 export ASAN_OPTIONS=detect_leaks=1:$asan_options
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# use_tls=0: clang 14's LeakSanitizer, on Debian 12's glibc, reads a garbage dynamic-TLS block of a dlopen'ed
-# library (libnvperf_host.so, which the NVIDIA graphics catalogs load offline) and its tracer dies of SIGSEGV
-# ("Tracer caught signal 11", "DTLS 6 at 0x7b0-0x28000018b2"). Without TLS as a root, an object that only a
-# thread_local points to would be reported as a leak: the setting can add reports, never hide one.
-export LSAN_OPTIONS=use_tls=0
 # Left out of the sanitized ctest run, each for a reason (docs/sanitizers.md):
 #  - install.*: they build and install a copy of the tree with the system compiler; nothing of ours runs
 #    sanitized there;
