@@ -1,8 +1,8 @@
-#include "text_table.h"
+#include "platform/text_table.h"
 
 #include <algorithm>
 
-namespace opengpa::cli {
+namespace opengpa {
 namespace {
 
 std::string Elided(const std::string& cell, std::size_t width) {
@@ -130,4 +130,4 @@ void WriteCsv(const TextTable& table, std::ostream& out) {
   for (const auto& row : table.rows) write_line(row);
 }
 
-}  // namespace opengpa::cli
+}  // namespace opengpa

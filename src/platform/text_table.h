@@ -1,13 +1,13 @@
 // A table of strings printed either aligned (columns padded to their widest cell) or as RFC 4180 CSV.
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_TEXT_TABLE_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_TEXT_TABLE_H_
+#ifndef OPENGPA_PLATFORM_TEXT_TABLE_H_
+#define OPENGPA_PLATFORM_TEXT_TABLE_H_
 
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace opengpa::cli {
+namespace opengpa {
 
 enum class Alignment { kLeft, kRight };
 
@@ -35,6 +35,6 @@ std::string CsvCell(std::string_view cell);
 // `text` with its lines broken at spaces so that none is longer than `width` (0: unchanged).
 std::string WrapText(const std::string& text, std::size_t width);
 
-}  // namespace opengpa::cli
+}  // namespace opengpa
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_TEXT_TABLE_H_
+#endif  // OPENGPA_PLATFORM_TEXT_TABLE_H_

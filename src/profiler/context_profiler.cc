@@ -1,4 +1,4 @@
-#include "context_profiler.h"
+#include "profiler/context_profiler.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,8 +9,8 @@
 #include <limits>
 #include <optional>
 
-#include "backends/cuda/cuda_device.h"
-#include "graph_sampling.h"
+#include "cuda_counters/cuda_device.h"
+#include "profiler/graph_sampling.h"
 #include "nvidia/cuda_driver.h"
 
 namespace opengpa::inject_cuda {

@@ -23,8 +23,8 @@
 // in the stream, and the next profiled launch starts the next batch. One range-profiler object serves
 // every batch of the context, its counter data reset in between: a fresh object per batch cost 6 times as
 // much in cuptiRangeProfilerStart on the H100 (557 against 93 ms per batch of 512 ranges; docs/benchmarks.md).
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_CONTEXT_PROFILER_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_CONTEXT_PROFILER_H_
+#ifndef OPENGPA_PROFILER_CONTEXT_PROFILER_H_
+#define OPENGPA_PROFILER_CONTEXT_PROFILER_H_
 
 #include <cuda.h>
 
@@ -35,19 +35,19 @@
 #include <string>
 #include <vector>
 
-#include "counter_plan.h"
-#include "kernel_launch.h"
-#include "flush_order.h"
-#include "l2_flush.h"
+#include "profiler/counter_plan.h"
+#include "profiler/kernel_launch.h"
+#include "profiler/flush_order.h"
+#include "profiler/l2_flush.h"
 #include "nvidia/cupti_host_metrics.h"
 #include "nvidia/cupti_range_session.h"
-#include "profile_environment.h"
-#include "sample_stream.h"
+#include "profiler/profile_environment.h"
+#include "profiler/sample_stream.h"
 
 namespace opengpa::inject_cuda {
 
 // Whether a run with `settings` may make kernel launches user ranges of their own (then a launch's range is
-// open from its entry callback to its exit, and launches must not overlap: cuda_injection.cc serializes them).
+// open from its entry callback to its exit, and launches must not overlap: injection_session.cc serializes them).
 bool LaunchesMayBeUserRanges(const profiling::ProfileSettings& settings);
 
 class ContextProfiler {
@@ -180,4 +180,4 @@ class ContextProfiler {
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_CONTEXT_PROFILER_H_
+#endif  // OPENGPA_PROFILER_CONTEXT_PROFILER_H_

@@ -1,4 +1,4 @@
-#include "counter_outputs.h"
+#include "profiler/counter_outputs.h"
 
 #include <cmath>
 #include <limits>

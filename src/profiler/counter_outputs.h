@@ -2,12 +2,12 @@
 // library's own counter engine (src/counters/expression.h): each output's formula, as the CUDA backend's
 // catalog defines it, over the columns and the constants the injected library wrote in the header.
 // Done in the CLI, after every pass of application replay has been merged.
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_COUNTER_OUTPUTS_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_COUNTER_OUTPUTS_H_
+#ifndef OPENGPA_PROFILER_COUNTER_OUTPUTS_H_
+#define OPENGPA_PROFILER_COUNTER_OUTPUTS_H_
 
 #include <string>
 
-#include "profile_run.h"
+#include "profiler/profile_run.h"
 
 namespace opengpa::profiling {
 
@@ -19,4 +19,4 @@ bool EvaluateOutputs(ProfileRun* run, std::string* error, bool missing_is_unavai
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_COUNTER_OUTPUTS_H_
+#endif  // OPENGPA_PROFILER_COUNTER_OUTPUTS_H_

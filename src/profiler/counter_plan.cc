@@ -1,4 +1,4 @@
-#include "counter_plan.h"
+#include "profiler/counter_plan.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,9 +7,9 @@
 #include <optional>
 #include <set>
 
-#include "backends/cuda/cuda_catalogs.h"
-#include "backends/cuda/cuda_hardware_counters.h"
-#include "core/type_strings.h"
+#include "cuda_counters/cuda_catalogs.h"
+#include "cuda_counters/cuda_hardware_counters.h"
+#include "platform/type_strings.h"
 #include "counters/catalog.h"
 #include "counters/counter_set.h"
 

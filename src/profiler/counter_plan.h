@@ -3,16 +3,16 @@
 // (dram__bytes_read.sum), mixed freely. The names resolve through the library's own counter set
 // (src/counters, built as the backend builds it), so a GPA counter here is the counter GPA reports: its
 // catalog formula over CUPTI metrics, evaluated by the same engine once the metrics are measured
-// (profiling/counter_outputs.h).
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_COUNTER_PLAN_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_COUNTER_PLAN_H_
+// (counter_outputs.h).
+#ifndef OPENGPA_PROFILER_COUNTER_PLAN_H_
+#define OPENGPA_PROFILER_COUNTER_PLAN_H_
 
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "nvidia/cupti_host_metrics.h"
-#include "profile_run.h"
+#include "profiler/profile_run.h"
 
 namespace opengpa::inject_cuda {
 
@@ -49,4 +49,4 @@ bool SplitIntoSinglePassGroups(const nvidia::CuptiHostMetrics& chip, const std::
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_COUNTER_PLAN_H_
+#endif  // OPENGPA_PROFILER_COUNTER_PLAN_H_

@@ -1,4 +1,4 @@
-#include "flush_order.h"
+#include "profiler/flush_order.h"
 
 #include <cstdio>
 

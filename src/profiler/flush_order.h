@@ -12,8 +12,8 @@
 // cheaper for the rest of the context (a message says so); OPENGPA_PROFILE_FLUSH_ORDER=gpu|host forces one.
 // Until then the flush is host-ordered (the warm-up batch, then the host batch timed, then the GPU batch): a
 // wrong host-ordered batch costs about 1.1 ms per launch, a wrong GPU-ordered one 2 ms.
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_FLUSH_ORDER_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_FLUSH_ORDER_H_
+#ifndef OPENGPA_PROFILER_FLUSH_ORDER_H_
+#define OPENGPA_PROFILER_FLUSH_ORDER_H_
 
 #include <cstddef>
 #include <optional>
@@ -45,4 +45,4 @@ class FlushOrderChooser {
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_FLUSH_ORDER_H_
+#endif  // OPENGPA_PROFILER_FLUSH_ORDER_H_

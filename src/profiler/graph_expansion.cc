@@ -1,81 +1,17 @@
-#include "graph_expansion.h"
+#include "profiler/graph_expansion.h"
 
 #include <algorithm>
 #include <cstring>
 #include <iterator>
 
-#include "graph_kernels.h"
-#include "platform/dynamic_library.h"
+#include "nvidia/cuda_driver.h"
+#include "profiler/graph_kernels.h"
 
 namespace opengpa::inject_cuda {
 namespace {
 
-// The driver entry points for reading, disabling and replaying a graph's nodes, from the program's libcuda.so.1.
-struct ExpansionDriver {
-  CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType*) = nullptr;
-  CUresult (*cuGraphKernelNodeGetParams)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*) = nullptr;  // _v2
-  CUresult (*cuGraphKernelNodeGetAttribute)(CUgraphNode, CUkernelNodeAttrID, CUkernelNodeAttrValue*) = nullptr;
-  CUresult (*cuGraphMemcpyNodeGetParams)(CUgraphNode, CUDA_MEMCPY3D*) = nullptr;
-  CUresult (*cuGraphMemsetNodeGetParams)(CUgraphNode, CUDA_MEMSET_NODE_PARAMS*) = nullptr;
-  CUresult (*cuGraphEventRecordNodeGetEvent)(CUgraphNode, CUevent*) = nullptr;
-  CUresult (*cuGraphEventWaitNodeGetEvent)(CUgraphNode, CUevent*) = nullptr;
-  CUresult (*cuGraphNodeSetEnabled)(CUgraphExec, CUgraphNode, unsigned int) = nullptr;
-  CUresult (*cuGraphNodeGetEnabled)(CUgraphExec, CUgraphNode, unsigned int*) = nullptr;
-  CUresult (*cuGraphExecGetFlags)(CUgraphExec, cuuint64_t*) = nullptr;
-  CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t*, size_t*) = nullptr;
-  CUresult (*cuKernelGetFunction)(CUfunction*, CUkernel) = nullptr;
-  CUresult (*cuFuncGetName)(const char**, CUfunction) = nullptr;
-  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig*, CUfunction, void**, void**) = nullptr;
-  CUresult (*cuMemcpy3DAsync)(const CUDA_MEMCPY3D*, CUstream) = nullptr;  // _v2
-  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream) = nullptr;
-  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream) = nullptr;
-  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream) = nullptr;
-  CUresult (*cuMemsetD2D8Async)(CUdeviceptr, size_t, unsigned char, size_t, size_t, CUstream) = nullptr;
-  CUresult (*cuMemsetD2D16Async)(CUdeviceptr, size_t, unsigned short, size_t, size_t, CUstream) = nullptr;
-  CUresult (*cuMemsetD2D32Async)(CUdeviceptr, size_t, unsigned int, size_t, size_t, CUstream) = nullptr;
-  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
-  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned int) = nullptr;
-  CUresult (*cuCtxPushCurrent)(CUcontext) = nullptr;
-  CUresult (*cuCtxPopCurrent)(CUcontext*) = nullptr;
-  bool ok = false;
-};
-
-const ExpansionDriver& Driver() {
-  static const ExpansionDriver driver = [] {
-    ExpansionDriver d;
-    std::string reason;
-    static std::unique_ptr<DynamicLibrary> library =
-        DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
-    if (!library) return d;
-    d.ok = library->Resolve("cuGraphNodeGetType", &d.cuGraphNodeGetType) &&
-           library->Resolve("cuGraphKernelNodeGetParams_v2", &d.cuGraphKernelNodeGetParams) &&
-           library->Resolve("cuGraphKernelNodeGetAttribute", &d.cuGraphKernelNodeGetAttribute) &&
-           library->Resolve("cuGraphMemcpyNodeGetParams", &d.cuGraphMemcpyNodeGetParams) &&
-           library->Resolve("cuGraphMemsetNodeGetParams", &d.cuGraphMemsetNodeGetParams) &&
-           library->Resolve("cuGraphEventRecordNodeGetEvent", &d.cuGraphEventRecordNodeGetEvent) &&
-           library->Resolve("cuGraphEventWaitNodeGetEvent", &d.cuGraphEventWaitNodeGetEvent) &&
-           library->Resolve("cuGraphNodeSetEnabled", &d.cuGraphNodeSetEnabled) &&
-           library->Resolve("cuGraphNodeGetEnabled", &d.cuGraphNodeGetEnabled) &&
-           library->Resolve("cuGraphExecGetFlags", &d.cuGraphExecGetFlags) &&
-           library->Resolve("cuFuncGetParamInfo", &d.cuFuncGetParamInfo) &&
-           library->Resolve("cuKernelGetFunction", &d.cuKernelGetFunction) &&
-           library->Resolve("cuFuncGetName", &d.cuFuncGetName) &&
-           library->Resolve("cuLaunchKernelEx", &d.cuLaunchKernelEx) &&
-           library->Resolve("cuMemcpy3DAsync_v2", &d.cuMemcpy3DAsync) &&
-           library->Resolve("cuMemsetD8Async", &d.cuMemsetD8Async) &&
-           library->Resolve("cuMemsetD16Async", &d.cuMemsetD16Async) &&
-           library->Resolve("cuMemsetD32Async", &d.cuMemsetD32Async) &&
-           library->Resolve("cuMemsetD2D8Async", &d.cuMemsetD2D8Async) &&
-           library->Resolve("cuMemsetD2D16Async", &d.cuMemsetD2D16Async) &&
-           library->Resolve("cuMemsetD2D32Async", &d.cuMemsetD2D32Async) &&
-           library->Resolve("cuEventRecord", &d.cuEventRecord) &&
-           library->Resolve("cuStreamWaitEvent", &d.cuStreamWaitEvent) &&
-           library->Resolve("cuCtxPushCurrent_v2", &d.cuCtxPushCurrent) &&
-           library->Resolve("cuCtxPopCurrent_v2", &d.cuCtxPopCurrent);
-    return d;
-  }();
-  return driver;
-}
+// The driver's entry points: the one table of src/nvidia (cuda_driver.h), empty without a driver.
+const nvidia::CudaDriver& Driver() { return nvidia::CudaDriverOrEmpty(); }
 
 std::string Failed(const char* call, CUresult result) {
   return std::string(call) + " failed (CUresult " + std::to_string(result) + ")";
@@ -132,7 +68,7 @@ class ContextScope {
 // A kernel node's launch from its parameters: the function (a CUkernel resolved in the node's context), the
 // values of its arguments copied (the parameters' pointers are the caller's), its name and shape.
 bool ReadKernel(const CUDA_KERNEL_NODE_PARAMS& params, GraphExpansion::Node* node, std::string* error) {
-  const ExpansionDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   CUfunction function = params.func;
   ContextScope scope(params.ctx);
   if (function == nullptr && params.kern != nullptr) {
@@ -174,7 +110,7 @@ bool ReadKernel(const CUDA_KERNEL_NODE_PARAMS& params, GraphExpansion::Node* nod
 }
 
 bool ReadNode(CUgraphNode handle, GraphExpansion::Node* node, std::string* error) {
-  const ExpansionDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   node->handle = handle;
   CUresult result = driver.cuGraphNodeGetType(handle, &node->type);
   if (result != CUDA_SUCCESS) {
@@ -279,8 +215,8 @@ bool IsGraphExecChange(CUpti_CallbackId cbid) {
 }
 
 std::unique_ptr<GraphExpansion> GraphExpansion::Create(CUgraph graph, CUgraphExec exec, std::string* why_not) {
-  const ExpansionDriver& driver = Driver();
-  if (!driver.ok) {
+  const nvidia::CudaDriver& driver = Driver();
+  if (!driver.has_graph_replay) {
     *why_not = "libcuda.so.1 lacks an entry point for replaying graph nodes (CUDA 12.4 or later is needed)";
     return nullptr;
   }
@@ -313,7 +249,7 @@ std::unique_ptr<GraphExpansion> GraphExpansion::Create(CUgraph graph, CUgraphExe
 }
 
 bool GraphExpansion::Enqueue(const Node& node, CUstream stream, std::string* error) {
-  const ExpansionDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   if (!node.enabled) return true;
   CUresult result = CUDA_SUCCESS;
   switch (node.type) {
@@ -532,7 +468,7 @@ bool GraphExpansion::OnUpdate(CUgraph graph, std::string* error) {
 }
 
 bool GraphExpansion::Restore() {
-  const ExpansionDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   if (!nodes_alive_) return false;
   bool restored = true;
   for (const Node& node : nodes_) {

@@ -28,8 +28,8 @@
 // here, a node the program disables or
 // enables is run or not accordingly (and stays disabled in the executable graph), and after cuGraphExecUpdate
 // the nodes' parameters are read again from the graph it updated from (an update keeps the nodes disabled).
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_EXPANSION_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_EXPANSION_H_
+#ifndef OPENGPA_PROFILER_GRAPH_EXPANSION_H_
+#define OPENGPA_PROFILER_GRAPH_EXPANSION_H_
 
 #include <cuda.h>
 
@@ -39,8 +39,8 @@
 #include <string>
 #include <vector>
 
-#include "graph_kernels.h"
-#include "kernel_launch.h"
+#include "profiler/graph_kernels.h"
+#include "profiler/kernel_launch.h"
 
 namespace opengpa::inject_cuda {
 
@@ -122,4 +122,4 @@ bool IsGraphExecChange(CUpti_CallbackId cbid);
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_EXPANSION_H_
+#endif  // OPENGPA_PROFILER_GRAPH_EXPANSION_H_

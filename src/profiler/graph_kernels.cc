@@ -1,46 +1,12 @@
-#include "graph_kernels.h"
+#include "profiler/graph_kernels.h"
 
-#include <memory>
-
-#include "platform/dynamic_library.h"
+#include "nvidia/cuda_driver.h"
 
 namespace opengpa::inject_cuda {
 namespace {
 
-// The driver entry points for reading a graph, from the libcuda.so.1 the program already loaded.
-struct GraphDriver {
-  CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode*, size_t*) = nullptr;
-  CUresult (*cuGraphGetEdges)(CUgraph, CUgraphNode*, CUgraphNode*, CUgraphEdgeData*, size_t*) = nullptr;  // _v2
-  CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType*) = nullptr;
-  CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph*) = nullptr;
-  CUresult (*cuGraphKernelNodeGetParams)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*) = nullptr;  // _v2
-  CUresult (*cuFuncGetName)(const char**, CUfunction) = nullptr;
-  CUresult (*cuKernelGetName)(const char**, CUkernel) = nullptr;
-  CUresult (*cuStreamIsCapturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
-  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
-  bool ok = false;
-};
-
-const GraphDriver& Driver() {
-  static const GraphDriver driver = [] {
-    GraphDriver d;
-    std::string reason;
-    static std::unique_ptr<DynamicLibrary> library =
-        DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
-    if (!library) return d;
-    library->Resolve("cuStreamIsCapturing", &d.cuStreamIsCapturing);
-    library->Resolve("cuStreamSynchronize", &d.cuStreamSynchronize);
-    d.ok = library->Resolve("cuGraphGetNodes", &d.cuGraphGetNodes) &&
-           library->Resolve("cuGraphGetEdges_v2", &d.cuGraphGetEdges) &&
-           library->Resolve("cuGraphNodeGetType", &d.cuGraphNodeGetType) &&
-           library->Resolve("cuGraphChildGraphNodeGetGraph", &d.cuGraphChildGraphNodeGetGraph) &&
-           library->Resolve("cuGraphKernelNodeGetParams_v2", &d.cuGraphKernelNodeGetParams) &&
-           library->Resolve("cuFuncGetName", &d.cuFuncGetName) &&
-           library->Resolve("cuKernelGetName", &d.cuKernelGetName);
-    return d;
-  }();
-  return driver;
-}
+// The driver's entry points: the one table of src/nvidia (cuda_driver.h), empty without a driver.
+const nvidia::CudaDriver& Driver() { return nvidia::CudaDriverOrEmpty(); }
 
 }  // namespace
 
@@ -73,7 +39,7 @@ std::vector<std::size_t> TopologicalOrder(std::size_t count,
 }
 
 bool StreamIsCapturing(CUstream stream) {
-  const GraphDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   return driver.cuStreamIsCapturing != nullptr && driver.cuStreamIsCapturing(stream, &status) == CUDA_SUCCESS &&
          status != CU_STREAM_CAPTURE_STATUS_NONE;
@@ -91,14 +57,14 @@ bool IsOtherGpuWork(CUgraphNodeType type) {
 }
 
 bool SynchronizeStream(CUstream stream) {
-  const GraphDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   return driver.cuStreamSynchronize != nullptr && driver.cuStreamSynchronize(stream) == CUDA_SUCCESS;
 }
 
 bool GraphNodesInOrder(CUgraph graph, std::vector<CUgraphNode>* ordered, std::string* error) {
   ordered->clear();
-  const GraphDriver& driver = Driver();
-  if (!driver.ok) {
+  const nvidia::CudaDriver& driver = Driver();
+  if (!driver.has_graph_reading) {
     *error = "libcuda.so.1 lacks an entry point for reading CUDA graphs";
     return false;
   }
@@ -142,7 +108,7 @@ bool AppendFlattened(CUgraph graph, int depth, std::vector<CUgraphNode>* ordered
                      std::string* error) {
   std::vector<CUgraphNode> nodes;
   if (!GraphNodesInOrder(graph, &nodes, error)) return false;
-  const GraphDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   for (CUgraphNode node : nodes) {
     CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
     CUgraph child = nullptr;
@@ -173,7 +139,7 @@ bool GraphKernelLaunches(CUgraph graph, std::vector<KernelLaunch>* kernels, std:
                          std::string* error) {
   kernels->clear();
   *other_work_nodes = 0;
-  const GraphDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   std::vector<CUgraphNode> nodes;
   if (!GraphNodesFlattened(graph, &nodes, nullptr, error)) return false;
   for (CUgraphNode node : nodes) {

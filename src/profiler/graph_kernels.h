@@ -8,8 +8,8 @@
 // cuGraphGetNodes lists them); a child-graph node's nodes take its place, in their own topological order
 // (a child graph runs as a unit between its node's dependencies). Parameters changed after instantiation
 // are followed only where graphs are replayed node by node (graph_expansion.h).
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_KERNELS_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_KERNELS_H_
+#ifndef OPENGPA_PROFILER_GRAPH_KERNELS_H_
+#define OPENGPA_PROFILER_GRAPH_KERNELS_H_
 
 #include <cuda.h>
 
@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernel_launch.h"
+#include "profiler/kernel_launch.h"
 
 namespace opengpa::inject_cuda {
 
@@ -62,4 +62,4 @@ bool SynchronizeStream(CUstream stream);
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_KERNELS_H_
+#endif  // OPENGPA_PROFILER_GRAPH_KERNELS_H_

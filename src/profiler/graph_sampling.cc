@@ -1,4 +1,4 @@
-#include "graph_sampling.h"
+#include "profiler/graph_sampling.h"
 
 namespace opengpa::inject_cuda {
 namespace {

@@ -2,7 +2,7 @@
 // leaves whole, graph_expansion.h): one sample per launch, measured by a CUPTI user range pushed before
 // cuGraphLaunch and popped after it (context_profiler.h).
 //
-// Why not one sample per kernel node: on the H100 (CUDA 13.0, driver 580; docs/device-runs.md) CUPTI's range
+// Why not one sample per kernel node: on the H100 (CUDA 13.0, driver 580; docs/validation.md) CUPTI's range
 // profiler makes no range per node. With auto ranges a pass that holds a graph launch fails in
 // cuptiRangeProfilerStop (CUPTI_ERROR_UNKNOWN), even when the graph was captured and instantiated before the
 // pass began; with kernel replay a graph launch yields no range at all. A user range around the launch
@@ -19,8 +19,8 @@
 // the H100, since CUPTI patches kernels at their own launch; graph samples leave them unavailable.
 // A graph instantiated before profiling began (Python's profile around replays of a graph captured earlier)
 // has nodes no one read: its launches are whole-graph samples saying so, one launch index each.
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_SAMPLING_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_SAMPLING_H_
+#ifndef OPENGPA_PROFILER_GRAPH_SAMPLING_H_
+#define OPENGPA_PROFILER_GRAPH_SAMPLING_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -30,8 +30,8 @@
 #include <string_view>
 #include <vector>
 
-#include "graph_expansion.h"
-#include "kernel_launch.h"
+#include "profiler/graph_expansion.h"
+#include "profiler/kernel_launch.h"
 
 namespace opengpa::inject_cuda {
 
@@ -62,4 +62,4 @@ bool CountedInsideGraphs(std::string_view metric);
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_GRAPH_SAMPLING_H_
+#endif  // OPENGPA_PROFILER_GRAPH_SAMPLING_H_

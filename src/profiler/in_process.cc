@@ -1,11 +1,17 @@
-#include "in_process.h"
-
-#include <dlfcn.h>
+// The per-kernel profiler driven from inside the program being profiled (include/opengpa/opengpa_profile.h:
+// Plan, Start, Stop, PushRange, PopRange, GetLaunches, Join), for Python (python/opengpa/kernels.py). The same
+// injection session (injection_control.h) runs between Start and Stop, so each kernel launch becomes one CUPTI
+// auto range and one sample of the stream, with GPA counters evaluated by the library's engine: no second
+// profiler. What the in-process side adds:
+//   - a label per launch: the ranges open on the launching thread (PushRange/PopRange from Python's
+//     opengpa.region, and NVTX push/pop ranges when NVTX reaches CUPTI) and the launch's CUDA context;
+//   - application replay from inside: the caller runs its work once per pass, each pass a Start..Stop into
+//     its own stream, and Join merges the passes with the CLI's rules (replay_merge.h: same launches in the
+//     same order, names and shapes) and evaluates the outputs (counter_outputs.h).
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <mutex>
@@ -13,14 +19,15 @@
 #include <string>
 #include <vector>
 
-#include "context_profiler.h"
-#include "counter_outputs.h"
 #include "generated_nvtx_meta.h"
-#include "injection_control.h"
 #include "nvidia/cuda_driver.h"
-#include "profile_writers.h"
-#include "replay_merge.h"
-#include "sample_stream.h"
+#include "profiler/context_profiler.h"
+#include "profiler/counter_outputs.h"
+#include "profiler/injection_control.h"
+#include "profiler/profile_api.h"
+#include "profiler/profile_writers.h"
+#include "profiler/replay_merge.h"
+#include "profiler/sample_stream.h"
 
 namespace opengpa::inject_cuda {
 namespace {
@@ -47,40 +54,20 @@ InProcessState& State() {
   return state;
 }
 
-thread_local std::string last_error;
 thread_local std::vector<std::string> open_ranges;  // this thread's labels, outermost first
 
-int Fail(const std::string& error) {
-  last_error = error;
-  return 0;
-}
-
-std::size_t Fill(const std::string& text, char* buffer, std::size_t size) {
-  if (buffer != nullptr && size > text.size()) std::memcpy(buffer, text.c_str(), text.size() + 1);
-  return text.size() + 1;
-}
-
-std::vector<std::string> SplitNames(const char* text) {
-  std::vector<std::string> names;
-  const std::string all = text ? text : "";
-  std::size_t start = 0;
-  while (start <= all.size()) {
-    const std::size_t comma = std::min(all.find(',', start), all.size());
-    if (comma > start) names.push_back(all.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return names;
-}
-
-bool ParseSettings(const char* replay, profiling::ProfileSettings* settings, std::string* error) {
-  const std::optional<profiling::ReplayMode> mode = profiling::ParseReplayMode(replay ? replay : "auto");
+bool ParseSettings(const char* function, const char* replay, profiling::ProfileSettings* settings,
+                   std::string* error) {
+  const std::optional<profiling::ReplayMode> mode = profiling::ParseReplayMode(replay != nullptr ? replay : "auto");
   if (!mode) {
-    *error = std::string("replay \"") + (replay ? replay : "") + "\" is none of none, kernel, application, auto";
+    *error = std::string(function) + ": replay \"" + replay + "\" is none of none, kernel, application, auto";
     return false;
   }
   settings->replay = *mode;
   return true;
 }
+
+constexpr const char* kNoDriver = "no CUDA driver (libcuda.so.1) on this machine: per-kernel profiling needs a GPU";
 
 // The NVTX push/pop ranges of the thread become labels, as Python's regions do. A message that is not
 // ASCII text (wide, registered) is labelled "nvtx" so that pushes and pops stay balanced.
@@ -143,127 +130,168 @@ std::string PointerText(const void* pointer) {
 
 using namespace opengpa;
 using namespace opengpa::inject_cuda;
+using opengpa::profiler::Fail;
+using opengpa::profiler::FillText;
+using opengpa::profiler::GuardedProfile;
 
-size_t OpenGpaKernelProfilerPlan(void* context, const char* counters, const char* replay, char* buffer, size_t size) {
-  if (nvidia::LoadCudaDriver() == nullptr) {
-    Fail("no CUDA driver (libcuda.so.1) on this machine: per-kernel profiling needs a GPU");
-    return 0;
-  }
-  if (context == nullptr) {
-    Fail("no CUDA context: make one current (any CUDA call of PyTorch, CuPy or JAX does)");
-    return 0;
-  }
-  profiling::ProfileSettings settings;
-  std::string error;
-  if (!ParseSettings(replay, &settings, &error)) {
-    Fail(error);
-    return 0;
-  }
-  settings.flush_caches = false;  // planning allocates nothing on the device
-  auto profiler = ContextProfiler::Create(static_cast<CUcontext>(context), SplitNames(counters), settings, 1, &error);
-  if (!profiler) {
-    Fail(error);
-    return 0;
-  }
-  const profiling::ProfileRun& description = profiler->Description();
-  nlohmann::ordered_json json = {{"replay", description.replay},
-                                 {"passes", description.passes},
-                                 {"device", description.device},
-                                 {"messages", description.messages}};
-  return Fill(json.dump(), buffer, size);
-}
-
-int OpenGpaKernelProfilerStart(const char* counters, const char* replay, unsigned pass, int flush_caches,
-                               const char* kernel_name, const char* stream_path, int with_nvtx) {
-  if (nvidia::LoadCudaDriver() == nullptr) {
-    return Fail("no CUDA driver (libcuda.so.1) on this machine: per-kernel profiling needs a GPU");
-  }
-  InjectionOptions options;
-  options.counters = SplitNames(counters);
-  if (options.counters.empty()) return Fail("no counters given: name at least one");
-  std::string error;
-  if (!ParseSettings(replay, &options.settings, &error)) return Fail(error);
-  options.settings.pass = pass;
-  options.settings.flush_caches = flush_caches != 0;
-  options.settings.kernel_name = kernel_name ? kernel_name : "";
-  std::FILE* file = stream_path ? std::fopen(stream_path, "w") : nullptr;
-  if (file == nullptr) return Fail(std::string("cannot write the sample stream ") + (stream_path ? stream_path : ""));
-  InjectionHooks hooks;
-  hooks.on_launch = &OnLaunch;
-  if (with_nvtx != 0) hooks.on_nvtx = &OnNvtx;
-  InProcessState& state = State();
-  {
-    std::lock_guard<std::mutex> lock(state.mutex);
-    state.launches.clear();
-  }
-  if (!StartInjection(std::make_unique<profiling::SampleStreamWriter>(file), std::move(options), std::move(hooks),
-                      &error)) {
-    return Fail(error);
-  }
-  state.running = true;
-  return 1;
-}
-
-int OpenGpaKernelProfilerStop(void) {
-  InProcessState& state = State();
-  if (!state.running) return Fail("no profiling session is running");
-  FinishInjection(false);
-  state.running = false;
-  return 1;
-}
-
-int OpenGpaKernelProfilerPushRange(const char* name) {
-  open_ranges.push_back(name ? name : "");
-  return 1;
-}
-
-int OpenGpaKernelProfilerPopRange(void) {
-  if (open_ranges.empty()) return Fail("no range is open on this thread");
-  open_ranges.pop_back();
-  return 1;
-}
-
-size_t OpenGpaKernelProfilerLaunches(char* buffer, size_t size) {
-  InProcessState& state = State();
-  nlohmann::ordered_json json = nlohmann::ordered_json::array();
-  {
-    std::lock_guard<std::mutex> lock(state.mutex);
-    for (const LaunchLabel& launch : state.launches) {
-      json.push_back({{"index", launch.index},
-                      {"context", PointerText(launch.context)},
-                      {"ranges", launch.ranges},
-                      {"thread", launch.thread},
-                      {"host_ns", launch.host_ns}});
+OpenGpaProfileStatus OpenGpaProfilePlan(void* cuda_context, const char* counters, const char* replay, char* buffer,
+                                        size_t* size) {
+  constexpr const char* kFunction = "OpenGpaProfilePlan";
+  return GuardedProfile(kFunction, [&] {
+    if (counters == nullptr) return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfilePlan: counters is NULL");
+    if (size == nullptr) return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfilePlan: size is NULL");
+    if (cuda_context == nullptr) {
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument,
+                  "OpenGpaProfilePlan: no CUDA context: make one current (any CUDA call of PyTorch, CuPy or JAX does)");
     }
-  }
-  return Fill(json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace), buffer, size);
+    profiling::ProfileSettings settings;
+    std::string error;
+    if (!ParseSettings(kFunction, replay, &settings, &error)) {
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument, error);
+    }
+    if (nvidia::LoadCudaDriver() == nullptr) return Fail(kOpenGpaProfileStatusErrorNoDriver, kNoDriver);
+    settings.flush_caches = false;  // planning allocates nothing on the device
+    auto profiler = ContextProfiler::Create(static_cast<CUcontext>(cuda_context),
+                                            profiler::SplitCounterNames(counters), settings, 1, &error);
+    if (!profiler) return Fail(kOpenGpaProfileStatusErrorFailed, error);
+    const profiling::ProfileRun& description = profiler->Description();
+    nlohmann::ordered_json json = {{"replay", description.replay},
+                                   {"passes", description.passes},
+                                   {"device", description.device},
+                                   {"messages", description.messages}};
+    return FillText(kFunction, json.dump(), buffer, size);
+  });
 }
 
-int OpenGpaKernelProfilerJoin(const char* const* stream_paths, unsigned count, const char* output_path) {
-  if (stream_paths == nullptr || count == 0 || output_path == nullptr) return Fail("no pass to join");
-  std::vector<profiling::ProfileRun> passes(count);
-  std::string error;
-  for (unsigned pass = 0; pass < count; ++pass) {
-    bool ended = false;
-    if (!profiling::ReadSampleStream(stream_paths[pass], &passes[pass], &ended, &error)) return Fail(error);
-    if (!ended) return Fail("pass " + std::to_string(pass + 1) + "'s sample stream has no end record");
-  }
-  profiling::ProfileRun joined;
-  if (!profiling::MergeReplayPasses(passes, &joined, &error)) return Fail(error);
-  if (!profiling::EvaluateOutputs(&joined, &error)) return Fail(error);
-  std::ofstream out(output_path);
-  out << profiling::ProfileJson(joined).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-  if (!out.good()) return Fail(std::string("cannot write ") + output_path);
-  return 1;
+OpenGpaProfileStatus OpenGpaProfileStart(const OpenGpaProfileOptions* options) {
+  constexpr const char* kFunction = "OpenGpaProfileStart";
+  return GuardedProfile(kFunction, [&] {
+    if (options == nullptr) return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileStart: options is NULL");
+    if (options->struct_size < sizeof(OpenGpaProfileOptions)) {
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument,
+                  "OpenGpaProfileStart: options->struct_size " + std::to_string(options->struct_size) +
+                      " is less than this version's sizeof(OpenGpaProfileOptions), " +
+                      std::to_string(sizeof(OpenGpaProfileOptions)));
+    }
+    InjectionOptions session;
+    session.counters = profiler::SplitCounterNames(options->counters);
+    if (session.counters.empty()) {
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument, "OpenGpaProfileStart: options->counters names no counter");
+    }
+    if (options->stream_path == nullptr || *options->stream_path == '\0') {
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument, "OpenGpaProfileStart: options->stream_path is empty");
+    }
+    std::string error;
+    if (!ParseSettings(kFunction, options->replay, &session.settings, &error)) {
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument, error);
+    }
+    if (nvidia::LoadCudaDriver() == nullptr) return Fail(kOpenGpaProfileStatusErrorNoDriver, kNoDriver);
+    session.settings.pass = options->pass;
+    session.settings.flush_caches = options->flush_caches != 0;
+    session.settings.kernel_name = options->kernel_name != nullptr ? options->kernel_name : "";
+    InProcessState& state = State();
+    if (state.running) {
+      return Fail(kOpenGpaProfileStatusErrorAlreadyRunning, "OpenGpaProfileStart: a session is already running");
+    }
+    std::FILE* file = std::fopen(options->stream_path, "w");
+    if (file == nullptr) {
+      return Fail(kOpenGpaProfileStatusErrorFailed,
+                  std::string("OpenGpaProfileStart: cannot write the sample stream ") + options->stream_path);
+    }
+    InjectionHooks hooks;
+    hooks.on_launch = &OnLaunch;
+    if (options->with_nvtx != 0) hooks.on_nvtx = &OnNvtx;
+    {
+      std::lock_guard<std::mutex> lock(state.mutex);
+      state.launches.clear();
+    }
+    if (!StartInjection(std::make_unique<profiling::SampleStreamWriter>(file), std::move(session), std::move(hooks),
+                        &error)) {
+      return Fail(kOpenGpaProfileStatusErrorFailed, "OpenGpaProfileStart: " + error);
+    }
+    state.running = true;
+    return kOpenGpaProfileStatusOk;
+  });
 }
 
-size_t OpenGpaKernelProfilerCuptiPath(char* buffer, size_t size) {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<const void*>(&cuptiSubscribe), &info) == 0 || info.dli_fname == nullptr) {
-    Fail("cannot tell where libcupti was loaded from");
-    return 0;
-  }
-  return Fill(info.dli_fname, buffer, size);
+OpenGpaProfileStatus OpenGpaProfileStop(void) {
+  return GuardedProfile("OpenGpaProfileStop", [] {
+    InProcessState& state = State();
+    if (!state.running) return Fail(kOpenGpaProfileStatusErrorNotRunning, "OpenGpaProfileStop: no session is running");
+    FinishInjection(false);
+    state.running = false;
+    return kOpenGpaProfileStatusOk;
+  });
 }
 
-const char* OpenGpaKernelProfilerLastError(void) { return last_error.c_str(); }
+OpenGpaProfileStatus OpenGpaProfilePushRange(const char* name) {
+  return GuardedProfile("OpenGpaProfilePushRange", [&] {
+    if (name == nullptr) return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfilePushRange: name is NULL");
+    open_ranges.emplace_back(name);
+    return kOpenGpaProfileStatusOk;
+  });
+}
+
+OpenGpaProfileStatus OpenGpaProfilePopRange(void) {
+  return GuardedProfile("OpenGpaProfilePopRange", [] {
+    if (open_ranges.empty()) {
+      return Fail(kOpenGpaProfileStatusErrorNotRunning, "OpenGpaProfilePopRange: no range is open on this thread");
+    }
+    open_ranges.pop_back();
+    return kOpenGpaProfileStatusOk;
+  });
+}
+
+OpenGpaProfileStatus OpenGpaProfileGetLaunches(char* buffer, size_t* size) {
+  return GuardedProfile("OpenGpaProfileGetLaunches", [&] {
+    InProcessState& state = State();
+    nlohmann::ordered_json json = nlohmann::ordered_json::array();
+    {
+      std::lock_guard<std::mutex> lock(state.mutex);
+      for (const LaunchLabel& launch : state.launches) {
+        json.push_back({{"index", launch.index},
+                        {"context", PointerText(launch.context)},
+                        {"ranges", launch.ranges},
+                        {"thread", launch.thread},
+                        {"host_ns", launch.host_ns}});
+      }
+    }
+    return FillText("OpenGpaProfileGetLaunches",
+                    json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace), buffer, size);
+  });
+}
+
+OpenGpaProfileStatus OpenGpaProfileJoin(const char* const* stream_paths, uint32_t count, const char* output_path) {
+  return GuardedProfile("OpenGpaProfileJoin", [&] {
+    if (stream_paths == nullptr) {
+      return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileJoin: stream_paths is NULL");
+    }
+    if (output_path == nullptr) return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileJoin: output_path is NULL");
+    if (count == 0) return Fail(kOpenGpaProfileStatusErrorInvalidArgument, "OpenGpaProfileJoin: count is 0, no pass to join");
+    std::vector<profiling::ProfileRun> passes(count);
+    std::string error;
+    for (std::uint32_t pass = 0; pass < count; ++pass) {
+      if (stream_paths[pass] == nullptr) {
+        return Fail(kOpenGpaProfileStatusErrorNullPointer,
+                    "OpenGpaProfileJoin: stream_paths[" + std::to_string(pass) + "] is NULL");
+      }
+      bool ended = false;
+      if (!profiling::ReadSampleStream(stream_paths[pass], &passes[pass], &ended, &error)) {
+        return Fail(kOpenGpaProfileStatusErrorFailed, "OpenGpaProfileJoin: " + error);
+      }
+      if (!ended) {
+        return Fail(kOpenGpaProfileStatusErrorFailed, "OpenGpaProfileJoin: pass " + std::to_string(pass + 1) +
+                                                          "'s sample stream " + stream_paths[pass] +
+                                                          " has no end record");
+      }
+    }
+    profiling::ProfileRun joined;
+    if (!profiling::MergeReplayPasses(passes, &joined, &error) || !profiling::EvaluateOutputs(&joined, &error)) {
+      return Fail(kOpenGpaProfileStatusErrorFailed, "OpenGpaProfileJoin: " + error);
+    }
+    std::ofstream out(output_path);
+    out << profiling::ProfileJson(joined).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    if (!out.good()) return Fail(kOpenGpaProfileStatusErrorFailed, std::string("OpenGpaProfileJoin: cannot write ") + output_path);
+    return kOpenGpaProfileStatusOk;
+  });
+}

@@ -1,9 +1,9 @@
-// The injection's profiling session as other code of this library drives it. CUDA starts it through
-// InitializeInjection (cuda_injection.cc, settings from the environment `opengpa profile` sets); the
-// in-process entry (in_process.cc, which Python loads) starts and stops it around the user's code, once
-// per pass. Either way the same callbacks, ContextProfiler and sample stream do the work.
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_INJECTION_CONTROL_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_INJECTION_CONTROL_H_
+// The injection's profiling session as other code of this library drives it. A profiled program starts it
+// through libopengpa_inject_cuda.so's InitializeInjection (StartWholeProcessInjection, settings from the
+// environment `opengpa profile` sets); the in-process entry (in_process.cc, which Python calls) starts and stops it
+// around the user's code, once per pass. Either way the same callbacks, ContextProfiler and sample stream do the work.
+#ifndef OPENGPA_PROFILER_INJECTION_CONTROL_H_
+#define OPENGPA_PROFILER_INJECTION_CONTROL_H_
 
 #include <cuda.h>
 #include <cupti.h>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "profile_environment.h"
-#include "sample_stream.h"
+#include "profiler/profile_environment.h"
+#include "profiler/sample_stream.h"
 
 namespace opengpa::inject_cuda {
 
@@ -43,6 +43,14 @@ struct InjectionHooks {
 bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, InjectionOptions options,
                     InjectionHooks hooks, std::string* error);
 
+enum class WholeProcessStart { kStarted, kNotProfiled, kFailed };
+
+// The session of a whole profiled process (OpenGpaProfileStartFromEnvironment): the stream, counters and settings
+// from `opengpa profile`'s variables (profile_environment.h, sample_stream.h), finished at exit, its profilers
+// released around fork. kStarted when it runs (already, too); kNotProfiled when no stream is named; kFailed with
+// *error (the stream, when one was opened, says why too).
+WholeProcessStart StartWholeProcessInjection(std::string* error);
+
 // Decodes every pending batch, writes the end record and unsubscribes. `at_exit`: the runtime may be
 // tearing contexts down, so their memory is left to the driver; otherwise the profilers are destroyed and
 // a later StartInjection begins afresh (launch indices from 0 again).
@@ -50,4 +58,4 @@ void FinishInjection(bool at_exit);
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_INJECTION_CONTROL_H_
+#endif  // OPENGPA_PROFILER_INJECTION_CONTROL_H_

@@ -1,11 +1,11 @@
-// libopengpa_inject_cuda.so: what CUDA loads into a program when CUDA_INJECTION64_PATH names it
-// (`opengpa profile --api cuda` sets it). InitializeInjection subscribes to CUPTI's launch and context
-// callbacks; each kernel launch the filter chooses becomes one sample of the counters in
-// $OPENGPA_PROFILE_COUNTERS (GPA names or CUPTI metrics, counter_plan.h), collected with the replay and
-// cache control of profile_environment.h and written to $OPENGPA_PROFILE_OUTPUT. A CUDA graph launch is
-// replayed node by node, each kernel node a launch and a sample (graph_expansion.h), or with
-// --graph-profiling graph one sample (graph_sampling.h) and one launch per kernel node; a launch into a
-// capturing stream is none.
+// The injection session: CUPTI's launch, graph, capture, context and NVTX callbacks, and what they do with the
+// program's kernel launches. Each launch the filter chooses becomes one sample of the session's counters (GPA
+// names or CUPTI metrics, counter_plan.h), collected with the replay and cache control of profile_environment.h
+// into the session's sample stream. A session lasts the whole process when `opengpa profile` injects the library
+// (StartWholeProcessInjection, from libopengpa_inject_cuda.so's InitializeInjection) or runs from Start to Stop
+// inside a process (in_process.cc, for Python). A CUDA graph launch is replayed node by node, each kernel node a
+// launch and a sample (graph_expansion.h), or with --graph-profiling graph one sample (graph_sampling.h) and one
+// launch per kernel node; a launch into a capturing stream is none.
 // NVTX push/pop ranges are followed (nvtx_ranges.h): each sample carries those open at its launch, and
 // --nvtx-include chooses launches by them (nvtx_filter.h) before the kernel filter does. With --range-mode
 // nvtx each chosen NVTX range is one sample instead (nvtx_sample_ranges.h), a CUPTI user range.
@@ -20,21 +20,21 @@
 #include <string>
 #include <vector>
 
-#include "context_profiler.h"
-#include "graph_expansion.h"
-#include "graph_kernels.h"
-#include "graph_sampling.h"
-#include "injection_control.h"
-#include "kernel_launch.h"
-#include "l2_flush.h"
-#include "launch_filter.h"
+#include "profiler/context_profiler.h"
+#include "profiler/graph_expansion.h"
+#include "profiler/graph_kernels.h"
+#include "profiler/graph_sampling.h"
+#include "profiler/injection_control.h"
+#include "profiler/kernel_launch.h"
+#include "profiler/l2_flush.h"
+#include "profiler/launch_filter.h"
 #include "nvidia/cuda_driver.h"
-#include "nvtx_filter.h"
-#include "nvtx_ranges.h"
-#include "nvtx_sample_ranges.h"
+#include "profiler/nvtx_filter.h"
+#include "profiler/nvtx_ranges.h"
+#include "profiler/nvtx_sample_ranges.h"
 #include "platform/logging.h"
-#include "profile_environment.h"
-#include "sample_stream.h"
+#include "profiler/profile_environment.h"
+#include "profiler/sample_stream.h"
 
 namespace opengpa::inject_cuda {
 namespace {
@@ -964,6 +964,32 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
   return true;
 }
 
+WholeProcessStart StartWholeProcessInjection(std::string* error) {
+  InjectionState& state = State();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.stream) return WholeProcessStart::kStarted;  // NVTX's injection started it before CUDA's
+  auto stream = profiling::SampleStreamWriter::FromEnvironment();
+  if (!stream) {
+    *error = std::string(profiling::kStreamPathVariable) + " names no writable sample stream: not profiled";
+    return WholeProcessStart::kNotProfiled;
+  }
+  InjectionOptions options;
+  options.counters = profiling::CountersFromEnvironment();
+  if (!profiling::SettingsFromEnvironment(&options.settings, error)) {
+    stream->WriteMessage("not profiling: " + *error);
+    return WholeProcessStart::kFailed;
+  }
+  if (const char* batch = std::getenv("OPENGPA_PROFILE_BATCH")) {
+    const long value = std::strtol(batch, nullptr, 10);
+    if (value > 0) options.batch_size = static_cast<std::size_t>(value);
+  }
+  options.whole_process = true;
+  if (!StartInjection(std::move(stream), std::move(options), {}, error)) return WholeProcessStart::kFailed;
+  std::atexit(&FinishAtExit);
+  pthread_atfork(&OnForkPrepare, nullptr, &OnForkChild);
+  return WholeProcessStart::kStarted;
+}
+
 void FinishInjection(bool at_exit) {
   InjectionState& state = State();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
@@ -995,29 +1021,3 @@ void FinishInjection(bool at_exit) {
 
 }  // namespace opengpa::inject_cuda
 
-// CUDA calls this once, from cuInit, in the profiled process. Returning 0 means failure: CUDA then
-// continues without the injection, and the stream's message says why.
-extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
-  using namespace opengpa::inject_cuda;
-  InjectionState& state = State();
-  std::lock_guard<std::recursive_mutex> lock(state.mutex);
-  if (state.stream) return 1;
-  auto stream = opengpa::profiling::SampleStreamWriter::FromEnvironment();
-  if (!stream) return 0;
-  InjectionOptions options;
-  options.counters = opengpa::profiling::CountersFromEnvironment();
-  std::string error;
-  if (!opengpa::profiling::SettingsFromEnvironment(&options.settings, &error)) {
-    stream->WriteMessage("not profiling: " + error);
-    return 0;
-  }
-  if (const char* batch = std::getenv("OPENGPA_PROFILE_BATCH")) {
-    const long value = std::strtol(batch, nullptr, 10);
-    if (value > 0) options.batch_size = static_cast<std::size_t>(value);
-  }
-  options.whole_process = true;
-  if (!StartInjection(std::move(stream), std::move(options), {}, &error)) return 0;  // the stream says why
-  std::atexit(&FinishAtExit);
-  pthread_atfork(&OnForkPrepare, nullptr, &OnForkChild);
-  return 1;
-}

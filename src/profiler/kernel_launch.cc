@@ -1,4 +1,4 @@
-#include "kernel_launch.h"
+#include "profiler/kernel_launch.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>

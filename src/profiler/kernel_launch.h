@@ -1,8 +1,8 @@
 // One kernel launch as the CUDA program made it, read from CUPTI's launch callbacks: the kernel's
 // (demangled) name, grid, block and stream. Runtime-API launches reach the driver API too; a thread-local
 // scope makes each launch count once, taking grid and block from whichever callback carries them.
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_KERNEL_LAUNCH_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_KERNEL_LAUNCH_H_
+#ifndef OPENGPA_PROFILER_KERNEL_LAUNCH_H_
+#define OPENGPA_PROFILER_KERNEL_LAUNCH_H_
 
 #include <cuda.h>
 #include <cupti.h>
@@ -48,4 +48,4 @@ std::string Demangle(const char* symbol);
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_KERNEL_LAUNCH_H_
+#endif  // OPENGPA_PROFILER_KERNEL_LAUNCH_H_

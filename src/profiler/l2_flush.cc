@@ -1,6 +1,6 @@
-#include "l2_flush.h"
+#include "profiler/l2_flush.h"
 
-#include "platform/dynamic_library.h"
+#include "nvidia/cuda_driver.h"
 
 namespace opengpa::inject_cuda {
 namespace {
@@ -48,83 +48,18 @@ END:
 constexpr unsigned int kThreadsPerBlock = 256;
 constexpr unsigned int kBlocksPerSm = 4;
 
-// The driver entry points the flush needs, from the libcuda.so.1 the program already loaded.
-struct FlushDriver {
-  CUresult (*cuCtxPushCurrent)(CUcontext) = nullptr;
-  CUresult (*cuCtxPopCurrent)(CUcontext*) = nullptr;
-  CUresult (*cuCtxGetDevice)(CUdevice*) = nullptr;
-  CUresult (*cuDeviceGetAttribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
-  CUresult (*cuModuleLoadData)(CUmodule*, const void*) = nullptr;
-  CUresult (*cuModuleUnload)(CUmodule) = nullptr;
-  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
-  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;
-  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
-  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
-                             unsigned int, unsigned int, CUstream, void**, void**) = nullptr;
-  CUresult (*cuCtxCreate)(CUcontext*, unsigned int, CUdevice) = nullptr;  // cuCtxCreate_v2
-  CUresult (*cuCtxDestroy)(CUcontext) = nullptr;
-  CUresult (*cuStreamCreate)(CUstream*, unsigned int) = nullptr;
-  CUresult (*cuEventCreate)(CUevent*, unsigned int) = nullptr;
-  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
-  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned int) = nullptr;
-  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
-  bool ok = false;
-  bool own_context_ok = false;  // the entry points of a flush in a context of its own
-};
-
-const FlushDriver& Driver() {
-  static const FlushDriver driver = [] {
-    FlushDriver d;
-    std::string reason;
-    static std::unique_ptr<DynamicLibrary> library =
-        DynamicLibrary::Open({"libcuda.so.1"}, &reason, DynamicLibrary::Unload::kNever);
-    if (!library) return d;
-    d.ok = library->Resolve("cuCtxPushCurrent_v2", &d.cuCtxPushCurrent) &&
-           library->Resolve("cuCtxPopCurrent_v2", &d.cuCtxPopCurrent) &&
-           library->Resolve("cuCtxGetDevice", &d.cuCtxGetDevice) &&
-           library->Resolve("cuDeviceGetAttribute", &d.cuDeviceGetAttribute) &&
-           library->Resolve("cuModuleLoadData", &d.cuModuleLoadData) &&
-           library->Resolve("cuModuleUnload", &d.cuModuleUnload) &&
-           library->Resolve("cuModuleGetFunction", &d.cuModuleGetFunction) &&
-           library->Resolve("cuMemAlloc_v2", &d.cuMemAlloc) && library->Resolve("cuMemFree_v2", &d.cuMemFree) &&
-           library->Resolve("cuMemsetD8_v2", &d.cuMemsetD8) && library->Resolve("cuLaunchKernel", &d.cuLaunchKernel);
-    d.own_context_ok =
-        library->Resolve("cuCtxCreate_v2", &d.cuCtxCreate) && library->Resolve("cuCtxDestroy_v2", &d.cuCtxDestroy) &&
-        library->Resolve("cuStreamCreate", &d.cuStreamCreate) && library->Resolve("cuEventCreate", &d.cuEventCreate) &&
-        library->Resolve("cuEventRecord", &d.cuEventRecord) &&
-        library->Resolve("cuStreamWaitEvent", &d.cuStreamWaitEvent) &&
-        library->Resolve("cuEventSynchronize", &d.cuEventSynchronize);
-    return d;
-  }();
-  return driver;
-}
-
-// `context` current on this thread for a scope.
-class CurrentContext {
- public:
-  CurrentContext(const FlushDriver& driver, CUcontext context) : driver_(driver) {
-    pushed_ = driver_.cuCtxPushCurrent(context) == CUDA_SUCCESS;
-  }
-  ~CurrentContext() {
-    CUcontext popped = nullptr;
-    if (pushed_) driver_.cuCtxPopCurrent(&popped);
-  }
-
- private:
-  const FlushDriver& driver_;
-  bool pushed_ = false;
-};
+// The driver's entry points: the one table of src/nvidia (cuda_driver.h), empty without a driver.
+const nvidia::CudaDriver& Driver() { return nvidia::CudaDriverOrEmpty(); }
 
 }  // namespace
 
 std::unique_ptr<L2Flush> L2Flush::CreateInProgramContext(CUcontext context, std::string* error) {
-  const FlushDriver& driver = Driver();
-  if (!driver.ok) {
+  const nvidia::CudaDriver& driver = Driver();
+  if (!driver.has_l2_flush) {
     *error = "--cache-control all: libcuda.so.1 lacks an entry point the L2 flush needs";
     return nullptr;
   }
-  CurrentContext current(driver, context);
+  nvidia::ScopedCurrentContext current(driver, context);
   std::unique_ptr<L2Flush> flush(new L2Flush());
   flush->program_context_ = context;
   flush->context_ = context;
@@ -133,12 +68,12 @@ std::unique_ptr<L2Flush> L2Flush::CreateInProgramContext(CUcontext context, std:
 }
 
 std::unique_ptr<L2Flush> L2Flush::Create(CUcontext context, std::string* error) {
-  const FlushDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   CUdevice device = 0;
   std::unique_ptr<L2Flush> flush(new L2Flush());
   flush->program_context_ = context;
-  if (driver.ok && driver.own_context_ok) {
-    CurrentContext current(driver, context);
+  if (driver.has_l2_flush && driver.has_own_context) {
+    nvidia::ScopedCurrentContext current(driver, context);
     if (driver.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
         driver.cuEventCreate(&flush->program_done_, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
         driver.cuCtxCreate(&flush->own_context_, 0, device) == CUDA_SUCCESS) {
@@ -158,7 +93,7 @@ std::unique_ptr<L2Flush> L2Flush::Create(CUcontext context, std::string* error) 
 }
 
 bool L2Flush::Load(std::string* error) {
-  const FlushDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   CUdevice device = 0;
   int l2_bytes = 0;
   int sms = 0;
@@ -194,19 +129,19 @@ void L2Flush::Abandon() {
 
 L2Flush::~L2Flush() {
   if (context_ == nullptr) return;
-  const FlushDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   if (own_context_ != nullptr) {
     driver.cuCtxDestroy(own_context_);  // its module, buffers, stream and event go with it
     return;                             // program_done_ goes with the program's context
   }
-  CurrentContext current(driver, context_);
+  nvidia::ScopedCurrentContext current(driver, context_);
   if (buffer_ != 0) driver.cuMemFree(buffer_);
   if (sink_ != 0) driver.cuMemFree(sink_);
   if (module_ != nullptr) driver.cuModuleUnload(module_);
 }
 
 bool L2Flush::Enqueue(CUstream stream, std::string* error) {
-  const FlushDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   unsigned long long words = bytes_ / sizeof(std::uint64_t);
   void* arguments[] = {&buffer_, &words, &sink_};
   if (own_context_ == nullptr) {
@@ -222,7 +157,7 @@ bool L2Flush::Enqueue(CUstream stream, std::string* error) {
   // program stream -> program_done_ -> flush stream: flush -> flush_done_ -> program stream: the launch.
   CUresult result = driver.cuEventRecord(program_done_, stream);
   if (result == CUDA_SUCCESS) {
-    CurrentContext current(driver, own_context_);
+    nvidia::ScopedCurrentContext current(driver, own_context_);
     result = driver.cuStreamWaitEvent(own_stream_, program_done_, 0);
     if (result == CUDA_SUCCESS) {
       result =
@@ -239,12 +174,12 @@ bool L2Flush::Enqueue(CUstream stream, std::string* error) {
 }
 
 bool L2Flush::EnqueueHostOrdered(CUstream stream, void** arguments, std::string* error) {
-  const FlushDriver& driver = Driver();
+  const nvidia::CudaDriver& driver = Driver();
   // The host waits for what the stream held, then for the flush: neither context waits on the GPU.
   CUresult result = driver.cuEventRecord(program_done_, stream);
   if (result == CUDA_SUCCESS) result = driver.cuEventSynchronize(program_done_);
   if (result == CUDA_SUCCESS) {
-    CurrentContext current(driver, own_context_);
+    nvidia::ScopedCurrentContext current(driver, own_context_);
     result =
         driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, own_stream_, arguments, nullptr);
     if (result == CUDA_SUCCESS) result = driver.cuEventRecord(flush_done_, own_stream_);

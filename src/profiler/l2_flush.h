@@ -12,8 +12,8 @@
 // (or, host-ordered, the host waits for the one and then the other: flush_order.h).
 // Where a second context cannot be made (exclusive compute mode, no memory), it runs in the program's
 // context and its range is skipped when decoding (in_own_context() says which).
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_L2_FLUSH_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_L2_FLUSH_H_
+#ifndef OPENGPA_PROFILER_L2_FLUSH_H_
+#define OPENGPA_PROFILER_L2_FLUSH_H_
 
 #include <cuda.h>
 
@@ -69,4 +69,4 @@ class L2Flush {
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_L2_FLUSH_H_
+#endif  // OPENGPA_PROFILER_L2_FLUSH_H_

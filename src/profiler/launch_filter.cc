@@ -1,4 +1,4 @@
-#include "launch_filter.h"
+#include "profiler/launch_filter.h"
 
 namespace opengpa::profiling {
 

@@ -3,8 +3,8 @@
 // (demangled) name; the first `skip` matching launches are left out, then at most `count` are profiled.
 // Decided in launch order, one call per launch, so the same program filtered the same way profiles the
 // same launches in every run (application replay relies on it).
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_LAUNCH_FILTER_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_LAUNCH_FILTER_H_
+#ifndef OPENGPA_PROFILER_LAUNCH_FILTER_H_
+#define OPENGPA_PROFILER_LAUNCH_FILTER_H_
 
 #include <cstdint>
 #include <optional>
@@ -34,4 +34,4 @@ class LaunchFilter {
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_LAUNCH_FILTER_H_
+#endif  // OPENGPA_PROFILER_LAUNCH_FILTER_H_

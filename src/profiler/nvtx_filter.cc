@@ -1,4 +1,4 @@
-#include "nvtx_filter.h"
+#include "profiler/nvtx_filter.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // (nvtxRangePushA/Ex), "domain@name" one of a registered domain (nvtxDomainCreateA, nvtxDomainRangePushEx).
 // A trailing "/" (ncu's mark for a push/pop range) is accepted. A launch is chosen when any range open on its
 // thread (nesting allowed, at any depth) matches any of the specs given; with no spec every launch is.
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_NVTX_FILTER_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_NVTX_FILTER_H_
+#ifndef OPENGPA_PROFILER_NVTX_FILTER_H_
+#define OPENGPA_PROFILER_NVTX_FILTER_H_
 
 #include <string>
 #include <vector>
@@ -37,4 +37,4 @@ class NvtxFilter {
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_NVTX_FILTER_H_
+#endif  // OPENGPA_PROFILER_NVTX_FILTER_H_

@@ -1,4 +1,4 @@
-#include "nvtx_ranges.h"
+#include "profiler/nvtx_ranges.h"
 
 #include "generated_nvtx_meta.h"
 

@@ -3,8 +3,8 @@
 // NVTX call; `opengpa profile` sets it). Domains and registered strings are named by the calls that created
 // them, so "domain@name" filters (nvtx_filter.h) and labels work for nvtxDomainRangePushEx too. A message that
 // is neither ASCII nor a registered ASCII string (wide text) is named "nvtx", so pushes and pops stay balanced.
-#ifndef OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_NVTX_RANGES_H_
-#define OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_NVTX_RANGES_H_
+#ifndef OPENGPA_PROFILER_NVTX_RANGES_H_
+#define OPENGPA_PROFILER_NVTX_RANGES_H_
 
 #include <cupti.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "nvtx_filter.h"
+#include "profiler/nvtx_filter.h"
 
 namespace opengpa::inject_cuda {
 
@@ -35,4 +35,4 @@ class NvtxRanges {
 
 }  // namespace opengpa::inject_cuda
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INJECT_CUDA_NVTX_RANGES_H_
+#endif  // OPENGPA_PROFILER_NVTX_RANGES_H_

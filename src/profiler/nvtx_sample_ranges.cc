@@ -1,4 +1,4 @@
-#include "nvtx_sample_ranges.h"
+#include "profiler/nvtx_sample_ranges.h"
 
 namespace opengpa::profiling {
 

@@ -9,8 +9,8 @@
 // kernel range mode (launch_filter.h). Ranges pushed inside it, and ranges of other threads while it is open,
 // are part of it; its work is every kernel of the context between the push and the pop, whichever thread
 // launched it. The sample is named by its path, the labels of the ranges open at its push joined by '/'.
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_NVTX_SAMPLE_RANGES_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_NVTX_SAMPLE_RANGES_H_
+#ifndef OPENGPA_PROFILER_NVTX_SAMPLE_RANGES_H_
+#define OPENGPA_PROFILER_NVTX_SAMPLE_RANGES_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "launch_filter.h"
-#include "nvtx_filter.h"
+#include "profiler/launch_filter.h"
+#include "profiler/nvtx_filter.h"
 
 namespace opengpa::profiling {
 
@@ -57,4 +57,4 @@ class NvtxSampleRanges {
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_NVTX_SAMPLE_RANGES_H_
+#endif  // OPENGPA_PROFILER_NVTX_SAMPLE_RANGES_H_

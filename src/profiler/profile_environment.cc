@@ -1,4 +1,4 @@
-#include "profile_environment.h"
+#include "profiler/profile_environment.h"
 
 #include <algorithm>
 #include <cstdlib>

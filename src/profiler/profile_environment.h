@@ -13,8 +13,8 @@
 //   OPENGPA_PROFILE_RANGE_MODE     kernel | nvtx: one sample per kernel launch or per NVTX push/pop range
 //   OPENGPA_PROFILE_GRAPH_PROFILING node | graph: a CUDA graph launch is one sample per kernel node, or
 //                                  one sample in all
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
+#ifndef OPENGPA_PROFILER_PROFILE_ENVIRONMENT_H_
+#define OPENGPA_PROFILER_PROFILE_ENVIRONMENT_H_
 
 #include <cstdint>
 #include <map>
@@ -75,4 +75,4 @@ bool SettingsFromEnvironment(ProfileSettings* settings, std::string* error);
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_ENVIRONMENT_H_
+#endif  // OPENGPA_PROFILER_PROFILE_ENVIRONMENT_H_

@@ -1,8 +1,8 @@
 // The result of profiling one program: the counters measured and one sample per kernel launch (CUDA) or
 // kernel enqueue (OpenCL), in launch order. Filled from the sample stream (sample_stream.h) that the
 // library loaded into the program writes, and printed by profile_writers.h.
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_RUN_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_RUN_H_
+#ifndef OPENGPA_PROFILER_PROFILE_RUN_H_
+#define OPENGPA_PROFILER_PROFILE_RUN_H_
 
 #include <array>
 #include <cstdint>
@@ -77,4 +77,4 @@ struct ProfileRun {
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_RUN_H_
+#endif  // OPENGPA_PROFILER_PROFILE_RUN_H_

@@ -1,4 +1,4 @@
-#include "profile_writers.h"
+#include "profiler/profile_writers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,14 +7,10 @@
 #include <set>
 #include <string>
 
-#include "text_table.h"
+#include "platform/text_table.h"
 
 namespace opengpa::profiling {
 namespace {
-
-using cli::Alignment;
-using cli::CsvCell;
-using cli::TextTable;
 
 std::string QueueName(const ProfileRun& run, std::uint32_t id) {
   for (const auto& queue : run.queues) {
@@ -229,7 +225,7 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t m
   for (const auto* entry : order) add_row(entry->first, entry->second.launches, entry->second.sums, entry->second.finite);
   if (!order.empty()) add_row("(all kernels)", all_launches, all_sums, all_finite);
   table.max_width = max_width;
-  cli::WriteAligned(table, out);
+  WriteAligned(table, out);
 }
 
 nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {

@@ -7,14 +7,14 @@
 //                 row of totals over all launches; wrapped or elided to max_width (0: no limit)
 //   Chrome trace  traceEvents with ph "X" (ts/dur in µs, one track per API queue), for chrome://tracing
 //                 and ui.perfetto.dev
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_WRITERS_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_WRITERS_H_
+#ifndef OPENGPA_PROFILER_PROFILE_WRITERS_H_
+#define OPENGPA_PROFILER_PROFILE_WRITERS_H_
 
 #include <nlohmann/json.hpp>
 
 #include <ostream>
 
-#include "profile_run.h"
+#include "profiler/profile_run.h"
 
 namespace opengpa::profiling {
 
@@ -29,4 +29,4 @@ std::string FormatValue(double value);
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_PROFILE_WRITERS_H_
+#endif  // OPENGPA_PROFILER_PROFILE_WRITERS_H_

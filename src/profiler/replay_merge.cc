@@ -1,4 +1,4 @@
-#include "replay_merge.h"
+#include "profiler/replay_merge.h"
 
 #include <algorithm>
 #include <limits>

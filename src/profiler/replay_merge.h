@@ -2,13 +2,13 @@
 // runs are joined launch by launch. They are joined only when every run profiled the same launches in the
 // same order: same count, and at each position the same kernel name, grid and block. Anything else is
 // reported and never mixed, since a value of one launch would land on another.
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_REPLAY_MERGE_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_REPLAY_MERGE_H_
+#ifndef OPENGPA_PROFILER_REPLAY_MERGE_H_
+#define OPENGPA_PROFILER_REPLAY_MERGE_H_
 
 #include <string>
 #include <vector>
 
-#include "profile_run.h"
+#include "profiler/profile_run.h"
 
 namespace opengpa::profiling {
 
@@ -18,4 +18,4 @@ bool MergeReplayPasses(const std::vector<ProfileRun>& passes, ProfileRun* merged
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_REPLAY_MERGE_H_
+#endif  // OPENGPA_PROFILER_REPLAY_MERGE_H_

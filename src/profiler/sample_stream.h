@@ -19,8 +19,8 @@
 // The environment names the stream and the counters (set by the CLI, read by the injected library):
 //   OPENGPA_PROFILE_OUTPUT    path of the stream file (required)
 //   OPENGPA_PROFILE_COUNTERS  comma-separated counter names
-#ifndef OPENGPA_TOOLS_OPENGPA_PROFILING_SAMPLE_STREAM_H_
-#define OPENGPA_TOOLS_OPENGPA_PROFILING_SAMPLE_STREAM_H_
+#ifndef OPENGPA_PROFILER_SAMPLE_STREAM_H_
+#define OPENGPA_PROFILER_SAMPLE_STREAM_H_
 
 #include <cstdio>
 #include <memory>
@@ -30,7 +30,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profile_run.h"
+#include "profiler/profile_run.h"
 
 namespace opengpa::profiling {
 
@@ -91,4 +91,4 @@ class SampleStreamProgress {
 
 }  // namespace opengpa::profiling
 
-#endif  // OPENGPA_TOOLS_OPENGPA_PROFILING_SAMPLE_STREAM_H_
+#endif  // OPENGPA_PROFILER_SAMPLE_STREAM_H_

@@ -1,10 +1,10 @@
-#include "text_table.h"
+#include "platform/text_table.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-namespace opengpa::cli {
+namespace opengpa {
 namespace {
 
 TEST(TextTableTest, AlignedTablePadsEveryColumnButTheLastToItsWidestCell) {
@@ -96,4 +96,4 @@ TEST(TextTableTest, CsvHasTheHeaderThenOneLinePerRow) {
 }
 
 }  // namespace
-}  // namespace opengpa::cli
+}  // namespace opengpa

@@ -1,6 +1,6 @@
 // Which ordering of the L2 flush against the program's stream a context keeps (flush_order.h): host waits
 // until it has timed a batch of each (host, then GPU) after a warm-up batch, then the cheaper per flushed launch.
-#include "flush_order.h"
+#include "profiler/flush_order.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The order in which `opengpa profile` expects a CUDA graph launch to run its kernel nodes (one sample
 // each, matched to CUPTI's ranges in that order): dependencies first, ties by the driver's node order.
-#include "graph_kernels.h"
+#include "profiler/graph_kernels.h"
 
 #include <gtest/gtest.h>
 

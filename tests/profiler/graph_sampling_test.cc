@@ -1,6 +1,6 @@
 // What a CUDA graph launch becomes in `opengpa profile` (graph_sampling.h): the sample of its one kernel
 // node when that is all the graph runs, else one sample of the whole launch named after its kernel nodes.
-#include "graph_sampling.h"
+#include "profiler/graph_sampling.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "nvtx_filter.h"
+#include "profiler/nvtx_filter.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
-#include "profile_environment.h"
+#include "profiler/profile_environment.h"
 
 namespace opengpa::profiling {
 namespace {

@@ -1,13 +1,13 @@
 // `opengpa profile --api cuda` counter names on an offline GH100 (CUPTI's host API, no GPU): GPA names
 // and CUPTI metrics mixed, resolved through the CUDA backend's counter set, split into one-pass groups
 // for application replay, and evaluated back into the counters asked for.
-#include "counter_plan.h"
+#include "profiler/counter_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "counter_outputs.h"
+#include "profiler/counter_outputs.h"
 
 namespace opengpa::inject_cuda {
 namespace {
@@ -84,7 +84,7 @@ TEST(ProfileCounterPlanTest, ATimelineDurationIsAddedOnlyWhenNoOutputGivesOne) {
 
 TEST(ProfileCounterPlanTest, ATwoPassSetSplitsIntoOnePassGroupsThatKeepEveryMetric) {
   auto chip = Gh100();
-  // docs/device-runs.md: these seven metrics take 2 passes on GH100.
+  // docs/validation.md: these seven metrics take 2 passes on GH100.
   const std::vector<std::string> metrics = {"gpu__time_duration.sum",
                                             "dram__bytes_read.sum",
                                             "dram__bytes_write.sum",

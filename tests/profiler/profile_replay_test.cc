@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "counter_outputs.h"
-#include "launch_filter.h"
-#include "profile_environment.h"
-#include "replay_merge.h"
-#include "sample_stream.h"
+#include "profiler/counter_outputs.h"
+#include "profiler/launch_filter.h"
+#include "profiler/profile_environment.h"
+#include "profiler/replay_merge.h"
+#include "profiler/sample_stream.h"
 
 namespace opengpa::profiling {
 namespace {

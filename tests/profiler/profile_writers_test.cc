@@ -1,4 +1,4 @@
-#include "profile_writers.h"
+#include "profiler/profile_writers.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sample_stream.h"
+#include "profiler/sample_stream.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

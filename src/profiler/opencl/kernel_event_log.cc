@@ -1,4 +1,4 @@
-#include "kernel_event_log.h"
+#include "profiler/opencl/kernel_event_log.h"
 
 #include <string>
 

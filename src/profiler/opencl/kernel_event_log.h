@@ -1,8 +1,8 @@
 // The kernels an OpenCL program enqueued, each with the event that times it, until the event completes
 // and its timestamps become one sample in the stream. Completed events are harvested opportunistically
 // (on every intercepted call, without blocking) and, at clFinish, queue release and exit, by waiting.
-#ifndef OPENGPA_TOOLS_OPENGPA_INTERCEPT_CL_KERNEL_EVENT_LOG_H_
-#define OPENGPA_TOOLS_OPENGPA_INTERCEPT_CL_KERNEL_EVENT_LOG_H_
+#ifndef OPENGPA_PROFILER_OPENCL_KERNEL_EVENT_LOG_H_
+#define OPENGPA_PROFILER_OPENCL_KERNEL_EVENT_LOG_H_
 
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -16,7 +16,7 @@
 #include <mutex>
 #include <string>
 
-#include "sample_stream.h"
+#include "profiler/sample_stream.h"
 
 namespace opengpa::intercept_cl {
 
@@ -79,4 +79,4 @@ class KernelEventLog {
 
 }  // namespace opengpa::intercept_cl
 
-#endif  // OPENGPA_TOOLS_OPENGPA_INTERCEPT_CL_KERNEL_EVENT_LOG_H_
+#endif  // OPENGPA_PROFILER_OPENCL_KERNEL_EVENT_LOG_H_

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "kernel_event_log.h"
+#include "profiler/opencl/kernel_event_log.h"
 
 #define OPENGPA_EXPORT extern "C" __attribute__((visibility("default")))
 

@@ -1,5 +1,5 @@
 // What CUPTI's range profiler does with CUDA graph launches (issue 12's probe, run once on the H100;
-// docs/device-runs.md). One scenario per process, since a failed pass may leave CUPTI unusable:
+// docs/validation.md). One scenario per process, since a failed pass may leave CUPTI unusable:
 //   arrangement     auto range, user replay: a pass of plain launches stopped and decoded; the graphs
 //                   captured and instantiated with no pass open; a second pass over G, E, G launches
 //   userrange       user range, user replay: one range pushed around each graph launch
