@@ -1,4 +1,4 @@
-#include "core/type_strings.h"
+#include "platform/type_strings.h"
 
 namespace opengpa {
 

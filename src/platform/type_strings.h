@@ -1,7 +1,7 @@
 // Text for GPA enums: what GpaGetStatusAsStr, GpaGetDataTypeAsStr and GpaGetUsageTypeAsStr return, and the
 // enumerator names log messages quote.
-#ifndef OPENGPA_CORE_TYPE_STRINGS_H_
-#define OPENGPA_CORE_TYPE_STRINGS_H_
+#ifndef OPENGPA_PLATFORM_TYPE_STRINGS_H_
+#define OPENGPA_PLATFORM_TYPE_STRINGS_H_
 
 #include "gpu_performance_api/gpu_perf_api_types.h"
 
@@ -19,4 +19,4 @@ const char* CommandListTypeName(GpaCommandListType type);
 
 }  // namespace opengpa
 
-#endif  // OPENGPA_CORE_TYPE_STRINGS_H_
+#endif  // OPENGPA_PLATFORM_TYPE_STRINGS_H_

@@ -19,22 +19,22 @@ class ImmediateSession : public BackendSession {
   GpaUInt32 PassCount() const final { return 1; }
   // kGpaStatusErrorIndexOutOfRange for a pass other than 0; kGpaStatusErrorInvalidParameter for a command
   // list or a type other than kGpaCommandListNone.
-  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+  [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
                              std::unique_ptr<BackendCommandList>* out) final;
   // kGpaStatusErrorSampleNotEnded while a sample is open.
-  GpaStatus EndCommandList(BackendCommandList& list) final;
+  [[nodiscard]] GpaStatus EndCommandList(BackendCommandList& list) final;
 
  protected:
   // `api` names the API in messages ("OpenGL", "OpenCL").
   explicit ImmediateSession(std::string_view api) : api_(api) {}
 
   // kGpaStatusErrorSampleNotEnded, naming `function`, while a sample is open.
-  GpaStatus RequireNoOpenSample(std::string_view function) const;
+  [[nodiscard]] GpaStatus RequireNoOpenSample(std::string_view function) const;
   // kGpaStatusErrorSampleAlreadyStarted while another sample is open (no nesting) or when `slot_used`
   // (the slot was already sampled in this pass).
-  GpaStatus CheckSampleCanBegin(SampleSlot slot, bool slot_used) const;
+  [[nodiscard]] GpaStatus CheckSampleCanBegin(SampleSlot slot, bool slot_used) const;
   // kGpaStatusErrorSampleNotStarted unless `slot` is the open sample.
-  GpaStatus CheckSampleIsOpen(SampleSlot slot) const;
+  [[nodiscard]] GpaStatus CheckSampleIsOpen(SampleSlot slot) const;
 
   void SampleOpened(SampleSlot slot) { open_sample_ = slot; }
   void SampleClosed() { open_sample_.reset(); }
