@@ -1,8 +1,8 @@
 // The derived-counter catalogs of the CUDA backend: every catalogs/cuda*.json, embedded at build time
 // (the list is generated from cuda_catalogs.cc.in by this folder's CMakeLists.txt, so adding a catalog
 // needs no code change).
-#ifndef OPENGPA_BACKENDS_CUDA_CUDA_CATALOGS_H_
-#define OPENGPA_BACKENDS_CUDA_CUDA_CATALOGS_H_
+#ifndef OPENGPA_CUDA_COUNTERS_CUDA_CATALOGS_H_
+#define OPENGPA_CUDA_COUNTERS_CUDA_CATALOGS_H_
 
 #include <string_view>
 #include <vector>
@@ -19,4 +19,4 @@ const std::vector<EmbeddedCatalog>& EmbeddedCatalogs();
 
 }  // namespace opengpa::cuda
 
-#endif  // OPENGPA_BACKENDS_CUDA_CUDA_CATALOGS_H_
+#endif  // OPENGPA_CUDA_COUNTERS_CUDA_CATALOGS_H_

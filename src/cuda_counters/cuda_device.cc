@@ -1,4 +1,6 @@
-#include "backends/cuda/cuda_device.h"
+#include "cuda_counters/cuda_device.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
@@ -17,41 +19,23 @@ using nvidia::ScopedCurrentContext;
 namespace {
 
 // Reads a sysfs hex attribute such as /sys/bus/pci/devices/0000:3b:00.0/device ("0x2330"); 0 if absent.
-GpaUInt32 ReadPciAttribute(const std::string& bus_id, const char* attribute) {
+std::uint32_t ReadPciAttribute(const std::string& bus_id, const char* attribute) {
   std::ifstream file("/sys/bus/pci/devices/" + bus_id + "/" + attribute);
   std::string text;
   if (!(file >> text)) return 0;
   try {
-    return static_cast<GpaUInt32>(std::stoul(text, nullptr, 16));
+    return static_cast<std::uint32_t>(std::stoul(text, nullptr, 16));
   } catch (const std::exception&) {
     return 0;
   }
 }
 
 // A non-negative device attribute; 0 when the driver does not give it.
-GpaUInt32 Attribute(const CudaDriver& driver, CUdevice device, CUdevice_attribute attribute) {
+std::uint32_t Attribute(const CudaDriver& driver, CUdevice device, CUdevice_attribute attribute) {
   int value = 0;
   return driver.cuDeviceGetAttribute(&value, attribute, device) == CUDA_SUCCESS && value > 0
-             ? static_cast<GpaUInt32>(value)
+             ? static_cast<std::uint32_t>(value)
              : 0;
-}
-
-// Every SM since Volta has four sub-partitions, each scheduling its own warps from its own register file.
-constexpr GpaUInt32 kSubPartitionsPerSm = 4;
-constexpr GpaUInt32 kThreadsPerWarp = 32;
-
-DeviceShape ShapeOf(const CudaDriver& driver, CUdevice device) {
-  DeviceShape shape;
-  const GpaUInt32 sms = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-  const GpaUInt32 threads = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-  const GpaUInt32 registers = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-  shape.compute_units = sms;
-  shape.simds = sms * kSubPartitionsPerSm;
-  shape.waves_per_simd = threads / kThreadsPerWarp / kSubPartitionsPerSm;
-  shape.vgprs_per_simd = registers / kSubPartitionsPerSm;
-  shape.lds_bytes_per_compute_unit =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-  return shape;
 }
 
 }  // namespace
@@ -78,16 +62,14 @@ GpaStatus DescribeContextDevice(const CudaDriver& driver, CUcontext context, Liv
   if (GpaStatus status = EnsureCuptiProfilerInitialized(); status != kGpaStatusOk) return status;
   if (GpaStatus status = CuptiChipName(live.device, &chip); status != kGpaStatusOk) return status;
 
-  live.info.name = fmt::format("{} ({})", name.data(), chip);
-  live.info.chip = chip;
-  live.info.vendor_id = kNvidiaVendorId;
-  live.info.generation = kGpaHwGenerationNvidia;
+  live.name = fmt::format("{} ({})", name.data(), chip);
+  live.chip = chip;
   std::array<char, 64> bus_id{};
   if (driver.cuDeviceGetPCIBusId(bus_id.data(), static_cast<int>(bus_id.size()), live.device) == CUDA_SUCCESS) {
     std::string id(bus_id.data());
     std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
-    live.info.device_id = ReadPciAttribute(id, "device");
-    live.info.revision_id = ReadPciAttribute(id, "revision");
+    live.device_id = ReadPciAttribute(id, "device");
+    live.revision_id = ReadPciAttribute(id, "revision");
   }
 
   const std::array<std::pair<const char*, CUdevice_attribute>, 5> attributes{{
@@ -103,18 +85,12 @@ GpaStatus DescribeContextDevice(const CudaDriver& driver, CUcontext context, Liv
       live.constants.emplace_back(constant, static_cast<double>(value));
     }
   }
-  live.info.shape = ShapeOf(driver, live.device);
+  live.sms = Attribute(driver, live.device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  live.max_threads_per_sm = Attribute(driver, live.device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  live.registers_per_sm = Attribute(driver, live.device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  live.shared_bytes_per_sm = Attribute(driver, live.device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   *out = std::move(live);
   return kGpaStatusOk;
-}
-
-DeviceInfo OfflineDevice(const std::string& chip) {
-  DeviceInfo info;
-  info.name = fmt::format("NVIDIA {} (offline)", chip);
-  info.chip = chip;
-  info.vendor_id = kNvidiaVendorId;
-  info.generation = kGpaHwGenerationNvidia;
-  return info;
 }
 
 }  // namespace opengpa::cuda

@@ -1,4 +1,4 @@
-#include "backends/cuda/cuda_hardware_counters.h"
+#include "cuda_counters/cuda_hardware_counters.h"
 
 #include <algorithm>
 #include <array>

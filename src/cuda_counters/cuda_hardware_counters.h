@@ -3,14 +3,15 @@
 // .max; ratios: .ratio .pct .max_rate; throughputs: {.avg,.max,.min,.sum}.pct_of_peak_sustained_{active,
 // elapsed}); any other sub-metric a catalog formula names (e.g. sm__warps_active.avg.pct_of_peak_sustained_active)
 // is added when CUPTI knows it for the chip.
-#ifndef OPENGPA_BACKENDS_CUDA_CUDA_HARDWARE_COUNTERS_H_
-#define OPENGPA_BACKENDS_CUDA_CUDA_HARDWARE_COUNTERS_H_
+#ifndef OPENGPA_CUDA_COUNTERS_CUDA_HARDWARE_COUNTERS_H_
+#define OPENGPA_CUDA_COUNTERS_CUDA_HARDWARE_COUNTERS_H_
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/backend.h"
+#include "counters/hardware_counter.h"
+#include "gpu_performance_api/gpu_perf_api_types.h"
 #include "nvidia/cupti_host_metrics.h"
 
 namespace opengpa::cuda {
@@ -20,7 +21,7 @@ std::vector<std::string> NamesInFormulas(const std::vector<std::string_view>& ca
 
 // Every rolled-up metric of the chip, then those of `extra_names` that are CUPTI metrics of the chip
 // and not already listed. Names are unique.
-GpaStatus BuildHardwareCounters(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
+[[nodiscard]] GpaStatus BuildHardwareCounters(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
                                 std::vector<HardwareCounterInfo>* out);
 
 // How a full metric name is typed and described (exposed for tests).
@@ -28,4 +29,4 @@ HardwareCounterInfo DescribeMetric(std::string_view name, const nvidia::MetricPr
 
 }  // namespace opengpa::cuda
 
-#endif  // OPENGPA_BACKENDS_CUDA_CUDA_HARDWARE_COUNTERS_H_
+#endif  // OPENGPA_CUDA_COUNTERS_CUDA_HARDWARE_COUNTERS_H_
