@@ -45,15 +45,15 @@ extern "C" {
 
 typedef enum OpenGpaProfileStatus {
   kOpenGpaProfileStatusOk = 0,
-  kOpenGpaProfileStatusErrorNullPointer = -1,      /* a required pointer argument is NULL */
-  kOpenGpaProfileStatusErrorInvalidArgument = -2,  /* an unknown counter, replay mode, a bad regular expression */
-  kOpenGpaProfileStatusErrorBufferTooSmall = -3,   /* *size now says what the text needs */
-  kOpenGpaProfileStatusErrorNoDriver = -4,         /* no CUDA driver (libcuda.so.1) in this process's reach */
-  kOpenGpaProfileStatusErrorAlreadyRunning = -5,   /* a session is already running in this process */
-  kOpenGpaProfileStatusErrorNotRunning = -6,       /* Stop or PopRange with nothing to end */
-  kOpenGpaProfileStatusErrorFailed = -7,           /* CUPTI or the driver refused, a file could not be read or
-                                                      written, passes that do not match: the message says */
-  kOpenGpaProfileStatusErrorException = -8         /* an internal error, caught at the C boundary */
+  kOpenGpaProfileStatusErrorNullPointer = -1,     /* a required pointer argument is NULL */
+  kOpenGpaProfileStatusErrorInvalidArgument = -2, /* an unknown counter, replay mode, a bad regular expression */
+  kOpenGpaProfileStatusErrorBufferTooSmall = -3,  /* *size now says what the text needs */
+  kOpenGpaProfileStatusErrorNoDriver = -4,        /* no CUDA driver (libcuda.so.1) in this process's reach */
+  kOpenGpaProfileStatusErrorAlreadyRunning = -5,  /* a session is already running in this process */
+  kOpenGpaProfileStatusErrorNotRunning = -6,      /* Stop or PopRange with nothing to end */
+  kOpenGpaProfileStatusErrorFailed = -7,          /* CUPTI or the driver refused, a file could not be read or
+                                                     written, passes that do not match: the message says */
+  kOpenGpaProfileStatusErrorException = -8        /* an internal error, caught at the C boundary */
 } OpenGpaProfileStatus;
 
 /* The version of the API this library implements. */
@@ -75,14 +75,14 @@ OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfilePlan(void* cuda_contex
 
 /* What an in-process session measures. */
 typedef struct OpenGpaProfileOptions {
-  size_t struct_size;       /* sizeof(OpenGpaProfileOptions) */
-  const char* counters;     /* comma-separated GPA counter names or CUPTI metrics; at least one */
-  const char* replay;       /* "none", "kernel", "application", "auto" (NULL: "auto") */
-  uint32_t pass;            /* application replay: the pass this session collects, from 0 */
-  int32_t flush_caches;     /* non-zero: flush and invalidate the L2 before every profiled launch */
-  const char* kernel_name;  /* ECMAScript regular expression searched in demangled names; NULL or "": all */
-  const char* stream_path;  /* the sample stream written (created or truncated) */
-  int32_t with_nvtx;        /* non-zero: NVTX push/pop ranges open at a launch label it too */
+  size_t struct_size;      /* sizeof(OpenGpaProfileOptions) */
+  const char* counters;    /* comma-separated GPA counter names or CUPTI metrics; at least one */
+  const char* replay;      /* "none", "kernel", "application", "auto" (NULL: "auto") */
+  uint32_t pass;           /* application replay: the pass this session collects, from 0 */
+  int32_t flush_caches;    /* non-zero: flush and invalidate the L2 before every profiled launch */
+  const char* kernel_name; /* ECMAScript regular expression searched in demangled names; NULL or "": all */
+  const char* stream_path; /* the sample stream written (created or truncated) */
+  int32_t with_nvtx;       /* non-zero: NVTX push/pop ranges open at a launch label it too */
 } OpenGpaProfileOptions;
 
 /* Profiles every kernel launch of the process from now on, whatever contexts it made before, into

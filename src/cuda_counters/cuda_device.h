@@ -21,11 +21,11 @@ constexpr std::uint32_t kNvidiaVendorId = 0x10DE;
 
 struct LiveDevice {
   CUdevice device = 0;
-  std::string name;  // the driver's name with CUPTI's chip: "NVIDIA H100 80GB HBM3 (GH100)"
-  std::string chip;  // CUPTI's chip name: "GH100"
-  std::uint32_t device_id = 0;    // PCI ids from sysfs, 0 where not readable
+  std::string name;             // the driver's name with CUPTI's chip: "NVIDIA H100 80GB HBM3 (GH100)"
+  std::string chip;             // CUPTI's chip name: "GH100"
+  std::uint32_t device_id = 0;  // PCI ids from sysfs, 0 where not readable
   std::uint32_t revision_id = 0;
-  std::uint32_t sms = 0;          // the device attributes a GPA device shape is made of (0: not given)
+  std::uint32_t sms = 0;  // the device attributes a GPA device shape is made of (0: not given)
   std::uint32_t max_threads_per_sm = 0;
   std::uint32_t registers_per_sm = 0;
   std::uint32_t shared_bytes_per_sm = 0;

@@ -1,7 +1,8 @@
 // The CUDA driver (libcuda) as OpenGPA reaches it: the one loader and the one table of entry points for the CUDA
-// backend, the per-launch profiler (src/profiler: graphs, the L2 flush) and the monitor's PM sampling. It is loaded at run time (never linked), so libGPUPerfAPICUDA.so, the
-// injection library and libOpenGPAMonitor.so all load, and report a clean status, on machines without an
-// NVIDIA driver; once loaded it stays loaded for the life of the process, like the driver itself.
+// backend, the per-launch profiler (src/profiler: graphs, the L2 flush) and the monitor's PM sampling. It is loaded at
+// run time (never linked), so libGPUPerfAPICUDA.so, the injection library and libOpenGPAMonitor.so all load, and report
+// a clean status, on machines without an NVIDIA driver; once loaded it stays loaded for the life of the process, like
+// the driver itself.
 #ifndef OPENGPA_NVIDIA_CUDA_DRIVER_H_
 #define OPENGPA_NVIDIA_CUDA_DRIVER_H_
 
@@ -78,8 +79,8 @@ struct CudaDriver {
   CUresult (*cuModuleLoadData)(CUmodule*, const void*) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
-  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;  // _v2
-  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;            // _v2
+  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;                // _v2
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;                          // _v2
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;  // _v2
   CUresult (*cuLaunchKernel)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
                              unsigned int, unsigned int, CUstream, void**, void**) = nullptr;

@@ -66,9 +66,9 @@ class RangeProfiler {
 };
 
 // Makes the range-profiler session of `context` for `config` (which must outlive it).
-using RangeProfilerFactory = std::function<GpaStatus(CUcontext context, const CuptiMetricConfig& config,
-                                                     const RangeProfilerOptions& options,
-                                                     std::unique_ptr<RangeProfiler>* out)>;
+using RangeProfilerFactory =
+    std::function<GpaStatus(CUcontext context, const CuptiMetricConfig& config, const RangeProfilerOptions& options,
+                            std::unique_ptr<RangeProfiler>* out)>;
 
 // The factory over CUPTI: CuptiRangeSession::Create.
 RangeProfilerFactory CuptiRangeProfilerFactory();
@@ -87,8 +87,8 @@ class CuptiRangeSession : public RangeProfiler {
 
   // Enables range profiling on `context` (fails if another profiler, e.g. ncu, holds it) and sets the
   // configuration. `config` must outlive the session.
-  [[nodiscard]] static GpaStatus Create(CUcontext context, const CuptiMetricConfig& config, const RangeProfilerOptions& options,
-                          std::unique_ptr<CuptiRangeSession>* out);
+  [[nodiscard]] static GpaStatus Create(CUcontext context, const CuptiMetricConfig& config,
+                                        const RangeProfilerOptions& options, std::unique_ptr<CuptiRangeSession>* out);
   ~CuptiRangeSession() override;
   CuptiRangeSession(const CuptiRangeSession&) = delete;
   CuptiRangeSession& operator=(const CuptiRangeSession&) = delete;

@@ -73,8 +73,7 @@ class EntryPointResolver {
 // Candidates for a library: the environment variable's value first when it is set (an explicit path
 // for unusual installs), then the defaults. An explicit list from the caller replaces both.
 std::vector<std::string> LibraryCandidates(const std::vector<std::string>& explicit_candidates,
-                                           const char* environment_variable,
-                                           const std::vector<std::string>& defaults);
+                                           const char* environment_variable, const std::vector<std::string>& defaults);
 
 }  // namespace opengpa
 

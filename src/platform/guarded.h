@@ -37,8 +37,7 @@ template <typename Body>
 [[nodiscard]] GpaStatus Guarded(const char* function, Body&& body) noexcept {
   return GuardedWith(
       function, kGpaStatusErrorException,
-      [](const std::string& message) { LogError(kGpaStatusErrorException, "{}", message); },
-      std::forward<Body>(body));
+      [](const std::string& message) { LogError(kGpaStatusErrorException, "{}", message); }, std::forward<Body>(body));
 }
 
 [[nodiscard]] inline GpaStatus NullArgument(const char* function, const char* argument) {

@@ -340,7 +340,8 @@ void ContextProfiler::CloseRange(std::size_t position) {
   if (!pending.range_open || !session_) return;
   pending.range_open = false;
   const auto step = Clock::now();
-  session_->PopRange();
+  // A range CUPTI did not close holds no clean values: no sample (CUPTI's message is in the stream).
+  if (session_->PopRange() != kGpaStatusOk) pending.cancelled = true;
   times_.push += MsSince(step);
 }
 
@@ -389,7 +390,7 @@ void ContextProfiler::Flush(profiling::SampleStreamWriter& stream) {
   for (PendingLaunch& pending : batch) {
     if (pending.range_open) {
       pending.range_open = false;
-      session_->PopRange();
+      if (session_->PopRange() != kGpaStatusOk) pending.cancelled = true;  // as in CloseRange
     }
   }
   bool all_passes = false;

@@ -14,11 +14,12 @@ using opengpa::profiler::Fail;
 
 OpenGpaProfileStatus OpenGpaProfileCheckCounters(const char* counters) {
   return opengpa::profiler::GuardedProfile("OpenGpaProfileCheckCounters", [&] {
-    if (counters == nullptr) return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileCheckCounters: counters is NULL");
+    if (counters == nullptr)
+      return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileCheckCounters: counters is NULL");
     const std::vector<std::string> names = opengpa::profiler::SplitCounterNames(counters);
     if (names.empty()) {
-      return Fail(kOpenGpaProfileStatusErrorInvalidArgument, "OpenGpaProfileCheckCounters: counters \"" +
-                                                                 std::string(counters) + "\" names no counter");
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument,
+                  "OpenGpaProfileCheckCounters: counters \"" + std::string(counters) + "\" names no counter");
     }
     std::string error;
     if (!opengpa::inject_cuda::CheckCounterNames("", names, &error)) {

@@ -56,8 +56,7 @@ InProcessState& State() {
 
 thread_local std::vector<std::string> open_ranges;  // this thread's labels, outermost first
 
-bool ParseSettings(const char* function, const char* replay, profiling::ProfileSettings* settings,
-                   std::string* error) {
+bool ParseSettings(const char* function, const char* replay, profiling::ProfileSettings* settings, std::string* error) {
   const std::optional<profiling::ReplayMode> mode = profiling::ParseReplayMode(replay != nullptr ? replay : "auto");
   if (!mode) {
     *error = std::string(function) + ": replay \"" + replay + "\" is none of none, kernel, application, auto";
@@ -151,8 +150,8 @@ OpenGpaProfileStatus OpenGpaProfilePlan(void* cuda_context, const char* counters
     }
     if (nvidia::LoadCudaDriver() == nullptr) return Fail(kOpenGpaProfileStatusErrorNoDriver, kNoDriver);
     settings.flush_caches = false;  // planning allocates nothing on the device
-    auto profiler = ContextProfiler::Create(static_cast<CUcontext>(cuda_context),
-                                            profiler::SplitCounterNames(counters), settings, 1, &error);
+    auto profiler = ContextProfiler::Create(static_cast<CUcontext>(cuda_context), profiler::SplitCounterNames(counters),
+                                            settings, 1, &error);
     if (!profiler) return Fail(kOpenGpaProfileStatusErrorFailed, error);
     const profiling::ProfileRun& description = profiler->Description();
     nlohmann::ordered_json json = {{"replay", description.replay},
@@ -266,8 +265,10 @@ OpenGpaProfileStatus OpenGpaProfileJoin(const char* const* stream_paths, uint32_
     if (stream_paths == nullptr) {
       return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileJoin: stream_paths is NULL");
     }
-    if (output_path == nullptr) return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileJoin: output_path is NULL");
-    if (count == 0) return Fail(kOpenGpaProfileStatusErrorInvalidArgument, "OpenGpaProfileJoin: count is 0, no pass to join");
+    if (output_path == nullptr)
+      return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileJoin: output_path is NULL");
+    if (count == 0)
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument, "OpenGpaProfileJoin: count is 0, no pass to join");
     std::vector<profiling::ProfileRun> passes(count);
     std::string error;
     for (std::uint32_t pass = 0; pass < count; ++pass) {
@@ -291,7 +292,8 @@ OpenGpaProfileStatus OpenGpaProfileJoin(const char* const* stream_paths, uint32_
     }
     std::ofstream out(output_path);
     out << profiling::ProfileJson(joined).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    if (!out.good()) return Fail(kOpenGpaProfileStatusErrorFailed, std::string("OpenGpaProfileJoin: cannot write ") + output_path);
+    if (!out.good())
+      return Fail(kOpenGpaProfileStatusErrorFailed, std::string("OpenGpaProfileJoin: cannot write ") + output_path);
     return kOpenGpaProfileStatusOk;
   });
 }

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "nvidia/cuda_driver.h"
+#include "platform/logging.h"
 #include "profiler/context_profiler.h"
 #include "profiler/graph_expansion.h"
 #include "profiler/graph_kernels.h"
@@ -28,11 +30,9 @@
 #include "profiler/kernel_launch.h"
 #include "profiler/l2_flush.h"
 #include "profiler/launch_filter.h"
-#include "nvidia/cuda_driver.h"
 #include "profiler/nvtx_filter.h"
 #include "profiler/nvtx_ranges.h"
 #include "profiler/nvtx_sample_ranges.h"
-#include "platform/logging.h"
 #include "profiler/profile_environment.h"
 #include "profiler/sample_stream.h"
 
@@ -1020,4 +1020,3 @@ void FinishInjection(bool at_exit) {
 }
 
 }  // namespace opengpa::inject_cuda
-

@@ -90,7 +90,8 @@ OpenGpaProfileStatus OpenGpaProfileGetCuptiPath(char* buffer, size_t* size) {
     // libcupti is this library's dependency: the file its functions come from.
     Dl_info info{};
     if (dladdr(reinterpret_cast<const void*>(&cuptiSubscribe), &info) == 0 || info.dli_fname == nullptr) {
-      return Fail(kOpenGpaProfileStatusErrorFailed, "OpenGpaProfileGetCuptiPath: cannot tell where libcupti was loaded from");
+      return Fail(kOpenGpaProfileStatusErrorFailed,
+                  "OpenGpaProfileGetCuptiPath: cannot tell where libcupti was loaded from");
     }
     return opengpa::profiler::FillText("OpenGpaProfileGetCuptiPath", info.dli_fname, buffer, size);
   });

@@ -31,8 +31,7 @@ OpenGpaProfileStatus GuardedProfile(const char* function, Body&& body) noexcept 
   ClearLastError();
   return GuardedWith(
       function, kOpenGpaProfileStatusErrorException,
-      [](const std::string& message) { Fail(kOpenGpaProfileStatusErrorException, message); },
-      std::forward<Body>(body));
+      [](const std::string& message) { Fail(kOpenGpaProfileStatusErrorException, message); }, std::forward<Body>(body));
 }
 
 }  // namespace opengpa::profiler

@@ -27,7 +27,7 @@ struct NamedFunction {
 
 // Each behind GuardedHook: no exception reaches the application.
 #define OPENGPA_LAYER_FUNCTION(name, implementation) \
-  { name, reinterpret_cast<PFN_vkVoidFunction>(&GuardedHook<&implementation>::Call) }
+  { name, reinterpret_cast<PFN_vkVoidFunction>(&GuardedHook<&(implementation)>::Call) }
 
 // VK_AMD_gpa_interface: offered for a device only when the application enabled the extension.
 const NamedFunction kGpaFunctions[] = {

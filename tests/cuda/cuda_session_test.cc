@@ -66,13 +66,13 @@ nvidia::CudaDriver FakeDriver() {
 
 // What the fake range profiler saw and will answer.
 struct FakeProfilerScript {
-  std::vector<std::string> calls;            // "start", "push NAME", "pop", "stop", "decode"
-  std::size_t passes_needed = 1;             // Stop reports all passes submitted after this many
+  std::vector<std::string> calls;                     // "start", "push NAME", "pop", "stop", "decode"
+  std::size_t passes_needed = 1;                      // Stop reports all passes submitted after this many
   std::map<std::string, std::vector<double>> values;  // per range name, one value per metric
-  std::vector<std::string> extra_ranges;     // decoded besides the pushed ones
+  std::vector<std::string> extra_ranges;              // decoded besides the pushed ones
   std::size_t dropped = 0;
   GpaStatus start_status = kGpaStatusOk;
-  nvidia::RangeProfilerOptions options;      // as the session asked
+  nvidia::RangeProfilerOptions options;  // as the session asked
 };
 
 class FakeRangeProfiler : public nvidia::RangeProfiler {
@@ -182,8 +182,7 @@ TEST_F(CudaSessionTest, ResultsAreFoundByRangeNameAndTheIdleRangeComesOffBusyCyc
   auto session = Session({"gr__cycles_active.avg", "smsp__inst_executed.sum"});
   ASSERT_EQ(session->Begin(), kGpaStatusOk);
   RecordPasses(*session, 2);
-  script_.values = {{"opengpa.startup", {900, 9}}, {"opengpa.idle", {30, 5}}, {"0", {1000, 700}},
-                    {"1", {20, 800}}};
+  script_.values = {{"opengpa.startup", {900, 9}}, {"opengpa.idle", {30, 5}}, {"0", {1000, 700}}, {"1", {20, 800}}};
   ASSERT_EQ(session->End(), kGpaStatusOk);
   std::vector<double> values;
   ASSERT_EQ(session->ReadResults(3, &values), kGpaStatusOk);

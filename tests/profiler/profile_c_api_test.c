@@ -108,9 +108,9 @@ static void Labels(void) {
                 "PopRange with no range open is NotRunning");
   ExpectFailure(OpenGpaProfilePushRange(NULL), kOpenGpaProfileStatusErrorNullPointer, "name is NULL",
                 "PushRange(NULL) is NullPointer");
-  Expect(OpenGpaProfilePushRange("step") == kOpenGpaProfileStatusOk && OpenGpaProfilePopRange() ==
-                                                                           kOpenGpaProfileStatusOk,
-         "PushRange then PopRange");
+  Expect(
+      OpenGpaProfilePushRange("step") == kOpenGpaProfileStatusOk && OpenGpaProfilePopRange() == kOpenGpaProfileStatusOk,
+      "PushRange then PopRange");
   size_t size = 0;
   Expect(OpenGpaProfileGetLaunches(NULL, &size) == kOpenGpaProfileStatusOk && size == 3,
          "GetLaunches with a NULL buffer gives the size of \"[]\"");

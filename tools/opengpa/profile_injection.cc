@@ -29,8 +29,8 @@ std::vector<std::string> DefaultProfileCounters(GpaApiType api) {
   // One pass on GH100 (`opengpa passes --chip GH100 --hardware`): time, SM activity, instructions, L2 and DRAM
   // traffic. (sm__throughput.* alone would take 8 passes.)
   if (api == kGpaApiCuda) {
-    return {"gpu__time_duration.sum", "sm__cycles_active.avg",      "smsp__inst_executed.sum",
-            "lts__t_sectors_op_read.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"};
+    return {"gpu__time_duration.sum",     "sm__cycles_active.avg", "smsp__inst_executed.sum",
+            "lts__t_sectors_op_read.sum", "dram__bytes_read.sum",  "dram__bytes_write.sum"};
   }
   return {"GPUTime"};
 }
@@ -56,10 +56,10 @@ namespace {
   std::string ignored;
   auto library = DynamicLibrary::Open({library_path}, &ignored);
   auto check = library ? library->Get<decltype(&OpenGpaProfileCheckCounters)>("OpenGpaProfileCheckCounters") : nullptr;
-  auto last_error = library ? library->Get<decltype(&OpenGpaProfileGetLastError)>("OpenGpaProfileGetLastError") : nullptr;
+  auto last_error =
+      library ? library->Get<decltype(&OpenGpaProfileGetLastError)>("OpenGpaProfileGetLastError") : nullptr;
   std::string answer = "1";
-  if (check != nullptr && last_error != nullptr &&
-      check(names.c_str()) == kOpenGpaProfileStatusErrorInvalidArgument) {
+  if (check != nullptr && last_error != nullptr && check(names.c_str()) == kOpenGpaProfileStatusErrorInvalidArgument) {
     answer = std::string("0") + last_error();
   }
   std::size_t written = 0;

@@ -107,8 +107,8 @@ GpaStatus CudaSession::EndCommandList(BackendCommandList& list) {
   all_passes_submitted_ = all_submitted;
   const bool last = pass + 1 == PassCount();
   if (all_submitted != last) {
-    Log(kGpaLoggingError, "CUPTI reports all passes {}submitted after pass {} of {}", all_submitted ? "" : "not ",
-        pass, PassCount());
+    Log(kGpaLoggingError, "CUPTI reports all passes {}submitted after pass {} of {}", all_submitted ? "" : "not ", pass,
+        PassCount());
   }
 
   // GpaIsPassComplete: an event after the pass's work on the legacy default stream, which waits for
@@ -167,9 +167,9 @@ GpaStatus CudaSession::End() {
   std::size_t dropped = 0;
   result_status_ = ranges_->Decode(&dropped);
   if (result_status_ == kGpaStatusOk && dropped != 0) {
-    result_status_ = LogError(kGpaStatusErrorReadingSampleResult,
-                              "CUPTI dropped {} ranges: more samples than the {} per pass reserved", dropped,
-                              max_samples_per_pass_);
+    result_status_ =
+        LogError(kGpaStatusErrorReadingSampleResult,
+                 "CUPTI dropped {} ranges: more samples than the {} per pass reserved", dropped, max_samples_per_pass_);
   }
   if (result_status_ == kGpaStatusOk) result_status_ = EvaluateRanges();
   // Results are in values_: release the Range Profiler so the next session can begin.

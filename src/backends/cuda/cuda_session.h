@@ -51,7 +51,7 @@ class CudaSession : public BackendSession {
   [[nodiscard]] GpaStatus Begin() override;
   [[nodiscard]] GpaStatus End() override;
   [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                             std::unique_ptr<BackendCommandList>* out) override;
+                                           std::unique_ptr<BackendCommandList>* out) override;
   [[nodiscard]] GpaStatus EndCommandList(BackendCommandList& list) override;
   [[nodiscard]] GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
   [[nodiscard]] GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
@@ -77,7 +77,7 @@ class CudaSession : public BackendSession {
 
   nvidia::RangeProfilerFactory range_profilers_;
   std::unique_ptr<nvidia::RangeProfiler> ranges_;
-  GpaUInt32 next_pass_ = 0;      // the pass GpaBeginCommandList must start next
+  GpaUInt32 next_pass_ = 0;  // the pass GpaBeginCommandList must start next
   bool list_open_ = false;
   bool all_passes_submitted_ = false;
   std::vector<EventPtr> pass_done_;  // per ended pass: recorded after its work

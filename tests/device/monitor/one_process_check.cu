@@ -22,10 +22,10 @@
 #include <thread>
 #include <vector>
 
+#include "../cuda/kernels.cuh"
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "gpu_performance_api/gpu_perf_api_cuda.h"
 #include "gpu_performance_api/opengpa_monitor.h"
-#include "../cuda/kernels.cuh"
 
 namespace {
 
@@ -128,9 +128,9 @@ double MonitorFmaInstructions(float* out, int launches) {
     if (OpenGpaMonitorStop(monitor) == kGpaStatusOk) {
       sum = 0;
       std::vector<OpenGpaMonitorRecord> records(1u << 16);
-      for (GpaUInt32 count = 0;
-           OpenGpaMonitorRead(monitor, records.data(), static_cast<GpaUInt32>(records.size()), &count) == kGpaStatusOk &&
-           count > 0;) {
+      for (GpaUInt32 count = 0; OpenGpaMonitorRead(monitor, records.data(), static_cast<GpaUInt32>(records.size()),
+                                                   &count) == kGpaStatusOk &&
+                                count > 0;) {
         for (GpaUInt32 i = 0; i < count; ++i) sum += records[i].value;
       }
     }
