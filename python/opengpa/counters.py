@@ -284,6 +284,8 @@ def open_context(chip=None, api=None, device_id=None, hardware=False, context=No
     - ``api="vulkan", live=True``: libGPUPerfAPIVK.so on a Vulkan device made for it (the best one, or
       ``device``): what that driver exposes (lavapipe where there is no GPU);
     - ``api="cuda", device_id=0x2330``: libGPUPerfAPICounters.so for that NVIDIA board;
+    - ``api="vulkan" | "opengl", device_id=0x2330``: the same library's catalog of that API on that NVIDIA board,
+      with the GPU periodic sampler's hardware counters of its chip (PerfWorks' host library, no GPU);
     - nothing (or ``context=`` a CUcontext as an int): the live CUDA context, by default the calling
       thread's current one (PyTorch's), else device ``device``'s primary context.
 
@@ -298,7 +300,9 @@ def open_context(chip=None, api=None, device_id=None, hardware=False, context=No
     if live and api not in (None, "cuda"):
         raise ValueError(f"live=True opens CUDA or Vulkan contexts, not {api!r}")
     if api in ("vulkan", "opengl", "opencl") or (api == "cuda" and device_id is not None):
-        return CounterLibraryContext(api, 0x10DE if api == "cuda" else 0, device_id or 0, hardware)
+        # A device id names an NVIDIA board (vendor 0x10DE), on any API.
+        vendor_id = 0x10DE if api == "cuda" or device_id is not None else 0
+        return CounterLibraryContext(api, vendor_id, device_id or 0, hardware)
     if api not in (None, "cuda"):
         raise ValueError(f"api {api!r} is not one of cuda, vulkan, opengl, opencl")
     return GpaContext.open_cuda(context=context, hardware=hardware, max_samples_per_pass=max_samples_per_pass,

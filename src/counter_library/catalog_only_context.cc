@@ -1,5 +1,14 @@
 #include "counter_library/catalog_only_context.h"
 
+#include <algorithm>
+
+#include "backends/common/sampled_hardware_counters.h"
+#include "counter_library/nvidia_device_ids.h"
+
+namespace opengpa::embedded {
+extern const char kNvidiaGraphicsCatalog[];  // catalogs/nvidia_graphics.json, embedded by backends/common
+}  // namespace opengpa::embedded
+
 #include "core/backend.h"
 #include "platform/logging.h"
 
@@ -12,8 +21,36 @@ GpaStatus CatalogOnlyContext::CountPasses(const std::vector<HardwareCounterIndex
                       hardware_.size());
     }
   }
-  *passes = counters.empty() ? 0 : 1;
+  std::vector<std::string> sampled;
+  for (HardwareCounterIndex index : counters) {
+    if (sampler_ != nullptr && index >= first_sampled_) sampled.push_back(hardware_[index].name);
+  }
+  std::vector<nvidia::perfworks::PassConfig> plan;
+  if (!sampled.empty()) {
+    if (GpaStatus status = sampler_->PlanPasses(sampled, &plan); status != kGpaStatusOk) return status;
+  }
+  *passes = counters.empty() ? 0 : std::max<GpaUInt32>(1, static_cast<GpaUInt32>(plan.size()));
   return kGpaStatusOk;
+}
+
+void CatalogOnlyContext::AddNvidiaSampledCounters(bool sampler_catalog_first) {
+  if (device_.vendor_id != kNvidiaVendorId) return;
+  const auto chip = NvidiaChipOfDeviceId(device_.device_id);
+  if (!chip) return;
+  std::string why;
+  sampler_ = nvidia::GraphicsCounterSource::ForChip(std::string(*chip), &why);
+  if (sampler_ == nullptr) {
+    Log(kGpaLoggingMessage, "{}: no hardware counters of NVIDIA's GPU periodic sampler: {}", device_.name, why);
+    return;
+  }
+  first_sampled_ = hardware_.size();
+  for (const nvidia::GraphicsMetric& metric : sampler_->Metrics()) hardware_.push_back(DescribeSampledMetric(metric));
+  if (sampler_catalog_first) {
+    catalogs_.insert(catalogs_.begin(), embedded::kNvidiaGraphicsCatalog);
+  } else {
+    catalogs_.push_back(embedded::kNvidiaGraphicsCatalog);
+  }
+  device_.chip = std::string(*chip);
 }
 
 GpaStatus CatalogOnlyContext::CreateSession(int, const std::vector<HardwareCounterIndex>&,

@@ -1,7 +1,9 @@
 // A BackendContext with no device behind it, for the Vulkan, OpenGL and OpenCL catalogs: the hardware
 // counters a fully capable device of the API offers (the backends' own builders decide which), that API's
-// catalog, and one pass for any set (as every one of those backends collects all its counters together).
-// It enumerates and counts passes; it cannot measure.
+// catalog, and one pass for any set of them (as every one of those backends collects all its counters together).
+// For an NVIDIA board on Vulkan or OpenGL, the GPU periodic sampler's metrics of its chip and the graphics catalog
+// come too, planned into sampler passes as the live backends plan them. It enumerates and counts passes; it cannot
+// measure.
 #ifndef OPENGPA_COUNTER_LIBRARY_CATALOG_ONLY_CONTEXT_H_
 #define OPENGPA_COUNTER_LIBRARY_CATALOG_ONLY_CONTEXT_H_
 
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "core/backend.h"
+#include "nvidia/graphics_counter_source.h"
 #include "platform/logging.h"
 
 namespace opengpa::counter_library {
@@ -17,12 +20,15 @@ namespace opengpa::counter_library {
 class CatalogOnlyContext : public BackendContext {
  public:
   CatalogOnlyContext(DeviceInfo device, std::vector<HardwareCounterInfo> hardware, std::string_view catalog)
-      : device_(std::move(device)), hardware_(std::move(hardware)), catalog_(catalog) {}
+      : device_(std::move(device)), hardware_(std::move(hardware)), catalogs_{catalog} {}
+  // Adds the sampler's metrics of an NVIDIA board (vendor 0x10DE and a known device id) when PerfWorks' host
+  // library is present, its catalog before the API's (`sampler_catalog_first`) or after it; otherwise logs why not.
+  void AddNvidiaSampledCounters(bool sampler_catalog_first);
 
   const DeviceInfo& Device() const override { return device_; }
   GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
-  std::vector<std::string_view> DerivedCatalogs() const override { return {catalog_}; }
+  std::vector<std::string_view> DerivedCatalogs() const override { return catalogs_; }
   [[nodiscard]] GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
   [[nodiscard]] GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
@@ -30,7 +36,9 @@ class CatalogOnlyContext : public BackendContext {
  private:
   DeviceInfo device_;
   std::vector<HardwareCounterInfo> hardware_;
-  std::string_view catalog_;
+  std::vector<std::string_view> catalogs_;
+  std::unique_ptr<nvidia::GraphicsCounterSource> sampler_;  // offline: listing and pass planning
+  std::size_t first_sampled_ = 0;                            // hardware_[first_sampled_..] are the sampler's
 };
 
 // The offline contexts of each API (nullptr and a logged kGpaStatusErrorApiNotSupported when this build

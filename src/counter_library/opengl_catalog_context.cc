@@ -20,7 +20,9 @@ GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<BackendCon
   for (gl::GlHardwareCounter& counter : gl::BuildHardwareCounters(capabilities)) {
     hardware.push_back(std::move(counter.info));
   }
-  *out = std::make_unique<CatalogOnlyContext>(std::move(device), std::move(hardware), embedded::kOpenGlCatalog);
+  auto context = std::make_unique<CatalogOnlyContext>(std::move(device), std::move(hardware), embedded::kOpenGlCatalog);
+  context->AddNvidiaSampledCounters(/*sampler_catalog_first=*/false);  // as the live backend orders them
+  *out = std::move(context);
   return kGpaStatusOk;
 }
 

@@ -23,7 +23,9 @@ GpaStatus OpenVulkanCatalogContext(DeviceInfo device, std::unique_ptr<BackendCon
   for (vulkan::VulkanHardwareCounter& counter : vulkan::BuildHardwareCounters(capabilities)) {
     hardware.push_back(std::move(counter.info));
   }
-  *out = std::make_unique<CatalogOnlyContext>(std::move(device), std::move(hardware), embedded::vulkan_catalog);
+  auto context = std::make_unique<CatalogOnlyContext>(std::move(device), std::move(hardware), embedded::vulkan_catalog);
+  context->AddNvidiaSampledCounters(/*sampler_catalog_first=*/true);  // as the live backend orders them
+  *out = std::move(context);
   return kGpaStatusOk;
 }
 

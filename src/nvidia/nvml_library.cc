@@ -53,6 +53,9 @@ GpaStatus Library::Load(const std::vector<std::string>& candidates, std::unique_
   loaded->Resolve("nvmlDeviceGetPcieThroughput", &functions.device_get_pcie_throughput);
   loaded->Resolve("nvmlDeviceGetMemoryInfo", &functions.device_get_memory_info);
   loaded->Resolve("nvmlDeviceGetTotalEnergyConsumption", &functions.device_get_total_energy_consumption);
+  loaded->Resolve("nvmlDeviceGetPciInfo_v3", &functions.device_get_pci_info);
+  loaded->Resolve("nvmlDeviceGetComputeRunningProcesses_v3", &functions.device_get_compute_running_processes);
+  loaded->Resolve("nvmlDeviceGetGraphicsRunningProcesses_v3", &functions.device_get_graphics_running_processes);
 
   const Return init = functions.init();
   if (init != kSuccess) {

@@ -32,6 +32,23 @@ enum ClockType : int { kClockGraphics = 0, kClockSm = 1, kClockMemory = 2 };  //
 constexpr int kTemperatureGpu = 0;                                           // NVML_TEMPERATURE_GPU
 enum PcieCounter : int { kPcieTxBytes = 0, kPcieRxBytes = 1 };               // nvmlPcieUtilCounter_t
 constexpr unsigned int kStringBufferSize = 96;  // >= NVML's name and UUID buffer sizes
+constexpr Return kErrorInsufficientSize = 7;
+
+struct ProcessInfo {  // nvmlProcessInfo_t as the _v3 process queries fill it
+  unsigned int pid;
+  unsigned long long used_gpu_memory;
+  unsigned int gpu_instance_id;
+  unsigned int compute_instance_id;
+};
+struct PciInfo {  // nvmlPciInfo_t
+  char bus_id_legacy[16];
+  unsigned int domain;
+  unsigned int bus;
+  unsigned int device;
+  unsigned int pci_device_id;
+  unsigned int pci_subsystem_id;
+  char bus_id[32];
+};
 
 // Every function is nullptr when the loaded library does not export it; Library::Load guarantees the
 // ones above the line, the per-counter ones are checked when a counter needs them.
@@ -52,6 +69,10 @@ struct Functions {
   Return (*device_get_pcie_throughput)(Device, int, unsigned int*) = nullptr;  // KB/s over 20 ms
   Return (*device_get_memory_info)(Device, Memory*) = nullptr;                 // bytes
   Return (*device_get_total_energy_consumption)(Device, unsigned long long*) = nullptr;  // mJ since driver load
+  // ---- who else uses a GPU (the graphics backends' warning that the periodic sampler counts them too)
+  Return (*device_get_pci_info)(Device, PciInfo*) = nullptr;                                   // _v3
+  Return (*device_get_compute_running_processes)(Device, unsigned int*, ProcessInfo*) = nullptr;   // _v3
+  Return (*device_get_graphics_running_processes)(Device, unsigned int*, ProcessInfo*) = nullptr;  // _v3
 };
 
 // The default candidates: $OPENGPA_NVML_LIBRARY when set, then libnvidia-ml.so.1.

@@ -69,7 +69,9 @@ const std::map<std::string, GpaUsageType>& GpaUsages() {
       {"L0CacheHit", kGpaUsageTypePercentage},    {"L2CacheHit", kGpaUsageTypePercentage},
       {"L2CacheMiss", kGpaUsageTypePercentage},   {"L2CacheRequestCount", kGpaUsageTypeItems},
       {"L2CacheHitCount", kGpaUsageTypeItems},    {"L2CacheMissCount", kGpaUsageTypeItems},
-      {"LocalVidMemBytes", kGpaUsageTypeBytes},   {"PcieBytes", kGpaUsageTypeBytes}};
+      {"LocalVidMemBytes", kGpaUsageTypeBytes},   {"PcieBytes", kGpaUsageTypeBytes},
+      {"SFetchInsts", kGpaUsageTypeItems},        {"GDSInsts", kGpaUsageTypeItems},
+      {"L1CacheHit", kGpaUsageTypePercentage}};
   return usages;
 }
 

@@ -111,6 +111,20 @@ def test_an_nvidia_board_by_pci_id_has_the_chips_counters_and_passes():
     assert opengpa.plan_passes(names, api="cuda", device_id=0x2330).pass_count == 3
 
 
+@pytest.mark.parametrize("api, catalog", [("vulkan", "vulkan.json"), ("opengl", "opengl.json")])
+def test_an_nvidia_board_on_vulkan_or_opengl_has_the_samplers_counters_and_passes(api, catalog):
+    # 0x2330 (H100 SXM5): GH100's GPU periodic sampler through PerfWorks' host library, no GPU.
+    names = [c.name for c in opengpa.list_counters(api=api, device_id=0x2330)]
+    graphics = [name for name, _, _ in catalog_counters("nvidia_graphics.json")]
+    assert {"GPUBusy", "PSBusy", "VSWarps", "CSThreadGroups", "FetchSize", "SOL_SM", "GPUBottleneck"} <= set(names)
+    assert set(names) <= set(graphics) | {name for name, _, _ in catalog_counters(catalog)}
+    # Vertex and pixel shader threads cannot be sampled together on GH100: two passes, as on the H100.
+    assert opengpa.plan_passes(["VSWarps", "PSWarps"], api=api, device_id=0x2330).pass_count == 2
+    assert opengpa.plan_passes(["GPUTime", "VSWarps"], api=api, device_id=0x2330).pass_count == 1
+    hardware = [c.name for c in opengpa.list_counters(api=api, device_id=0x2330, hardware=True)]
+    assert "sm__threads_launched_shader_ps_killmask_off.sum" in hardware
+
+
 def test_an_unknown_board_is_refused_with_hardware_not_supported():
     with pytest.raises(opengpa.OpenGpaError) as raised:
         opengpa.list_counters(api="cuda", device_id=0x0001)

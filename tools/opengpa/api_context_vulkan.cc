@@ -207,6 +207,24 @@ class VulkanApiContext : public ApiContext {
     host_reset.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES;
     host_reset.hostQueryReset = VK_TRUE;
 
+    // The driver's own hardware counters (VK_KHR_performance_query), with the pool features it supports: the GPA
+    // context finds them through the enabled extension (docs/vulkan-driver-counters.md).
+    VkPhysicalDevicePerformanceQueryFeaturesKHR performance{};
+    performance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR;
+    auto features2_of = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(
+        get_proc(instance_, api_version_ >= VK_API_VERSION_1_1 ? "vkGetPhysicalDeviceFeatures2"
+                                                               : "vkGetPhysicalDeviceFeatures2KHR"));
+    if (offered(VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME) && features2_of != nullptr) {
+      VkPhysicalDeviceFeatures2 features2{};
+      features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+      features2.pNext = &performance;
+      features2_of(physical, &features2);
+      performance.pNext = nullptr;
+      if (performance.performanceCounterQueryPools == VK_TRUE) {
+        extensions.push_back(VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
+      }
+    }
+
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue{};
     queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
@@ -218,6 +236,10 @@ class VulkanApiContext : public ApiContext {
     const bool host_reset_available =
         offered(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME) || device_api_version_ >= VK_API_VERSION_1_2;
     if (host_reset_available) info.pNext = &host_reset;
+    if (performance.performanceCounterQueryPools == VK_TRUE) {
+      performance.pNext = const_cast<void*>(info.pNext);
+      info.pNext = &performance;
+    }
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
     info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());

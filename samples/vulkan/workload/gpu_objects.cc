@@ -36,7 +36,7 @@ VkResult CreateShader(VkDevice device, const std::uint32_t (&code)[N],
 }  // namespace
 
 std::unique_ptr<RenderTarget> RenderTarget::Create(VulkanDevice& device, std::uint32_t width, std::uint32_t height,
-                                                   std::string* error) {
+                                                   std::string* error, bool depth) {
   auto target = std::make_unique<RenderTarget>();
   target->width_ = width;
   target->height_ = height;
@@ -78,7 +78,33 @@ std::unique_ptr<RenderTarget> RenderTarget::Create(VulkanDevice& device, std::ui
   result = vkCreateImageView(d, &view, nullptr, target->view_.Receive(d));
   if (result != VK_SUCCESS) return *error = Failed("vkCreateImageView", result), nullptr;
 
-  VkAttachmentDescription attachment{};
+  constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
+  if (depth) {
+    VkImageCreateInfo depth_image = image;
+    depth_image.format = kDepthFormat;
+    depth_image.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    result = vkCreateImage(d, &depth_image, nullptr, target->depth_image_.Receive(d));
+    if (result != VK_SUCCESS) return *error = Failed("vkCreateImage (depth)", result), nullptr;
+    vkGetImageMemoryRequirements(d, target->depth_image_.get(), &requirements);
+    allocation.allocationSize = requirements.size;
+    allocation.memoryTypeIndex =
+        device.FindMemoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (allocation.memoryTypeIndex == UINT32_MAX) {
+      allocation.memoryTypeIndex = device.FindMemoryType(requirements.memoryTypeBits, 0);
+    }
+    result = vkAllocateMemory(d, &allocation, nullptr, target->depth_memory_.Receive(d));
+    if (result != VK_SUCCESS) return *error = Failed("vkAllocateMemory (depth)", result), nullptr;
+    vkBindImageMemory(d, target->depth_image_.get(), target->depth_memory_.get(), 0);
+    VkImageViewCreateInfo depth_view = view;
+    depth_view.image = target->depth_image_.get();
+    depth_view.format = kDepthFormat;
+    depth_view.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+    result = vkCreateImageView(d, &depth_view, nullptr, target->depth_view_.Receive(d));
+    if (result != VK_SUCCESS) return *error = Failed("vkCreateImageView (depth)", result), nullptr;
+  }
+
+  VkAttachmentDescription attachments_described[2]{};
+  VkAttachmentDescription& attachment = attachments_described[0];
   attachment.format = kFormat;
   attachment.samples = VK_SAMPLE_COUNT_1_BIT;
   attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
@@ -87,23 +113,30 @@ std::unique_ptr<RenderTarget> RenderTarget::Create(VulkanDevice& device, std::ui
   attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
   attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  VkAttachmentDescription& depth_attachment = attachments_described[1];
+  depth_attachment = attachment;
+  depth_attachment.format = kDepthFormat;
+  depth_attachment.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  depth_attachment.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
   VkAttachmentReference reference{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkAttachmentReference depth_reference{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
   subpass.colorAttachmentCount = 1;
   subpass.pColorAttachments = &reference;
+  if (depth) subpass.pDepthStencilAttachment = &depth_reference;
   // Successive render passes on the same image (several per command buffer) must not overlap.
   VkSubpassDependency dependency{};
   dependency.srcSubpass = VK_SUBPASS_EXTERNAL;
   dependency.dstSubpass = 0;
-  dependency.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-  dependency.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-  dependency.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-  dependency.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  dependency.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+  dependency.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT;
+  dependency.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+  dependency.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
   VkRenderPassCreateInfo pass{};
   pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO;
-  pass.attachmentCount = 1;
-  pass.pAttachments = &attachment;
+  pass.attachmentCount = depth ? 2 : 1;
+  pass.pAttachments = attachments_described;
   pass.subpassCount = 1;
   pass.pSubpasses = &subpass;
   pass.dependencyCount = 1;
@@ -111,11 +144,11 @@ std::unique_ptr<RenderTarget> RenderTarget::Create(VulkanDevice& device, std::ui
   result = vkCreateRenderPass(d, &pass, nullptr, target->render_pass_.Receive(d));
   if (result != VK_SUCCESS) return *error = Failed("vkCreateRenderPass", result), nullptr;
 
-  VkImageView attachments[] = {target->view_.get()};
+  VkImageView attachments[] = {target->view_.get(), target->depth_view_.get()};
   VkFramebufferCreateInfo framebuffer{};
   framebuffer.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
   framebuffer.renderPass = target->render_pass_.get();
-  framebuffer.attachmentCount = 1;
+  framebuffer.attachmentCount = depth ? 2 : 1;
   framebuffer.pAttachments = attachments;
   framebuffer.width = width;
   framebuffer.height = height;
@@ -126,15 +159,16 @@ std::unique_ptr<RenderTarget> RenderTarget::Create(VulkanDevice& device, std::ui
 }
 
 void RenderTarget::Begin(VkCommandBuffer command_buffer, VkSubpassContents contents) const {
-  VkClearValue clear{};
-  clear.color = {{0.05f, 0.05f, 0.08f, 1.0f}};
+  VkClearValue clear[2]{};
+  clear[0].color = {{0.05f, 0.05f, 0.08f, 1.0f}};
+  clear[1].depthStencil = {1.0f, 0};
   VkRenderPassBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
   begin.renderPass = render_pass_.get();
   begin.framebuffer = framebuffer_.get();
   begin.renderArea = {{0, 0}, {width_, height_}};
-  begin.clearValueCount = 1;
-  begin.pClearValues = &clear;
+  begin.clearValueCount = has_depth() ? 2 : 1;
+  begin.pClearValues = clear;
   vkCmdBeginRenderPass(command_buffer, &begin, contents);
   if (contents == VK_SUBPASS_CONTENTS_INLINE) SetViewport(command_buffer);
 }
@@ -210,6 +244,11 @@ std::unique_ptr<GraphicsPipeline> GraphicsPipeline::Create(VulkanDevice& device,
   VkPipelineMultisampleStateCreateInfo multisample{};
   multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  VkPipelineDepthStencilStateCreateInfo depth{};
+  depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
+  depth.depthTestEnable = target.has_depth() ? VK_TRUE : VK_FALSE;
+  depth.depthWriteEnable = target.has_depth() ? VK_TRUE : VK_FALSE;
+  depth.depthCompareOp = VK_COMPARE_OP_LESS;
   VkPipelineColorBlendAttachmentState blend_attachment{};
   blend_attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
                                     VK_COLOR_COMPONENT_A_BIT;
@@ -232,6 +271,7 @@ std::unique_ptr<GraphicsPipeline> GraphicsPipeline::Create(VulkanDevice& device,
   info.pViewportState = &viewport;
   info.pRasterizationState = &raster;
   info.pMultisampleState = &multisample;
+  info.pDepthStencilState = &depth;
   info.pColorBlendState = &blend;
   info.pDynamicState = &dynamic;
   info.layout = pipeline->layout_.get();
@@ -242,7 +282,7 @@ std::unique_ptr<GraphicsPipeline> GraphicsPipeline::Create(VulkanDevice& device,
 }
 
 void GraphicsPipeline::Draw(VkCommandBuffer command_buffer, std::uint32_t vertex_count, std::uint32_t instance_count,
-                            const float (&color)[4], std::uint32_t first_outside) const {
+                            const float (&color)[4], std::uint32_t first_outside, const VkRect2D* scissor) const {
   DrawConstants constants{{color[0], color[1], color[2], color[3]}, kGridColumns, first_outside};
   vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
   VkViewport viewport{0, 0, static_cast<float>(width_), static_cast<float>(height_), 0, 1};
@@ -250,9 +290,9 @@ void GraphicsPipeline::Draw(VkCommandBuffer command_buffer, std::uint32_t vertex
     viewport.width *= 2;  // see shaders/fullscreen.vert
     viewport.height *= 2;
   }
-  VkRect2D scissor{{0, 0}, {width_, height_}};
+  const VkRect2D whole{{0, 0}, {width_, height_}};
   vkCmdSetViewport(command_buffer, 0, 1, &viewport);
-  vkCmdSetScissor(command_buffer, 0, 1, &scissor);
+  vkCmdSetScissor(command_buffer, 0, 1, scissor != nullptr ? scissor : &whole);
   vkCmdPushConstants(command_buffer, layout_.get(), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                      sizeof(constants), &constants);
   vkCmdDraw(command_buffer, vertex_count, instance_count, 0, 0);

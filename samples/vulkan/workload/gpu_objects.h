@@ -50,11 +50,12 @@ class Owned {
   Handle handle_{};
 };
 
-// One color attachment and a render pass that clears it.
+// One color attachment (and, when asked, a 32-bit depth attachment) and a render pass that clears them (depth
+// to 1.0).
 class RenderTarget {
  public:
   static std::unique_ptr<RenderTarget> Create(VulkanDevice& device, std::uint32_t width, std::uint32_t height,
-                                              std::string* error);
+                                              std::string* error, bool depth = false);
   // Begins the render pass (cleared) and sets the viewport and scissor to the whole target.
   void Begin(VkCommandBuffer command_buffer, VkSubpassContents contents) const;
   // Viewport and scissor for a secondary command buffer that continues the render pass.
@@ -66,9 +67,13 @@ class RenderTarget {
   VkRenderPass render_pass() const { return render_pass_.get(); }
   std::uint32_t width() const { return width_; }
   std::uint32_t height() const { return height_; }
+  bool has_depth() const { return depth_view_.get() != VK_NULL_HANDLE; }
 
  private:
   std::uint32_t width_ = 0, height_ = 0;
+  Owned<VkImage, vkDestroyImage> depth_image_;
+  Owned<VkDeviceMemory, vkFreeMemory> depth_memory_;
+  Owned<VkImageView, vkDestroyImageView> depth_view_;
   Owned<VkImage, vkDestroyImage> image_;
   Owned<VkDeviceMemory, vkFreeMemory> memory_;
   Owned<VkImageView, vkDestroyImageView> view_;
@@ -87,9 +92,11 @@ class GraphicsPipeline {
   static std::unique_ptr<GraphicsPipeline> Create(VulkanDevice& device, const RenderTarget& target, Geometry geometry,
                                                   std::string* error);
   // Binds the pipeline and draws `vertex_count` vertices `instance_count` times in the given color. Grid
-  // triangles from `first_outside` on are placed wholly outside the view volume.
+  // triangles from `first_outside` on are placed wholly outside the view volume. `scissor` (default: the whole
+  // target) limits the pixels drawn. On a target with depth, the pipeline tests depth with LESS and writes it
+  // (every shader writes z = 0.5), so a second identical draw is rejected by the depth test.
   void Draw(VkCommandBuffer command_buffer, std::uint32_t vertex_count, std::uint32_t instance_count,
-            const float (&color)[4], std::uint32_t first_outside = UINT32_MAX) const;
+            const float (&color)[4], std::uint32_t first_outside = UINT32_MAX, const VkRect2D* scissor = nullptr) const;
 
   static constexpr std::uint32_t kGridColumns = 64;
 

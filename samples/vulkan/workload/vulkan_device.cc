@@ -136,6 +136,9 @@ std::unique_ptr<VulkanDevice> VulkanDevice::Create(DevicePreference preference, 
   // Features OpenGPA needs (gpu_perf_api_vk.h): pipeline statistics and host query reset.
   VkPhysicalDeviceHostQueryResetFeatures supported_reset{};
   supported_reset.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES;
+  VkPhysicalDevicePerformanceQueryFeaturesKHR supported_performance{};
+  supported_performance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR;
+  supported_reset.pNext = &supported_performance;
   VkPhysicalDeviceFeatures2 supported{};
   supported.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   supported.pNext = &supported_reset;
@@ -163,6 +166,18 @@ std::unique_ptr<VulkanDevice> VulkanDevice::Create(DevicePreference preference, 
     if (HasExtension(available, name)) extensions.push_back(name);
   }
   self->gpa_interface_ = HasExtension(available, VK_AMD_GPA_INTERFACE_EXTENSION_NAME);
+  // The driver's own hardware counters, where it offers them (RADV, ANV, Turnip ...): OpenGPA counts them when the
+  // device has the extension and its query-pool features.
+  VkPhysicalDevicePerformanceQueryFeaturesKHR performance{};
+  performance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR;
+  if (HasExtension(available, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME) &&
+      supported_performance.performanceCounterQueryPools == VK_TRUE) {
+    extensions.push_back(VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
+    performance.performanceCounterQueryPools = VK_TRUE;
+    performance.performanceCounterMultipleQueryPools = supported_performance.performanceCounterMultipleQueryPools;
+    reset.pNext = &performance;
+    self->performance_query_ = true;
+  }
   self->calibrated_timestamps_ = HasExtension(available, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 
   const float priority = 1.0f;
@@ -199,7 +214,8 @@ std::unique_ptr<VulkanDevice> VulkanDevice::Create(DevicePreference preference, 
 
 VulkanDevice::~VulkanDevice() {
   if (device_ != VK_NULL_HANDLE) {
-    vkDeviceWaitIdle(device_);
+    // Only after work was submitted: RADV's null device (RADV_FORCE_FAMILY, no GPU) crashes in vkDeviceWaitIdle.
+    if (submitted_) vkDeviceWaitIdle(device_);
     if (command_pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(device_, command_pool_, nullptr);
     vkDestroyDevice(device_, nullptr);
   }
@@ -227,6 +243,7 @@ double VulkanDevice::SubmitAndWait(const std::vector<VkCommandBuffer>& command_b
   submit.commandBufferCount = static_cast<std::uint32_t>(command_buffers.size());
   submit.pCommandBuffers = command_buffers.data();
   const auto start = std::chrono::steady_clock::now();
+  submitted_ = true;
   VkResult result = vkQueueSubmit(queue_, 1, &submit, fence);
   if (result == VK_SUCCESS) result = vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
   const auto end = std::chrono::steady_clock::now();

@@ -48,6 +48,8 @@ class VulkanDevice {
   bool has_calibrated_timestamps() const { return calibrated_timestamps_; }
   // Whether the device was created with VK_AMD_gpa_interface (AMD's driver, or the layer in between).
   bool has_gpa_interface() const { return gpa_interface_; }
+  // Whether the device was created with VK_KHR_performance_query (the driver's own hardware counters).
+  bool has_performance_query() const { return performance_query_; }
 
   // Command buffers come from one pool that lives as long as the device.
   VkCommandBuffer AllocateCommandBuffer(VkCommandBufferLevel level);
@@ -67,6 +69,8 @@ class VulkanDevice {
   bool geometry_shader_ = false;
   bool calibrated_timestamps_ = false;
   bool gpa_interface_ = false;
+  bool performance_query_ = false;
+  bool submitted_ = false;  // some work went to the queue (SubmitAndWait)
 };
 
 const char* DeviceTypeName(VkPhysicalDeviceType type);

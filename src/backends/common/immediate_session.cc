@@ -12,9 +12,9 @@ class NullCommandList final : public BackendCommandList {};
 
 GpaStatus ImmediateSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
                                              std::unique_ptr<BackendCommandList>* out) {
-  if (pass != 0) {
-    return LogError(kGpaStatusErrorIndexOutOfRange, "GpaBeginCommandList: pass {} of an {} session that has 1 pass",
-                    pass, api_);
+  if (pass >= passes_) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "GpaBeginCommandList: pass {} of an {} session that has {} pass{}",
+                    pass, api_, passes_, passes_ == 1 ? "" : "es");
   }
   if (type != kGpaCommandListNone || api_list != nullptr) {
     return LogError(kGpaStatusErrorInvalidParameter,
@@ -22,6 +22,8 @@ GpaStatus ImmediateSession::BeginCommandList(GpaUInt32 pass, void* api_list, Gpa
                     "kGpaCommandListNone (got command_list {}, type {})",
                     api_, api_list, static_cast<int>(type));
   }
+  if (GpaStatus status = BeginPass(pass); status != kGpaStatusOk) return status;
+  current_pass_ = pass;
   *out = std::make_unique<NullCommandList>();
   return kGpaStatusOk;
 }

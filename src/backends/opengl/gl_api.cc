@@ -24,6 +24,7 @@ GpaStatus Api::Load(const CurrentContext& context, Api* out) {
   load(api.GetQueryObjectuiv, "glGetQueryObjectuiv");
   load(api.GetQueryObjectui64v, "glGetQueryObjectui64v");
   load(api.Flush, "glFlush");
+  load(api.Finish, "glFinish");
   if (missing != nullptr) {
     return LogError(kGpaStatusErrorDriverNotSupported, "GpaOpenContext: {} returned no address for {}",
                     WindowSystemName(context.window_system()), missing);

@@ -24,6 +24,7 @@ struct Api {
   PFNGLGETQUERYOBJECTUIVPROC GetQueryObjectuiv = nullptr;
   PFNGLGETQUERYOBJECTUI64VPROC GetQueryObjectui64v = nullptr;
   PFNGLFLUSHPROC Flush = nullptr;
+  PFNGLFINISHPROC Finish = nullptr;
 
   // kGpaStatusErrorDriverNotSupported (logged, naming the function) when one is missing.
   static GpaStatus Load(const CurrentContext& context, Api* out);

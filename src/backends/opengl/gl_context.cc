@@ -1,5 +1,8 @@
 #include "backends/opengl/gl_context.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <utility>
 
 #include "backends/common/context_checks.h"
@@ -9,6 +12,7 @@
 namespace opengpa {
 namespace embedded {
 extern const char kOpenGlCatalog[];
+extern const char kNvidiaGraphicsCatalog[];
 }  // namespace embedded
 
 namespace gl {
@@ -22,6 +26,29 @@ void ReportVendorMonitors(const Capabilities& caps) {
       Log(kGpaLoggingMessage, "OpenGL: the driver offers {}; OpenGPA does not expose its counters yet", extension);
     }
   }
+}
+
+// NVIDIA's GPU periodic sampler for the current context's GPU, or nullptr with the reason logged once.
+std::unique_ptr<nvidia::GraphicsCounterSource> OpenSamplerSource(const ContextState& device) {
+  std::string why;
+  const char* vendor = reinterpret_cast<const char*>(device.gl.GetString(GL_VENDOR));
+  if (const char* off = std::getenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS"); off != nullptr && std::string(off) == "0") {
+    why = "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
+  } else if (vendor == nullptr || std::string(vendor).find("NVIDIA") == std::string::npos) {
+    why = fmt::format("hardware counters come from NVIDIA's GPU periodic sampler, and the GL vendor is {}",
+                      vendor != nullptr ? vendor : "unknown");
+  } else if (device.context->window_system() != WindowSystem::kEgl) {
+    why = "PerfWorks finds the GPU of EGL contexts only, and this is a GLX context";
+  } else {
+    auto source = nvidia::GraphicsCounterSource::ForCurrentEglContext(&why);
+    if (source != nullptr) {
+      Log(kGpaLoggingMessage, "OpenGL: hardware counters of PerfWorks' GPU periodic sampler on {} (PerfWorks device {})",
+          source->Chip(), source->DeviceIndex());
+      return source;
+    }
+  }
+  Log(kGpaLoggingMessage, "OpenGL: no hardware counters, only timestamps and pipeline statistics: {}", why);
+  return nullptr;
 }
 
 }  // namespace
@@ -55,6 +82,8 @@ GpaStatus GlContext::Open(void* handle, GpaOpenContextFlags flags, std::unique_p
 
   device->info = DescribeDevice(device->gl);
   device->counters = BuildHardwareCounters(caps);
+  device->sampler = OpenSamplerSource(*device);
+  if (device->sampler != nullptr) AddSampledMetrics(device->sampler->Metrics(), &device->counters);
   for (const GlHardwareCounter& counter : device->counters) device->counter_infos.push_back(counter.info);
   Log(kGpaLoggingMessage, "OpenGL: {} (GL {}.{}), {} hardware counters", device->info.name, caps.major, caps.minor,
       device->counters.size());
@@ -62,14 +91,40 @@ GpaStatus GlContext::Open(void* handle, GpaOpenContextFlags flags, std::unique_p
   return kGpaStatusOk;
 }
 
-std::vector<std::string_view> GlContext::DerivedCatalogs() const { return {embedded::kOpenGlCatalog}; }
+// GL's catalog first: where both define a counter (VSVerticesIn, PSPixelsIn, CSThreads, ...) GL's pipeline
+// statistic is the one exposed, because NVIDIA's GL driver can run a fragment shader that writes a constant without
+// any pixel-shader thread (measured on the H100: 0 PS threads for a full-screen draw that the statistic counts),
+// so PSPixelsIn from threads would read 0 there.
+std::vector<std::string_view> GlContext::DerivedCatalogs() const {
+  if (device_->sampler != nullptr) return {embedded::kOpenGlCatalog, embedded::kNvidiaGraphicsCatalog};
+  return {embedded::kOpenGlCatalog};
+}
+
+GpaStatus GlContext::PlanSampledPasses(const std::vector<HardwareCounterIndex>& counters,
+                                       std::vector<std::string>* names, std::vector<bool>* additive,
+                                       std::vector<nvidia::perfworks::PassConfig>* passes) const {
+  for (HardwareCounterIndex index : counters) {
+    const GlHardwareCounter& counter = device_->counters[index];
+    if (counter.source != CounterSource::kSampledMetric) continue;
+    names->push_back(counter.info.name);
+    additive->push_back(counter.additive);
+  }
+  if (names->empty()) return kGpaStatusOk;
+  return device_->sampler->PlanPasses(*names, passes);
+}
 
 GpaStatus GlContext::CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) {
   if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaGetPassCount");
       status != kGpaStatusOk) {
     return status;
   }
-  *passes = 1;  // each counter has its own query target, so all of them are collected together
+  // Each query counter has its own target, so all of them are collected together; the sampler's metrics take the
+  // passes PerfWorks needs.
+  std::vector<std::string> names;
+  std::vector<bool> additive;
+  std::vector<nvidia::perfworks::PassConfig> plan;
+  if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) return status;
+  *passes = std::max<GpaUInt32>(1, static_cast<GpaUInt32>(plan.size()));
   return kGpaStatusOk;
 }
 
@@ -80,7 +135,16 @@ GpaStatus GlContext::CreateSession(int type, const std::vector<HardwareCounterIn
       status != kGpaStatusOk) {
     return status;
   }
-  *out = std::make_unique<GlSession>(device_, counters);
+  std::shared_ptr<SampledPasses> sampled;
+  std::vector<std::string> names;
+  std::vector<bool> additive;
+  std::vector<nvidia::perfworks::PassConfig> plan;
+  if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) return status;
+  if (!names.empty()) {
+    sampled = std::make_shared<SampledPasses>(*device_->sampler, nvidia::perfworks::kTriggerCpu, std::move(names),
+                                              std::move(additive), std::move(plan));
+  }
+  *out = std::make_unique<GlSession>(device_, counters, std::move(sampled));
   return kGpaStatusOk;
 }
 

@@ -3,6 +3,7 @@
 #define OPENGPA_BACKENDS_OPENGL_GL_CONTEXT_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,10 @@ class GlContext final : public BackendContext {
                           std::unique_ptr<BackendSession>* out) override;
 
  private:
+  // The sampler's metrics among `counters` and their passes (none without the sampler).
+  GpaStatus PlanSampledPasses(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names,
+                              std::vector<bool>* additive, std::vector<nvidia::perfworks::PassConfig>* passes) const;
+
   std::shared_ptr<ContextState> device_;
 };
 

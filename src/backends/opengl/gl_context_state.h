@@ -20,6 +20,7 @@ struct ContextState {
   DeviceInfo info;
   std::vector<GlHardwareCounter> counters;
   std::vector<HardwareCounterInfo> counter_infos;  // counters[i].info, as BackendContext returns them
+  std::unique_ptr<nvidia::GraphicsCounterSource> sampler;  // NVIDIA's GPU periodic sampler, where usable
 };
 
 }  // namespace opengpa::gl

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "backends/common/sampled_hardware_counters.h"
+
 namespace opengpa::gl {
 namespace {
 
@@ -107,6 +109,16 @@ std::vector<GlHardwareCounter> BuildHardwareCounters(const Capabilities& caps) {
   if (caps.any_samples_passed_conservative()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED_CONSERVATIVE);
   counters.push_back(std::move(samples));
   return counters;
+}
+
+void AddSampledMetrics(const std::vector<nvidia::GraphicsMetric>& metrics, std::vector<GlHardwareCounter>* out) {
+  for (const nvidia::GraphicsMetric& metric : metrics) {
+    GlHardwareCounter counter;
+    counter.info = DescribeSampledMetric(metric);
+    counter.source = CounterSource::kSampledMetric;
+    counter.additive = metric.additive;
+    out->push_back(std::move(counter));
+  }
 }
 
 }  // namespace opengpa::gl

@@ -1,5 +1,6 @@
 #include "backends/opengl/gl_session.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "platform/logging.h"
@@ -16,10 +17,19 @@ double NanosecondsSince(GLuint64 timestamp, GLint64 origin, GLint bits) {
 
 }  // namespace
 
-GlSession::GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters)
-    : ImmediateSession("OpenGL"), device_(std::move(device)), columns_(std::move(counters)) {
+GlSession::GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters,
+                     std::shared_ptr<SampledPasses> sampled)
+    : ImmediateSession("OpenGL", sampled != nullptr ? std::max<GpaUInt32>(1, sampled->PassCount()) : 1),
+      device_(std::move(device)),
+      columns_(std::move(counters)),
+      samples_(PassCount()),
+      sampled_(std::move(sampled)),
+      triggers_(PassCount(), 0) {
+  int sampled_index = 0;
   for (HardwareCounterIndex index : columns_) {
     const GlHardwareCounter& counter = device_->counters[index];
+    sampled_column_.push_back(counter.source == CounterSource::kSampledMetric ? sampled_index++ : -1);
+    if (counter.source == CounterSource::kSampledMetric) continue;
     if (counter.source == CounterSource::kQuery) {
       bool seen = false;
       for (const GlHardwareCounter* other : query_counters_) seen = seen || other == &counter;
@@ -33,6 +43,55 @@ GlSession::GlSession(std::shared_ptr<const ContextState> device, std::vector<Har
 GpaStatus GlSession::Begin() {
   if (GpaStatus status = device_->context->RequireCurrent("GpaBeginSession"); status != kGpaStatusOk) return status;
   if (timestamps_) device_->gl.GetInteger64v(GL_TIMESTAMP, &origin_);
+  if (sampled_ != nullptr) {
+    device_->gl.Finish();  // the application's earlier work is not the first sample's
+    return sampled_->Begin();
+  }
+  return kGpaStatusOk;
+}
+
+GpaStatus GlSession::BeginPass(GpaUInt32 pass) {
+  if (sampled_ == nullptr) return kGpaStatusOk;
+  if (pass < sampled_->ActivePass()) {
+    return LogError(kGpaStatusErrorFailed,
+                    "GpaBeginCommandList: pass {} comes after pass {}; the GPU periodic sampler takes OpenGL's passes "
+                    "in order",
+                    pass, sampled_->ActivePass());
+  }
+  if (pass == sampled_->ActivePass()) return kGpaStatusOk;
+  if (GpaStatus status = device_->context->RequireCurrent("GpaBeginCommandList"); status != kGpaStatusOk) return status;
+  return DecodeThrough(pass - 1);  // leaves the sampler sampling `pass`
+}
+
+GpaStatus GlSession::Trigger(std::size_t* index) {
+  device_->gl.Finish();  // a CPU trigger closes the interval when it is fired: the work before it must be done
+  if (GpaStatus status = sampled_->CpuTrigger(); status != kGpaStatusOk) return status;
+  *index = triggers_[CurrentPass()]++;
+  return kGpaStatusOk;
+}
+
+bool GlSession::PassEnded(GpaUInt32 pass) const {
+  for (const auto& sample : samples_[pass]) {
+    if (sample != nullptr && !sample->ended) return false;
+  }
+  return true;
+}
+
+GpaStatus GlSession::DecodeThrough(GpaUInt32 pass) {
+  while (sampled_->ActivePass() <= pass && sampled_->ActivePass() < sampled_->PassCount()) {
+    const GpaUInt32 active = sampled_->ActivePass();
+    if (!PassEnded(active)) {
+      return LogError(kGpaStatusErrorSampleNotEnded, "pass {} still has an open sample", active);
+    }
+    device_->gl.Finish();
+    if (GpaStatus status = sampled_->Advance(); status != kGpaStatusOk) return status;
+    if (sampled_->IntervalCount(active) < triggers_[active]) {
+      return LogError(kGpaStatusErrorFailed,
+                      "pass {}: the GPU periodic sampler decoded {} interval(s) for {} trigger(s); its samples cannot be "
+                      "told apart",
+                      active, sampled_->IntervalCount(active), triggers_[active]);
+    }
+  }
   return kGpaStatusOk;
 }
 
@@ -69,20 +128,29 @@ GpaStatus GlSession::CheckTargetsFree(SampleSlot slot) const {
 
 GpaStatus GlSession::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (GpaStatus status = device_->context->RequireCurrent("GpaBeginSample"); status != kGpaStatusOk) return status;
-  if (GpaStatus status = CheckSampleCanBegin(slot, slot < samples_.size() && samples_[slot] != nullptr);
+  std::vector<std::unique_ptr<Sample>>& samples = samples_[CurrentPass()];
+  if (GpaStatus status = CheckSampleCanBegin(slot, slot < samples.size() && samples[slot] != nullptr);
       status != kGpaStatusOk) {
     return status;
   }
-  if (GpaStatus status = CheckTargetsFree(slot); status != kGpaStatusOk) return status;
+  // Timestamps and statistics are read from pass 0 only; later passes exist for the sampler's counters.
+  const bool queries = CurrentPass() == 0;
+  if (queries) {
+    if (GpaStatus status = CheckTargetsFree(slot); status != kGpaStatusOk) return status;
+  }
 
   const Api& gl = device_->gl;
-  auto sample = std::make_unique<Sample>(Sample{QueryNames(device_, FirstQueryIndex() + query_counters_.size())});
-  if (timestamps_) gl.QueryCounter(sample->queries[0], GL_TIMESTAMP);
-  for (std::size_t i = 0; i < query_counters_.size(); ++i) {
+  auto sample = std::make_unique<Sample>(
+      Sample{QueryNames(device_, queries ? FirstQueryIndex() + query_counters_.size() : 0)});
+  if (sampled_ != nullptr) {
+    if (GpaStatus status = Trigger(&sample->first_trigger); status != kGpaStatusOk) return status;
+  }
+  if (queries && timestamps_) gl.QueryCounter(sample->queries[0], GL_TIMESTAMP);
+  for (std::size_t i = 0; queries && i < query_counters_.size(); ++i) {
     gl.BeginQuery(query_counters_[i]->target, sample->queries[FirstQueryIndex() + i]);
   }
-  if (samples_.size() <= slot) samples_.resize(slot + 1);
-  samples_[slot] = std::move(sample);
+  if (samples.size() <= slot) samples.resize(slot + 1);
+  samples[slot] = std::move(sample);
   SampleOpened(slot);
   return kGpaStatusOk;
 }
@@ -91,8 +159,9 @@ GpaStatus GlSession::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
   if (GpaStatus status = device_->context->RequireCurrent("GpaEndSample"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckSampleIsOpen(slot); status != kGpaStatusOk) return status;
   const Api& gl = device_->gl;
-  Sample& sample = *samples_[slot];
-  for (std::size_t i = query_counters_.size(); i-- > 0;) {
+  Sample& sample = *samples_[CurrentPass()][slot];
+  const bool queries = CurrentPass() == 0;
+  for (std::size_t i = queries ? query_counters_.size() : 0; i-- > 0;) {
     const GlHardwareCounter& counter = *query_counters_[i];
     GLuint ours = sample.queries[FirstQueryIndex() + i];
     GLint active = 0;
@@ -108,16 +177,24 @@ GpaStatus GlSession::EndSample(BackendCommandList& /*list*/, SampleSlot slot) {
           slot, ours, counter.info.name, counter.target, active);
     }
   }
-  if (timestamps_) gl.QueryCounter(sample.queries[1], GL_TIMESTAMP);
+  if (queries && timestamps_) gl.QueryCounter(sample.queries[1], GL_TIMESTAMP);
+  if (sampled_ != nullptr) {
+    if (GpaStatus status = Trigger(&sample.last_trigger); status != kGpaStatusOk) return status;
+  }
   sample.ended = true;
   SampleClosed();
   return kGpaStatusOk;
 }
 
 bool GlSession::IsPassComplete(GpaUInt32 pass) {
-  if (pass != 0 || !device_->context->IsCurrent()) return false;
+  if (pass >= PassCount() || !device_->context->IsCurrent()) return false;
+  if (sampled_ != nullptr) {
+    // Each sample's work was finished when its trigger fired, so decoding now waits for nothing.
+    if (pass >= sampled_->ActivePass() && (!PassEnded(pass) || DecodeThrough(pass) != kGpaStatusOk)) return false;
+    if (pass != 0) return sampled_->Decoded(pass);
+  }
   const Api& gl = device_->gl;
-  for (const auto& sample : samples_) {
+  for (const auto& sample : samples_[0]) {
     if (sample == nullptr) continue;
     if (!sample->ended) return false;
     for (std::size_t i = 0; i < sample->queries.size(); ++i) {
@@ -144,15 +221,39 @@ double GlSession::ValueOf(const GlHardwareCounter& counter, const std::vector<GL
   return 0.0;
 }
 
+GpaStatus GlSession::SampledValues(SampleSlot slot, std::vector<double>* values) const {
+  std::vector<double> sums(static_cast<std::size_t>(std::count_if(sampled_column_.begin(), sampled_column_.end(),
+                                                                    [](int c) { return c >= 0; })),
+                           0.0);
+  std::vector<double> weights(sums.size(), 0.0);
+  for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
+    const Sample* sample = slot < samples_[pass].size() ? samples_[pass][slot].get() : nullptr;
+    if (sample == nullptr || !sample->ended) {
+      return LogError(kGpaStatusErrorSampleNotFound,
+                      "GpaGetSampleResult: sample slot {} was not sampled in pass {}: every pass must sample the same "
+                      "work",
+                      slot, pass);
+    }
+    // Interval k is the work before the pass's trigger k, so the sample is intervals first+1 .. last.
+    sampled_->Accumulate(pass, sample->first_trigger, sample->last_trigger, &sums, &weights);
+  }
+  sampled_->Finish(sums, weights, values);
+  return kGpaStatusOk;
+}
+
 GpaStatus GlSession::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
   if (GpaStatus status = device_->context->RequireCurrent("GpaGetSampleResult"); status != kGpaStatusOk) {
     return status;
   }
   const Api& gl = device_->gl;
+  if (sampled_ != nullptr) {
+    if (GpaStatus status = DecodeThrough(PassCount() - 1); status != kGpaStatusOk) return status;
+  }
   values->assign(static_cast<std::size_t>(slot_count) * columns_.size(), 0.0);
   std::vector<GLuint64> results;
-  for (SampleSlot slot = 0; slot < slot_count && slot < samples_.size(); ++slot) {
-    const Sample* sample = samples_[slot].get();
+  std::vector<double> sampled;
+  for (SampleSlot slot = 0; slot < slot_count && slot < samples_[0].size(); ++slot) {
+    const Sample* sample = samples_[0][slot].get();
     if (sample == nullptr) continue;
     if (!sample->ended) {
       return LogError(kGpaStatusErrorSampleNotEnded, "GpaGetSampleResult: sample slot {} was never ended", slot);
@@ -165,8 +266,13 @@ GpaStatus GlSession::ReadResults(SampleSlot slot_count, std::vector<double>* val
     for (std::size_t i = 0; i < sample->queries.size(); ++i) {
       gl.GetQueryObjectui64v(sample->queries[i], GL_QUERY_RESULT, &results[i]);  // waits for the GPU
     }
+    if (sampled_ != nullptr) {
+      if (GpaStatus status = SampledValues(slot, &sampled); status != kGpaStatusOk) return status;
+    }
     for (std::size_t column = 0; column < columns_.size(); ++column) {
-      (*values)[slot * columns_.size() + column] = ValueOf(device_->counters[columns_[column]], results);
+      (*values)[slot * columns_.size() + column] =
+          sampled_column_[column] >= 0 ? sampled[static_cast<std::size_t>(sampled_column_[column])]
+                                       : ValueOf(device_->counters[columns_[column]], results);
     }
   }
   return kGpaStatusOk;

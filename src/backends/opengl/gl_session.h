@@ -8,6 +8,11 @@
 // glBeginQuery, and ending the application's query early would corrupt its result. If the application ends
 // GPA's query itself (glEndQuery on that target inside the sample), GpaEndSample logs an error naming the
 // query and the session's results report kGpaStatusErrorReadingSampleResult.
+//
+// With NVIDIA's GPU periodic sampler (`sampled`), GpaBeginSample and GpaEndSample also finish the GL work so far
+// (glFinish) and then fire a CPU trigger, which closes a sampler interval exactly there; a sample's values are the
+// intervals between its two triggers. Each pass has its own sampler configuration, set when the pass's command
+// list begins; the timestamp and statistics queries are read from pass 0.
 #ifndef OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
 #define OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
 
@@ -15,6 +20,7 @@
 #include <vector>
 
 #include "backends/common/immediate_session.h"
+#include "backends/common/sampled_passes.h"
 #include "backends/opengl/gl_context_state.h"
 #include "backends/opengl/gl_query_names.h"
 #include "core/backend.h"
@@ -23,7 +29,8 @@ namespace opengpa::gl {
 
 class GlSession final : public ImmediateSession {
  public:
-  GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters);
+  GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters,
+            std::shared_ptr<SampledPasses> sampled);
 
   GpaStatus Begin() override;
   GpaStatus End() override;
@@ -32,23 +39,38 @@ class GlSession final : public ImmediateSession {
   bool IsPassComplete(GpaUInt32 pass) override;
   GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
 
+ protected:
+  GpaStatus BeginPass(GpaUInt32 pass) override;
+
  private:
   struct Sample {
     QueryNames queries;  // [timestamp begin, timestamp end] when timestamps_, then one per query_counters_
     bool ended = false;
     bool broken = false;  // the application ended one of GPA's queries
+    std::size_t first_trigger = 0;  // the sampler intervals (first_trigger, last_trigger] of its pass
+    std::size_t last_trigger = 0;
   };
 
   std::size_t FirstQueryIndex() const { return timestamps_ ? 2 : 0; }
   GpaStatus CheckTargetsFree(SampleSlot slot) const;
   double ValueOf(const GlHardwareCounter& counter, const std::vector<GLuint64>& results) const;
+  // glFinish, then a CPU trigger: returns the trigger's index in the current pass.
+  GpaStatus Trigger(std::size_t* index);
+  // Decodes every pass up to and including `pass`.
+  GpaStatus DecodeThrough(GpaUInt32 pass);
+  bool PassEnded(GpaUInt32 pass) const;
+  // The sampled counters' values of `slot`, by SampledPasses name index.
+  GpaStatus SampledValues(SampleSlot slot, std::vector<double>* values) const;
 
   std::shared_ptr<const ContextState> device_;
   std::vector<HardwareCounterIndex> columns_;
   std::vector<const GlHardwareCounter*> query_counters_;  // enabled kQuery counters, one query each per sample
   bool timestamps_ = false;                             // a timestamp counter is enabled
   GLint64 origin_ = 0;                                  // GL time at GpaBeginSession
-  std::vector<std::unique_ptr<Sample>> samples_;        // by slot
+  std::vector<std::vector<std::unique_ptr<Sample>>> samples_;  // [pass][slot]
+  std::shared_ptr<SampledPasses> sampled_;                      // null without sampled counters
+  std::vector<int> sampled_column_;  // per result column: index into sampled_'s names, or -1
+  std::vector<std::size_t> triggers_;  // CPU triggers fired per pass
 };
 
 }  // namespace opengpa::gl

@@ -10,6 +10,8 @@
 
 #include "backends/vulkan/vulkan_device_description.h"
 #include "backends/vulkan/vulkan_hardware_counters.h"
+#include "backends/vulkan/vulkan_performance_counters.h"
+#include "backends/vulkan/vulkan_performance_queries.h"
 #include "backends/vulkan/vulkan_functions.h"
 #include "core/backend.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"
@@ -24,6 +26,7 @@ class VulkanContext final : public BackendContext {
                         std::unique_ptr<BackendContext>* out, PFN_vkGetDeviceProcAddr get_device_proc_addr = nullptr);
 
   VulkanContext() = default;  // use Open()
+  ~VulkanContext() override;  // releases the profiling lock, if it was taken
 
   const DeviceInfo& Device() const override { return device_info_; }
   GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
@@ -36,6 +39,16 @@ class VulkanContext final : public BackendContext {
 
  private:
   GpaStatus CheckCounters(const std::vector<HardwareCounterIndex>& counters) const;
+  // The sampler's metrics among `counters` and their passes (none without the sampler).
+  GpaStatus PlanSampledPasses(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names,
+                              std::vector<bool>* additive, std::vector<nvidia::perfworks::PassConfig>* passes) const;
+  // The query set of each GPA pass for the driver's VK_KHR_performance_query counters among `counters`.
+  GpaStatus PlanPerformanceQueries(const std::vector<HardwareCounterIndex>& counters,
+                                   std::vector<PerformanceQuerySet>* passes) const;
+  // Takes the profiling lock and reads the driver's counters where the application created its device with
+  // VK_KHR_performance_query; otherwise returns why there are none ("" when there are).
+  std::string OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const VkPhysicalDeviceProperties& properties,
+                          const std::vector<VkQueueFamilyProperties>& families, const std::string& driver_name);
 
   GpaVkContextOpenInfo handles_{};
   InstanceFunctions instance_functions_;
@@ -45,6 +58,14 @@ class VulkanContext final : public BackendContext {
   bool calibrated_timestamps_ = false;
   bool gpa_interface_ = false;  // samples go through VK_AMD_gpa_interface (OpenGPA's layer is on the device)
   GpaInterfaceFunctions gpa_interface_functions_;
+  std::unique_ptr<nvidia::GraphicsCounterSource> sampler_source_;  // NVIDIA's GPU periodic sampler, where usable
+  // The driver's VK_KHR_performance_query counters, where the device was created with the extension.
+  PerformanceQueryFunctions performance_functions_;
+  std::unique_ptr<DriverCounters> driver_counters_;
+  bool profiling_lock_ = false;  // held from Open to the destructor
+  bool multiple_query_pools_ = false;
+  std::string_view driver_catalog_;     // GPA's names for this driver's counters (catalogs/<driver>.json), if any
+  std::string pass_through_catalog_;    // the rest of its counters under the driver's names
   std::vector<VulkanHardwareCounter> counters_;
   std::vector<HardwareCounterInfo> counter_infos_;
 };

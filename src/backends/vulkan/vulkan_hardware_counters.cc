@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include "backends/common/sampled_hardware_counters.h"
+
 namespace opengpa::vulkan {
 namespace {
 
@@ -93,6 +95,28 @@ std::vector<VulkanHardwareCounter> BuildHardwareCounters(const MeasurementCapabi
     counters.push_back(std::move(counter));
   }
   return counters;
+}
+
+void AddSampledMetrics(const std::vector<nvidia::GraphicsMetric>& metrics, std::vector<VulkanHardwareCounter>* out) {
+  for (const nvidia::GraphicsMetric& metric : metrics) {
+    VulkanHardwareCounter counter;
+    counter.info = DescribeSampledMetric(metric);
+    counter.source = CounterSource::kSampledMetric;
+    counter.additive = metric.additive;
+    out->push_back(std::move(counter));
+  }
+}
+
+void AddDriverCounters(const std::vector<DriverCounter>& counters, std::vector<VulkanHardwareCounter>* out) {
+  const std::vector<HardwareCounterInfo> infos = HardwareCountersOf(counters);
+  for (std::size_t i = 0; i < counters.size(); ++i) {
+    VulkanHardwareCounter counter;
+    counter.info = infos[i];
+    counter.source = CounterSource::kPerformanceQuery;
+    counter.additive = IsAdditive(counters[i].unit);
+    counter.driver_index = counters[i].index;
+    out->push_back(std::move(counter));
+  }
 }
 
 }  // namespace opengpa::vulkan

@@ -9,9 +9,10 @@ namespace opengpa::vulkan {
 
 GpaStatus QueryPool::Create(const DeviceFunctions& functions, VkDevice device, VkQueryType type,
                             VkQueryPipelineStatisticFlags statistics, std::uint32_t count,
-                            std::unique_ptr<QueryPool>* out) {
+                            std::unique_ptr<QueryPool>* out, const void* next) {
   VkQueryPoolCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+  info.pNext = next;
   info.queryType = type;
   info.queryCount = count;
   info.pipelineStatistics = statistics;

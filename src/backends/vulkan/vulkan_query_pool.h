@@ -14,9 +14,10 @@ namespace opengpa::vulkan {
 class QueryPool {
  public:
   // Creates a pool and resets it from the host, so it can be written by any command buffer straight away.
+  // `next`: the create info's pNext chain (VkQueryPoolPerformanceCreateInfoKHR for performance queries).
   static GpaStatus Create(const DeviceFunctions& functions, VkDevice device, VkQueryType type,
                           VkQueryPipelineStatisticFlags statistics, std::uint32_t count,
-                          std::unique_ptr<QueryPool>* out);
+                          std::unique_ptr<QueryPool>* out, const void* next = nullptr);
   QueryPool(const DeviceFunctions& functions, VkDevice device, VkQueryPool pool)  // takes ownership of `pool`
       : functions_(functions), device_(device), pool_(pool) {}
   ~QueryPool();

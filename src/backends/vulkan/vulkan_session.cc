@@ -12,6 +12,10 @@
 namespace opengpa::vulkan {
 namespace {
 
+// How long after a pass's last timestamp was written the sampler is kept running (VulkanSession's
+// active_complete_since_).
+constexpr std::chrono::milliseconds kSamplerSettle{2};
+
 // How long ReadResults waits for the GPU before reporting that some command buffer was never submitted:
 // 60 s, or OPENGPA_VK_RESULT_TIMEOUT_MS milliseconds (read when the session begins).
 std::chrono::milliseconds ResultTimeout() {
@@ -57,7 +61,7 @@ VkQueryPipelineStatisticFlags StatisticsOf(const std::vector<VulkanHardwareCount
 
 bool NeedsTimestamps(const std::vector<VulkanHardwareCounter>& counters) {
   return std::any_of(counters.begin(), counters.end(), [](const VulkanHardwareCounter& counter) {
-    return counter.source != CounterSource::kPipelineStatistic;
+    return counter.source != CounterSource::kPipelineStatistic && counter.source != CounterSource::kPerformanceQuery;
   });
 }
 
@@ -86,7 +90,10 @@ struct VulkanSession::ListRecord {
   GpaUInt32 pass = 0;
   bool ended = false;
   std::unique_ptr<SampleRecorder> pools;  // core queries, or VK_AMD_gpa_interface where the device offers it
+  std::unique_ptr<PerformanceQueries> performance;  // the pass's VK_KHR_performance_query counters, if any
   std::vector<SampleSlot> open_slots;  // samples with a statistics query still open on this list
+  std::optional<std::uint32_t> end_entry;  // sampled sessions: a timestamp after the list's last trigger
+  bool triggered = false;                  // an engine trigger was recorded on this list
   EntryResults results;                // last read of the pools
 };
 
@@ -95,13 +102,38 @@ VulkanSession::VulkanSession(SessionSetup setup)
       timestamps_(NeedsTimestamps(setup_.counters)),
       statistics_(StatisticsOf(setup_.counters)),
       result_timeout_(ResultTimeout()),
-      records_(1),
-      pass_ready_(1, false) {}
+      records_(PassCount()),
+      pass_ready_(PassCount(), false),
+      sampled_(setup_.sampled),
+      triggers_(PassCount()),
+      trigger_intervals_(PassCount()) {
+  int sampled = 0;
+  for (const VulkanHardwareCounter& counter : setup_.counters) {
+    sampled_column_.push_back(counter.source == CounterSource::kSampledMetric ? sampled++ : -1);
+    PerformanceColumn column;
+    for (GpaUInt32 pass = 0; pass < setup_.performance.size(); ++pass) {
+      const std::vector<std::uint32_t>& indices = setup_.performance[pass].counter_indices;
+      const auto found = std::find(indices.begin(), indices.end(), counter.driver_index);
+      if (counter.source == CounterSource::kPerformanceQuery && found != indices.end()) {
+        column = {pass, static_cast<std::size_t>(found - indices.begin())};
+      }
+    }
+    performance_column_.push_back(column);
+  }
+}
 
 VulkanSession::~VulkanSession() = default;
 
+GpaUInt32 VulkanSession::PassCount() const {
+  const GpaUInt32 sampled = setup_.sampled != nullptr ? setup_.sampled->PassCount() : 0;
+  return std::max({GpaUInt32{1}, sampled, static_cast<GpaUInt32>(setup_.performance.size())});
+}
+
 GpaStatus VulkanSession::Begin() {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (sampled_ != nullptr) {
+    if (GpaStatus status = sampled_->Begin(); status != kGpaStatusOk) return status;
+  }
   if (setup_.calibrated_timestamps && timestamps_) {
     VkCalibratedTimestampInfoEXT info{};
     info.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT;
@@ -125,6 +157,17 @@ GpaStatus VulkanSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCom
     return LogError(kGpaStatusErrorIndexOutOfRange, "pass_index {} is out of range: this session needs {} pass(es)",
                     pass, PassCount());
   }
+  if (sampled_ != nullptr && pass != sampled_->ActivePass()) {
+    AdvanceSampler(/*wait_to_settle=*/true);
+    if (sampler_status_ != kGpaStatusOk) return sampler_status_;
+    if (pass != sampled_->ActivePass()) {
+      return LogError(kGpaStatusErrorFailed,
+                      "GpaBeginCommandList: pass {} cannot be recorded yet: the GPU periodic sampler is sampling pass "
+                      "{}, and engine triggers recorded now would not be counted in pass {}. Record a pass's command "
+                      "lists after the previous pass's work has completed (submit it and wait for it)",
+                      pass, sampled_->ActivePass(), pass);
+    }
+  }
   if (type != kGpaCommandListPrimary && type != kGpaCommandListSecondary) {
     return LogError(kGpaStatusErrorInvalidParameter,
                     "command_list_type {} ({}) is not valid for Vulkan: pass kGpaCommandListPrimary or "
@@ -141,11 +184,22 @@ GpaStatus VulkanSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCom
                       "command_list {} was already begun in this session and not yet ended", api_list);
     }
   }
+  const bool performance = pass < setup_.performance.size() && !setup_.performance[pass].counter_indices.empty();
+  if (performance && type == kGpaCommandListSecondary && !setup_.performance[pass].multiple_pools) {
+    return LogError(kGpaStatusErrorFailed,
+                    "a secondary command list cannot count VK_KHR_performance_query counters on this device: its query "
+                    "pool and the primary's would meet in one command buffer, which needs "
+                    "performanceCounterMultipleQueryPools (not supported); sample on the primary instead");
+  }
   auto record = std::make_unique<ListRecord>(setup_, timestamps_, statistics_);
   record->index = static_cast<std::uint32_t>(lists_.size());
   record->command_buffer = command_buffer;
   record->type = type;
   record->pass = pass;
+  if (performance) {
+    record->performance = std::make_unique<PerformanceQueries>(*setup_.functions, setup_.device,
+                                                               setup_.performance[pass]);
+  }
   GpaStatus status = record->pools->BeginList(command_buffer);
   if (status != kGpaStatusOk) return status;
   lists_.push_back(std::move(record));
@@ -184,7 +238,8 @@ void VulkanSession::CloseOpenSegments(ListRecord& list) {
   for (SampleSlot slot : list.open_slots) {
     for (Segment& segment : Record(list.pass, slot)->segments) {
       if (segment.open && segment.list == list.index) {
-        list.pools->EndStatistics(list.command_buffer, segment.entry);
+        EndSegmentQueries(list, segment);
+        if (sampled_ != nullptr) segment.end_marker = RecordBoundary(list);
         segment.open = false;
       }
     }
@@ -192,16 +247,29 @@ void VulkanSession::CloseOpenSegments(ListRecord& list) {
   list.open_slots.clear();
 }
 
+void VulkanSession::EndSegmentQueries(ListRecord& list, const Segment& segment) {
+  if (list.performance != nullptr) list.performance->End(list.command_buffer, segment.performance_query);
+  list.pools->EndStatistics(list.command_buffer, segment.entry);
+}
+
 GpaStatus VulkanSession::OpenSegment(ListRecord& list, SampleSlot slot, SampleRecord& record, bool first) {
+  // Everything allocated before anything is recorded: a failure leaves the command buffer as it was.
   std::uint32_t entry = 0;
   GpaStatus status = list.pools->Allocate(&entry);
   if (status != kGpaStatusOk) return status;
+  Segment segment{list.index, entry, true};
+  if (list.performance != nullptr) {
+    status = list.performance->Allocate(&segment.performance_query);
+    if (status != kGpaStatusOk) return status;
+  }
   if (first) {
     list.pools->WriteTimestamp(list.command_buffer, entry, TimestampRole::kTopBefore);
     list.pools->WriteTimestamp(list.command_buffer, entry, TimestampRole::kBottomBefore);
   }
+  if (sampled_ != nullptr) segment.begin_marker = RecordBoundary(list);
   list.pools->BeginStatistics(list.command_buffer, entry);
-  record.segments.push_back({list.index, entry, true});
+  if (list.performance != nullptr) list.performance->Begin(list.command_buffer, segment.performance_query);
+  record.segments.push_back(segment);
   list.open_slots.push_back(slot);
   return kGpaStatusOk;
 }
@@ -242,8 +310,9 @@ GpaStatus VulkanSession::EndSample(BackendCommandList& handle, SampleSlot slot) 
     return LogError(kGpaStatusErrorSampleNotStarted, "sample slot {} is not running on this command list", slot);
   }
   Segment& segment = record.segments.back();
-  list->pools->EndStatistics(list->command_buffer, segment.entry);
+  EndSegmentQueries(*list, segment);
   list->pools->WriteTimestamp(list->command_buffer, segment.entry, TimestampRole::kBottomAfter);
+  if (sampled_ != nullptr) segment.end_marker = RecordBoundary(*list);
   segment.open = false;
   record.ended = true;
   list->open_slots.erase(std::remove(list->open_slots.begin(), list->open_slots.end(), slot), list->open_slots.end());
@@ -259,6 +328,15 @@ GpaStatus VulkanSession::EndCommandList(BackendCommandList& handle) {
   // A sample still open here is one that continues on another primary: its part on this list ends now,
   // because a query must begin and end in the same command buffer.
   CloseOpenSegments(*list);
+  // A last boundary closes the interval that holds the list's work after its last sample; a timestamp after it
+  // says the front end has passed every trigger of the list, so the sampler can stop without losing one.
+  if (sampled_ != nullptr && list->triggered) {
+    RecordBoundary(*list);
+    std::uint32_t entry = 0;
+    if (GpaStatus status = list->pools->Allocate(&entry); status != kGpaStatusOk) return status;
+    list->pools->WriteTimestamp(list->command_buffer, entry, TimestampRole::kBottomAfter);
+    list->end_entry = entry;
+  }
   list->ended = true;
   return list->pools->EndList(list->command_buffer);
 }
@@ -343,6 +421,7 @@ GpaStatus VulkanSession::CopySecondarySamples(BackendCommandList& secondary_hand
       return LogError(kGpaStatusErrorSampleAlreadyStarted, "destination sample slot {} is already in use", destination);
     }
   }
+  primary->triggered = primary->triggered || secondary->triggered;  // its end follows the secondary's triggers
   for (const auto& [source, destination] : copies) {
     SampleRecord copy = *Record(secondary->pass, source);
     copy.required = true;
@@ -367,11 +446,23 @@ bool VulkanSession::RecordAvailable(const SampleRecord& record) const {
       return false;
     }
   }
+  if (sampled_ != nullptr) {
+    for (const Segment& segment : record.segments) {
+      if (!TimestampOf(Segment{segment.list, segment.begin_marker, false}, TimestampRole::kBottomBefore) ||
+          !TimestampOf(Segment{segment.list, segment.end_marker, false}, TimestampRole::kBottomBefore)) {
+        return false;
+      }
+    }
+  }
   if (statistics_ != 0) {
     for (const Segment& segment : record.segments) {
       const std::vector<bool>& available = lists_[segment.list]->results.statistics_available;
       if (segment.entry >= available.size() || !available[segment.entry]) return false;
     }
+  }
+  for (const Segment& segment : record.segments) {
+    const PerformanceQueries* performance = lists_[segment.list]->performance.get();
+    if (performance != nullptr && !performance->Available(segment.performance_query)) return false;
   }
   return true;
 }
@@ -382,6 +473,10 @@ GpaStatus VulkanSession::RefreshResults(GpaUInt32 pass) {
     if (list->pass != pass) continue;
     GpaStatus status = list->pools->Read(&list->results);
     if (status != kGpaStatusOk) return status;
+    if (list->performance != nullptr) {
+      status = list->performance->Read();
+      if (status != kGpaStatusOk) return status;
+    }
   }
   pass_ready_[pass] = PassAvailable(pass);
   return kGpaStatusOk;
@@ -391,33 +486,180 @@ bool VulkanSession::PassAvailable(GpaUInt32 pass) const {
   for (const SampleRecord& record : records_[pass]) {
     if (record.required && !RecordAvailable(record)) return false;
   }
+  // The sampler may stop only once the front end is past every trigger of the pass's primaries.
+  for (const auto& list : lists_) {
+    if (list->pass != pass || !list->end_entry || !list->triggered || list->type != kGpaCommandListPrimary) continue;
+    if (!TimestampOf(Segment{list->index, *list->end_entry, false}, TimestampRole::kBottomAfter)) return false;
+  }
   return true;
+}
+
+bool VulkanSession::PassRecorded(GpaUInt32 pass) const {
+  bool any = false;
+  for (const auto& list : lists_) {
+    if (list->pass != pass) continue;
+    if (!list->ended) return false;
+    any = true;
+  }
+  return any;
+}
+
+void VulkanSession::AdvanceSampler(bool wait_to_settle) {
+  if (sampled_ == nullptr || sampler_status_ != kGpaStatusOk) return;
+  while (sampled_->ActivePass() < sampled_->PassCount()) {
+    const GpaUInt32 pass = sampled_->ActivePass();
+    if (!PassRecorded(pass) || RefreshResults(pass) != kGpaStatusOk || !pass_ready_[pass]) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!active_complete_since_) active_complete_since_ = now;
+    const auto settled = *active_complete_since_ + kSamplerSettle;
+    if (now < settled) {
+      if (!wait_to_settle) return;
+      std::this_thread::sleep_until(settled);
+    }
+    active_complete_since_.reset();
+    if (GpaStatus status = sampled_->Advance(); status != kGpaStatusOk) {
+      sampler_status_ = status;
+      return;
+    }
+  }
+}
+
+std::uint32_t VulkanSession::RecordBoundary(ListRecord& list) {
+  std::uint32_t marker = 0;
+  if (GpaStatus status = list.pools->Allocate(&marker); status != kGpaStatusOk) {
+    if (sampler_status_ == kGpaStatusOk) sampler_status_ = status;
+    return 0;
+  }
+  list.pools->WriteTimestamp(list.command_buffer, marker, TimestampRole::kTopBefore);
+  list.pools->WriteTimestamp(list.command_buffer, marker, TimestampRole::kBottomBefore);
+  const nvidia::perfworks::Status status = nvidia::perfworks::InsertVulkanTrigger(
+      setup_.sampler->Library(), setup_.sampler->DeviceIndex(), list.command_buffer);
+  if (status != nvidia::perfworks::kSuccess && sampler_status_ == kGpaStatusOk) {
+    sampler_status_ = LogError(kGpaStatusErrorFailed, "NVPW_VK_CommandBuffer_InsertTrigger failed: {}",
+                               nvidia::perfworks::StatusName(status));
+  }
+  triggers_[list.pass].push_back({list.index, marker});
+  list.triggered = true;
+  return marker;
 }
 
 bool VulkanSession::IsPassComplete(GpaUInt32 pass) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (pass >= PassCount()) return false;
-  return RefreshResults(pass) == kGpaStatusOk && pass_ready_[pass];
+  AdvanceSampler();
+  if (RefreshResults(pass) != kGpaStatusOk || !pass_ready_[pass]) return false;
+  return sampled_ == nullptr || sampled_->Decoded(pass) || sampler_status_ != kGpaStatusOk;
+}
+
+std::uint64_t VulkanSession::TimestampNs(const Segment& segment, TimestampRole role) const {
+  const std::uint64_t ticks = TimestampOf(segment, role).value_or(0);
+  // NVIDIA's period is exactly 1 ns: keep every bit of a 64-bit clock rather than round through a double.
+  if (setup_.timestamp_period_ns == 1.0) return ticks;
+  return static_cast<std::uint64_t>(static_cast<long double>(ticks) * setup_.timestamp_period_ns);
+}
+
+GpaStatus VulkanSession::PlaceTriggers() {
+  if (triggers_placed_) return kGpaStatusOk;
+  for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
+    // The GPU ran the triggers in the order of the timestamps before them; within one command buffer two can
+    // share a timestamp value, and then recording order decides (triggers_ is in recording order).
+    struct Ran {
+      std::uint64_t stamp;
+      std::size_t recorded;
+    };
+    std::vector<Ran> ran;
+    for (std::size_t i = 0; i < triggers_[pass].size(); ++i) {
+      const Trigger& trigger = triggers_[pass][i];
+      const Segment marker{trigger.list, trigger.marker, false};
+      if (!TimestampOf(marker, TimestampRole::kBottomBefore)) continue;  // in a command buffer that never ran
+      ran.push_back({TimestampNs(marker, TimestampRole::kBottomBefore), i});
+    }
+    std::stable_sort(ran.begin(), ran.end(), [](const Ran& a, const Ran& b) { return a.stamp < b.stamp; });
+    std::vector<std::uint64_t> stamps;
+    for (const Ran& r : ran) stamps.push_back(r.stamp);
+    std::vector<std::size_t> intervals;
+    if (GpaStatus status = sampled_->IntervalsClosedAfter(pass, stamps, &intervals); status != kGpaStatusOk) {
+      return status;
+    }
+    for (std::size_t k = 0; k < intervals.size(); ++k) {
+      const Trigger& trigger = triggers_[pass][ran[k].recorded];
+      trigger_intervals_[pass][TriggerKey(trigger.list, trigger.marker)] = intervals[k];
+    }
+  }
+  triggers_placed_ = true;
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanSession::SampledValues(SampleSlot slot, std::vector<double>* values) const {
+  const std::size_t names = static_cast<std::size_t>(
+      std::count_if(sampled_column_.begin(), sampled_column_.end(), [](int c) { return c >= 0; }));
+  std::vector<double> sums(names, 0.0);
+  std::vector<double> weights(names, 0.0);
+  for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
+    if (slot >= records_[pass].size() || !records_[pass][slot].begun) {
+      return LogError(kGpaStatusErrorSampleNotFound,
+                      "sample slot {} was not recorded in pass {}: every pass must record the same samples", slot,
+                      pass);
+    }
+    const auto& placed = trigger_intervals_[pass];
+    for (const Segment& segment : records_[pass][slot].segments) {
+      auto first = placed.find(TriggerKey(segment.list, segment.begin_marker));
+      auto last = placed.find(TriggerKey(segment.list, segment.end_marker));
+      if (first == placed.end() || last == placed.end() || last->second <= first->second) {
+        return LogError(kGpaStatusErrorFailed,
+                        "pass {}: sample slot {}'s triggers closed no sampler interval (the sampler stopped before "
+                        "recording them, or the pass ran while it was not sampling)",
+                        pass, slot);
+      }
+      sampled_->Accumulate(pass, first->second, last->second, &sums, &weights);
+    }
+  }
+  sampled_->Finish(sums, weights, values);
+  return kGpaStatusOk;
+}
+
+GpaStatus VulkanSession::PerformanceValue(SampleSlot slot, std::size_t column, double* value) const {
+  const PerformanceColumn& where = performance_column_[column];
+  if (slot >= records_[where.pass].size() || !records_[where.pass][slot].begun) {
+    return LogError(kGpaStatusErrorSampleNotFound,
+                    "sample slot {} was not recorded in pass {}, which counts {}: every pass must record the same "
+                    "samples",
+                    slot, where.pass, setup_.counters[column].info.name);
+  }
+  const SampleRecord& record = records_[where.pass][slot];
+  double sum = 0.0;
+  for (const Segment& segment : record.segments) {
+    sum += lists_[segment.list]->performance->Value(segment.performance_query, where.position);
+  }
+  *value = setup_.counters[column].additive ? sum : sum / static_cast<double>(record.segments.size());
+  return kGpaStatusOk;
 }
 
 GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const GpaUInt32 pass = 0;  // every counter of this backend is collected in the one pass
+  std::unique_lock<std::mutex> lock(mutex_);
+  const GpaUInt32 pass = 0;  // timestamps and statistics are read from the first pass; sampled counters from theirs
   const auto deadline = std::chrono::steady_clock::now() + result_timeout_;
   auto pause = std::chrono::microseconds(50);
-  for (;;) {
-    GpaStatus status = RefreshResults(pass);
+  for (GpaUInt32 waited = 0; waited < PassCount();) {
+    AdvanceSampler();
+    if (sampler_status_ != kGpaStatusOk) return sampler_status_;
+    GpaStatus status = RefreshResults(waited);
     if (status != kGpaStatusOk) return status;
-    if (pass_ready_[pass]) break;
+    if (pass_ready_[waited] && (sampled_ == nullptr || sampled_->Decoded(waited))) {
+      ++waited;
+      continue;
+    }
     if (std::chrono::steady_clock::now() > deadline) {
       std::size_t missing = 0;
-      for (const SampleRecord& record : records_[pass]) missing += record.required && !RecordAvailable(record);
+      for (const SampleRecord& record : records_[waited]) missing += record.required && !RecordAvailable(record);
       return LogError(kGpaStatusErrorTimeout,
-                      "{} sample(s) had no results after {} ms: was every command buffer of the pass submitted "
-                      "(and every secondary executed) exactly once?",
-                      missing, result_timeout_.count());
+                      "pass {}: {} sample(s) had no results after {} ms: was every command buffer of the pass "
+                      "submitted (and every secondary executed) exactly once?",
+                      waited, missing, result_timeout_.count());
     }
+    lock.unlock();
     std::this_thread::sleep_for(pause);
+    lock.lock();
     pause = std::min(pause * 2, std::chrono::microseconds(2000));
   }
 
@@ -435,14 +677,28 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
 
   const std::size_t columns = setup_.counters.size();
   values->assign(static_cast<std::size_t>(slot_count) * columns, 0.0);
+  std::vector<double> sampled;
+  if (sampled_ != nullptr) {
+    if (GpaStatus status = PlaceTriggers(); status != kGpaStatusOk) return status;
+  }
   for (SampleSlot slot = 0; slot < slot_count && slot < records_[pass].size(); ++slot) {
     const SampleRecord& record = records_[pass][slot];
     // Samples only ever seen on a secondary that was never copied may have no results: left 0.
     if (!record.begun || !RecordAvailable(record)) continue;
+    sampled.clear();
+    if (sampled_ != nullptr && record.required) {
+      if (GpaStatus status = SampledValues(slot, &sampled); status != kGpaStatusOk) return status;
+    }
     for (std::size_t c = 0; c < columns; ++c) {
       const VulkanHardwareCounter& counter = setup_.counters[c];
       double value = 0;
-      if (counter.source == CounterSource::kPipelineStatistic) {
+      if (counter.source == CounterSource::kSampledMetric) {
+        value = sampled.empty() ? 0.0 : sampled[static_cast<std::size_t>(sampled_column_[c])];
+      } else if (counter.source == CounterSource::kPerformanceQuery) {
+        if (record.required) {
+          if (GpaStatus status = PerformanceValue(slot, c, &value); status != kGpaStatusOk) return status;
+        }
+      } else if (counter.source == CounterSource::kPipelineStatistic) {
         const std::uint32_t column = StatisticColumn(statistics_, counter.statistic);
         std::uint64_t sum = 0;
         for (const Segment& segment : record.segments) {
@@ -462,7 +718,9 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
           case CounterSource::kTopToBottomTime: ticks = (end - top) & mask; break;
           case CounterSource::kStartTime: ticks = (top - origin.value_or(top)) & mask; break;
           case CounterSource::kEndTime: ticks = (end - origin.value_or(top)) & mask; break;
-          case CounterSource::kPipelineStatistic: break;
+          case CounterSource::kPipelineStatistic:
+          case CounterSource::kSampledMetric:
+          case CounterSource::kPerformanceQuery: break;
         }
         value = static_cast<double>(ticks) * period;
       }

@@ -9,6 +9,21 @@
 // timestamps to the last's; its statistics are the sum over segments. Samples recorded in a secondary
 // command buffer are results of the primary that executes it once copied (GpaCopySecondarySamples): the copy
 // points at the secondary's queries, which that single execution writes.
+//
+// With NVIDIA's GPU periodic sampler (SessionSetup::sampled), every segment is also delimited by engine
+// triggers, each recorded right after a top- and a bottom-of-pipe timestamp of its own (a marker): the timestamps
+// make the front end wait for the work before them (draws and dispatches alike, measured on the H100: a trigger
+// alone, or after a lone bottom-of-pipe timestamp, can fire before the draws before it are done), and they say on
+// the sampler's own clock which sampler interval the trigger closed. A segment's values are its intervals between its two triggers. Each GPA
+// pass has its own sampler configuration; the next pass's is set once every command list of the current pass
+// has ended and its work has completed (checked in every call). Engine triggers recorded while another pass is
+// being sampled are not counted (measured on the H100), so a pass's command lists must be recorded after the
+// previous pass's work has completed: GpaBeginCommandList refuses a pass that is not the one being sampled
+// (docs/graphics-counters.md).
+//
+// With the driver's VK_KHR_performance_query counters (SessionSetup::performance), each GPA pass has a set of them the
+// driver counts in one pass, and every segment recorded in that pass is also one performance query of its command
+// list (vulkan_performance_queries.h); a sample's value is the sum over its segments (the mean for percentages).
 #ifndef OPENGPA_BACKENDS_VULKAN_VULKAN_SESSION_H_
 #define OPENGPA_BACKENDS_VULKAN_VULKAN_SESSION_H_
 
@@ -16,11 +31,14 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "backends/common/sampled_passes.h"
 #include "backends/vulkan/vulkan_hardware_counters.h"
+#include "backends/vulkan/vulkan_performance_queries.h"
 #include "backends/vulkan/vulkan_query_pool.h"
 #include "backends/vulkan/vulkan_functions.h"
 #include "core/backend.h"
@@ -38,6 +56,12 @@ struct SessionSetup {
   // VK_AMD_gpa_interface's commands where the device was created with it: samples are recorded through them
   // (vulkan_gpa_interface_recorder.h), as AMD's GPA does; null: core queries (vulkan_query_pool.h).
   const GpaInterfaceFunctions* gpa_interface = nullptr;
+  // NVIDIA's GPU periodic sampler for the kSampledMetric counters, with their passes; null without them.
+  const nvidia::GraphicsCounterSource* sampler = nullptr;
+  std::shared_ptr<SampledPasses> sampled;
+  // The driver's VK_KHR_performance_query counters: the query set of each GPA pass, pass p = element p (none
+  // without them). Each set is counted in one driver pass (vulkan_performance_counters.h).
+  std::vector<PerformanceQuerySet> performance;
 };
 
 class VulkanSession final : public BackendSession {
@@ -45,7 +69,7 @@ class VulkanSession final : public BackendSession {
   explicit VulkanSession(SessionSetup setup);
   ~VulkanSession() override;
 
-  GpaUInt32 PassCount() const override { return 1; }
+  GpaUInt32 PassCount() const override;
   GpaStatus Begin() override;
   GpaStatus End() override { return kGpaStatusOk; }
 
@@ -66,6 +90,10 @@ class VulkanSession final : public BackendSession {
     std::uint32_t list = 0;   // index into lists_
     std::uint32_t entry = 0;  // query entry in that list's pools
     bool open = false;        // its statistics query still has to be ended
+    // Sampled sessions: the marker entries of the triggers at the segment's two ends (RecordBoundary).
+    std::uint32_t begin_marker = 0;
+    std::uint32_t end_marker = 0;
+    std::uint32_t performance_query = 0;  // its VK_KHR_performance_query query, where its list has them
   };
   struct SampleRecord {
     bool begun = false;
@@ -81,11 +109,30 @@ class VulkanSession final : public BackendSession {
   GpaStatus CloseContinuedSegments(ListRecord& list, const char* action);
   // Ends every statistics query still open on `list` (its end, or the next sample on it, is near).
   void CloseOpenSegments(ListRecord& list);
+  // Ends a segment's queries (statistics and performance) on its list.
+  void EndSegmentQueries(ListRecord& list, const Segment& segment);
   GpaStatus OpenSegment(ListRecord& list, SampleSlot slot, SampleRecord& record, bool first);
   GpaStatus RefreshResults(GpaUInt32 pass);
   bool RecordAvailable(const SampleRecord& record) const;
   bool PassAvailable(GpaUInt32 pass) const;
   std::optional<std::uint64_t> TimestampOf(const Segment& segment, TimestampRole role) const;
+  std::uint64_t TimestampNs(const Segment& segment, TimestampRole role) const;
+  // Records a sampler interval boundary: a marker entry's top- and bottom-of-pipe timestamps, then an engine
+  // trigger. Returns the marker entry, whose bottom-of-pipe timestamp places the trigger on the GPU's clock.
+  std::uint32_t RecordBoundary(ListRecord& list);
+  // Moves the sampler on while its pass is done: decodes it and samples the next. `wait_to_settle`: a pass done less
+  // than kSamplerSettle ago is waited for instead of left for a later call.
+  void AdvanceSampler(bool wait_to_settle = false);
+  bool PassRecorded(GpaUInt32 pass) const;
+  // Which sampler interval each executed trigger of each decoded pass closed (once, when results are read).
+  GpaStatus PlaceTriggers();
+  static std::uint64_t TriggerKey(std::uint32_t list, std::uint32_t marker) {
+    return (std::uint64_t{list} << 32) | marker;
+  }
+  // The sampled counters' values of `slot`, by SampledPasses name index.
+  GpaStatus SampledValues(SampleSlot slot, std::vector<double>* values) const;
+  // Result column `column`'s VK_KHR_performance_query value for `slot`: its segments' sum, or their mean.
+  GpaStatus PerformanceValue(SampleSlot slot, std::size_t column, double* value) const;
 
   const SessionSetup setup_;
   const bool timestamps_;
@@ -96,6 +143,24 @@ class VulkanSession final : public BackendSession {
   std::vector<std::vector<SampleRecord>> records_;  // [pass][slot]
   std::vector<bool> pass_ready_;
   std::optional<std::uint64_t> time_origin_;  // GPU clock at Begin(), when calibrated timestamps allow
+  const std::shared_ptr<SampledPasses> sampled_;  // null without sampled counters
+  std::vector<int> sampled_column_;               // per result column: index into sampled_'s names, or -1
+  struct PerformanceColumn {
+    GpaUInt32 pass = 0;        // the GPA pass whose query set counts it
+    std::size_t position = 0;  // its place in that set's results
+  };
+  std::vector<PerformanceColumn> performance_column_;  // per result column (kPerformanceQuery columns only)
+  GpaStatus sampler_status_ = kGpaStatusOk;       // the first failure of the sampler, reported by ReadResults
+  struct Trigger {
+    std::uint32_t list = 0;
+    std::uint32_t marker = 0;
+  };
+  std::vector<std::vector<Trigger>> triggers_;  // [pass], in recording order
+  std::vector<std::map<std::uint64_t, std::size_t>> trigger_intervals_;  // [pass]: TriggerKey -> interval
+  bool triggers_placed_ = false;
+  // When the pass being sampled was first seen complete: the sampler records a trigger a little after the GPU
+  // passes it, so it is stopped only kSamplerSettle later (the last triggers were lost without the wait, on the H100).
+  std::optional<std::chrono::steady_clock::time_point> active_complete_since_;
 };
 
 }  // namespace opengpa::vulkan

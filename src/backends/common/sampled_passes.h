@@ -1,0 +1,95 @@
+// The passes of a session whose hardware counters come from NVIDIA's GPU periodic sampler
+// (nvidia/graphics_counter_source.h), shared by the Vulkan and OpenGL backends: one sampler configuration per
+// GPA pass, started when the pass begins and stopped and decoded when its work is done, and the values of a
+// sample rebuilt from the sampler's intervals between the two triggers that delimit it.
+//
+// The sampler closes an interval at every trigger. The backend says where its triggers are: by GPU time (a
+// Vulkan engine trigger is recorded right after a bottom-of-pipe timestamp, and the interval it closes ends
+// just after that timestamp, on the same clock) or by order (OpenGL's CPU triggers are the only ones).
+#ifndef OPENGPA_BACKENDS_COMMON_SAMPLED_PASSES_H_
+#define OPENGPA_BACKENDS_COMMON_SAMPLED_PASSES_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/backend.h"
+#include "nvidia/graphics_counter_source.h"
+
+namespace opengpa {
+
+// How far from a trigger's timestamp the interval it closes may end: usually within a few microseconds either way
+// on the H100, 188 us once (a trigger the front end reached while a clear was still running); an interval ending
+// further away belongs to another trigger.
+constexpr std::uint64_t kTriggerToIntervalEndLimitNs = 1'000'000;
+// How far before its timestamp the sampler may place a trigger and still have it close the interval after the
+// work before it: 1.15 us measured after a dispatch on the H100.
+constexpr std::uint64_t kTriggerBeforeStampNs = 2'000;
+
+// Which sampler interval each trigger closed. `stamps_ns` are the GPU times of the timestamps written just before
+// each trigger, in the order the GPU ran the triggers; `interval_ends_ns` the decoded intervals' end times. When
+// there are as many intervals as triggers, trigger k closed interval k (the sampler's time of a trigger lies within
+// microseconds of its timestamp, either side; 188 us before it after a render pass's clear, on the H100, so the
+// order is what counts). Otherwise (a trigger lost, a foreign one between) each trigger gets the first interval
+// after the previous trigger's that ends no earlier than kTriggerBeforeStampNs before its timestamp. An interval
+// ending more than kTriggerToIntervalEndLimitNs from the timestamp means the trigger was not sampled (the pass ran
+// with another configuration): kGpaStatusErrorFailed, logged. Triggers after the last decoded interval get none
+// (intervals->size() < stamps_ns.size()).
+GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std::vector<std::uint64_t>& interval_ends_ns,
+                          std::vector<std::size_t>* intervals);
+
+class SampledPasses {
+ public:
+  // `names` are the session's sampled hardware counters (metrics of `source`), `additive[i]` whether names[i]
+  // is a count; `passes` their plan (GraphicsCounterSource::PlanPasses).
+  SampledPasses(const nvidia::GraphicsCounterSource& source, nvidia::perfworks::TriggerSource trigger,
+                std::vector<std::string> names, std::vector<bool> additive,
+                std::vector<nvidia::perfworks::PassConfig> passes);
+  ~SampledPasses();
+
+  GpaUInt32 PassCount() const { return static_cast<GpaUInt32>(passes_.size()); }
+  bool Empty() const { return names_.empty(); }
+  // The pass being sampled now; PassCount() once every pass is decoded.
+  GpaUInt32 ActivePass() const { return active_; }
+  bool Decoded(GpaUInt32 pass) const { return pass < active_; }
+
+  // Begins the sampler session and samples pass 0.
+  GpaStatus Begin();
+  // Stops and decodes the active pass and samples the next one (ending the sampler session after the last).
+  GpaStatus Advance();
+  GpaStatus CpuTrigger();
+
+  // The intervals of decoded `pass` that the backend's triggers closed, given the GPU timestamp written just
+  // before each trigger, in the order the GPU ran them (AssignIntervals).
+  GpaStatus IntervalsClosedAfter(GpaUInt32 pass, const std::vector<std::uint64_t>& stamps_ns,
+                                 std::vector<std::size_t>* intervals) const;
+  std::size_t IntervalCount(GpaUInt32 pass) const { return decoded_[pass].durations.size(); }
+
+  // Adds pass `pass`'s counters over intervals (after, last] to `sums` / `weights` (indexed like `names`): counts
+  // add up; ratios add value x duration, with the duration in `weights`. Finish() turns them into values.
+  void Accumulate(GpaUInt32 pass, std::size_t after, std::size_t last, std::vector<double>* sums,
+                  std::vector<double>* weights) const;
+  void Finish(const std::vector<double>& sums, const std::vector<double>& weights, std::vector<double>* values) const;
+
+ private:
+  struct DecodedPass {
+    std::vector<std::uint64_t> end_ns;            // per interval
+    std::vector<double> durations;                // per interval, ns
+    std::vector<std::vector<double>> values;      // [interval][metric of the pass]
+  };
+
+  const nvidia::GraphicsCounterSource& source_;
+  nvidia::perfworks::TriggerSource trigger_;
+  std::vector<std::string> names_;
+  std::vector<bool> additive_;
+  std::vector<nvidia::perfworks::PassConfig> passes_;
+  std::unique_ptr<nvidia::perfworks::PeriodicSampler> sampler_;
+  GpaUInt32 active_ = 0;
+  std::vector<DecodedPass> decoded_;
+  std::vector<bool> merged_;  // the sampler merged triggers of the pass: its intervals cannot be matched
+};
+
+}  // namespace opengpa
+
+#endif  // OPENGPA_BACKENDS_COMMON_SAMPLED_PASSES_H_

@@ -1,0 +1,162 @@
+#include "nvidia/graphics_counter_source.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+
+#include "nvidia/gpu_processes.h"
+#include "platform/logging.h"
+
+namespace opengpa::nvidia {
+namespace {
+
+using perfworks::MetricDescription;
+
+bool EndsWith(const std::string& text, const char* suffix) {
+  const std::size_t n = std::char_traits<char>::length(suffix);
+  return text.size() >= n && text.compare(text.size() - n, n, suffix) == 0;
+}
+
+// The metrics one sampler pass of `chip` can collect, in the forms that aggregate over several intervals.
+std::vector<GraphicsMetric> SampleableMetrics(const perfworks::ChipMetrics& chip) {
+  std::vector<GraphicsMetric> metrics;
+  for (MetricDescription& described : chip.ListMetrics()) {
+    const bool counter = described.type == perfworks::kMetricCounter;
+    const bool wanted = counter ? EndsWith(described.name, ".sum")
+                                : described.type == perfworks::kMetricRatio ? EndsWith(described.name, ".pct")
+                                                                            : true;
+    if (!wanted || !chip.IsSampleable(described.name)) continue;
+    metrics.push_back({std::move(described), counter});
+  }
+  return metrics;
+}
+
+// Listing and checking a chip's metrics takes about a second; every context of the process shares one list.
+std::shared_ptr<const std::vector<GraphicsMetric>> CachedMetrics(const perfworks::ChipMetrics& chip) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const std::vector<GraphicsMetric>>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& entry = cache[chip.Chip()];
+  if (entry == nullptr) entry = std::make_shared<const std::vector<GraphicsMetric>>(SampleableMetrics(chip));
+  return entry;
+}
+
+const perfworks::PerfWorksLibrary* TargetLibrary(std::string* why) {
+  const perfworks::PerfWorksLibrary* library = perfworks::PerfWorksLibrary::Get(why);
+  if (library != nullptr && !library->HasTarget()) {
+    *why = "PerfWorks' target library is missing";
+    return nullptr;
+  }
+  return library;
+}
+
+}  // namespace
+
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForDevice(const perfworks::PerfWorksLibrary& library,
+                                                                         std::size_t index, std::string* why) {
+  perfworks::SamplerSupport support = perfworks::QuerySamplerSupport(library, index);
+  if (!support.supported) {
+    *why = support.why;
+    return nullptr;
+  }
+  std::unique_ptr<GraphicsCounterSource> source(new GraphicsCounterSource(library));
+  source->has_device_ = true;
+  source->device_index_ = index;
+  source->chip_ = support.chip;
+  source->device_name_ = support.device_name;
+  source->chip_metrics_ = perfworks::ChipMetrics::Create(library, support.chip, support.availability, why);
+  if (source->chip_metrics_ == nullptr) return nullptr;
+  source->metrics_ = CachedMetrics(*source->chip_metrics_);
+  return source;
+}
+
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForVulkan(const perfworks::VulkanDeviceHandles& handles,
+                                                                         std::string* why) {
+  const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
+  if (library == nullptr) return nullptr;
+  std::size_t index = 0;
+  if (!perfworks::VulkanDeviceIndex(*library, handles, &index, why)) return nullptr;
+  return ForDevice(*library, index, why);
+}
+
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglContext(std::string* why) {
+  const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
+  if (library == nullptr) return nullptr;
+  std::size_t index = 0;
+  if (!perfworks::CurrentEglDeviceIndex(*library, &index, why)) return nullptr;
+  return ForDevice(*library, index, why);
+}
+
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForChip(const std::string& chip, std::string* why) {
+  const perfworks::PerfWorksLibrary* library = perfworks::PerfWorksLibrary::Get(why);
+  if (library == nullptr) return nullptr;
+  std::unique_ptr<GraphicsCounterSource> source(new GraphicsCounterSource(*library));
+  source->chip_ = chip;
+  source->device_name_ = chip;
+  source->chip_metrics_ = perfworks::ChipMetrics::Create(*library, chip, {}, why);
+  if (source->chip_metrics_ == nullptr) return nullptr;
+  source->metrics_ = CachedMetrics(*source->chip_metrics_);
+  return source;
+}
+
+GpaStatus GraphicsCounterSource::PlanPasses(const std::vector<std::string>& names,
+                                            std::vector<perfworks::PassConfig>* passes) const {
+  return chip_metrics_->PlanPasses(names, passes);
+}
+
+GpaStatus GraphicsCounterSource::BeginSampler(perfworks::TriggerSource trigger,
+                                              const std::vector<perfworks::PassConfig>& passes,
+                                              std::unique_ptr<perfworks::PeriodicSampler>* out) const {
+  if (!has_device_) {
+    return LogError(kGpaStatusErrorFailed, "{}: an offline context has no GPU to sample", chip_);
+  }
+  // Enough samples for a long pass: each GPA sample boundary is one, so 64K boundaries per pass.
+  constexpr std::uint32_t kMaxSamples = 65536;
+  GpaStatus status = perfworks::PeriodicSampler::Begin(library_, device_index_, {static_cast<std::uint32_t>(trigger)},
+                                                       0, passes, kMaxSamples, out);
+  if (status != kGpaStatusOk) return status;
+  WarnAboutOtherProcesses();
+  // What the clocks do while sampling, read (never set): a locked clock makes the sampled work slower than usual.
+  auto clocks = perfworks::MakeParams<perfworks::DeviceGetClockStatusParams>();
+  clocks.device_index = device_index_;
+  if (library_.Target().device_get_clock_status(&clocks) == perfworks::kSuccess) {
+    static constexpr const char* kStatus[] = {"unknown",       "locked to rated TDP", "unlocked, boost enabled",
+                                              "unlocked, boost disabled", "locked", "unlocked"};
+    const bool known = clocks.clock_status >= 0 && clocks.clock_status < 6;
+    Log(kGpaLoggingMessage, "{}: GPU periodic sampler session begun; clocks {}", chip_,
+        known ? kStatus[clocks.clock_status] : "in an unknown state");
+  }
+  return kGpaStatusOk;
+}
+
+void GraphicsCounterSource::WarnAboutOtherProcesses() const {
+  std::size_t count = 0;
+  auto count_params = perfworks::MakeParams<perfworks::GetDeviceCountParams>();
+  if (library_.Target().get_device_count(&count_params) == perfworks::kSuccess) count = count_params.device_count;
+  std::vector<perfworks::PciBusId> buses(count);
+  auto ids = perfworks::MakeParams<perfworks::DeviceGetPciBusIdsParams>();
+  ids.bus_ids = buses.data();
+  ids.device_count = buses.size();
+  if (device_index_ >= count || library_.Target().device_get_pci_bus_ids(&ids) != perfworks::kSuccess) return;
+  const perfworks::PciBusId& bus = buses[device_index_];
+  std::string why;
+  const auto others = OtherProcessesOnGpu(bus.domain, bus.bus, bus.device, &why);
+  if (!others) {
+    Log(kGpaLoggingMessage, "{}: the GPU periodic sampler counts every process's work on this GPU, and NVML cannot "
+                            "say which others use it ({})", device_name_, why);
+    return;
+  }
+  if (others->empty()) return;
+  std::string list;
+  for (const GpuProcess& process : *others) {
+    list += fmt::format("{}{}{}", list.empty() ? "" : ", ", process.pid,
+                        process.name.empty() ? "" : fmt::format(" ({})", process.name));
+  }
+  Log(kGpaLoggingMessage,
+      "{}: other processes use this GPU ({}): the GPU periodic sampler counts their work between this session's "
+      "triggers too, so its samples include it",
+      device_name_, list);
+}
+
+}  // namespace opengpa::nvidia

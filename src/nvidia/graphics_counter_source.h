@@ -1,0 +1,73 @@
+// The NVIDIA hardware-counter source of the Vulkan and OpenGL backends: PerfWorks' GPU periodic sampler on the
+// application's GPU (or, offline, a named chip). It knows which metrics one sampler pass can collect, plans a
+// set of them into passes, and samples one pass at a time; where a sample begins and ends is the backend's
+// business (a Vulkan engine trigger after a bottom-of-pipe timestamp, a CPU trigger after glFinish:
+// docs/graphics-counters.md).
+//
+// Hardware counters offered: every counter metric the chip can sample in one pass, as `.sum` (additive, so a
+// sample made of several sampler intervals is their sum), and every such ratio (`.pct`) and throughput
+// (`.avg.pct_of_peak_sustained_elapsed`), which are averaged over those intervals weighted by their duration.
+#ifndef OPENGPA_NVIDIA_GRAPHICS_COUNTER_SOURCE_H_
+#define OPENGPA_NVIDIA_GRAPHICS_COUNTER_SOURCE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu_performance_api/gpu_perf_api_types.h"
+#include "nvidia/perfworks_graphics_device.h"
+#include "nvidia/perfworks_metrics.h"
+#include "nvidia/perfworks_sampler.h"
+
+namespace opengpa::nvidia {
+
+struct GraphicsMetric {
+  perfworks::MetricDescription described;
+  bool additive = true;  // a count (.sum): sums over intervals; otherwise a duration-weighted mean
+};
+
+class GraphicsCounterSource {
+ public:
+  // For the GPU behind a Vulkan device, or the calling thread's current EGL context. nullptr and *why (one
+  // sentence: what is missing, or what holds the counters) when hardware counters cannot be had there.
+  static std::unique_ptr<GraphicsCounterSource> ForVulkan(const perfworks::VulkanDeviceHandles& handles,
+                                                          std::string* why);
+  static std::unique_ptr<GraphicsCounterSource> ForCurrentEglContext(std::string* why);
+  // A chip's metrics without a GPU ("GH100"): listing and pass planning only.
+  static std::unique_ptr<GraphicsCounterSource> ForChip(const std::string& chip, std::string* why);
+
+  const std::string& Chip() const { return chip_; }
+  const std::string& DeviceName() const { return device_name_; }
+  bool HasDevice() const { return has_device_; }
+  std::size_t DeviceIndex() const { return device_index_; }
+  const std::vector<GraphicsMetric>& Metrics() const { return *metrics_; }
+  const perfworks::ChipMetrics& Evaluator() const { return *chip_metrics_; }
+  const perfworks::PerfWorksLibrary& Library() const { return library_; }
+
+  // Sampler passes for `names` (metrics of Metrics()), each PassConfig::metrics indexing `names`.
+  GpaStatus PlanPasses(const std::vector<std::string>& names, std::vector<perfworks::PassConfig>* passes) const;
+  // A sampler session on this device triggered by `trigger` (kTriggerEngine or kTriggerCpu), sized for
+  // `passes`. Warns once when other processes use the GPU: the sampler counts their work too.
+  GpaStatus BeginSampler(perfworks::TriggerSource trigger, const std::vector<perfworks::PassConfig>& passes,
+                         std::unique_ptr<perfworks::PeriodicSampler>* out) const;
+
+ private:
+  explicit GraphicsCounterSource(const perfworks::PerfWorksLibrary& library) : library_(library) {}
+  // Logs the other processes NVML sees on this GPU (the sampler counts their work too).
+  void WarnAboutOtherProcesses() const;
+  static std::unique_ptr<GraphicsCounterSource> ForDevice(const perfworks::PerfWorksLibrary& library,
+                                                          std::size_t index, std::string* why);
+
+  const perfworks::PerfWorksLibrary& library_;
+  bool has_device_ = false;
+  std::size_t device_index_ = 0;
+  std::string chip_;
+  std::string device_name_;
+  std::unique_ptr<perfworks::ChipMetrics> chip_metrics_;
+  std::shared_ptr<const std::vector<GraphicsMetric>> metrics_;  // shared by every source of the same chip
+};
+
+}  // namespace opengpa::nvidia
+
+#endif  // OPENGPA_NVIDIA_GRAPHICS_COUNTER_SOURCE_H_
