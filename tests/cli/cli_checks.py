@@ -8,6 +8,7 @@ installed by scripts/install_deps.sh); a missing validator fails the check rathe
 """
 import argparse
 import csv
+import glob
 import io
 import json
 import os
@@ -247,6 +248,26 @@ def list_csv_and_table_hold_the_same_counters_as_json(ctx):
     body = table[header + 2:]
     expect(len(body) == len(rows), f"table has {len(body)} rows, CSV {len(rows)}")
     expect(all(not line.endswith(" ") for line in table), "table lines end in spaces")
+
+
+@check
+def list_and_passes_vk_on_radvs_null_device_use_gpa_names_and_the_drivers_passes(ctx):
+    # RADV's null device (an AMD GPU the driver pretends to have, docs/vulkan-driver-counters.md); CMake registers
+    # this check only where Debian's mesa-vulkan-drivers installed RADV's ICD.
+    icd = sorted(glob.glob("/usr/share/vulkan/icd.d/radeon_icd*.json"))[0]
+    env = dict(os.environ, VK_DRIVER_FILES=icd, RADV_FORCE_FAMILY="navi21")
+    path = os.path.join(ctx.tmp, "radv.json")
+    ctx.run("list", "--api", "vk", "--format", "json", "-o", path, "--force", env=env)
+    doc = ctx.validated("counters.schema.json", path)
+    expect("RADV NAVI21" in doc["device"]["name"], doc["device"])
+    usages = {c["name"]: c["usage"] for c in doc["counters"]}
+    for name, usage in (("Wavefronts", "items"), ("VALUInsts", "items"), ("VALUBusy", "percentage"),
+                        ("FetchSize", "kilobytes"), ("L2CacheHit", "percentage"), ("GPUBusyCycles", "cycles"),
+                        ("Instructions", "items"), ("GPUTime", "nanoseconds")):
+        expect(usages.get(name) == usage, f"{name}: {usages.get(name)}, not {usage}")
+    every = ",".join(usages)
+    result = ctx.run("passes", "--api", "vk", "--counters", every, "--quiet", env=env)
+    expect("need 2 pass(es) in one session" in result.stdout, result.stdout)
 
 
 @check
