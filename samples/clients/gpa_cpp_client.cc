@@ -39,10 +39,12 @@ class Client {
 
   // Every step of a profile; false (with the reason on stderr) at the first that fails.
   bool Profile(ClientWorkload& workload) {
-    return Check(gpa_.GpaOpenContext(ClientWorkloadGpaContext(&workload), ClientWorkloadOpenFlags(&workload), &context_),
-                 "GpaOpenContext") &&
+    return Check(
+               gpa_.GpaOpenContext(ClientWorkloadGpaContext(&workload), ClientWorkloadOpenFlags(&workload), &context_),
+               "GpaOpenContext") &&
            DescribeDevice() &&
-           Check(gpa_.GpaCreateSession(context_, kGpaSessionSampleTypeDiscreteCounter, &session_), "GpaCreateSession") &&
+           Check(gpa_.GpaCreateSession(context_, kGpaSessionSampleTypeDiscreteCounter, &session_),
+                 "GpaCreateSession") &&
            EnableCounters(workload) && CountPasses(workload) &&
            (ClientWorkloadCanSample(&workload) ? Sample(workload) && ReadResults(workload) : SamplingIsRefused());
   }
@@ -55,7 +57,8 @@ class Client {
  private:
   bool Check(GpaStatus status, const char* what) const {
     if (status == kGpaStatusOk) return true;
-    std::cerr << "gpa_cpp_client: " << what << " returned " << status << " (" << gpa_.GpaGetStatusAsStr(status) << ")\n";
+    std::cerr << "gpa_cpp_client: " << what << " returned " << status << " (" << gpa_.GpaGetStatusAsStr(status)
+              << ")\n";
     return false;
   }
 
@@ -116,8 +119,9 @@ class Client {
     for (GpaUInt32 pass = 0; pass < passes_; ++pass) {
       void* command_list = ClientWorkloadBeginCommandList(&workload);
       GpaCommandListId list = nullptr;
-      if (!Check(gpa_.GpaBeginCommandList(session_, pass, command_list, ClientWorkloadCommandListType(&workload), &list),
-                 "GpaBeginCommandList")) {
+      if (!Check(
+              gpa_.GpaBeginCommandList(session_, pass, command_list, ClientWorkloadCommandListType(&workload), &list),
+              "GpaBeginCommandList")) {
         return false;
       }
       for (GpaUInt32 sample = 0; sample < 2; ++sample) {
@@ -218,8 +222,8 @@ int main(int argc, char** argv) {
   GpaApiManager* manager = GpaApiManager::Instance();
   if (manager->LoadApi(api->second) != kGpaStatusOk) {
     std::cerr << "gpa_cpp_client: cannot load " << manager->GetLibraryFileName(api->second) << " (tried "
-              << manager->GetLibraryFullPath(api->second) << ", then the loader's search path): "
-              << manager->GetLastError() << "\n";
+              << manager->GetLibraryFullPath(api->second)
+              << ", then the loader's search path): " << manager->GetLastError() << "\n";
     return 1;
   }
   GpaFunctionTable* gpa = manager->GetFunctionTable(api->second);

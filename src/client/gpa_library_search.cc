@@ -19,16 +19,11 @@ bool IsReadableFile(const std::string& path) { return !IsFolder(path) && access(
 
 std::string GpaLibraryFileName(GpaApiType api) {
   switch (static_cast<int>(api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
-    case kGpaApiVulkan:
-      return "libGPUPerfAPIVK.so";
-    case kGpaApiOpengl:
-      return "libGPUPerfAPIGL.so";
-    case kGpaApiOpencl:
-      return "libGPUPerfAPICL.so";
-    case static_cast<int>(kGpaApiCuda):
-      return "libGPUPerfAPICUDA.so";
-    default:
-      return "libGPUPerfAPI?.so";
+    case kGpaApiVulkan: return "libGPUPerfAPIVK.so";
+    case kGpaApiOpengl: return "libGPUPerfAPIGL.so";
+    case kGpaApiOpencl: return "libGPUPerfAPICL.so";
+    case static_cast<int>(kGpaApiCuda): return "libGPUPerfAPICUDA.so";
+    default: return "libGPUPerfAPI?.so";
   }
 }
 

@@ -31,14 +31,14 @@ class CatalogOnlyContext : public BackendContext {
   std::vector<std::string_view> DerivedCatalogs() const override { return catalogs_; }
   [[nodiscard]] GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
   [[nodiscard]] GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
-                          std::unique_ptr<BackendSession>* out) override;
+                                        std::unique_ptr<BackendSession>* out) override;
 
  private:
   DeviceInfo device_;
   std::vector<HardwareCounterInfo> hardware_;
   std::vector<std::string_view> catalogs_;
   std::unique_ptr<nvidia::GraphicsCounterSource> sampler_;  // offline: listing and pass planning
-  std::size_t first_sampled_ = 0;                            // hardware_[first_sampled_..] are the sampler's
+  std::size_t first_sampled_ = 0;                           // hardware_[first_sampled_..] are the sampler's
 };
 
 // The offline contexts of each API (nullptr and a logged kGpaStatusErrorApiNotSupported when this build

@@ -117,7 +117,8 @@ GpaStatus GpaCounterLibGetFuncTable(void* gpa_counter_lib_function_table) {
   });
 }
 
-GpaStatus GpaCounterLibOpenCounterContext(GpaApiType api, GpaCounterContextHardwareInfo gpa_counter_context_hardware_info,
+GpaStatus GpaCounterLibOpenCounterContext(GpaApiType api,
+                                          GpaCounterContextHardwareInfo gpa_counter_context_hardware_info,
                                           GpaOpenContextFlags context_flags, GpaUInt8 generate_asic_specific_counters,
                                           GpaCounterContext* gpa_virtual_context) {
   return GuardedLocked("GpaCounterLibOpenCounterContext", [&]() -> GpaStatus {
@@ -172,8 +173,8 @@ GpaStatus GpaCounterLibGetCounterName(const GpaCounterContext gpa_virtual_contex
                      });
 }
 
-GpaStatus GpaCounterLibGetCounterIndex(const GpaCounterContext gpa_virtual_context, const GpaCounterParam* gpa_counter_info,
-                                       GpaUInt32* gpa_counter_index) {
+GpaStatus GpaCounterLibGetCounterIndex(const GpaCounterContext gpa_virtual_context,
+                                       const GpaCounterParam* gpa_counter_info, GpaUInt32* gpa_counter_index) {
   constexpr const char* kFunction = "GpaCounterLibGetCounterIndex";
   return WithContext(kFunction, gpa_virtual_context, [&](CounterContext& context) -> GpaStatus {
     if (gpa_counter_info == nullptr) return NullArgument(kFunction, "gpa_counter_info");
@@ -333,8 +334,8 @@ GpaStatus GpaCounterLibGetCountersByPass(const GpaCounterContext gpa_virtual_con
       return kGpaStatusOk;
     }
     if (*pass_count < needed) {
-      return LogError(kGpaStatusErrorInvalidParameter, "{}: *pass_count {} is less than the {} passes needed", kFunction,
-                      *pass_count, needed);
+      return LogError(kGpaStatusErrorInvalidParameter, "{}: *pass_count {} is less than the {} passes needed",
+                      kFunction, *pass_count, needed);
     }
     // As AMD documents: counter_by_pass_list (filled below) is what the caller sizes counter_indices by, in
     // a call before the one that passes them.

@@ -12,15 +12,16 @@
 #include <string>
 
 #include "core/backend.h"
-#include "platform/logging.h"
 #include "gpu_performance_api/gpu_perf_api_counters.h"
+#include "platform/logging.h"
 
 namespace opengpa::counter_library {
 
 // `api` is the caller's GpaApiType (v3's numbering) as an int (platform/enum_argument.h): C may pass any int.
 // Refusals are logged under `function`, the entry point that asked.
-[[nodiscard]] GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterContextHardwareInfo& hardware_info,
-                             std::unique_ptr<BackendContext>* out);
+[[nodiscard]] GpaStatus OpenOfflineBackend(const char* function, int api,
+                                           const GpaCounterContextHardwareInfo& hardware_info,
+                                           std::unique_ptr<BackendContext>* out);
 
 // Defined only when the CUDA backend is built (cuda_chip_context.cc).
 [[nodiscard]] GpaStatus OpenCudaChipContext(const std::string& chip, std::unique_ptr<BackendContext>* out);

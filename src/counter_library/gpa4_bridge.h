@@ -39,8 +39,8 @@ enum class SampleType : std::uint32_t { kDiscrete = 0, kStreaming = 1, kSqtt = 2
 
 // Opens a context for `v3_api` (the API in v3's numbering) listing the counters of a session of `type`
 // (kDiscrete, kStreaming or kStreamingAndSqtt; the device must offer it, else IncompatibleSampleTypes).
-[[nodiscard]] GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& device, GpaUInt32 context_flags,
-                             _GpaCounterContext** context);
+[[nodiscard]] GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& device,
+                                           GpaUInt32 context_flags, _GpaCounterContext** context);
 
 // GPA 4's GpaContextSampleTypeBits the device offers for `v3_api` (discrete counters always: bit 0).
 [[nodiscard]] GpaStatus SupportedSampleTypes(int v3_api, const DeviceIds& device, GpaUInt32* sample_types);
@@ -66,7 +66,7 @@ struct SpmColumns {
 };
 // results[k * timestamps + t]: counter indices[k] at timestamp t.
 [[nodiscard]] GpaStatus ComputeSeries(_GpaCounterContext* context, const SpmColumns& series, const GpaUInt32* indices,
-                        std::uint64_t count, double* results);
+                                      std::uint64_t count, double* results);
 
 }  // namespace opengpa::counter_library::gpa4
 

@@ -144,8 +144,7 @@ bool ParseConstants(const Json& constants, Catalog* out, std::string* error) {
                   fmt::format("constants: \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", Truncated(name)));
     }
     if (!value.is_number()) {
-      return Fail(error, fmt::format("constants: \"{}\" must be a number, found {}", Truncated(name),
-                                     Preview(value)));
+      return Fail(error, fmt::format("constants: \"{}\" must be a number, found {}", Truncated(name), Preview(value)));
     }
     out->constants.emplace_back(name, value.get<double>());
   }
@@ -177,12 +176,12 @@ bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, 
     return false;
   }
   if (!ParseDataType(type, &out->data_type)) {
-    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where, Truncated(type),
-                                   ListNames(kDataTypes)));
+    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where,
+                                   Truncated(type), ListNames(kDataTypes)));
   }
   if (!ParseUsageType(usage, &out->usage)) {
-    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where, Truncated(usage),
-                                   ListNames(kUsageTypes)));
+    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where,
+                                   Truncated(usage), ListNames(kUsageTypes)));
   }
   return true;
 }
@@ -211,7 +210,8 @@ bool ParseCatalog(std::string_view json_text, Catalog* out, std::string* error) 
   } catch (const Json::exception& e) {
     return Fail(error, fmt::format("catalog is not valid JSON: {}", Truncated(e.what(), 4 * kPreviewChars)));
   }
-  if (!root.is_object()) return Fail(error, "catalog must be a JSON object with \"counters\" (and optional \"constants\")");
+  if (!root.is_object())
+    return Fail(error, "catalog must be a JSON object with \"counters\" (and optional \"constants\")");
   for (const auto& item : root.items()) {
     if (item.key() != "constants" && item.key() != "counters" && item.key() != "comment") {
       return Fail(error, fmt::format("catalog: unknown top-level field \"{}\"", Truncated(item.key())));

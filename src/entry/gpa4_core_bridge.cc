@@ -17,7 +17,9 @@ bool CoreSampleType(std::uint32_t v4_type, int* type) {
     case SampleType::kDiscrete: *type = kGpaSessionSampleTypeDiscreteCounter; return true;
     case SampleType::kStreaming: *type = static_cast<int>(kGpaSessionSampleTypeStreamingCounter); return true;
     case SampleType::kSqtt: *type = static_cast<int>(kGpaSessionSampleTypeSqtt); return true;
-    case SampleType::kStreamingAndSqtt: *type = static_cast<int>(kGpaSessionSampleTypeStreamingCounterAndSqtt); return true;
+    case SampleType::kStreamingAndSqtt:
+      *type = static_cast<int>(kGpaSessionSampleTypeStreamingCounterAndSqtt);
+      return true;
   }
   return false;
 }

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "platform/logging.h"
 #include "platform/dynamic_library.h"
+#include "platform/logging.h"
 
 namespace opengpa::monitor {
 
@@ -29,13 +29,16 @@ GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address) {
   in_addr ignored{};
   if (inet_pton(AF_INET, parsed.host.c_str(), &ignored) != 1) {
     return LogError(kGpaStatusErrorInvalidParameter,
-                    "metrics server: listen address '{}' has host '{}', which is not an IPv4 address", text, parsed.host);
+                    "metrics server: listen address '{}' has host '{}', which is not an IPv4 address", text,
+                    parsed.host);
   }
   unsigned long port = 0;
   bool digits = !port_text.empty() && port_text.size() <= 5;
   for (char c : port_text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) digits = false;
-    else port = port * 10 + static_cast<unsigned long>(c - '0');
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      digits = false;
+    else
+      port = port * 10 + static_cast<unsigned long>(c - '0');
   }
   if (!digits || port > 65535) {
     return LogError(kGpaStatusErrorInvalidParameter, "metrics server: listen address '{}' has port '{}', not 0..65535",
@@ -72,13 +75,12 @@ struct CivetWeb {
 const CivetWeb& LoadCivetWeb() {
   static const CivetWeb civetweb = [] {
     CivetWeb loaded;
-    const std::vector<std::string> candidates =
-        LibraryCandidates({}, "OPENGPA_CIVETWEB_LIBRARY", {"libcivetweb.so.1"});
+    const std::vector<std::string> candidates = LibraryCandidates({}, "OPENGPA_CIVETWEB_LIBRARY", {"libcivetweb.so.1"});
     std::string error;
     loaded.library = DynamicLibrary::Open(candidates, &error, DynamicLibrary::Unload::kNever);
     if (loaded.library == nullptr) {
-      loaded.error = fmt::format("cannot load {} (Debian package libcivetweb1): {}", fmt::join(candidates, " or "),
-                                 error);
+      loaded.error =
+          fmt::format("cannot load {} (Debian package libcivetweb1): {}", fmt::join(candidates, " or "), error);
       return loaded;
     }
     const DynamicLibrary& so = *loaded.library;
@@ -86,7 +88,8 @@ const CivetWeb& LoadCivetWeb() {
         so.Resolve("mg_init_library", &loaded.init_library) && so.Resolve("mg_start2", &loaded.start) &&
         so.Resolve("mg_stop", &loaded.stop) && so.Resolve("mg_set_request_handler", &loaded.set_request_handler) &&
         so.Resolve("mg_get_server_ports", &loaded.get_server_ports) &&
-        so.Resolve("mg_get_request_info", &loaded.get_request_info) && so.Resolve("mg_get_header", &loaded.get_header) &&
+        so.Resolve("mg_get_request_info", &loaded.get_request_info) &&
+        so.Resolve("mg_get_header", &loaded.get_header) &&
         so.Resolve("mg_response_header_start", &loaded.response_header_start) &&
         so.Resolve("mg_response_header_add", &loaded.response_header_add) &&
         so.Resolve("mg_response_header_send", &loaded.response_header_send) && so.Resolve("mg_write", &loaded.write);
@@ -147,15 +150,24 @@ GpaStatus MetricsHttpServer::Start(const ListenAddress& address, const ServerLim
   const std::string queue = std::to_string(limits.connection_queue);
   const std::string backlog = std::to_string(limits.listen_backlog);
   // No document_root: CivetWeb serves no file; only the handler below answers.
-  const char* options[] = {"listening_ports", ports.c_str(),
-                           "num_threads", threads.c_str(),
-                           "request_timeout_ms", deadline.c_str(),
-                           "keep_alive_timeout_ms", deadline.c_str(),
-                           "connection_queue", queue.c_str(),
-                           "listen_backlog", backlog.c_str(),
-                           "max_request_size", "8192",
-                           "enable_keep_alive", "no",
-                           "decode_url", "no",
+  const char* options[] = {"listening_ports",
+                           ports.c_str(),
+                           "num_threads",
+                           threads.c_str(),
+                           "request_timeout_ms",
+                           deadline.c_str(),
+                           "keep_alive_timeout_ms",
+                           deadline.c_str(),
+                           "connection_queue",
+                           queue.c_str(),
+                           "listen_backlog",
+                           backlog.c_str(),
+                           "max_request_size",
+                           "8192",
+                           "enable_keep_alive",
+                           "no",
+                           "decode_url",
+                           "no",
                            nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = &IgnoreConnectionMessage;
@@ -170,10 +182,11 @@ GpaStatus MetricsHttpServer::Start(const ListenAddress& address, const ServerLim
   }
   civetweb.set_request_handler(started->context_, "/", &MetricsHttpServer::Handle, started.get());
   std::array<mg_server_port, 2> bound_ports{};
-  const int count = civetweb.get_server_ports(started->context_, static_cast<int>(bound_ports.size()), bound_ports.data());
+  const int count =
+      civetweb.get_server_ports(started->context_, static_cast<int>(bound_ports.size()), bound_ports.data());
   if (count < 1 || bound_ports[0].port <= 0 || bound_ports[0].port > 65535) {
-    return LogError(kGpaStatusErrorFailed, "metrics server: CivetWeb reports no listening port for {}:{}",
-                    address.host, address.port);
+    return LogError(kGpaStatusErrorFailed, "metrics server: CivetWeb reports no listening port for {}:{}", address.host,
+                    address.port);
   }
   started->bound_ = {address.host, static_cast<uint16_t>(bound_ports[0].port)};
   if (address.host != "127.0.0.1") {

@@ -18,8 +18,8 @@
 #include <string>
 #include <string_view>
 
-#include "monitor/metrics_exposition.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "monitor/metrics_exposition.h"
 
 struct mg_context;
 struct mg_connection;
@@ -47,9 +47,10 @@ class MetricsHttpServer {
  public:
   using BodyProvider = std::function<std::string(ExpositionFormat)>;
 
-  [[nodiscard]] static GpaStatus Start(const ListenAddress& address, BodyProvider provider, std::unique_ptr<MetricsHttpServer>* server);
+  [[nodiscard]] static GpaStatus Start(const ListenAddress& address, BodyProvider provider,
+                                       std::unique_ptr<MetricsHttpServer>* server);
   [[nodiscard]] static GpaStatus Start(const ListenAddress& address, const ServerLimits& limits, BodyProvider provider,
-                         std::unique_ptr<MetricsHttpServer>* server);
+                                       std::unique_ptr<MetricsHttpServer>* server);
 
   ~MetricsHttpServer();  // stops accepting, waits for the workers to finish their requests
   MetricsHttpServer(const MetricsHttpServer&) = delete;

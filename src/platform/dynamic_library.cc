@@ -6,8 +6,8 @@
 
 namespace opengpa {
 
-std::unique_ptr<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& candidates,
-                                                     std::string* error, Unload unload) {
+std::unique_ptr<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& candidates, std::string* error,
+                                                     Unload unload) {
   const int flags = RTLD_NOW | RTLD_LOCAL | (unload == Unload::kNever ? RTLD_NODELETE : 0);
   std::string errors;
   for (const std::string& candidate : candidates) {
@@ -35,8 +35,7 @@ DynamicLibrary::~DynamicLibrary() { dlclose(handle_); }
 void* DynamicLibrary::Symbol(const char* name) const { return dlsym(handle_, name); }
 
 std::vector<std::string> LibraryCandidates(const std::vector<std::string>& explicit_candidates,
-                                           const char* environment_variable,
-                                           const std::vector<std::string>& defaults) {
+                                           const char* environment_variable, const std::vector<std::string>& defaults) {
   if (!explicit_candidates.empty()) return explicit_candidates;
   std::vector<std::string> candidates;
   const char* from_environment = environment_variable != nullptr ? std::getenv(environment_variable) : nullptr;

@@ -18,8 +18,8 @@
 
 _Static_assert(sizeof(void*) == 8, "the pins are LP64's (x86_64 and aarch64 Linux)");
 
-#include "tests/abi/abi_pins.h"
 #include "tests/abi/abi_extra_pins.h"
+#include "tests/abi/abi_pins.h"
 
 GpaFuncTableInfo* gpa_function_table_info = NULL;
 

@@ -179,9 +179,9 @@ TEST_P(PublicApiTest, CounterQueriesCheckTheirOutputsBeforeTheContextAndTheIndex
 
 TEST_P(PublicApiTest, SessionsCheckTheContextThenTheSampleType) {
   GpaSessionId session = nullptr;
-  for (GpaSessionSampleType type : {kGpaSessionSampleTypeDiscreteCounter, kGpaSessionSampleTypeStreamingCounter,
-                                    kGpaSessionSampleTypeStreamingCounterAndSqtt,
-                                    static_cast<GpaSessionSampleType>(0xFFFFFFFF)}) {
+  for (GpaSessionSampleType type :
+       {kGpaSessionSampleTypeDiscreteCounter, kGpaSessionSampleTypeStreamingCounter,
+        kGpaSessionSampleTypeStreamingCounterAndSqtt, static_cast<GpaSessionSampleType>(0xFFFFFFFF)}) {
     EXPECT_EQ(gpa_->GpaCreateSession(nullptr, type, nullptr), kGpaStatusErrorNullPointer);
     EXPECT_EQ(gpa_->GpaCreateSession(nullptr, type, &session), kGpaStatusErrorNullPointer);
     EXPECT_EQ(gpa_->GpaCreateSession(bad_context_, type, nullptr), kGpaStatusErrorNullPointer);
@@ -271,7 +271,8 @@ TEST_P(PublicApiTest, ContinuingAndCopyingSamplesAreNotSupportedWithoutCommandLi
   for (GpaUInt32 count : {0u, 1u, 0x7FFFFFFFu}) {
     GpaUInt32* ids = count == 1 ? &new_ids : nullptr;
     EXPECT_EQ(gpa_->GpaCopySecondarySamples(nullptr, nullptr, count, ids), ListStatus(kGpaStatusErrorNullPointer));
-    EXPECT_EQ(gpa_->GpaCopySecondarySamples(nullptr, bad_secondary_, count, ids), ListStatus(kGpaStatusErrorNullPointer));
+    EXPECT_EQ(gpa_->GpaCopySecondarySamples(nullptr, bad_secondary_, count, ids),
+              ListStatus(kGpaStatusErrorNullPointer));
     EXPECT_EQ(gpa_->GpaCopySecondarySamples(bad_list_, nullptr, count, ids),
               ListStatus(kGpaStatusErrorCommandListNotFound));
     EXPECT_EQ(gpa_->GpaCopySecondarySamples(bad_list_, bad_list_, count, ids),

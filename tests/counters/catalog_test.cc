@@ -17,7 +17,7 @@ std::string CatalogError(const std::string& json) {
 // A valid counter entry with one field replaced (or removed when `value` is empty).
 std::string CounterWith(const std::string& field, const std::string& value) {
   const std::pair<const char*, const char*> fields[] = {
-      {"name", R"("GPUBusy")"},  {"group", R"("Timing")"},      {"description", R"("Busy %")"},
+      {"name", R"("GPUBusy")"}, {"group", R"("Timing")"},     {"description", R"("Busy %")"},
       {"type", R"("float64")"}, {"usage", R"("percentage")"}, {"formula", R"("a / b * 100")"}};
   std::string entry = "{";
   for (const auto& [name, default_value] : fields) {
@@ -73,9 +73,9 @@ TEST(CatalogTest, TypeAndUsageNamesMapToGpaEnums) {
   EXPECT_FALSE(ParseDataType("double", &type));
 
   const std::pair<const char*, GpaUsageType> usages[] = {
-      {"ratio", kGpaUsageTypeRatio},       {"percentage", kGpaUsageTypePercentage},
-      {"cycles", kGpaUsageTypeCycles},     {"milliseconds", kGpaUsageTypeMilliseconds},
-      {"bytes", kGpaUsageTypeBytes},       {"items", kGpaUsageTypeItems},
+      {"ratio", kGpaUsageTypeRatio},         {"percentage", kGpaUsageTypePercentage},
+      {"cycles", kGpaUsageTypeCycles},       {"milliseconds", kGpaUsageTypeMilliseconds},
+      {"bytes", kGpaUsageTypeBytes},         {"items", kGpaUsageTypeItems},
       {"kilobytes", kGpaUsageTypeKilobytes}, {"nanoseconds", kGpaUsageTypeNanoseconds}};
   for (const auto& [name, expected] : usages) {
     GpaUsageType usage = kGpaUsageTypeLast;
@@ -116,7 +116,8 @@ TEST(CatalogTest, EveryCounterFieldIsRequired) {
 }
 
 TEST(CatalogTest, CounterFieldsMustBeNonEmptyStrings) {
-  EXPECT_EQ(CatalogError(CounterWith("group", "7")), "counters[0] (\"GPUBusy\"): field \"group\" must be a string, found 7");
+  EXPECT_EQ(CatalogError(CounterWith("group", "7")),
+            "counters[0] (\"GPUBusy\"): field \"group\" must be a string, found 7");
   EXPECT_EQ(CatalogError(CounterWith("formula", R"("")")), "counters[0] (\"GPUBusy\"): field \"formula\" is empty");
   EXPECT_EQ(CatalogError(CounterWith("name", R"("GPU Busy")")),
             "counters[0]: field \"name\": \"GPU Busy\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)");

@@ -11,14 +11,10 @@ std::unique_ptr<ApiContext> CreateApiContext(const ContextRequest& request, std:
     return nullptr;
   }
   switch (static_cast<int>(request.api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
-    case static_cast<int>(kGpaApiCuda):
-      return CreateCudaApiContext(request, error);
-    case kGpaApiVulkan:
-      return CreateVulkanApiContext(request, error);
-    case kGpaApiOpengl:
-      return CreateOpenGlApiContext(request, error);
-    case kGpaApiOpencl:
-      return CreateOpenClApiContext(request, error);
+    case static_cast<int>(kGpaApiCuda): return CreateCudaApiContext(request, error);
+    case kGpaApiVulkan: return CreateVulkanApiContext(request, error);
+    case kGpaApiOpengl: return CreateOpenGlApiContext(request, error);
+    case kGpaApiOpencl: return CreateOpenClApiContext(request, error);
     default:
       *error = "api " + std::to_string(static_cast<int>(request.api)) + " is not supported by opengpa";
       return nullptr;

@@ -7,16 +7,11 @@ namespace {
 
 std::string GenerationName(GpaHwGeneration generation) {
   switch (static_cast<int>(generation)) {  // int: kGpaHwGenerationSoftware is outside the enumerators
-    case kGpaHwGenerationNvidia:
-      return "nvidia";
-    case kGpaHwGenerationIntel:
-      return "intel";
-    case static_cast<int>(kGpaHwGenerationSoftware):
-      return "software";
-    case kGpaHwGenerationNone:
-      return "none";
-    default:
-      return "amd-gfx" + std::to_string(static_cast<int>(generation));
+    case kGpaHwGenerationNvidia: return "nvidia";
+    case kGpaHwGenerationIntel: return "intel";
+    case static_cast<int>(kGpaHwGenerationSoftware): return "software";
+    case kGpaHwGenerationNone: return "none";
+    default: return "amd-gfx" + std::to_string(static_cast<int>(generation));
   }
 }
 
@@ -59,8 +54,8 @@ bool DescribeCounters(const GpaLibrary& library, const GpaContext& context, std:
       return false;
     }
     counter.group = text;
-    if (!library.Succeeded(gpa.GpaGetCounterDescription(context.Id(), index, &text),
-                           "GpaGetCounterDescription" + where, error)) {
+    if (!library.Succeeded(gpa.GpaGetCounterDescription(context.Id(), index, &text), "GpaGetCounterDescription" + where,
+                           error)) {
       return false;
     }
     counter.description = text;

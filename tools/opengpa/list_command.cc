@@ -8,13 +8,13 @@
 #include "choice_option.h"
 #include "command_registry.h"
 #include "counter_description.h"
-#include "opened_context.h"
 #include "name_matching.h"
 #include "nvpmapi_listing.h"
+#include "opened_context.h"
 #include "output_file.h"
-#include "terminal.h"
 #include "output_format.h"
 #include "platform/text_table.h"
+#include "terminal.h"
 
 namespace opengpa::cli {
 namespace {
@@ -166,12 +166,8 @@ int RunList(const ListOptions& options) {
     return 1;
   }
   switch (options.format) {
-    case OutputFormat::kJson:
-      WriteJson(options, *opened, device, counters, *out);
-      break;
-    case OutputFormat::kCsv:
-      WriteCsv(BuildTable(counters, options.names_only), *out);
-      break;
+    case OutputFormat::kJson: WriteJson(options, *opened, device, counters, *out); break;
+    case OutputFormat::kCsv: WriteCsv(BuildTable(counters, options.names_only), *out); break;
     case OutputFormat::kTable:
       if (options.names_only) {
         for (const auto& counter : counters) *out << counter.name << '\n';
@@ -180,8 +176,8 @@ int RunList(const ListOptions& options) {
       {
         const std::size_t width = options.output.empty() || options.output == "-" ? StdoutWidth() : 0;
         const std::string title =
-            std::to_string(counters.size()) + " counters of " + device.name + " (" + opened->Api().Description() +
-            ")" + (opened->Library().Extensions().get_counter_formula ? "" : "; this library exports no formulas");
+            std::to_string(counters.size()) + " counters of " + device.name + " (" + opened->Api().Description() + ")" +
+            (opened->Library().Extensions().get_counter_formula ? "" : "; this library exports no formulas");
         *out << WrapText(title, width) << "\n\n";
       }
       TextTable table = BuildTable(counters, false);

@@ -41,14 +41,16 @@ class SignalForwarding {
     action.sa_sigaction = &ForwardSignal;
     action.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&action.sa_mask);
-    for (std::size_t i = 0; i < std::size(kForwardedSignals); ++i) sigaction(kForwardedSignals[i], &action, &previous_[i]);
+    for (std::size_t i = 0; i < std::size(kForwardedSignals); ++i)
+      sigaction(kForwardedSignals[i], &action, &previous_[i]);
   }
   ~SignalForwarding() {
-    for (std::size_t i = 0; i < std::size(kForwardedSignals); ++i) sigaction(kForwardedSignals[i], &previous_[i], nullptr);
+    for (std::size_t i = 0; i < std::size(kForwardedSignals); ++i)
+      sigaction(kForwardedSignals[i], &previous_[i], nullptr);
   }
 
  private:
-  struct sigaction previous_[std::size(kForwardedSignals)] {};
+  struct sigaction previous_[std::size(kForwardedSignals)]{};
 };
 
 }  // namespace

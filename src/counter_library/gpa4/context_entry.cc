@@ -3,9 +3,9 @@
 // 3), so the API is translated to v3's numbering before the library's core sees it.
 #include "counter_library/gpa4/gpa4_entry_points.h"
 #include "counter_library/gpa4_bridge.h"
-#include "platform/guarded.h"
 #include "gpu_performance_api/opengpa_ext.h"
 #include "platform/enum_argument.h"
+#include "platform/guarded.h"
 
 namespace opengpa::counter_library::gpa4 {
 namespace {
