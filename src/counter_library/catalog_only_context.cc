@@ -23,7 +23,8 @@ GpaStatus CatalogOnlyContext::CountPasses(const std::vector<HardwareCounterIndex
   }
   std::vector<std::string> sampled;
   for (HardwareCounterIndex index : counters) {
-    if (sampler_ != nullptr && index >= first_sampled_ && index < end_sampled_) sampled.push_back(hardware_[index].name);
+    if (sampler_ != nullptr && index >= first_sampled_ && index < end_sampled_)
+      sampled.push_back(hardware_[index].name);
   }
   std::vector<nvidia::perfworks::PassConfig> plan;
   if (!sampled.empty()) {

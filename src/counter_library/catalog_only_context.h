@@ -47,8 +47,8 @@ class CatalogOnlyContext : public BackendContext {
   std::vector<std::string_view> catalogs_;
   std::vector<std::pair<std::string, double>> constants_;
   std::unique_ptr<nvidia::GraphicsCounterSource> sampler_;  // offline: listing and pass planning
-  std::size_t first_sampled_ = 0;                            // hardware_[first_sampled_, end_sampled_) are the
-  std::size_t end_sampled_ = 0;                              // sampler's
+  std::size_t first_sampled_ = 0;                           // hardware_[first_sampled_, end_sampled_) are the
+  std::size_t end_sampled_ = 0;                             // sampler's
 };
 
 // The offline contexts of each API (defined only when this build has that backend). `device` carries the caller's

@@ -1,10 +1,10 @@
 #include "counter_library/device_selection.h"
 
 #include "core/backend.h"
-#include "platform/logging.h"
 #include "counter_library/arm_mali_counters.h"
 #include "counter_library/catalog_only_context.h"
 #include "counter_library/nvidia_device_ids.h"
+#include "platform/logging.h"
 
 namespace opengpa::counter_library {
 namespace {

@@ -63,8 +63,7 @@ GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& devic
     flavor.no_block = kNoBlock;
     flavor.streaming = type == SampleType::kStreaming || type == SampleType::kStreamingAndSqtt;
     std::vector<GpaHardwareAttribute> attributes;
-    return OpenContext(v3_api, HardwareInfoOf(device, &attributes), context_flags, flavor, RequiredBits(type),
-                       context);
+    return OpenContext(v3_api, HardwareInfoOf(device, &attributes), context_flags, flavor, RequiredBits(type), context);
   });
 }
 

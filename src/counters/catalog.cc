@@ -216,12 +216,12 @@ bool ParseHardwareCounter(const Json& entry, std::size_t index, HardwareCounterD
     return false;
   }
   if (!ParseDataType(type, &out->data_type)) {
-    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where, Truncated(type),
-                                   ListNames(kDataTypes)));
+    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where,
+                                   Truncated(type), ListNames(kDataTypes)));
   }
   if (!ParseUsageType(usage, &out->usage)) {
-    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where, Truncated(usage),
-                                   ListNames(kUsageTypes)));
+    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where,
+                                   Truncated(usage), ListNames(kUsageTypes)));
   }
   return true;
 }

@@ -238,7 +238,8 @@ TEST_P(MaliG1OnEachApiTest, EachMaliCounterHasItsCatalogGroupDescriptionTypeAndU
     EXPECT_EQ(text, counter["group"].get<std::string>()) << name;
     ASSERT_EQ(lib_.GpaCounterLibGetCounterDescription(context, index, &text), kGpaStatusOk);
     std::string description = counter["description"];
-    if (counter.contains("hardware_name")) description += " Hardware counter " + counter["hardware_name"].get<std::string>() + ".";
+    if (counter.contains("hardware_name"))
+      description += " Hardware counter " + counter["hardware_name"].get<std::string>() + ".";
     EXPECT_EQ(text, description) << name;
     GpaDataType type{};
     ASSERT_EQ(lib_.GpaCounterLibGetCounterDataType(context, index, &type), kGpaStatusOk);
@@ -299,7 +300,8 @@ TEST_P(MaliG1OnEachApiTest, EveryDerivedCounterIsItsReferenceFormulaOverTheValue
   for (const nlohmann::json& counter : catalog["counters"]) {
     if (counter["usage"] == "percentage") {
       EXPECT_EQ(inside_the_clamp.count(counter["name"]), 1u)
-          << counter["name"] << " was always clamped to 0 or 100: the values cannot tell a wrong input from a right one";
+          << counter["name"]
+          << " was always clamped to 0 or 100: the values cannot tell a wrong input from a right one";
     }
   }
 }
@@ -343,9 +345,8 @@ TEST_F(MaliG1HandComputedTest, QueueActiveCyclesAndUtilization) {
   EXPECT_DOUBLE_EQ(Compute("MaliCompQueueActiveCy", {{"MaliCompQueuedCy", 800}, {"MaliCompQueueAssignStallCy", 200}}),
                    600.0);
   // "Compute queue utilization": those 600 cycles of 1000 GPU active cycles = 60 %.
-  EXPECT_DOUBLE_EQ(Compute("MaliCompQueueUtil", {{"MaliCompQueuedCy", 800},
-                                                 {"MaliCompQueueAssignStallCy", 200},
-                                                 {"MaliGPUActiveCy", 1000}}),
+  EXPECT_DOUBLE_EQ(Compute("MaliCompQueueUtil",
+                           {{"MaliCompQueuedCy", 800}, {"MaliCompQueueAssignStallCy", 200}, {"MaliGPUActiveCy", 1000}}),
                    60.0);
   // Clamped to 0..100: 3000 queued cycles in 1000 active reads 100 %, more stalls than queued cycles 0 %, and an
   // idle GPU (0 active cycles) 0 %, not a division by zero.
@@ -355,9 +356,9 @@ TEST_F(MaliG1HandComputedTest, QueueActiveCyclesAndUtilization) {
   EXPECT_DOUBLE_EQ(Compute("MaliCompQueueUtil",
                            {{"MaliCompQueuedCy", 100}, {"MaliCompQueueAssignStallCy", 150}, {"MaliGPUActiveCy", 1000}}),
                    0.0);
-  EXPECT_DOUBLE_EQ(
-      Compute("MaliCompQueueUtil", {{"MaliCompQueuedCy", 10}, {"MaliCompQueueAssignStallCy", 0}, {"MaliGPUActiveCy", 0}}),
-      0.0);
+  EXPECT_DOUBLE_EQ(Compute("MaliCompQueueUtil",
+                           {{"MaliCompQueuedCy", 10}, {"MaliCompQueueAssignStallCy", 0}, {"MaliGPUActiveCy", 0}}),
+                   0.0);
   // "Tiler utilization": 250 tiler active cycles of 1000 = 25 %.
   EXPECT_DOUBLE_EQ(Compute("MaliTilerUtil", {{"MaliTilerActiveCy", 250}, {"MaliGPUActiveCy", 1000}}), 25.0);
 }
@@ -385,11 +386,10 @@ TEST_F(MaliG1HandComputedTest, HistogramRemaindersAreTheTotalLessTheCountedBins)
                                                   {"MaliExtBusRdLat320", 50}}),
                    200.0);
   // "75-100% outstanding": 90 read transactions less 40 + 30 + 15 in the lower quarters = 5.
-  EXPECT_DOUBLE_EQ(Compute("MaliExtBusRdOTQ4", {{"MaliExtBusRd", 90},
-                                                {"MaliExtBusRdOTQ1", 40},
-                                                {"MaliExtBusRdOTQ2", 30},
-                                                {"MaliExtBusRdOTQ3", 15}}),
-                   5.0);
+  EXPECT_DOUBLE_EQ(
+      Compute("MaliExtBusRdOTQ4",
+              {{"MaliExtBusRd", 90}, {"MaliExtBusRdOTQ1", 40}, {"MaliExtBusRdOTQ2", 30}, {"MaliExtBusRdOTQ3", 15}}),
+      5.0);
 }
 
 TEST_F(MaliG1HandComputedTest, PrimitiveTotalsAndCullingRates) {
@@ -440,10 +440,9 @@ TEST_F(MaliG1HandComputedTest, ShaderCoreUtilizations) {
   // "FMA pipe utilization": 2 FMA pipes, so 600 instructions in 1000 cycles = 30 %.
   EXPECT_DOUBLE_EQ(Compute("MaliEngFMAPipeUtil", {{"MaliEngFMAInstr", 600}, {"MaliCoreActiveCy", 1000}}), 30.0);
   // "Varying unit utilization": 4 slots per cycle: (800 + 400) slots / 4 = 300 cycles of 1000 = 30 %.
-  EXPECT_DOUBLE_EQ(Compute("MaliVarUtil", {{"MaliVar32IssueSlot", 800},
-                                           {"MaliVar16IssueSlot", 400},
-                                           {"MaliCoreActiveCy", 1000}}),
-                   30.0);
+  EXPECT_DOUBLE_EQ(
+      Compute("MaliVarUtil", {{"MaliVar32IssueSlot", 800}, {"MaliVar16IssueSlot", 400}, {"MaliCoreActiveCy", 1000}}),
+      30.0);
 }
 
 TEST_F(MaliG1HandComputedTest, WarpsThreadsAndQuads) {
@@ -459,9 +458,9 @@ TEST_F(MaliG1HandComputedTest, WarpsThreadsAndQuads) {
 
 TEST_F(MaliG1HandComputedTest, BytesPerAccessAndCacheMissRates) {
   // Load/store L2 read bytes per read: 500 beats x 16 bytes = 8000 bytes over 300 full + 100 partial reads = 20.
-  EXPECT_DOUBLE_EQ(Compute("MaliSCBusLSL2RdByPerRd",
-                           {{"MaliSCBusLSL2RdBt", 500}, {"MaliLSFullRd", 300}, {"MaliLSPartRd", 100}}),
-                   20.0);
+  EXPECT_DOUBLE_EQ(
+      Compute("MaliSCBusLSL2RdByPerRd", {{"MaliSCBusLSL2RdBt", 500}, {"MaliLSFullRd", 300}, {"MaliLSPartRd", 100}}),
+      20.0);
   // "Read miss rate": 250 external reads of 1000 L2 read lookups = 25 %.
   EXPECT_DOUBLE_EQ(Compute("MaliL2CacheRdMissRate", {{"MaliExtBusRd", 250}, {"MaliL2CacheRdLookup", 1000}}), 25.0);
   // Texture CPI: the busiest texture stage (filtering: 900 cycles) over 4 samples per quad of (2 x 60 - 10 = 110)
@@ -489,7 +488,8 @@ TEST_F(MaliG1HandComputedTest, ConstantsNeedNoValuesAndFollowTheConfiguration) {
   EXPECT_DOUBLE_EQ(Compute("MaliGPUWarpSize", {}), 16.0);
   EXPECT_DOUBLE_EQ(Compute("MaliMainQueueTaskSize", {}), 64.0);
   // Without attributes: the documented defaults, 1 core, 1 slice, 16 bytes per beat.
-  GpaCounterContext defaults = Open(kGpaApiVulkan, Device(kArm, kMaliG1Ultra), kGpaOpenContextEnableHardwareCountersBit);
+  GpaCounterContext defaults =
+      Open(kGpaApiVulkan, Device(kArm, kMaliG1Ultra), kGpaOpenContextEnableHardwareCountersBit);
   ASSERT_NE(defaults, nullptr);
   EXPECT_DOUBLE_EQ(MaliG1ContextTest::Compute(defaults, "MaliConfigCoreCount", {}), 1.0);
   EXPECT_DOUBLE_EQ(MaliG1ContextTest::Compute(defaults, "MaliConfigL2CacheCount", {}), 1.0);
@@ -520,7 +520,8 @@ TEST_F(MaliG1ContextTest, OtherArmGpusAndOtherVendorsGetTheApisCatalogOnly) {
   ASSERT_EQ(OpenGpaCounterLibRegisterLoggingCallback(kGpaLoggingErrorAndMessage, &Capture), kGpaStatusOk);
   // A Mali-G725 (arch 13), the G1's unused product major 2, and the G1's id under NVIDIA's vendor id.
   const std::vector<std::string> api_only = Names(Open(kGpaApiVulkan, Device(0x1002, 0x744C)));
-  for (const GpaCounterContextHardwareInfo& info : {Device(kArm, 0xD800), Device(kArm, 0xE802), Device(0x10DE, 0xE800)}) {
+  for (const GpaCounterContextHardwareInfo& info :
+       {Device(kArm, 0xD800), Device(kArm, 0xE802), Device(0x10DE, 0xE800)}) {
     ClearErrors();
     GpaCounterContext context = Open(kGpaApiVulkan, info);
     ASSERT_NE(context, nullptr);
@@ -554,13 +555,14 @@ TEST_F(MaliG1ContextTest, AnEmptyResultSetIsRefusedForACounterThatReadsHardwareC
   GpaCounterContext context = Open(kGpaApiVulkan, G1());
   ASSERT_NE(context, nullptr);
   double result = 0;
-  EXPECT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context, IndexOf(context, "MaliTilerUtil"), nullptr, 0, &result),
-            kGpaStatusErrorInvalidParameter);
+  EXPECT_EQ(
+      lib_.GpaCounterLibComputeDerivedCounterResult(context, IndexOf(context, "MaliTilerUtil"), nullptr, 0, &result),
+      kGpaStatusErrorInvalidParameter);
   EXPECT_THAT(Errors(), ::testing::HasSubstr("gpa_hw_counter_result_count is 0"));
   // A constant needs no values but still an output.
-  EXPECT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context, IndexOf(context, "MaliGPUTileSize"), nullptr, 0,
-                                                          nullptr),
-            kGpaStatusErrorNullPointer);
+  EXPECT_EQ(
+      lib_.GpaCounterLibComputeDerivedCounterResult(context, IndexOf(context, "MaliGPUTileSize"), nullptr, 0, nullptr),
+      kGpaStatusErrorNullPointer);
   EXPECT_EQ(
       lib_.GpaCounterLibComputeDerivedCounterResult(context, IndexOf(context, "MaliGPUTileSize"), nullptr, 0, &result),
       kGpaStatusOk);

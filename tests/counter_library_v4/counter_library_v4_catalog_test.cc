@@ -168,7 +168,8 @@ TEST_F(CatalogV4Test, AMaliG1sCountersAndItsAttributesReachTheV4TableToo) {
   // "Read stall rate": 300 stall cycles over 2 slices = 150 of 1000 GPU active cycles = 15 %.
   const GpaUInt32 stall_rate = IndexOf(context, "MaliExtBusRdStallRate");
   values = ValuesFor(context, stall_rate, {{"MaliExtBusRdStallCy", 300}, {"MaliGPUActiveCy", 1000}});
-  ASSERT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context, stall_rate, values.data(), 2, &result), kGpaStatusOk);
+  ASSERT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context, stall_rate, values.data(), 2, &result),
+            kGpaStatusOk);
   EXPECT_DOUBLE_EQ(result, 15.0);
 }
 

@@ -60,7 +60,8 @@ class ArmMaliG1CatalogTest : public ::testing::Test {
 TEST_F(ArmMaliG1CatalogTest, EveryCounterOfTheReferenceIsRawOrDerivedInItsOrder) {
   std::vector<std::string> raw;
   for (const HardwareCounterDefinition& counter : catalog_.hardware_counters) {
-    if (std::find(seed_names_.begin(), seed_names_.end(), counter.name) != seed_names_.end()) raw.push_back(counter.name);
+    if (std::find(seed_names_.begin(), seed_names_.end(), counter.name) != seed_names_.end())
+      raw.push_back(counter.name);
   }
   std::vector<std::string> derived;
   for (const CounterDefinition& counter : catalog_.counters) derived.push_back(counter.name);
@@ -123,8 +124,7 @@ TEST_F(ArmMaliG1CatalogTest, HardwareCountersBeyondTheReferenceAreOnlyWhatItsFor
 
 TEST_F(ArmMaliG1CatalogTest, UsagesFollowWhatEachFormulaYields) {
   for (const CounterDefinition& counter : catalog_.counters) {
-    const bool clamped_percent = counter.formula.rfind("max(min(", 0) == 0 &&
-                                 counter.formula.size() > 16 &&
+    const bool clamped_percent = counter.formula.rfind("max(min(", 0) == 0 && counter.formula.size() > 16 &&
                                  counter.formula.substr(counter.formula.size() - 16) == " * 100, 100), 0)";
     EXPECT_EQ(counter.usage == kGpaUsageTypePercentage, clamped_percent) << counter.name << ": " << counter.formula;
     const std::string& name = counter.name;
@@ -141,8 +141,8 @@ TEST_F(ArmMaliG1CatalogTest, UsagesFollowWhatEachFormulaYields) {
   for (const HardwareCounterDefinition& counter : catalog_.hardware_counters) {
     const std::string& name = counter.name;
     const bool cycles = name.size() > 2 && name.compare(name.size() - 2, 2, "Cy") == 0;
-    EXPECT_EQ(counter.usage, cycles ? kGpaUsageTypeCycles : (name == "MALI_CONFIG_TIME_SPAN" ? kGpaUsageTypeRatio
-                                                                                           : kGpaUsageTypeItems))
+    EXPECT_EQ(counter.usage, cycles ? kGpaUsageTypeCycles
+                                    : (name == "MALI_CONFIG_TIME_SPAN" ? kGpaUsageTypeRatio : kGpaUsageTypeItems))
         << name;
     EXPECT_EQ(counter.data_type, name == "MALI_CONFIG_TIME_SPAN" ? kGpaDataTypeFloat64 : kGpaDataTypeUint64) << name;
   }

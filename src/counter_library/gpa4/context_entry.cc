@@ -88,8 +88,7 @@ GpaStatus OpenCounterContextV4(GpaApiType api, GpaSessionSampleType sample_type,
                         kFunction, EnumArgument(api));
     }
     const GpaCounterContextHardwareInfo& info = gpa_counter_context_hardware_info;
-    return OpenCounterContext(v3_api, static_cast<SampleType>(type), IdsOf(info), context_flags,
-                              gpa_virtual_context);
+    return OpenCounterContext(v3_api, static_cast<SampleType>(type), IdsOf(info), context_flags, gpa_virtual_context);
   });
 }
 
