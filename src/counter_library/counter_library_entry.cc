@@ -172,6 +172,15 @@ GpaStatus GpaCounterLibGetCounterName(const GpaCounterContext gpa_virtual_contex
                      });
 }
 
+GpaStatus OpenGpaCounterLibGetCounterFormula(const GpaCounterContext gpa_virtual_context, GpaUInt32 gpa_counter_index,
+                                             const char** formula) {
+  return WithCounter("OpenGpaCounterLibGetCounterFormula", gpa_virtual_context, gpa_counter_index, formula, "formula",
+                     [&](CounterContext&, const PublicCounter& counter) {
+                       *formula = counter.formula.Text().c_str();
+                       return kGpaStatusOk;
+                     });
+}
+
 GpaStatus GpaCounterLibGetCounterIndex(const GpaCounterContext gpa_virtual_context, const GpaCounterParam* gpa_counter_info,
                                        GpaUInt32* gpa_counter_index) {
   constexpr const char* kFunction = "GpaCounterLibGetCounterIndex";

@@ -306,6 +306,25 @@ TEST_P(MaliG1OnEachApiTest, EveryDerivedCounterIsItsReferenceFormulaOverTheValue
   }
 }
 
+TEST_P(MaliG1OnEachApiTest, EachCounterShowsItsFormulaThroughTheExtension) {
+  // OpenGpaCounterLibGetCounterFormula (opengpa_counters_ext.h): a derived counter's is the catalog's, a hardware
+  // counter's its own name.
+  GpaCounterContext context = Open(GetParam().api, G1(), kGpaOpenContextEnableHardwareCountersBit);
+  ASSERT_NE(context, nullptr);
+  const nlohmann::json catalog = MaliCatalog();
+  const char* formula = nullptr;
+  for (const nlohmann::json& counter : catalog["counters"]) {
+    ASSERT_EQ(OpenGpaCounterLibGetCounterFormula(context, IndexOf(context, counter["name"].get<std::string>().c_str()),
+                                                 &formula),
+              kGpaStatusOk);
+    EXPECT_EQ(formula, counter["formula"].get<std::string>());
+  }
+  ASSERT_EQ(OpenGpaCounterLibGetCounterFormula(context, IndexOf(context, "MaliGPUActiveCy"), &formula), kGpaStatusOk);
+  EXPECT_STREQ(formula, "MaliGPUActiveCy");
+  EXPECT_EQ(OpenGpaCounterLibGetCounterFormula(context, 0, nullptr), kGpaStatusErrorNullPointer);
+  EXPECT_EQ(OpenGpaCounterLibGetCounterFormula(context, 100000, &formula), kGpaStatusErrorIndexOutOfRange);
+}
+
 TEST_P(MaliG1OnEachApiTest, AnySetOfMaliAndApiCountersIsOnePass) {
   // kbase's and panthor's counter interfaces collect every enabled counter of every block at once.
   GpaCounterContext context = Open(GetParam().api, G1(), kGpaOpenContextEnableHardwareCountersBit);
