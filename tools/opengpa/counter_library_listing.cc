@@ -73,12 +73,13 @@ class CounterLibrary {
       *error = *path + " gives no GPA counter-library table";
       return nullptr;
     }
-    library->register_logging_ =
-        library->handle_->Get<OpenGpaCounterLibRegisterLoggingCallbackPtrType>("OpenGpaCounterLibRegisterLoggingCallback");
+    library->register_logging_ = library->handle_->Get<OpenGpaCounterLibRegisterLoggingCallbackPtrType>(
+        "OpenGpaCounterLibRegisterLoggingCallback");
     if (library->register_logging_ != nullptr) {
       library->register_logging_(verbose ? kGpaLoggingErrorAndMessage : kGpaLoggingError, &OnLibraryMessage);
     }
-    library->formula_ = library->handle_->Get<OpenGpaCounterLibGetCounterFormulaPtrType>("OpenGpaCounterLibGetCounterFormula");
+    library->formula_ =
+        library->handle_->Get<OpenGpaCounterLibGetCounterFormulaPtrType>("OpenGpaCounterLibGetCounterFormula");
     return library;
   }
   ~CounterLibrary() {
@@ -170,8 +171,8 @@ bool DescribeThroughCounterLibrary(const CounterLibraryDevice& device, DeviceDes
     GpaCounterSampleType sample_type{};
     if (Failed(lib.GpaCounterLibGetCounterDataType(context, index, &type), "GpaCounterLibGetCounterDataType" + where,
                error) ||
-        Failed(lib.GpaCounterLibGetCounterUsageType(context, index, &usage),
-               "GpaCounterLibGetCounterUsageType" + where, error) ||
+        Failed(lib.GpaCounterLibGetCounterUsageType(context, index, &usage), "GpaCounterLibGetCounterUsageType" + where,
+               error) ||
         Failed(lib.GpaCounterLibGetCounterUuid(context, index, &uuid), "GpaCounterLibGetCounterUuid" + where, error) ||
         Failed(lib.GpaCounterLibGetCounterSampleType(context, index, &sample_type),
                "GpaCounterLibGetCounterSampleType" + where, error)) {

@@ -10,12 +10,12 @@
 #include "command_registry.h"
 #include "counter_description.h"
 #include "counter_library_listing.h"
-#include "opened_context.h"
 #include "name_matching.h"
 #include "nvpmapi_listing.h"
+#include "opened_context.h"
 #include "output_file.h"
-#include "terminal.h"
 #include "output_format.h"
+#include "terminal.h"
 #include "text_table.h"
 
 namespace opengpa::cli {
@@ -147,8 +147,9 @@ bool DescribeFromCounterLibrary(const ListOptions& options, ListSource* source, 
     return false;
   }
   if (options.context.device >= 0 || !options.context.chip.empty() || options.nvpmapi) {
-    *error = "--vendor-id/--device-id name a device for the offline counter library: not with --device, --chip or "
-             "--nvpmapi";
+    *error =
+        "--vendor-id/--device-id name a device for the offline counter library: not with --device, --chip or "
+        "--nvpmapi";
     return false;
   }
   const std::pair<const std::string*, GpaUInt32*> ids[] = {{&options.vendor_id, &request.vendor_id},
