@@ -37,8 +37,8 @@ class CatalogOnlyContext : public BackendContext {
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
   std::vector<std::string_view> DerivedCatalogs() const override { return catalogs_; }
   std::vector<std::pair<std::string, double>> Constants() const override { return constants_; }
-  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
-  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
+  [[nodiscard]] GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  [[nodiscard]] GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
  private:
@@ -53,9 +53,9 @@ class CatalogOnlyContext : public BackendContext {
 
 // The offline contexts of each API (defined only when this build has that backend). `device` carries the caller's
 // vendor, device and revision ids.
-GpaStatus OpenVulkanCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out);
-GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out);
-GpaStatus OpenOpenClCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out);
+[[nodiscard]] GpaStatus OpenVulkanCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out);
+[[nodiscard]] GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out);
+[[nodiscard]] GpaStatus OpenOpenClCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out);
 
 }  // namespace opengpa::counter_library
 

@@ -15,8 +15,8 @@
 #include "opened_context.h"
 #include "output_file.h"
 #include "output_format.h"
+#include "platform/text_table.h"
 #include "terminal.h"
-#include "text_table.h"
 
 namespace opengpa::cli {
 namespace {
