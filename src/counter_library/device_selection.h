@@ -2,7 +2,9 @@
 //   kGpaApiCuda (OpenGPA's API value)       vendor 0x10DE and a PCI device id of a known board -> that chip
 //                                           through CUPTI's host API (nvidia_device_ids.cc)
 //   kGpaApiVulkan / kGpaApiOpenGl / kGpaApiOpencl   that API's catalog, for any vendor: the catalogs are
-//                                           vendor-independent; the ids are only reported back
+//                                           vendor-independent; with vendor 0x13B5 and a Mali G1's device id the
+//                                           Mali G1 counters too (arm_mali_counters.h); other ids are only
+//                                           reported back
 //   kGpaApiDirectx11 / kGpaApiDirectx12     kGpaStatusErrorApiNotSupported (no such backend)
 // Every refusal is logged with the value that caused it.
 #ifndef OPENGPA_COUNTER_LIBRARY_DEVICE_SELECTION_H_

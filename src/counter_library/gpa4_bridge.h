@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "gpu_performance_api/gpu_perf_api_types.h"  // the includer's set: v3 or v4
@@ -32,6 +33,9 @@ struct DeviceIds {
   std::uint32_t vendor_id = 0;
   std::uint32_t device_id = 0;
   std::uint32_t revision_id = 0;
+  // The attributes as (type, value): the type is the int the caller wrote. The types the library reads have the
+  // same value in both sets (kGpaHardwareAttributeNumComputeUnits 3, OpenGPA's from 0x100).
+  std::vector<std::pair<int, std::uint32_t>> attributes;
 };
 
 // GPA 4's GpaSessionSampleType values.
