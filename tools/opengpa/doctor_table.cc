@@ -1,0 +1,85 @@
+#include "doctor_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "text_table.h"
+
+namespace opengpa::cli {
+namespace {
+
+std::string Number(const nlohmann::json& value) {
+  if (!value.is_number()) return "NaN";
+  const double number = value.get<double>();
+  char text[64];
+  std::snprintf(text, sizeof text, number == std::floor(number) && std::fabs(number) < 1e15 ? "%.0f" : "%.4g", number);
+  return text;
+}
+
+std::string Text(const nlohmann::json& object, const char* key) {
+  return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : std::string();
+}
+
+std::string DriverLine(const nlohmann::json& backend) {
+  const nlohmann::json& driver = backend["driver"];
+  std::string line = Text(driver, "device");
+  const std::string name = Text(driver, "name"), version = Text(driver, "version");
+  if (!name.empty() || !version.empty()) line += (line.empty() ? "" : "; ") + name + (name.empty() ? "" : " ") + version;
+  const nlohmann::json& library = backend["gpa_library"];
+  if (library.contains("path")) {
+    line += (line.empty() ? "" : "; ") + std::string("GPA ") + Text(library, "path");
+    if (library.contains("version")) line += " (" + Text(library, "version") + ")";
+  }
+  return line;
+}
+
+void WriteChecks(const nlohmann::json& checks, std::size_t width, std::ostream& out) {
+  TextTable table;
+  table.header = {"check", "counter", "measured", "truth", "tolerance", "verdict"};
+  table.alignment = {Alignment::kLeft, Alignment::kLeft, Alignment::kRight, Alignment::kRight};
+  for (const auto& check : checks) {
+    const std::string counter = Text(check, "counter");
+    table.rows.push_back({Text(check, "name"), counter.empty() ? "(workload)" : counter, Number(check["measured"]),
+                          Number(check["truth"]), Text(check["tolerance"], "text"), Text(check, "verdict")});
+  }
+  table.max_width = width;
+  std::ostringstream text;
+  WriteAligned(table, text);
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) out << "    " << line << '\n';
+}
+
+}  // namespace
+
+void WriteDoctorTable(const nlohmann::json& document, std::size_t width, std::ostream& out) {
+  int present = 0, passed = 0;
+  for (const auto& backend : document["backends"]) {
+    present += backend["status"] != "absent";
+    passed += backend["status"] == "pass";
+  }
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f s", document["seconds"].get<double>());
+  out << "opengpa doctor: " << present << " of " << document["backends"].size() << " APIs present, " << passed
+      << " passed (" << seconds << (document["quick"].get<bool>() ? ", --quick" : "") << "); exit code "
+      << document["exit_code"].get<int>() << "\n";
+  for (const auto& backend : document["backends"]) {
+    const std::string status = backend["status"];
+    out << '\n' << Text(backend, "api") << std::string(6 - std::min<std::size_t>(5, Text(backend, "api").size()), ' ')
+        << status << std::string(10 - std::min<std::size_t>(9, status.size()), ' ');
+    if (status == "absent") {
+      out << WrapText(Text(backend, "reason"), 0) << '\n';
+      continue;
+    }
+    out << DriverLine(backend) << '\n';
+    if (!backend["checks"].empty()) WriteChecks(backend["checks"], width > 4 ? width - 4 : 0, out);
+    for (const auto& cause : backend["causes"]) {
+      out << WrapText("  cause (" + Text(cause, "id") + "): " + Text(cause, "message"), width) << '\n';
+      out << WrapText("  fix: " + Text(cause, "fix"), width) << '\n';
+    }
+  }
+}
+
+}  // namespace opengpa::cli
