@@ -52,6 +52,18 @@ void WriteChecks(const nlohmann::json& checks, std::size_t width, std::ostream& 
   for (std::string line; std::getline(lines, line);) out << "    " << line << '\n';
 }
 
+// `prefix` then `text`, wrapped to `width` (0: no limit), continuation lines indented under the text.
+std::string Hanging(const std::string& prefix, const std::string& text, std::size_t width) {
+  const std::size_t room = width > prefix.size() + kMinLastColumn ? width - prefix.size() : 0;
+  const std::string wrapped = WrapText(text, room);
+  std::string lines = prefix;
+  for (char c : wrapped) {
+    lines += c;
+    if (c == '\n') lines += std::string(prefix.size(), ' ');
+  }
+  return lines;
+}
+
 }  // namespace
 
 void WriteDoctorTable(const nlohmann::json& document, std::size_t width, std::ostream& out) {
@@ -67,13 +79,12 @@ void WriteDoctorTable(const nlohmann::json& document, std::size_t width, std::os
       << document["exit_code"].get<int>() << "\n";
   for (const auto& backend : document["backends"]) {
     const std::string status = backend["status"];
-    out << '\n' << Text(backend, "api") << std::string(6 - std::min<std::size_t>(5, Text(backend, "api").size()), ' ')
-        << status << std::string(10 - std::min<std::size_t>(9, status.size()), ' ');
-    if (status == "absent") {
-      out << WrapText(Text(backend, "reason"), 0) << '\n';
-      continue;
-    }
-    out << DriverLine(backend) << '\n';
+    // "monitor absent    ": the API in 8 columns, the status in 10, then the reason or the driver.
+    std::string prefix = Text(backend, "api");
+    prefix += std::string(8 - std::min<std::size_t>(7, prefix.size()), ' ') + status;
+    prefix += std::string(10 - std::min<std::size_t>(9, status.size()), ' ');
+    out << '\n' << Hanging(prefix, status == "absent" ? Text(backend, "reason") : DriverLine(backend), width) << '\n';
+    if (status == "absent") continue;
     if (!backend["checks"].empty()) WriteChecks(backend["checks"], width > 4 ? width - 4 : 0, out);
     for (const auto& cause : backend["causes"]) {
       out << WrapText("  cause (" + Text(cause, "id") + "): " + Text(cause, "message"), width) << '\n';
