@@ -71,6 +71,14 @@ TEST(DoctorProbeReport, AWrongOrNonFiniteValueIsNamedWithItsTruthAndTolerance) {
   EXPECT_EQ(json["status"], "fail");
 }
 
+TEST(DoctorProbeReport, ACauseAfterChecksThatHeldFailsTheBackendRatherThanMakingItUnusable) {
+  ProbeReport report("monitor");
+  report.Compare({"allocation", "memory_used_bytes", "bytes", 268435456, 268435456, Tolerance::Relative(0.02), "size"});
+  report.AddCause({"profiling_not_permitted", "PM sampling refused", "the driver option"});
+  EXPECT_EQ(report.Status(), "fail");
+  EXPECT_EQ(report.ToJson(1.0)["checks"][0]["unit"], "bytes");
+}
+
 TEST(DoctorProbeReport, ACauseWithoutChecksMakesTheBackendUnusableAndAbsentWinsOverNothing) {
   ProbeReport unusable("cl");
   unusable.AddCause({"context_not_opened", "m", "f"});
