@@ -75,12 +75,14 @@ def expect_cause(entry, cause_id, *words):
 
 
 @check
-def doctor_passes_lavapipe_llvmpipe_and_pocl_and_reports_cuda_absent(ctx):
+def doctor_passes_lavapipe_llvmpipe_and_pocl_and_reports_cuda_and_the_monitor_absent(ctx):
     document, result = ctx.doctor_json()
     expect(result.returncode == 0, f"exit {result.returncode}:\n{result.stdout}\n{result.stderr}")
-    expect([b["api"] for b in document["backends"]] == ["cuda", "vk", "gl", "cl"], document["backends"])
+    expect([b["api"] for b in document["backends"]] == ["cuda", "vk", "gl", "cl", "monitor"], document["backends"])
     cuda = backend(document, "cuda")
     expect(cuda["status"] == "absent" and "libcuda.so.1" in cuda["reason"], cuda)
+    monitor = backend(document, "monitor")
+    expect(monitor["status"] == "absent" and "libnvidia-ml.so.1" in monitor["reason"], monitor)
     truths = {"vk": {"CSThreads": 8192, "VSVerticesIn": 3000, "PSPixelsIn": 256 * 192},
               "gl": {"CSThreads": 1024, "VSVerticesIn": 300, "PSPixelsIn": 64 * 32}}
     for api in ("vk", "gl", "cl"):
@@ -102,8 +104,8 @@ def doctor_table_names_each_api_its_verdict_and_every_check(ctx):
     result = ctx.run("--quick", env_changes={"COLUMNS": "100"})
     expect(result.returncode == 0, f"exit {result.returncode}:\n{result.stdout}\n{result.stderr}")
     lines = result.stdout.splitlines()
-    expect(lines[0].startswith("opengpa doctor: 3 of 4 APIs present, 3 passed"), lines[0])
-    for api, status in (("cuda", "absent"), ("vk", "pass"), ("gl", "pass"), ("cl", "pass")):
+    expect(lines[0].startswith("opengpa doctor: 3 of 5 APIs present, 3 passed"), lines[0])
+    for api, status in (("cuda", "absent"), ("vk", "pass"), ("gl", "pass"), ("cl", "pass"), ("monitor", "absent")):
         expect(any(line.split()[:2] == [api, status] for line in lines if line.strip()), f"no '{api} {status}' line")
     expect(any("CSThreads" in line and line.rstrip().endswith("pass") for line in lines), result.stdout)
     expect(all(len(line) <= 100 for line in lines), "a line is wider than COLUMNS=100")
@@ -117,8 +119,10 @@ def doctor_api_restricts_the_run_and_an_unknown_api_is_a_usage_error(ctx):
     only_cuda, result = ctx.doctor_json("--api", "cuda")
     expect(result.returncode == 5 and only_cuda["backends"][0]["status"] == "absent",
            f"nothing present must exit 5, got {result.returncode}")
+    only_monitor, result = ctx.doctor_json("--api", "Monitor", "--api", "vulkan", "--quick")
+    expect(result.returncode == 0 and [b["api"] for b in only_monitor["backends"]] == ["vk", "monitor"], only_monitor)
     result = ctx.run("--api", "metal")
-    expect(result.returncode == 2 and "metal" in result.stderr and "cuda" in result.stderr, result.stderr)
+    expect(result.returncode == 2 and "metal" in result.stderr and "monitor" in result.stderr, result.stderr)
 
 
 @check

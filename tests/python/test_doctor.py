@@ -11,11 +11,11 @@ import opengpa
 doctor_module = importlib.import_module("opengpa.doctor")
 
 
-def test_doctor_returns_the_clis_report_with_every_present_api_passing_and_cuda_absent():
+def test_doctor_returns_the_clis_report_with_every_present_api_passing_and_cuda_and_the_monitor_absent():
     report = opengpa.doctor(quick=True)
     assert report["schema"] == "opengpa-doctor/1" and report["quick"] is True
     statuses = {backend["api"]: backend["status"] for backend in report["backends"]}
-    assert statuses == {"cuda": "absent", "vk": "pass", "gl": "pass", "cl": "pass"}
+    assert statuses == {"cuda": "absent", "vk": "pass", "gl": "pass", "cl": "pass", "monitor": "absent"}
     assert report["exit_code"] == 0
     vk = next(b for b in report["backends"] if b["api"] == "vk")
     # The library the doctor checked is the one Python loads (OPENGPA_LIBRARY_DIR, set by ctest).

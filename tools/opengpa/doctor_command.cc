@@ -4,8 +4,10 @@
 // a table or JSON (docs/schema/doctor.schema.json) and exits with doctor_report.h's code.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -19,6 +21,7 @@
 #include "doctor_report.h"
 #include "doctor_table.h"
 #include "library_path.h"
+#include "name_matching.h"
 #include "output_file.h"
 #include "terminal.h"
 
@@ -31,8 +34,11 @@ namespace {
 
 enum class DoctorFormat { kTable, kJson };
 
+// What the doctor checks, in order: the GPA libraries' APIs, then the monitor (libOpenGPAMonitor.so).
+const std::vector<std::string> kDoctorApis = {"cuda", "vk", "gl", "cl", "monitor"};
+
 struct DoctorOptions {
-  std::vector<GpaApiType> apis;  // empty: every API
+  std::vector<std::string> apis;  // short names of kDoctorApis; empty: all
   bool quick = false;
   DoctorFormat format = DoctorFormat::kTable;
   std::string output;
@@ -41,6 +47,23 @@ struct DoctorOptions {
   double timeout_seconds = 120;
   bool verbose = false;
 };
+
+// --api's value as a short name of kDoctorApis: the CLI's API names (api_name.h, any case, long spellings too) or
+// "monitor"; an unknown name is refused naming it and the choices.
+std::function<std::string(std::string&)> DoctorApiTransform() {
+  return [](std::string& value) -> std::string {
+    const std::string lower = LowerCase(value);
+    if (lower == "monitor") {
+      value = lower;
+      return {};
+    }
+    const auto names = ApiNames();
+    const auto found = names.find(lower);
+    if (found == names.end()) return "unknown API '" + value + "' (choose cuda, vk, gl, cl or monitor)";
+    value = std::string(ApiShortName(found->second));
+    return {};
+  };
+}
 
 // The probes live in libexec/opengpa beside the executable's bin/ (the build tree and an install alike).
 std::string ProbePath(const std::string& api) {
@@ -81,10 +104,10 @@ int RunDoctor(DoctorOptions options) {
     if (const char* folder = secure_getenv("OPENGPA_LIBRARY_DIR"); folder != nullptr) options.library_dir = folder;
   }
   std::vector<std::string> apis;
-  for (GpaApiType api : {static_cast<GpaApiType>(kGpaApiCuda), kGpaApiVulkan, kGpaApiOpengl, kGpaApiOpencl}) {
-    bool chosen = options.apis.empty();
-    for (GpaApiType wanted : options.apis) chosen = chosen || wanted == api;
-    if (chosen) apis.emplace_back(ApiShortName(api));
+  for (const std::string& api : kDoctorApis) {
+    if (options.apis.empty() || std::find(options.apis.begin(), options.apis.end(), api) != options.apis.end()) {
+      apis.push_back(api);
+    }
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -125,8 +148,8 @@ int RunDoctor(DoctorOptions options) {
 
 void SetUpDoctor(CLI::App& command, RunFunction* run) {
   auto options = std::make_shared<DoctorOptions>();
-  command.add_option("--api", options->apis, "Check only this API (repeatable): cuda, vk, gl, cl")
-      ->transform(CLI::Validator(ApiNameTransform(), "{cuda,vk,gl,cl}"));
+  command.add_option("--api", options->apis, "Check only this API (repeatable): cuda, vk, gl, cl, monitor")
+      ->transform(CLI::Validator(DoctorApiTransform(), "{cuda,vk,gl,cl,monitor}"));
   command.add_flag("--quick", options->quick, "Only the fastest check of each kind (for CI images)");
   command.add_option("--format", options->format, "table (default) or json")
       ->transform(ChoiceOf(std::map<std::string, DoctorFormat>{{"table", DoctorFormat::kTable},
