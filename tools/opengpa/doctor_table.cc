@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "text_table.h"
+#include "platform/text_table.h"
 
 namespace opengpa::cli {
 namespace {
