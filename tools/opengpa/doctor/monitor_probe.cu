@@ -24,7 +24,6 @@
 #include <utility>
 #include <vector>
 
-#include "client/gpa_library_search.h"
 #include "gpa_failure_causes.h"
 #include "gpu_performance_api/opengpa_monitor.h"
 #include "loaded_modules.h"
@@ -48,9 +47,9 @@ void CudaCheck(cudaError_t result, const char* call) {
 }
 
 std::uint64_t NowNs() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                        std::chrono::system_clock::now().time_since_epoch())
-                                        .count());
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 void Sleep(double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
@@ -110,16 +109,11 @@ std::vector<std::string> TakeLog() {
 
 std::string StatusText(GpaStatus status) {
   switch (status) {
-    case kGpaStatusErrorLibLoadFailed:
-      return "kGpaStatusErrorLibLoadFailed";
-    case kGpaStatusErrorCounterNotFound:
-      return "kGpaStatusErrorCounterNotFound";
-    case kGpaStatusErrorHardwareNotSupported:
-      return "kGpaStatusErrorHardwareNotSupported";
-    case kGpaStatusErrorNotEnoughPasses:
-      return "kGpaStatusErrorNotEnoughPasses";
-    default:
-      return "GpaStatus " + std::to_string(static_cast<int>(status));
+    case kGpaStatusErrorLibLoadFailed: return "kGpaStatusErrorLibLoadFailed";
+    case kGpaStatusErrorCounterNotFound: return "kGpaStatusErrorCounterNotFound";
+    case kGpaStatusErrorHardwareNotSupported: return "kGpaStatusErrorHardwareNotSupported";
+    case kGpaStatusErrorNotEnoughPasses: return "kGpaStatusErrorNotEnoughPasses";
+    default: return "GpaStatus " + std::to_string(static_cast<int>(status));
   }
 }
 
@@ -242,15 +236,7 @@ std::string UuidText(const cudaUUID_t& uuid) {
 
 // The monitor library, from where `opengpa doctor` said to look; nullptr with a cause.
 std::unique_ptr<DynamicLibrary> LoadMonitorLibrary(const GpaSearch& search, ProbeReport& report) {
-  std::vector<std::string> paths, tried;
-  if (!search.library_dir.empty()) {
-    paths.push_back(search.library_dir + "/" + kMonitorLibrary);
-    tried = paths;
-  } else {
-    for (const std::string& folder : search.folders) tried.push_back(folder + "/" + kMonitorLibrary);
-    paths = client::GpaLibraryPaths(kMonitorLibrary, "", search.folders);
-    tried.push_back(std::string(kMonitorLibrary) + " on the dynamic loader's path");
-  }
+  const auto [paths, tried] = SearchPaths(search, kMonitorLibrary);
   std::string errors;
   auto library = DynamicLibrary::Open(paths, &errors);
   if (library == nullptr) {
@@ -307,7 +293,8 @@ bool CheckNvml(const MonitorApi& api, const FfmaWork& ffma, const std::string& u
 
   const auto used_before = run.Of("memory_used_bytes", 0, before_alloc);
   const auto used_after = run.Of("memory_used_bytes", after_alloc + 100 * kMs, busy_begin);
-  const double grown = used_before.empty() || used_after.empty() ? NAN : used_after.back().value - used_before.back().value;
+  const double grown =
+      used_before.empty() || used_after.empty() ? NAN : used_after.back().value - used_before.back().value;
   report.Compare({"cudaMalloc + memset of 256 MiB", "memory_used_bytes", "bytes", grown, double(kAllocation),
                   Tolerance::Relative(0.02), "the allocation's size (NVML's used memory before and after it)"});
   // NVML averages utilisation over its own period (1/6 s to 1 s): the first 400 ms of the busy window are left out.
@@ -378,14 +365,16 @@ void RunMonitorProbe(const ProbeOptions& options, ProbeReport& report) {
   CudaCheck(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   int driver_version = 0;
   cudaDriverGetVersion(&driver_version);
-  report.SetDriver({{"device", properties.name},
-                    {"name", "NVIDIA driver (NVML, CUDA)"},
-                    {"version", std::to_string(driver_version / 1000) + "." + std::to_string(driver_version % 1000 / 10)}});
+  report.SetDriver(
+      {{"device", properties.name},
+       {"name", "NVIDIA driver (NVML, CUDA)"},
+       {"version", std::to_string(driver_version / 1000) + "." + std::to_string(driver_version % 1000 / 10)}});
   const FfmaWork ffma(properties.multiProcessorCount);
   GpaUInt32 device = 0;
   const bool nvml_ok = CheckNvml(api, ffma, UuidText(properties.uuid), &device, report);
   if (nvml_ok && !options.quick) CheckPmSampling(api, ffma, device, report);
-  report.Driver()["libraries"] = LoadedModules({"libnvidia-ml", "libcuda", "libcupti", "libnvperf", "libOpenGPAMonitor"});
+  report.Driver()["libraries"] =
+      LoadedModules({"libnvidia-ml", "libcuda", "libcupti", "libnvperf", "libOpenGPAMonitor"});
   report.ExplainFailedChecks(
       "the monitor's counters came back empty: NVML answering without data (a vGPU or a driver in a bad state: "
       "check nvidia-smi), or a stand-in libOpenGPAMonitor.so; rerun with `opengpa doctor -v --api monitor`");

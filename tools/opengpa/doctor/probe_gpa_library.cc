@@ -32,6 +32,20 @@ std::string VersionOf(const GpaFunctionTable& table) {
 
 }  // namespace
 
+LibraryCandidatePaths SearchPaths(const GpaSearch& search, const std::string& file_name) {
+  const auto in = [&file_name](std::string folder) { return folder.append("/").append(file_name); };
+  LibraryCandidatePaths candidates;
+  if (!search.library_dir.empty()) {
+    candidates.paths.push_back(in(search.library_dir));
+    candidates.tried = candidates.paths;
+    return candidates;
+  }
+  for (const std::string& folder : search.folders) candidates.tried.push_back(in(folder));
+  candidates.paths = client::GpaLibraryPaths(file_name, "", search.folders);
+  candidates.tried.push_back(file_name + " on the dynamic loader's path");
+  return candidates;
+}
+
 std::vector<std::string> ProbeGpaLibrary::ErrorLog() {
   std::lock_guard<std::mutex> lock(log_mutex);
   return error_log;
@@ -49,21 +63,10 @@ Cause ProbeGpaLibrary::Explain(const opengpa::Error& failure) {
   return ExplainGpaFailure(what.substr(0, split), what.substr(split + 9), ErrorLog());
 }
 
-std::unique_ptr<ProbeGpaLibrary> ProbeGpaLibrary::Load(GpaApiType api, const GpaSearch& search,
-                                                       ProbeReport* report) {
+std::unique_ptr<ProbeGpaLibrary> ProbeGpaLibrary::Load(GpaApiType api, const GpaSearch& search, ProbeReport* report) {
   verbose_log = search.verbose;
   const std::string file = client::GpaLibraryFileName(api);
-  // Paths to load, and the same paths as a user should read them (a bare name means the loader's search path).
-  std::vector<std::string> paths;
-  std::vector<std::string> tried;
-  if (!search.library_dir.empty()) {
-    paths.push_back(search.library_dir + "/" + file);
-    tried = paths;
-  } else {
-    for (const std::string& folder : search.folders) tried.push_back(folder + "/" + file);
-    paths = client::GpaLibraryPaths(file, "", search.folders);
-    tried.push_back(file + " on the dynamic loader's path");
-  }
+  const auto [paths, tried] = SearchPaths(search, file);
   std::string load_errors;
   std::unique_ptr<client::LoadedGpaLibrary> loaded = client::LoadedGpaLibrary::Load(paths, &load_errors);
   if (loaded == nullptr) {

@@ -24,6 +24,14 @@ struct GpaSearch {
   bool verbose = false;  // GPA's informational messages to stderr as well
 };
 
+// The paths to load `file_name` from, in order (a bare name: the loader's search path), and the same paths as a
+// user should read them in a report.
+struct LibraryCandidatePaths {
+  std::vector<std::string> paths;
+  std::vector<std::string> tried;
+};
+LibraryCandidatePaths SearchPaths(const GpaSearch& search, const std::string& file_name);
+
 class ProbeGpaLibrary {
  public:
   // nullptr, with the cause added to `report`, when no library loads or GpaInitialize fails.
