@@ -52,7 +52,8 @@ def _library_dir_argument():
 def doctor(apis=None, quick=False, executable=None, timeout=None):
     """Runs `opengpa doctor --format json` and returns its report as a dict.
 
-    apis: None for every API and the monitor, or names among "cuda", "vk", "gl", "cl", "monitor". quick: only the fastest check of each kind.
+    apis: None for every API and the monitor, or names among "cuda", "vk", "gl", "cl", "monitor". quick: only the
+    fastest check of each kind.
     The report's "exit_code" is the CLI's: 0 every API present passed, 3 a check failed, 4 an API present is
     unusable, 5 no API present; each backend's "causes" say what failed and how to fix it. RuntimeError when the
     CLI produced no report (a usage error, a crash), with what it printed.

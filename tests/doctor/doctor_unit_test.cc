@@ -129,8 +129,9 @@ TEST(DoctorProbeRun, AProbeMissingItsLoaderLibraryMeansTheApiIsAbsent) {
   ProbeRun run;
   run.started = true;
   run.exit_code = 127;
-  run.err = "opengpa-doctor-vk: error while loading shared libraries: libvulkan.so.1: cannot open shared object "
-            "file: No such file or directory\n";
+  run.err =
+      "opengpa-doctor-vk: error while loading shared libraries: libvulkan.so.1: cannot open shared object "
+      "file: No such file or directory\n";
   const auto entry = BackendFromProbeRun("vk", "/p/opengpa-doctor-vk", run);
   EXPECT_EQ(entry["status"], "absent");
   EXPECT_NE(entry["reason"].get<std::string>().find("libvulkan.so.1 (the Vulkan loader)"), std::string::npos);
@@ -157,7 +158,8 @@ TEST(DoctorProbeRun, ACrashAHangAndUnreadableOutputMakeTheApiUnusableWithTheProb
   ProbeRun reported;
   reported.started = true;
   reported.exit_code = 0;
-  reported.out = R"({"api":"cl","status":"pass","checks":[],"causes":[]})" "\n";
+  reported.out = R"({"api":"cl","status":"pass","checks":[],"causes":[]})"
+                 "\n";
   EXPECT_EQ(BackendFromProbeRun("cl", "/p", reported)["status"], "pass");
 }
 

@@ -56,8 +56,8 @@ class ZeroContext : public BackendContext {
     device_.name = "OpenGPA doctor test driver (every counter reads 0)";
     device_.chip = "zero";
     device_.generation = kGpaHwGenerationSoftware;
-    for (const char* name : {"zero_time_ns", "zero_compute_invocations", "zero_vertex_invocations",
-                             "zero_fragment_invocations"}) {
+    for (const char* name :
+         {"zero_time_ns", "zero_compute_invocations", "zero_vertex_invocations", "zero_fragment_invocations"}) {
       HardwareCounterInfo counter;
       counter.name = name;
       counter.group = "Zero";

@@ -72,8 +72,8 @@ std::string ProbePath(const std::string& api) {
 
 std::vector<std::string> ProbeArguments(const DoctorOptions& options, const std::string& api) {
   std::vector<std::string> argv = {ProbePath(api)};
-  if (options.quick) argv.push_back("--quick");
-  if (options.verbose) argv.push_back("--verbose");
+  if (options.quick) argv.emplace_back("--quick");
+  if (options.verbose) argv.emplace_back("--verbose");
   if (!options.library_dir.empty()) {
     argv.insert(argv.end(), {"--library-dir", options.library_dir});
   } else {
@@ -152,9 +152,9 @@ void SetUpDoctor(CLI::App& command, RunFunction* run) {
       ->transform(CLI::Validator(DoctorApiTransform(), "{cuda,vk,gl,cl,monitor}"));
   command.add_flag("--quick", options->quick, "Only the fastest check of each kind (for CI images)");
   command.add_option("--format", options->format, "table (default) or json")
-      ->transform(ChoiceOf(std::map<std::string, DoctorFormat>{{"table", DoctorFormat::kTable},
-                                                               {"json", DoctorFormat::kJson}},
-                           "format"));
+      ->transform(
+          ChoiceOf(std::map<std::string, DoctorFormat>{{"table", DoctorFormat::kTable}, {"json", DoctorFormat::kJson}},
+                   "format"));
   command.add_option("-o,--output", options->output, "Write to this file instead of stdout");
   command.add_flag("-f,--force", options->force, "Overwrite an existing --output file");
   command.add_option("--library-dir", options->library_dir,

@@ -2,13 +2,13 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 
 extern char** environ;
@@ -58,6 +58,7 @@ ProbeRun RunProbeProcess(const std::vector<std::string>& argv, double timeout_se
   posix_spawn_file_actions_adddup2(&actions, out.fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err.fds[1], STDERR_FILENO);
   std::vector<char*> arguments;
+  arguments.reserve(argv.size() + 1);
   for (const std::string& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
   arguments.push_back(nullptr);
   pid_t pid = -1;

@@ -10,10 +10,10 @@
 namespace opengpa::cli {
 
 struct ProbeRun {
-  bool started = false;   // false: the executable could not be run at all (start_error says why)
+  bool started = false;  // false: the executable could not be run at all (start_error says why)
   std::string start_error;
-  int exit_code = -1;     // when it exited
-  int signal = 0;         // when a signal ended it
+  int exit_code = -1;      // when it exited
+  int signal = 0;          // when a signal ended it
   bool timed_out = false;  // killed after the time limit
   std::string out;
   std::string err;

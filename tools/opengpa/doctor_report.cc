@@ -1,7 +1,6 @@
 #include "doctor_report.h"
 
-#include <signal.h>
-
+#include <csignal>
 #include <cstring>
 
 namespace opengpa::cli {
@@ -38,8 +37,11 @@ std::string Tail(const std::string& text, std::size_t lines) {
 }
 
 nlohmann::json Entry(const std::string& api, const std::string& status) {
-  return {{"api", api},     {"status", status}, {"gpa_library", {{"tried", nlohmann::json::array()}}},
-          {"driver", nlohmann::json::object()}, {"checks", nlohmann::json::array()},
+  return {{"api", api},
+          {"status", status},
+          {"gpa_library", {{"tried", nlohmann::json::array()}}},
+          {"driver", nlohmann::json::object()},
+          {"checks", nlohmann::json::array()},
           {"causes", nlohmann::json::array()}};
 }
 
@@ -69,7 +71,8 @@ nlohmann::json BackendFromProbeRun(const std::string& api, const std::string& pr
                      "the " + api + " probe did not finish in " + std::to_string(static_cast<int>(run.seconds)) +
                          " s and was killed; last output: " + Tail(run.err, 3),
                      "the driver or device hangs on a small workload: check it with the API's own tools "
-                     "(vulkaninfo, eglinfo, clinfo, nvidia-smi); raise --timeout for a very slow device; " + rerun);
+                     "(vulkaninfo, eglinfo, clinfo, nvidia-smi); raise --timeout for a very slow device; " +
+                         rerun);
   } else if (run.signal != 0) {
     entry = Unusable(api, "probe_crashed",
                      "the " + api + " probe was ended by signal " + std::to_string(run.signal) + " (" +
@@ -77,7 +80,8 @@ nlohmann::json BackendFromProbeRun(const std::string& api, const std::string& pr
                      rerun + "; report it with that output");
   } else if (const std::string missing = MissingSharedLibrary(run.err); !missing.empty()) {
     entry = Entry(api, "absent");
-    entry["reason"] = missing + " (" + WhatLibraryIs(missing) + ") is not installed: the dynamic loader did not find it";
+    entry["reason"] =
+        missing + " (" + WhatLibraryIs(missing) + ") is not installed: the dynamic loader did not find it";
   } else {
     const std::string first_line = run.out.substr(0, run.out.find('\n'));
     entry = nlohmann::json::parse(first_line, nullptr, /*allow_exceptions=*/false);

@@ -27,7 +27,9 @@ std::string DriverLine(const nlohmann::json& backend) {
   const nlohmann::json& driver = backend["driver"];
   std::string line = Text(driver, "device");
   const std::string name = Text(driver, "name"), version = Text(driver, "version");
-  if (!name.empty() || !version.empty()) line += (line.empty() ? "" : "; ") + name + (name.empty() ? "" : " ") + version;
+  if (!name.empty() || !version.empty()) {
+    line += (line.empty() ? "" : "; ") + name + (name.empty() ? "" : " ") + version;
+  }
   const nlohmann::json& library = backend["gpa_library"];
   if (library.contains("path")) {
     line += (line.empty() ? "" : "; ") + std::string("GPA ") + Text(library, "path");

@@ -63,7 +63,9 @@ struct Buffers {
   void FlushL2() const { l2_flush_kernel<<<kL2Blocks, kL2Threads>>>(flush, kFlushBytes / sizeof(float4), flush_out); }
 };
 
-std::string VersionText(int version) { return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10); }
+std::string VersionText(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
 
 // The NVIDIA driver's profiling restriction (NVreg_RestrictProfilingToAdminUsers) as it reports it, if it does.
 nlohmann::json ProfilingRestriction() {
@@ -86,9 +88,9 @@ bool ExplainInjectedCuptiResult(const ProbeOptions& options, ProbeReport& report
   if (!gpa) return true;
   // What libGPUPerfAPICUDA.so logs and returns when CUPTI refuses (src/nvidia/cupti_status.cc: CuptiFailure).
   const GpaStatus status = kGpaStatusErrorHardwareNotSupported;
-  report.AddCause(ExplainGpaFailure("GpaOpenContext", gpa->Gpa().StatusText(status),
-                                    {std::string("cuptiProfilerInitialize failed: ") + injected +
-                                     " (injected by OPENGPA_DOCTOR_CUPTI_RESULT)"}));
+  report.AddCause(ExplainGpaFailure(
+      "GpaOpenContext", gpa->Gpa().StatusText(status),
+      {std::string("cuptiProfilerInitialize failed: ") + injected + " (injected by OPENGPA_DOCTOR_CUPTI_RESULT)"}));
   return true;
 }
 
@@ -163,8 +165,8 @@ void RunCudaProbe(const ProbeOptions& options, ProbeReport& report) {
   const std::string ffma = "ffma_kernel " + std::to_string(kFfmaBlocks) + "x" + std::to_string(kFfmaThreads);
   report.Compare({ffma, "FFMAThreadInstructions", "items", values[0].at("FFMAThreadInstructions"),
                   static_cast<double>(kFfmaExpected), Tolerance::Exact(), "blocks x threads x iterations x 4 chains"});
-  report.Compare({ffma, "GPUTime", "nanoseconds", values[0].at("GPUTime"), longest_pass_ns,
-                  Tolerance::PositiveAtMost(), "the host's wall time of the pass, up to cudaDeviceSynchronize"});
+  report.Compare({ffma, "GPUTime", "nanoseconds", values[0].at("GPUTime"), longest_pass_ns, Tolerance::PositiveAtMost(),
+                  "the host's wall time of the pass, up to cudaDeviceSynchronize"});
   if (samples > 1) {
     const double copy_kb = static_cast<double>(kCopyBytes) / 1024;
     const double flush_kb = static_cast<double>(kFlushBytes) / 1024;
@@ -182,6 +184,4 @@ void RunCudaProbe(const ProbeOptions& options, ProbeReport& report) {
 }  // namespace
 }  // namespace opengpa::doctor
 
-int main(int argc, char** argv) {
-  return opengpa::doctor::RunProbe(argc, argv, "cuda", opengpa::doctor::RunCudaProbe);
-}
+int main(int argc, char** argv) { return opengpa::doctor::RunProbe(argc, argv, "cuda", opengpa::doctor::RunCudaProbe); }

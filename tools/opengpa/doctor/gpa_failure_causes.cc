@@ -31,8 +31,9 @@ Cause ExplainLibraryNotLoaded(const std::string& file_name, const std::vector<st
   const std::string message = file_name + " did not load; tried " + Joined(tried, ", ") + ":" + load_errors;
   if (Mentions(load_errors, {"libcupti"})) {
     return {"cupti_not_found", message,
-            file_name + " needs CUPTI (libcupti.so) from the CUDA toolkit: install the toolkit, or add its CUPTI "
-                        "folder (<toolkit>/extras/CUPTI/lib64 or <toolkit>/lib64) to LD_LIBRARY_PATH"};
+            file_name +
+                " needs CUPTI (libcupti.so) from the CUDA toolkit: install the toolkit, or add its CUPTI "
+                "folder (<toolkit>/extras/CUPTI/lib64 or <toolkit>/lib64) to LD_LIBRARY_PATH"};
   }
   if (chosen_by_override) {
     return {"gpa_library_not_found", message,
@@ -41,17 +42,18 @@ Cause ExplainLibraryNotLoaded(const std::string& file_name, const std::vector<st
                 "executable's ../lib and the loader's path (LD_LIBRARY_PATH)"};
   }
   return {"gpa_library_not_found", message,
-          "put " + file_name + " in the lib/ folder beside the opengpa executable's bin/ (as `cmake --install` "
-          "does), name its folder with --library-dir or $OPENGPA_LIBRARY_DIR, or add it to LD_LIBRARY_PATH; "
-          "rebuild with this API's OPENGPA_WITH_* option on if it was never built"};
+          "put " + file_name +
+              " in the lib/ folder beside the opengpa executable's bin/ (as `cmake --install` "
+              "does), name its folder with --library-dir or $OPENGPA_LIBRARY_DIR, or add it to LD_LIBRARY_PATH; "
+              "rebuild with this API's OPENGPA_WITH_* option on if it was never built"};
 }
 
 Cause ExplainGpaFailure(const std::string& call, const std::string& status_text, const std::vector<std::string>& log) {
   const std::string said = Joined(log, "; ");
   const std::string message =
       call + " returned " + status_text + (said.empty() ? " (GPA logged nothing)" : "; GPA said: " + said);
-  if (Mentions(said, {"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "NVreg_RestrictProfilingToAdminUsers",
-                      "ERR_NVGPUCTRPERM"})) {
+  if (Mentions(said,
+               {"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "NVreg_RestrictProfilingToAdminUsers", "ERR_NVGPUCTRPERM"})) {
     return {"profiling_not_permitted", message, ProfilingPermissionFix()};
   }
   if (Mentions(said, {"CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED", "already in use", "CUPTI_ERROR_IN_USE"})) {

@@ -26,7 +26,9 @@ const char* kCountSource = R"CLC(
 __kernel void count_items(__global uint* counter) { atomic_inc(counter); }
 )CLC";
 
-std::string Failed(const char* call, cl_int status) { return std::string(call) + " returned " + std::to_string(status); }
+std::string Failed(const char* call, cl_int status) {
+  return std::string(call) + " returned " + std::to_string(status);
+}
 
 std::string PlatformText(cl_platform_id platform, cl_platform_info what) {
   char text[512] = {};
@@ -63,8 +65,8 @@ bool ChooseDevice(cl_platform_id* chosen_platform, cl_device_id* chosen_device, 
       }
     }
   }
-  *why = std::string("no OpenCL device") + (wanted && *wanted ? " on a platform named like OPENGPA_CL_PLATFORM=" +
-                                                                     std::string(wanted) : "");
+  *why = std::string("no OpenCL device") +
+         (wanted && *wanted ? " on a platform named like OPENGPA_CL_PLATFORM=" + std::string(wanted) : "");
   return false;
 }
 
@@ -98,7 +100,7 @@ bool Build(cl_device_id device, ClObjects* cl, std::string* error) {
   if (status != CL_SUCCESS) return *error = Failed("clCreateKernel", status), false;
   cl->counter = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, sizeof(cl_uint), nullptr, &status);
   if (status != CL_SUCCESS) return *error = Failed("clCreateBuffer", status), false;
-  status = clSetKernelArg(cl->kernel, 0, sizeof cl->counter, &cl->counter);
+  status = clSetKernelArg(cl->kernel, 0, sizeof(cl_mem), &cl->counter);
   if (status != CL_SUCCESS) return *error = Failed("clSetKernelArg", status), false;
   return true;
 }
@@ -137,7 +139,8 @@ void RunOpenClProbe(const ProbeOptions& options, ProbeReport& report) {
     opengpa::CommandList list(session, pass);
     cl_event event = nullptr;
     list.BeginSample(0);
-    const cl_int status = clEnqueueNDRangeKernel(cl.queue, cl.kernel, 1, nullptr, &work_items, nullptr, 0, nullptr, &event);
+    const cl_int status =
+        clEnqueueNDRangeKernel(cl.queue, cl.kernel, 1, nullptr, &work_items, nullptr, 0, nullptr, &event);
     list.EndSample();
     list.End();
     clFinish(cl.queue);

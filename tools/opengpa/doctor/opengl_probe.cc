@@ -38,9 +38,10 @@ nlohmann::json DescribeDriver(const HeadlessGl& gl) {
   return {{"device", GlString(GL_RENDERER)},
           {"name", GlString(GL_VENDOR)},
           {"version", GlString(GL_VERSION)},
-          {"egl", {{"platform", gl.platform()},
-                   {"version", egl_version ? egl_version : ""},
-                   {"vendor", egl_vendor ? egl_vendor : ""}}},
+          {"egl",
+           {{"platform", gl.platform()},
+            {"version", egl_version ? egl_version : ""},
+            {"vendor", egl_vendor ? egl_vendor : ""}}},
           {"libraries", LoadedModules({"libEGL", "libOpenGL", "libGLdispatch", "libgallium", "libnvidia-eglcore",
                                        "libnvidia-glcore", "swrast_dri", "libGPUPerfAPI"})}};
 }

@@ -17,12 +17,13 @@ int RunProbe(int argc, char** argv, const std::string& api, const Probe& probe) 
       options.search.verbose = true;
     } else if ((argument == "--library-dir" || argument == "--folder") && i + 1 < argc) {
       if (argument == "--folder") {
-        options.search.folders.push_back(argv[++i]);
+        options.search.folders.emplace_back(argv[++i]);
       } else {
         options.search.library_dir = argv[++i];
       }
     } else {
-      std::fprintf(stderr, "%s: unknown argument '%s' (usage: [--quick] [--verbose] [--library-dir DIR | --folder DIR ...])\n",
+      std::fprintf(stderr,
+                   "%s: unknown argument '%s' (usage: [--quick] [--verbose] [--library-dir DIR | --folder DIR ...])\n",
                    argv[0], argument.c_str());
       return 2;
     }

@@ -16,19 +16,13 @@ std::string Number(double value) {
 nlohmann::json ToleranceJson(const Tolerance& tolerance) {
   nlohmann::json json = {{"text", tolerance.Text()}};
   switch (tolerance.kind) {
-    case Tolerance::Kind::kExact:
-      json["kind"] = "exact";
-      break;
+    case Tolerance::Kind::kExact: json["kind"] = "exact"; break;
     case Tolerance::Kind::kRelative:
       json["kind"] = "relative";
       json["fraction"] = tolerance.fraction;
       break;
-    case Tolerance::Kind::kPositiveAtMost:
-      json["kind"] = "positive_at_most";
-      break;
-    case Tolerance::Kind::kAtLeast:
-      json["kind"] = "at_least";
-      break;
+    case Tolerance::Kind::kPositiveAtMost: json["kind"] = "positive_at_most"; break;
+    case Tolerance::Kind::kAtLeast: json["kind"] = "at_least"; break;
   }
   return json;
 }
@@ -38,28 +32,20 @@ nlohmann::json ToleranceJson(const Tolerance& tolerance) {
 bool Tolerance::Holds(double measured, double truth) const {
   if (!std::isfinite(measured)) return false;  // NaN or infinity never matches a truth
   switch (kind) {
-    case Kind::kExact:
-      return measured == truth;
-    case Kind::kRelative:
-      return std::fabs(measured - truth) <= fraction * std::fabs(truth);
-    case Kind::kPositiveAtMost:
-      return measured > 0 && measured <= truth;
-    case Kind::kAtLeast:
-      return measured >= truth;
+    case Kind::kExact: return measured == truth;
+    case Kind::kRelative: return std::fabs(measured - truth) <= fraction * std::fabs(truth);
+    case Kind::kPositiveAtMost: return measured > 0 && measured <= truth;
+    case Kind::kAtLeast: return measured >= truth;
   }
   return false;
 }
 
 std::string Tolerance::Text() const {
   switch (kind) {
-    case Kind::kExact:
-      return "exact";
-    case Kind::kRelative:
-      return "within " + Number(fraction * 100) + "%";
-    case Kind::kPositiveAtMost:
-      return "0 < measured <= truth";
-    case Kind::kAtLeast:
-      return "measured >= truth";
+    case Kind::kExact: return "exact";
+    case Kind::kRelative: return "within " + Number(fraction * 100) + "%";
+    case Kind::kPositiveAtMost: return "0 < measured <= truth";
+    case Kind::kAtLeast: return "measured >= truth";
   }
   return "?";
 }
@@ -84,21 +70,22 @@ void ProbeReport::ExplainFailedChecks(const std::string& zero_fix) {
     if (!check.counter.empty() && check.measured != 0) any_counter_nonzero = true;
   }
   if (failed.empty()) return;
-  const bool workload_ran = std::all_of(checks_.begin(), checks_.end(),
-                                        [](const Check& c) { return !c.counter.empty() || c.passed; });
+  const bool workload_ran =
+      std::all_of(checks_.begin(), checks_.end(), [](const Check& c) { return !c.counter.empty() || c.passed; });
   if (!any_counter_nonzero && workload_ran) {
     std::string names;
     for (const Check& check : checks_) {
       if (!check.counter.empty()) names += (names.empty() ? "" : ", ") + check.counter;
     }
-    AddCause({"counters_read_zero",
-              "every counter read 0 (" + names + ") although the workload ran as designed", zero_fix});
+    AddCause(
+        {"counters_read_zero", "every counter read 0 (" + names + ") although the workload ran as designed", zero_fix});
     return;
   }
   for (const Check* check : failed) {
     if (check->counter.empty()) {
-      AddCause({"workload_wrong", check->name + ": the workload itself measured " + Number(check->measured) +
-                                      " where " + Number(check->truth) + " was expected (" + check->truth_source + ")",
+      AddCause({"workload_wrong",
+                check->name + ": the workload itself measured " + Number(check->measured) + " where " +
+                    Number(check->truth) + " was expected (" + check->truth_source + ")",
                 "the driver did not run the work as submitted; the counters cannot be judged on it. Update or "
                 "reinstall the driver, and rerun `opengpa doctor -v` to see its messages"});
       continue;
@@ -115,8 +102,7 @@ void ProbeReport::ExplainFailedChecks(const std::string& zero_fix) {
 
 std::string ProbeReport::Status() const {
   if (IsAbsent()) return "absent";
-  const bool any_failed_check =
-      std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return !c.passed; });
+  const bool any_failed_check = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return !c.passed; });
   if (any_failed_check) return "fail";
   if (checks_.empty()) return "unusable";
   // Checks that held and a cause after them: part of the API works (NVML's counters where PM sampling is refused).
@@ -135,15 +121,15 @@ nlohmann::json ProbeReport::ToJson(double seconds) const {
   json["driver"] = driver_;
   json["checks"] = nlohmann::json::array();
   for (const Check& check : checks_) {
-    json["checks"].push_back({{"name", check.name},
-                              {"counter", check.counter},
-                              {"unit", check.unit},
-                              {"measured", std::isfinite(check.measured) ? nlohmann::json(check.measured)
-                                                                         : nlohmann::json(nullptr)},
-                              {"truth", check.truth},
-                              {"truth_source", check.truth_source},
-                              {"tolerance", ToleranceJson(check.tolerance)},
-                              {"verdict", check.passed ? "pass" : "fail"}});
+    json["checks"].push_back(
+        {{"name", check.name},
+         {"counter", check.counter},
+         {"unit", check.unit},
+         {"measured", std::isfinite(check.measured) ? nlohmann::json(check.measured) : nlohmann::json(nullptr)},
+         {"truth", check.truth},
+         {"truth_source", check.truth_source},
+         {"tolerance", ToleranceJson(check.tolerance)},
+         {"verdict", check.passed ? "pass" : "fail"}});
   }
   json["causes"] = nlohmann::json::array();
   for (const Cause& cause : causes_) {

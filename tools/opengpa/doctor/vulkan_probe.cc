@@ -72,7 +72,8 @@ void RunVulkanProbe(const ProbeOptions& options, ProbeReport& report) {
   auto compute = CountingCompute::Create(*device, kLocalSize, &error);
   auto target = compute ? RenderTarget::Create(*device, kWidth, kHeight, &error) : nullptr;
   auto grid = target ? GraphicsPipeline::Create(*device, *target, vkwork::Geometry::kGridTriangles, &error) : nullptr;
-  auto full = grid ? GraphicsPipeline::Create(*device, *target, vkwork::Geometry::kFullScreenTriangle, &error) : nullptr;
+  auto full =
+      grid ? GraphicsPipeline::Create(*device, *target, vkwork::Geometry::kFullScreenTriangle, &error) : nullptr;
   if (!full) {
     report.AddCause({"workload_not_built", "the Vulkan workload could not be built: " + error,
                      "the driver refused a compute or graphics pipeline; check it with vulkaninfo"});
@@ -126,11 +127,11 @@ void RunVulkanProbe(const ProbeOptions& options, ProbeReport& report) {
 
   const std::string dispatch = "dispatch " + std::to_string(kGroupsX) + "x" + std::to_string(kGroupsY) + "x1 of " +
                                std::to_string(kLocalSize) + " threads";
-  const double threads = static_cast<double>(kGroupsX * kGroupsY * kLocalSize);
+  const auto threads = static_cast<double>(kGroupsX * kGroupsY * kLocalSize);
   report.Compare({dispatch, "", "items", static_cast<double>(shader_count), threads, Tolerance::Exact(),
                   "invocations the shader counted itself (an atomic add each)"});
-  report.Compare({dispatch, "CSThreads", "items", values[0].at("CSThreads"), threads, Tolerance::Exact(),
-                  "groups x local size"});
+  report.Compare(
+      {dispatch, "CSThreads", "items", values[0].at("CSThreads"), threads, Tolerance::Exact(), "groups x local size"});
   report.Compare({dispatch, "GPUTime", "nanoseconds", values[0].at("GPUTime"), longest_submit_ns,
                   Tolerance::PositiveAtMost(), "the host's wall time from vkQueueSubmit to the fence"});
   if (samples > 1) {
