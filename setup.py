@@ -2,7 +2,7 @@
 
 The package loads the libraries with ctypes (python/opengpa/_library.py), so the wheel holds no Python
 extension: only the same libGPUPerfAPI<X>.so, libGPUPerfAPICounters.so, libOpenGPAMonitor.so and
-libopengpa_inject_cuda.so that `cmake --install` installs, in opengpa/_libs/. They come from, in order:
+libOpenGPAProfile.so that `cmake --install` installs, in opengpa/_libs/. They come from, in order:
 
 - $OPENGPA_PREBUILT_LIBRARY_DIR: a lib/ folder already built (e.g. build/lib): nothing is compiled;
 - else a CMake build of the repository into $OPENGPA_WHEEL_BUILD_DIR (default build-python/ beside this
@@ -19,10 +19,10 @@ from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
-# libopengpa_inject_cuda.so: the per-kernel profiler `opengpa profile` injects, which per_kernel=True drives
-# from inside Python (python/opengpa/kernels.py).
+# libOpenGPAProfile.so: the per-kernel profiler `opengpa profile` injects, which per_kernel=True drives from
+# inside Python (python/opengpa/kernels.py, over include/opengpa/opengpa_profile.h).
 LIBRARIES = ("libGPUPerfAPICUDA.so", "libGPUPerfAPIVK.so", "libGPUPerfAPIGL.so", "libGPUPerfAPICL.so",
-             "libGPUPerfAPICounters.so", "libOpenGPAMonitor.so", "libopengpa_inject_cuda.so")
+             "libGPUPerfAPICounters.so", "libOpenGPAMonitor.so", "libOpenGPAProfile.so")
 
 
 # Everything the build writes goes under one ignored folder (the tests point it at a temporary one).

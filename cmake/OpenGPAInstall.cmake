@@ -5,16 +5,17 @@
 #   lib/libOpenGPAMonitor.so                     the real-time monitor's C API
 #   lib/libVkLayer_opengpa_gpa_interface.so      the Vulkan layer offering VK_AMD_gpa_interface on any driver,
 #   share/vulkan/explicit_layer.d/*.json         and its manifest (VK_LAYER_OPENGPA_gpa_interface)
+#   lib/libOpenGPAProfile.so                     the per-launch profiler's C API (include/opengpa/opengpa_profile.h)
 #   lib/libopengpa_{intercept_cl,inject_cuda}.so what `opengpa profile` loads into a program
 #   include/gpu_performance_api/*.h              GPA's headers and OpenGPA's extensions
-#   include/opengpa/opengpa.hpp                  the C++ layer
+#   include/opengpa/opengpa.hpp                  the C++ layer; opengpa_profile.h, the profiler's C API
 #   lib/cmake/OpenGPA/                           OpenGPAConfig.cmake, version file, imported targets
 #   lib/pkgconfig/opengpa*.pc                    pkg-config files
 #
 # Everything is relative to the prefix (the package can be moved). Imported targets:
 #   OpenGPA::Headers        GPA's C headers and OpenGPA's extensions (include directory only)
 #   OpenGPA::OpenGPA        the C++ layer (opengpa.hpp) and the interface loader (links libdl)
-#   OpenGPA::GPUPerfAPIVK, ::GPUPerfAPIGL, ::GPUPerfAPICL, ::GPUPerfAPICUDA, ::OpenGPAMonitor
+#   OpenGPA::GPUPerfAPIVK, ::GPUPerfAPIGL, ::GPUPerfAPICL, ::GPUPerfAPICUDA, ::OpenGPAMonitor, ::OpenGPAProfile
 #   OpenGPA::opengpa        the CLI (an executable)
 # CPack makes a Debian package of the same tree (`cpack -G DEB` in the build folder).
 include(GNUInstallDirs)
@@ -50,10 +51,11 @@ foreach(toolkit /usr/local/cuda /opt/cuda /usr/lib/cuda)
        ${toolkit}/lib64 ${toolkit}/lib)
 endforeach()
 list(REMOVE_DUPLICATES OPENGPA_CUPTI_RUNPATH)
-foreach(cuda_target GPUPerfAPICUDA opengpa_inject_cuda)
+foreach(cuda_target GPUPerfAPICUDA OpenGPAProfile opengpa_inject_cuda)
   if(TARGET ${cuda_target})
-    # The build tree gets the same list, so a build copied to another machine (the GPU host) finds CUPTI too.
-    set_target_properties(${cuda_target} PROPERTIES BUILD_RPATH "${OPENGPA_CUPTI_RUNPATH}"
+    # The build tree gets the same list, so a build copied to another machine (the GPU host) finds CUPTI too, and
+    # the injection entry finds libOpenGPAProfile.so beside it.
+    set_target_properties(${cuda_target} PROPERTIES BUILD_RPATH "$ORIGIN;${OPENGPA_CUPTI_RUNPATH}"
                                                     INSTALL_RPATH "$ORIGIN;${OPENGPA_CUPTI_RUNPATH}")
   endif()
 endforeach()
@@ -88,10 +90,12 @@ foreach(suffix VK GL CL CUDA)
     list(APPEND pkgconfig_libraries ${suffix})
   endif()
 endforeach()
-if(TARGET OpenGPAMonitor)
-  target_include_directories(OpenGPAMonitor INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  list(APPEND exported_targets OpenGPAMonitor)
-endif()
+foreach(c_api OpenGPAMonitor OpenGPAProfile)
+  if(TARGET ${c_api})
+    target_include_directories(${c_api} INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    list(APPEND exported_targets ${c_api})
+  endif()
+endforeach()
 if(TARGET opengpa)
   list(APPEND exported_targets opengpa)
 endif()

@@ -11,6 +11,7 @@ packages=(
   python3-pytest python3-numpy python3-pandas python3-matplotlib python3-pip python3-setuptools python3-wheel python3-venv
   prometheus
   clang-14 libclang-rt-14-dev
+  clang-format-14 clang-tidy-14 flake8
 )
 missing=()
 for p in "${packages[@]}"; do

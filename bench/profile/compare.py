@@ -52,7 +52,8 @@ def read_ncu(path):
             number = float(row["Metric Value"].replace(",", ""))
         except ValueError:
             number = float("nan")
-        launches.setdefault(int(row["ID"]), {"kernel": row["Kernel Name"], "values": {}})["values"][row["Metric Name"]] = number
+        launch = launches.setdefault(int(row["ID"]), {"kernel": row["Kernel Name"], "values": {}})
+        launch["values"][row["Metric Name"]] = number
     return [launches[i] for i in sorted(launches)]
 
 
@@ -80,11 +81,14 @@ def wall_table(t, launches):
         ratio = f"{t[against][0] / t[tag][0]:.1f}x" if against in t and t[tag][0] > 0 else ""
         print(f"| {tag} | {t[tag][0]:.2f}{'' if t[tag][1] == 0 else f' (rc {t[tag][1]})'} | {ratio} |")
     if "plain_many" in t and "many_none" in t and launches:
-        for tag in ("many_none", "many_none_nocache", "many_none_user_ranges", "many_none_nocache_user", "ncu_many_one"):
+        for tag in ("many_none", "many_none_nocache", "many_none_user_ranges", "many_none_nocache_user",
+                    "ncu_many_one"):
             if tag in t:
-                print(f"\n{tag}: {(t[tag][0] - t['plain_many'][0]) / launches * 1000:.3f} ms per launch over the plain run")
+                per_launch = (t[tag][0] - t['plain_many'][0]) / launches * 1000
+                print(f"\n{tag}: {per_launch:.3f} ms per launch over the plain run")
     if "many_kernel_small" in t:
-        print(f"\nmany_kernel_small (kernel replay, 400 launches): {t['many_kernel_small'][0] / 400 * 1000:.2f} ms per launch "
+        per_launch = t['many_kernel_small'][0] / 400 * 1000
+        print(f"\nmany_kernel_small (kernel replay, 400 launches): {per_launch:.2f} ms per launch "
               "(whole wall time / launches)")
 
 
@@ -126,25 +130,32 @@ def main():
     launches = launches_in(log)
     print(f"### Wall times ({launches} launches of the many-launch program)\n")
     wall_table(t, launches)
-    p = lambda tag: read_profile(f"{results}/{tag}.json")
-    n = lambda tag: read_ncu(f"{results}/ncu_{tag}.csv")
+
+    def p(tag):
+        return read_profile(f"{results}/{tag}.json")
+
+    def n(tag):
+        return read_ncu(f"{results}/ncu_{tag}.csv")
     print("\n### Instruction counts against ncu")
     instructions(p("many_none"), n("many_one"), "smsp__inst_executed.sum", "many-launch, one pass (replay none)")
     instructions(p("many_auto_multi"), n("many_multi"), "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
                  "many-launch, multi-pass (auto: application replay), FFMA count")
-    instructions(p("many_auto_multi"), n("many_multi"), "smsp__inst_executed.sum", "many-launch, multi-pass, instructions")
+    instructions(p("many_auto_multi"), n("many_multi"), "smsp__inst_executed.sum",
+                 "many-launch, multi-pass, instructions")
     instructions(p("torch_one"), n("torch_one"), "smsp__inst_executed.sum", "PyTorch, one pass")
     instructions(p("torch_multi"), n("torch_multi"), "smsp__inst_executed.sum", "PyTorch, multi-pass")
     instructions(p("fixed_app"), n("fixed_multi"), "smsp__inst_executed.sum", "fixed workload, application replay")
     print("\n### Multi-pass values against one pass (fixed workload, 64 MiB arrays, cache control all)")
     metrics = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_request_hit_rate.pct", "gpu__time_duration.sum"]
     values(p("fixed_app"), p("fixed_one"), metrics, "application replay (multi-pass) vs replay none (one pass)")
-    values(p("fixed_kernel"), p("fixed_one"), metrics, "kernel replay (multi-pass, flush before the launch only) vs one pass")
+    values(p("fixed_kernel"), p("fixed_one"), metrics,
+           "kernel replay (multi-pass, flush before the launch only) vs one pass")
     values(p("fixed_kernel_nocache"), p("fixed_one"), metrics, "kernel replay, --cache-control none vs one pass")
     values(n("fixed_multi"), p("fixed_one"), metrics, "ncu (multi-pass, its default flush) vs opengpa one pass")
     print("\n### Many-launch program (4 MiB arrays, in L2): multi-pass vs one pass, cache control all")
     values(p("many_auto_multi"), p("many_none"), metrics[:2] + ["gpu__time_duration.sum"], "application replay vs none")
-    values(p("many_none_nocache"), p("many_none"), metrics[:2] + ["gpu__time_duration.sum"], "none, --cache-control none vs all")
+    values(p("many_none_nocache"), p("many_none"), metrics[:2] + ["gpu__time_duration.sum"],
+           "none, --cache-control none vs all")
     filtered = p("many_filtered")
     if filtered is not None:
         print(f"\nfiltered (--kernel-name '^(add|scale)' --launch-skip 10 --launch-count 50): {len(filtered)} samples, "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool), second call of branch gate (issue 12; docs/benchmarks.md, docs/device-runs.md):
+# On the GPU machine (device tool), second call of branch gate (issue 12; docs/benchmarks.md, docs/validation.md):
 # the default run's exit crash (rc 139 after every sample was written) against the flush's context and
 # --cache-control none, and PyTorch's multi-pass set under application replay (kernel replay's figure is
 # gate_probe.sh's). The device call ran it as build-device-gate/check2.sh.

@@ -29,8 +29,9 @@ def main(kernels_path, ranges_path, per_range):
     for metric in METRICS[1:]:
         differences = [(float(r[metric]) - s[metric]) / s[metric] for r, s in pairs if s[metric] > 0]
         if differences:
+            median_range = statistics.median(float(r[metric]) for r, _ in pairs)
             print(f"  {metric}: range / sum - 1: median {statistics.median(differences):+.4%}, "
-                  f"largest {max(differences, key=abs):+.4%}; median range {statistics.median(float(r[metric]) for r, _ in pairs):.0f}, "
+                  f"largest {max(differences, key=abs):+.4%}; median range {median_range:.0f}, "
                   f"median sum {statistics.median(s[metric] for _, s in pairs):.0f}")
 
 

@@ -35,7 +35,8 @@ def main(path):
             return f"{statistics.median(found):.0f}" if found else "-"
 
         inst = values("smsp__inst_executed.sum")
-        inst_text = "-" if not inst else (f"{inst[0]:.0f}" if min(inst) == max(inst) else f"{min(inst):.0f}..{max(inst):.0f}")
+        inst_text = "-" if not inst else (
+            f"{inst[0]:.0f}" if min(inst) == max(inst) else f"{min(inst):.0f}..{max(inst):.0f}")
         print(f"  {name[:40]:40} n={len(group):5} rd={median('dram__bytes_read.sum'):>10} "
               f"wr={median('dram__bytes_write.sum'):>10} ns={median('gpu__time_duration.sum'):>8} inst={inst_text}")
 

@@ -1,9 +1,9 @@
 """One row per kernel launch: `opengpa.profile(counters, per_kernel=True)`.
 
 The per-kernel profiler is `opengpa profile --api cuda`'s, driven from inside the Python process: the
-library the CLI injects into programs (libopengpa_inject_cuda.so) exports a small C entry
-(tools/opengpa/inject_cuda/in_process.h) that starts the same injection session on the running process,
-whatever CUDA contexts it already made (PyTorch creates its context early). Each kernel launch is one
+profiler library (libOpenGPAProfile.so, whose C API is include/opengpa/opengpa_profile.h) starts the same
+session the CLI injects into programs on the running process, whatever CUDA contexts it already made (PyTorch
+creates its context early). Each kernel launch is one
 CUPTI auto range and one row: demangled kernel name, grid, block, stream, context, every counter, GPA
 derived counters evaluated by the library's engine. Nothing is measured or evaluated here.
 
@@ -13,7 +13,7 @@ derived counters evaluated by the library's engine. Nothing is measured or evalu
   (with `opengpa.torch_ops.op_regions`, one per aten op), `aggregate(by="kernel")` one per kernel name.
 - Multi-pass sets: `p.run(step)` runs `step()` once per pass (application replay from inside): each pass
   is a session of its own, and the passes are joined launch by launch with the CLI's rules (same launches,
-  same order, same names and shapes; tools/opengpa/profiling/replay_merge.h) and, here, the same region
+  same order, same names and shapes; src/profiler/replay_merge.h) and, here, the same region
   labels. A mismatch raises OpenGpaError and nothing is mixed. `replay="kernel"` lets CUPTI replay each
   launch instead, so that a multi-pass set needs no `p.run`.
 """
@@ -27,17 +27,28 @@ import tempfile
 import numpy as np
 
 from . import _cuda
+from ._regions import _pop_profile, _push_profile, region
 from ._library import find_library
 from ._status import OpenGpaError
 from .counters import Counter, _names
 from .results import Results
 
-LIBRARY = "libopengpa_inject_cuda.so"
+LIBRARY = "libOpenGPAProfile.so"
+API_MAJOR_VERSION = 1  # OPENGPA_PROFILE_API_MAJOR_VERSION of the header these signatures follow
+_STATUS_OK = 0
+_STATUS_BUFFER_TOO_SMALL = -3
 _library = None
 
 
+class _Options(ctypes.Structure):
+    """OpenGpaProfileOptions."""
+    _fields_ = [("struct_size", ctypes.c_size_t), ("counters", ctypes.c_char_p), ("replay", ctypes.c_char_p),
+                ("pass_index", ctypes.c_uint32), ("flush_caches", ctypes.c_int32), ("kernel_name", ctypes.c_char_p),
+                ("stream_path", ctypes.c_char_p), ("with_nvtx", ctypes.c_int32)]
+
+
 def load_library():
-    """The injection library with the in-process entry's signatures (loaded once)."""
+    """The profiler library with the signatures of include/opengpa/opengpa_profile.h (loaded once)."""
     global _library
     if _library is None:
         path = find_library(LIBRARY)
@@ -47,43 +58,52 @@ def load_library():
             raise OpenGpaError(f"loading {LIBRARY}", -28,
                                detail=f"{error}: set OPENGPA_LIBRARY_DIR to the folder holding the OpenGPA "
                                "libraries (a build's lib/)") from None
-        size_t, text = ctypes.c_size_t, ctypes.c_char_p
+        status, size_p, text = ctypes.c_int, ctypes.POINTER(ctypes.c_size_t), ctypes.c_char_p
         for name, argtypes, restype in (
-                ("OpenGpaKernelProfilerPlan", [ctypes.c_void_p, text, text, ctypes.c_char_p, size_t], size_t),
-                ("OpenGpaKernelProfilerStart", [text, text, ctypes.c_uint, ctypes.c_int, text, text, ctypes.c_int],
-                 ctypes.c_int),
-                ("OpenGpaKernelProfilerStop", [], ctypes.c_int),
-                ("OpenGpaKernelProfilerPushRange", [text], ctypes.c_int),
-                ("OpenGpaKernelProfilerPopRange", [], ctypes.c_int),
-                ("OpenGpaKernelProfilerLaunches", [ctypes.c_char_p, size_t], size_t),
-                ("OpenGpaKernelProfilerJoin", [ctypes.POINTER(text), ctypes.c_uint, text], ctypes.c_int),
-                ("OpenGpaKernelProfilerCuptiPath", [ctypes.c_char_p, size_t], size_t),
-                ("OpenGpaKernelProfilerLastError", [], text)):
+                ("OpenGpaProfileGetVersion", [ctypes.POINTER(ctypes.c_uint32)] * 2, status),
+                ("OpenGpaProfileGetLastError", [], text),
+                ("OpenGpaProfilePlan", [ctypes.c_void_p, text, text, ctypes.c_char_p, size_p], status),
+                ("OpenGpaProfileStart", [ctypes.POINTER(_Options)], status),
+                ("OpenGpaProfileStop", [], status),
+                ("OpenGpaProfilePushRange", [text], status),
+                ("OpenGpaProfilePopRange", [], status),
+                ("OpenGpaProfileGetLaunches", [ctypes.c_char_p, size_p], status),
+                ("OpenGpaProfileJoin", [ctypes.POINTER(text), ctypes.c_uint32, text], status),
+                ("OpenGpaProfileGetCuptiPath", [ctypes.c_char_p, size_p], status)):
             function = getattr(library, name)
             function.argtypes = argtypes
             function.restype = restype
+        major, minor = ctypes.c_uint32(), ctypes.c_uint32()
+        if library.OpenGpaProfileGetVersion(ctypes.byref(major), ctypes.byref(minor)) != _STATUS_OK or \
+                major.value != API_MAJOR_VERSION:
+            raise OpenGpaError(f"loading {LIBRARY}", -28,
+                               detail=f"{path} implements version {major.value}.{minor.value} of the profiler API; "
+                               f"this package speaks version {API_MAJOR_VERSION}")
         _library = library
     return _library
 
 
-def _fail(function):
-    message = _library.OpenGpaKernelProfilerLastError()
-    return OpenGpaError(function, 0, detail=message.decode("utf-8", "replace") if message else "")
+def _fail(function, status):
+    message = _library.OpenGpaProfileGetLastError()
+    return OpenGpaError(function, status, detail=message.decode("utf-8", "replace") if message else "")
 
 
-def _check(function, result):
-    if not result:
-        raise _fail(function)
-    return result
+def _check(function, status):
+    if status != _STATUS_OK:
+        raise _fail(function, status)
+    return status
 
 
 def _text(function, *args):
-    """A C entry that fills a buffer: asked once for the size, then filled."""
+    """A C entry that fills a buffer: tried with room for most texts, again with the size it asks for."""
     entry = getattr(_library, function)
-    size = _check(function, entry(*args, None, 0))
-    buffer = ctypes.create_string_buffer(size)
-    _check(function, entry(*args, buffer, size))
-    return buffer.value.decode("utf-8", "replace")
+    size = ctypes.c_size_t(65536)
+    while True:
+        buffer = ctypes.create_string_buffer(size.value)
+        status = entry(*args, buffer, ctypes.byref(size))
+        if status != _STATUS_BUFFER_TOO_SMALL:
+            _check(function, status)
+            return buffer.value.decode("utf-8", "replace")
 
 
 def _encode(text):
@@ -147,7 +167,7 @@ class KernelResults(Results):
 
 def results_from_profile(document, launches):
     """KernelResults from `opengpa profile`'s JSON document of the joined passes and pass 0's launch
-    labels ([{"index", "context", "ranges"}], OpenGpaKernelProfilerLaunches)."""
+    labels ([{"index", "context", "ranges"}], OpenGpaProfileGetLaunches)."""
     labels = {launch["index"]: launch for launch in launches}
     counters = [Counter(index=i, name=c["name"], group="", description="", data_type=c.get("data_type", "float64"),
                         usage=c.get("usage", "")) for i, c in enumerate(document["counters"])]
@@ -172,12 +192,12 @@ def results_from_profile(document, launches):
 
 def join_streams(stream_paths, output_path):
     """The sample streams of passes 0..n-1 joined launch by launch and evaluated by the C library
-    (OpenGpaKernelProfilerJoin), as `opengpa profile`'s JSON document (a dict), also written to
+    (OpenGpaProfileJoin), as `opengpa profile`'s JSON document (a dict), also written to
     `output_path`. Needs no GPU: recorded streams can be joined anywhere."""
     library = load_library()
     paths = (ctypes.c_char_p * len(stream_paths))(*[os.fspath(path).encode() for path in stream_paths])
-    _check("OpenGpaKernelProfilerJoin", library.OpenGpaKernelProfilerJoin(paths, len(stream_paths),
-                                                                           os.fspath(output_path).encode()))
+    _check("OpenGpaProfileJoin",
+           library.OpenGpaProfileJoin(paths, len(stream_paths), os.fspath(output_path).encode()))
     with open(output_path) as joined:
         return json.load(joined)
 
@@ -232,12 +252,12 @@ class KernelProfile:
         library = load_library()
         context = _cuda.current_context(self.device)
         counters = ",".join(self.counter_names).encode()
-        plan = json.loads(_text("OpenGpaKernelProfilerPlan", context, counters, self.requested_replay.encode()))
+        plan = json.loads(_text("OpenGpaProfilePlan", context, counters, self.requested_replay.encode()))
         self.replay, self.pass_count = plan["replay"], plan["passes"]
         self.messages += plan.get("messages", [])
         if self.nvtx and "NVTX_INJECTION64_PATH" not in os.environ:
             # NVTX hands its calls to CUPTI when this names libcupti before the process's first NVTX call.
-            os.environ["NVTX_INJECTION64_PATH"] = _text("OpenGpaKernelProfilerCuptiPath")
+            os.environ["NVTX_INJECTION64_PATH"] = _text("OpenGpaProfileGetCuptiPath")
         self._library = library
         self._folder = self.stream_folder or tempfile.mkdtemp(prefix="opengpa-kernels-")
         os.makedirs(self._folder, exist_ok=True)
@@ -248,12 +268,10 @@ class KernelProfile:
                 if self.stream_folder is None:
                     shutil.rmtree(self._folder, ignore_errors=True)
                 raise
-        from .profiling import _push_profile
         _push_profile(self)
         return self
 
     def __exit__(self, exc_type, exc, traceback):
-        from .profiling import _pop_profile
         _pop_profile(self)
         try:
             if self._running:
@@ -273,9 +291,10 @@ class KernelProfile:
     # ---- passes ----------------------------------------------------------------------------------------
     def _start(self, pass_index):
         path = os.path.join(self._folder, f"pass{pass_index}.jsonl")
-        _check("OpenGpaKernelProfilerStart", self._library.OpenGpaKernelProfilerStart(
-            ",".join(self.counter_names).encode(), self.replay.encode(), pass_index,
-            1 if self.cache_control == "all" else 0, self.kernel_name.encode(), path.encode(), 1 if self.nvtx else 0))
+        options = _Options(ctypes.sizeof(_Options), ",".join(self.counter_names).encode(), self.replay.encode(),
+                           pass_index, 1 if self.cache_control == "all" else 0, self.kernel_name.encode(),
+                           path.encode(), 1 if self.nvtx else 0)
+        _check("OpenGpaProfileStart", self._library.OpenGpaProfileStart(ctypes.byref(options)))
         self._running = True
         self._streams.append(path)
         while self._after_start:
@@ -284,8 +303,8 @@ class KernelProfile:
     def _stop(self):
         _cuda.synchronize()  # the pass's work is done before its ranges are decoded
         self._running = False
-        _check("OpenGpaKernelProfilerStop", self._library.OpenGpaKernelProfilerStop())
-        launches = json.loads(_text("OpenGpaKernelProfilerLaunches"))
+        _check("OpenGpaProfileStop", self._library.OpenGpaProfileStop())
+        launches = json.loads(_text("OpenGpaProfileGetLaunches"))
         with open(self._streams[-1][: -len(".jsonl")] + ".launches.json", "w") as labels:
             json.dump(launches, labels)  # kept beside the stream: what results_from_profile reads
         if self._launches is None:
@@ -296,7 +315,6 @@ class KernelProfile:
         """Calls `step()` once per pass (application replay; once when the set needs one pass or kernel
         replay collects it) and returns the last call's value. `passes`: "auto" or the most passes the
         caller accepts. `setup()` runs before each pass, unprofiled. `name`: a region around each call."""
-        from .profiling import region
         if self._ran:
             raise OpenGpaError("opengpa.Profile.run", 0, detail="a profile records one run()")
         if passes != "auto" and int(passes) < self.pass_count:
@@ -323,10 +341,10 @@ class KernelProfile:
 
     # ---- regions: labels of the launches made while they are open ----------------------------------------
     def _begin_region(self, name):
-        self._library.OpenGpaKernelProfilerPushRange(name.encode())
+        self._library.OpenGpaProfilePushRange(name.encode())
 
     def _end_region(self):
-        self._library.OpenGpaKernelProfilerPopRange()
+        self._library.OpenGpaProfilePopRange()
 
     # ---- results ---------------------------------------------------------------------------------------
     def _finish(self):

@@ -1,7 +1,7 @@
 """Kernel rows attributed to the operators and modules that launched them, from host-side intervals.
 
 A per-kernel profile records, for every launch, the launching thread's OS id and the host time of the launch
-(CLOCK_REALTIME, in_process.h). A CPU profiler such as torch.profiler (run with CPU activities only, so that
+(CLOCK_REALTIME, opengpa_profile.h). A CPU profiler such as torch.profiler (run with CPU activities only, so that
 it leaves CUPTI to the per-kernel profiler) records each operator and each module call as an interval on a
 thread. A launch belongs to every interval of its thread that contains its time; the innermost operator is the
 one that launched it (aten::addmm inside aten::linear), the innermost module the one whose forward ran it.

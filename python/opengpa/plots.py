@@ -19,7 +19,7 @@ FP32_COUNTERS = ("sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
                  "sm__sass_thread_inst_executed_op_fadd_pred_on.sum",
                  "sm__sass_thread_inst_executed_op_fmul_pred_on.sum")
 # Tensor-pipe operations: each is a multiply or an add of the matrix product (2 per multiply-accumulate),
-# as checked on the H100 against 2*M*N*K (docs/device-runs.md, "Python").
+# as checked on the H100 against 2*M*N*K (docs/validation.md, "Python").
 TENSOR_COUNTERS = ("sm__ops_path_tensor_src_bf16_dst_fp32.sum", "sm__ops_path_tensor_src_fp16.sum",
                    "sm__ops_path_tensor_src_tf32_dst_fp32.sum")
 ROOFLINE_COUNTERS = ("GPUTime", "LocalVidMemBytes") + FP32_COUNTERS + TENSOR_COUNTERS

@@ -16,47 +16,14 @@ The mapping onto GPA v3, which the C library then maps onto CUPTI (docs/cuda.md)
 Regions entered when no profile is active do nothing, so code can keep its regions when not profiled.
 """
 
-import contextlib
 import ctypes
-import threading
 
 from . import _gpa
+from ._regions import _pop_profile, _push_profile, region  # noqa: F401 (region is this module's too)
 from ._status import OpenGpaError
 from .counters import GpaContext, _names
+from .kernels import KernelProfile
 from .results import Results
-
-_active = threading.local()
-
-
-def _current_profile():
-    stack = getattr(_active, "stack", None)
-    return stack[-1] if stack else None
-
-
-def _push_profile(profile):
-    stack = getattr(_active, "stack", None)
-    if stack is None:
-        stack = _active.stack = []
-    stack.append(profile)
-
-
-def _pop_profile(profile):
-    _active.stack.remove(profile)
-
-
-@contextlib.contextmanager
-def region(name):
-    """One sample named `name` of the innermost active profile on this thread (no-op without one); in a
-    per-kernel profile, a label of the kernels launched inside it (regions may nest there)."""
-    profile = _current_profile()
-    if profile is None:
-        yield
-        return
-    profile._begin_region(str(name))
-    try:
-        yield
-    finally:
-        profile._end_region()
 
 
 class Profile:
@@ -246,7 +213,6 @@ def profile(counters, context=None, max_samples_per_pass=0, device=0, hardware=N
         if context is not None or max_samples_per_pass or hardware is not None:
             raise ValueError("per_kernel=True profiles the whole process: context, max_samples_per_pass and "
                              "hardware are for region profiles")
-        from .kernels import KernelProfile
         return KernelProfile(counters, replay=replay, cache_control=cache_control, kernel_name=kernel_name,
                              nvtx=nvtx, device=device, stream_folder=stream_folder)
     return Profile(counters, context=context, max_samples_per_pass=max_samples_per_pass, device=device,

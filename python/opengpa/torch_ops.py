@@ -30,7 +30,8 @@ import time
 
 from ._status import OpenGpaError
 from .op_attribution import BACKWARD, BACKWARD_PREFIX, MODULE, MODULE_PREFIX, OP, CpuEvent, attribute
-from .profiling import _current_profile, region
+from ._regions import _current_profile, region
+from .kernels import KernelProfile
 
 
 def _torch():
@@ -111,7 +112,6 @@ class TorchOps:
         self._clock = None
 
     def __enter__(self):
-        from .kernels import KernelProfile
         profile = _current_profile()
         if not isinstance(profile, KernelProfile):
             raise OpenGpaError("opengpa.torch_ops.TorchOps", 0,
@@ -236,7 +236,8 @@ def events_from_kineto(raw, clock, messages):
         messages.append("clock: torch.profiler on CLOCK_MONOTONIC, shifted onto CLOCK_REALTIME")
     else:
         shift = realtime - start
-        messages.append(f"clock: torch.profiler's clock is {start - realtime} ns off CLOCK_REALTIME; shifted by the marker")
+        messages.append(
+            f"clock: torch.profiler's clock is {start - realtime} ns off CLOCK_REALTIME; shifted by the marker")
     events = []
     for e in raw:
         name = e.name()

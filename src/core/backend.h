@@ -87,24 +87,24 @@ class BackendSession {
   // Passes needed for the counters the session was created with (>= 1).
   virtual GpaUInt32 PassCount() const = 0;
 
-  virtual GpaStatus Begin() = 0;
-  virtual GpaStatus End() = 0;
+  [[nodiscard]] virtual GpaStatus Begin() = 0;
+  [[nodiscard]] virtual GpaStatus End() = 0;
 
   // `api_list` is the application's command buffer, or nullptr with kGpaCommandListNone.
-  virtual GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+  [[nodiscard]] virtual GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
                                      std::unique_ptr<BackendCommandList>* out) = 0;
-  virtual GpaStatus EndCommandList(BackendCommandList& list) = 0;
+  [[nodiscard]] virtual GpaStatus EndCommandList(BackendCommandList& list) = 0;
 
-  virtual GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) = 0;
-  virtual GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) = 0;
+  [[nodiscard]] virtual GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) = 0;
+  [[nodiscard]] virtual GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) = 0;
 
   // A sample begun on `from` is ended on `to` (both primaries of the same pass).
-  virtual GpaStatus ContinueSample(SampleSlot /*slot*/, BackendCommandList& /*from*/, BackendCommandList& /*to*/) {
+  [[nodiscard]] virtual GpaStatus ContinueSample(SampleSlot /*slot*/, BackendCommandList& /*from*/, BackendCommandList& /*to*/) {
     return kGpaStatusErrorApiNotSupported;
   }
   // Samples recorded on a secondary list are made results of the primary that executes it:
   // copies[i] = {slot on the secondary, new slot on the primary}.
-  virtual GpaStatus CopySecondarySamples(BackendCommandList& /*secondary*/, BackendCommandList& /*primary*/,
+  [[nodiscard]] virtual GpaStatus CopySecondarySamples(BackendCommandList& /*secondary*/, BackendCommandList& /*primary*/,
                                          const std::vector<std::pair<SampleSlot, SampleSlot>>& /*copies*/) {
     return kGpaStatusErrorApiNotSupported;
   }
@@ -112,9 +112,9 @@ class BackendSession {
   // Streaming sessions only (a session CreateSession made for kGpaSessionSampleTypeStreamingCounter): start
   // sampling the session's counters every options.interval_ns, stop (after the work submitted so far), and the
   // samples once stopped.
-  virtual GpaStatus StartStreaming(const StreamingOptions& /*options*/) { return kGpaStatusErrorApiNotSupported; }
-  virtual GpaStatus StopStreaming() { return kGpaStatusErrorApiNotSupported; }
-  virtual GpaStatus ReadStreamingSeries(StreamingSeries* /*series*/) { return kGpaStatusErrorApiNotSupported; }
+  [[nodiscard]] virtual GpaStatus StartStreaming(const StreamingOptions& /*options*/) { return kGpaStatusErrorApiNotSupported; }
+  [[nodiscard]] virtual GpaStatus StopStreaming() { return kGpaStatusErrorApiNotSupported; }
+  [[nodiscard]] virtual GpaStatus ReadStreamingSeries(StreamingSeries* /*series*/) { return kGpaStatusErrorApiNotSupported; }
 
   // Non-blocking: have the GPU commands of this pass finished?
   virtual bool IsPassComplete(GpaUInt32 pass) = 0;
@@ -122,7 +122,7 @@ class BackendSession {
   // Blocking read of all passes: values->size() becomes slot_count * counter count, row-major by slot,
   // columns in the order of the counters given to BackendContext::CreateSession.
   // Slots the backend never saw (e.g. secondary-only samples) may be left 0.
-  virtual GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) = 0;
+  [[nodiscard]] virtual GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) = 0;
 };
 
 class BackendContext {
@@ -140,18 +140,18 @@ class BackendContext {
   virtual std::vector<std::pair<std::string, double>> Constants() const { return {}; }
 
   // How many passes collecting exactly `counters` takes.
-  virtual GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) = 0;
+  [[nodiscard]] virtual GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) = 0;
 
   // Whether a streaming session can sample exactly `counters` together (GpaEnableCounter asks before adding
   // one). kGpaStatusOk, or the reason logged: kGpaStatusErrorIncompatibleSampleTypes for a counter that cannot
   // be streamed, kGpaStatusErrorNotEnabled for a set that does not fit one streaming pass.
-  virtual GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& /*counters*/) {
+  [[nodiscard]] virtual GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& /*counters*/) {
     return kGpaStatusErrorIncompatibleSampleTypes;
   }
 
   // `type` is a GpaSessionSampleType's value as an int: OpenGPA's extension types (opengpa_ext.h) lie outside
   // the C enum's range, so an enum object may not hold them.
-  virtual GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
+  [[nodiscard]] virtual GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                   std::unique_ptr<BackendSession>* out) = 0;
 };
 
@@ -163,13 +163,13 @@ class Backend {
   // Whether the API records into command lists the application owns (Vulkan). Without them,
   // GpaContinueSampleOnCommandList and GpaCopySecondarySamples are kGpaStatusErrorApiNotSupported outright.
   virtual bool HasCommandLists() const { return false; }
-  virtual GpaStatus Initialize(GpaInitializeFlags /*flags*/) { return kGpaStatusOk; }
+  [[nodiscard]] virtual GpaStatus Initialize(GpaInitializeFlags /*flags*/) { return kGpaStatusOk; }
   // GpaOpenContext bits from kGpaOpenContextApiSpecificOptionsStart (0x10000000) up that this API defines
   // (Vulkan: GPA 4's kGpaOpenContextVkUseInfoType2); every other bit there is refused.
   virtual GpaOpenContextFlags ApiSpecificOpenContextBits() const { return 0; }
-  virtual GpaStatus Destroy() { return kGpaStatusOk; }
+  [[nodiscard]] virtual GpaStatus Destroy() { return kGpaStatusOk; }
   // `api_context` is what the application passed to GpaOpenContext (already checked non-null).
-  virtual GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) = 0;
+  [[nodiscard]] virtual GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) = 0;
 };
 
 // Defined once by each backend library; the entry layer calls it.

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/context.h"
-#include "core/type_strings.h"
+#include "platform/type_strings.h"
 #include "platform/logging.h"
 
 namespace opengpa {

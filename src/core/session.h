@@ -41,19 +41,19 @@ class Session {
   int sample_type() const { return sample_type_; }
 
   // Counter selection: only before Begin.
-  GpaStatus EnableCounter(GpaUInt32 index);
-  GpaStatus DisableCounter(GpaUInt32 index);
-  GpaStatus EnableCounterByName(std::string_view name);
-  GpaStatus DisableCounterByName(std::string_view name);
-  GpaStatus EnableAllCounters();
-  GpaStatus DisableAllCounters();
-  GpaStatus GetPassCount(GpaUInt32* passes);
+  [[nodiscard]] GpaStatus EnableCounter(GpaUInt32 index);
+  [[nodiscard]] GpaStatus DisableCounter(GpaUInt32 index);
+  [[nodiscard]] GpaStatus EnableCounterByName(std::string_view name);
+  [[nodiscard]] GpaStatus DisableCounterByName(std::string_view name);
+  [[nodiscard]] GpaStatus EnableAllCounters();
+  [[nodiscard]] GpaStatus DisableAllCounters();
+  [[nodiscard]] GpaStatus GetPassCount(GpaUInt32* passes);
   GpaUInt32 NumEnabledCounters();
-  GpaStatus GetEnabledIndex(GpaUInt32 enabled_number, GpaUInt32* counter_index);
-  GpaStatus IsCounterEnabled(GpaUInt32 index);
+  [[nodiscard]] GpaStatus GetEnabledIndex(GpaUInt32 enabled_number, GpaUInt32* counter_index);
+  [[nodiscard]] GpaStatus IsCounterEnabled(GpaUInt32 index);
 
-  GpaStatus Begin();
-  GpaStatus End();
+  [[nodiscard]] GpaStatus Begin();
+  [[nodiscard]] GpaStatus End();
   bool started() {
     std::lock_guard<std::mutex> lock(mutex_);
     return state_ == State::kStarted;
@@ -62,7 +62,7 @@ class Session {
   // from the registry (LibraryState::ReleaseCommandListsLocked): both drop the samples and the backend session.
   // Abort: a started session stops recording whatever its passes; it is then as before GpaBeginSession,
   // counters still enabled. Reset: any session becomes as GpaCreateSession made it (no counters enabled).
-  GpaStatus Abort();
+  [[nodiscard]] GpaStatus Abort();
   void Reset();
 
   // ---- Streaming sessions (kGpaSessionSampleTypeStreamingCounter; session_streaming.cc) ----
@@ -70,41 +70,41 @@ class Session {
   // (GpaBeginSample..GpaEndSample, on pass 0), between GpaBeginSession and GpaEndSession.
   bool streaming() const;
   // Before the span begins (else kGpaStatusErrorCannotChangeCountersWhenSampling): 0 is invalid.
-  GpaStatus SetStreamingInterval(std::uint64_t interval_ns);
-  GpaStatus SetStreamingDuration(std::uint64_t duration_ns);
-  GpaStatus SetStreamingBufferBytes(std::uint64_t bytes);
-  GpaStatus SpmBegin();
-  GpaStatus SpmEnd();
+  [[nodiscard]] GpaStatus SetStreamingInterval(std::uint64_t interval_ns);
+  [[nodiscard]] GpaStatus SetStreamingDuration(std::uint64_t duration_ns);
+  [[nodiscard]] GpaStatus SetStreamingBufferBytes(std::uint64_t bytes);
+  [[nodiscard]] GpaStatus SpmBegin();
+  [[nodiscard]] GpaStatus SpmEnd();
   // After GpaEndSession: the raw series (values in `columns`' order: the session's hardware counters).
-  GpaStatus GetStreamingSeries(StreamingSeries* series, std::vector<HardwareCounterIndex>* columns);
+  [[nodiscard]] GpaStatus GetStreamingSeries(StreamingSeries* series, std::vector<HardwareCounterIndex>* columns);
   // The enabled counters, evaluated for `rows` samples of raw values in `columns` order (the same counters as
   // GetStreamingSeries'): out[row * enabled + e], in GpaGetSampleResult's 64-bit form.
-  GpaStatus EvaluateStreaming(const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
+  [[nodiscard]] GpaStatus EvaluateStreaming(const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
                               const std::vector<double>& raw, std::vector<std::uint64_t>* out);
 
   // Creates the command list; the caller registers it and then calls AddCommandList.
-  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+  [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
                              std::unique_ptr<CommandList>* out);
   void AddCommandList(HandleValue id, CommandList* list);
   const std::vector<HandleValue>& command_list_ids() const { return command_list_ids_; }
-  GpaStatus EndCommandList(CommandList& list);
+  [[nodiscard]] GpaStatus EndCommandList(CommandList& list);
 
-  GpaStatus BeginSample(GpaUInt32 sample_id, CommandList& list);
-  GpaStatus EndSample(CommandList& list);
+  [[nodiscard]] GpaStatus BeginSample(GpaUInt32 sample_id, CommandList& list);
+  [[nodiscard]] GpaStatus EndSample(CommandList& list);
   // A sample moved to another command list (defined in session_sample_transfer.cc).
-  GpaStatus ContinueSample(GpaUInt32 sample_id, CommandList& primary);
-  GpaStatus CopySecondarySamples(CommandList& secondary, CommandList& primary, GpaUInt32 count,
+  [[nodiscard]] GpaStatus ContinueSample(GpaUInt32 sample_id, CommandList& primary);
+  [[nodiscard]] GpaStatus CopySecondarySamples(CommandList& secondary, CommandList& primary, GpaUInt32 count,
                                  const GpaUInt32* new_sample_ids);
 
-  GpaStatus GetSampleCount(GpaUInt32* count);
-  GpaStatus GetSampleId(GpaUInt32 index, GpaUInt32* sample_id);
+  [[nodiscard]] GpaStatus GetSampleCount(GpaUInt32* count);
+  [[nodiscard]] GpaStatus GetSampleId(GpaUInt32 index, GpaUInt32* sample_id);
 
   // kGpaStatusOk or kGpaStatusResultNotReady (not an error; not logged as one).
-  GpaStatus IsPassComplete(GpaUInt32 pass);
-  GpaStatus IsComplete();
-  GpaStatus GetSampleResultSize(GpaUInt32 sample_id, std::size_t* size);
+  [[nodiscard]] GpaStatus IsPassComplete(GpaUInt32 pass);
+  [[nodiscard]] GpaStatus IsComplete();
+  [[nodiscard]] GpaStatus GetSampleResultSize(GpaUInt32 sample_id, std::size_t* size);
   // Blocks until the results are read (the first call after GpaEndSession reads and evaluates all).
-  GpaStatus GetSampleResult(GpaUInt32 sample_id, std::size_t size, void* out);
+  [[nodiscard]] GpaStatus GetSampleResult(GpaUInt32 sample_id, std::size_t size, void* out);
 
   // A pin keeps the session (and so its context) from being destroyed while a caller uses it without the
   // library lock: taken under the library lock, released without it. Retired::Destroy waits for the pins.
@@ -143,23 +143,23 @@ class Session {
   };
 
   enum class Span : std::uint8_t { kNone, kRunning, kStopped };
-  GpaStatus StartSpanLocked(const char* function);
-  GpaStatus StopSpanLocked(const char* function);
-  GpaStatus CheckStreamableLocked(const std::vector<std::uint32_t>& enabled);
-  GpaStatus ReadStreamingSeriesLocked();
+  [[nodiscard]] GpaStatus StartSpanLocked(const char* function);
+  [[nodiscard]] GpaStatus StopSpanLocked(const char* function);
+  [[nodiscard]] GpaStatus CheckStreamableLocked(const std::vector<std::uint32_t>& enabled);
+  [[nodiscard]] GpaStatus ReadStreamingSeriesLocked();
 
-  GpaStatus CheckCanChangeCounters() const;
-  GpaStatus CheckCollectsCounters() const;
+  [[nodiscard]] GpaStatus CheckCanChangeCounters() const;
+  [[nodiscard]] GpaStatus CheckCollectsCounters() const;
   // `argument` is how the message names the index.
-  GpaStatus CheckCounterIndex(GpaUInt32 index, std::string_view argument) const;
-  GpaStatus EnableLocked(GpaUInt32 index);
-  GpaStatus DisableLocked(GpaUInt32 index);
+  [[nodiscard]] GpaStatus CheckCounterIndex(GpaUInt32 index, std::string_view argument) const;
+  [[nodiscard]] GpaStatus EnableLocked(GpaUInt32 index);
+  [[nodiscard]] GpaStatus DisableLocked(GpaUInt32 index);
   bool CollectsCounters() const;
-  GpaStatus CheckSessionRecording(std::string_view function) const;
-  GpaStatus CheckListRecording(const CommandList& list, std::string_view function) const;
-  GpaStatus CheckPassesConsistent() const;
+  [[nodiscard]] GpaStatus CheckSessionRecording(std::string_view function) const;
+  [[nodiscard]] GpaStatus CheckListRecording(const CommandList& list, std::string_view function) const;
+  [[nodiscard]] GpaStatus CheckPassesConsistent() const;
   // Reads and evaluates every result; called with `read_mutex_` held and `mutex_` not held.
-  GpaStatus ReadResults();
+  [[nodiscard]] GpaStatus ReadResults();
   void DiscardSamplesLocked();
 
   Context& context_;

@@ -4,7 +4,7 @@
 // bookkeeping are here; the backend records the move.
 #include "core/secondary_copy_plan.h"
 #include "core/session.h"
-#include "core/type_strings.h"
+#include "platform/type_strings.h"
 #include "platform/logging.h"
 
 namespace opengpa {

@@ -29,8 +29,8 @@ class CatalogOnlyContext : public BackendContext {
   GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
   std::vector<std::string_view> DerivedCatalogs() const override { return catalogs_; }
-  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
-  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
+  [[nodiscard]] GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  [[nodiscard]] GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
  private:
@@ -43,9 +43,9 @@ class CatalogOnlyContext : public BackendContext {
 
 // The offline contexts of each API (nullptr and a logged kGpaStatusErrorApiNotSupported when this build
 // has no such backend). `device` carries the caller's vendor, device and revision ids.
-GpaStatus OpenVulkanCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
-GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
-GpaStatus OpenOpenClCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
+[[nodiscard]] GpaStatus OpenVulkanCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
+[[nodiscard]] GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
+[[nodiscard]] GpaStatus OpenOpenClCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out);
 
 }  // namespace opengpa::counter_library
 

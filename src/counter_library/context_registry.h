@@ -9,6 +9,7 @@
 
 #include "core/handle_registry.h"
 #include "counter_library/counter_context.h"
+#include "platform/guarded.h"
 #include "platform/logging.h"
 
 namespace opengpa::counter_library {
@@ -22,34 +23,24 @@ Registry& Contexts();
 
 // Opens the offline device `api` (v3's numbering) names, checks it offers the context sample types `required`
 // (IncompatibleSampleTypes otherwise), builds the counters and registers the context (caller holds the lock).
-GpaStatus OpenContext(int api, const GpaCounterContextHardwareInfo& hardware_info, GpaOpenContextFlags flags,
+[[nodiscard]] GpaStatus OpenContext(int api, const GpaCounterContextHardwareInfo& hardware_info, GpaOpenContextFlags flags,
                       ContextFlavor flavor, GpaContextSampleTypeFlags required, GpaCounterContext* out);
 
-inline GpaStatus NullArgument(const char* function, const char* argument) {
-  return LogError(kGpaStatusErrorNullPointer, "{}: {} is NULL", function, argument);
-}
+using opengpa::NullArgument;
 
-// Runs `body` under the library lock; no exception crosses the C boundary.
+// Runs `body` under the library lock; no exception crosses the C boundary (platform/guarded.h).
 template <typename Body>
-GpaStatus Guarded(const char* function, Body&& body) noexcept {
-  try {
+[[nodiscard]] GpaStatus GuardedLocked(const char* function, Body&& body) noexcept {
+  return opengpa::Guarded(function, [&] {
     std::lock_guard<std::mutex> lock(LibraryMutex());
     return body();
-  } catch (const std::exception& e) {
-    try {
-      return LogError(kGpaStatusErrorException, "{}: {}", function, e.what());
-    } catch (...) {
-      return kGpaStatusErrorException;
-    }
-  } catch (...) {
-    return kGpaStatusErrorException;
-  }
+  });
 }
 
 // `body(context)` for a live context id, under the library lock; NULL and unknown ids are refused.
 template <typename Body>
-GpaStatus WithContext(const char* function, GpaCounterContext id, Body&& body) noexcept {
-  return Guarded(function, [&]() -> GpaStatus {
+[[nodiscard]] GpaStatus WithContext(const char* function, GpaCounterContext id, Body&& body) noexcept {
+  return GuardedLocked(function, [&]() -> GpaStatus {
     if (id == nullptr) return NullArgument(function, "gpa_virtual_context");
     CounterContext* context = Contexts().Find(HandleValueOf(id));
     if (context == nullptr) {

@@ -38,7 +38,7 @@ class CounterContext {
  public:
   // Builds the counter set for `flags` (GpaOpenContextBits); fails (logged) when the catalogs do not build
   // or the flags leave no counter.
-  static GpaStatus Create(std::unique_ptr<BackendContext> backend, GpaOpenContextFlags flags,
+  [[nodiscard]] static GpaStatus Create(std::unique_ptr<BackendContext> backend, GpaOpenContextFlags flags,
                           std::unique_ptr<CounterContext>* out, ContextFlavor flavor = {});
 
   const CounterSet& counters() const { return counters_; }
@@ -53,17 +53,17 @@ class CounterContext {
 
   // Passes for `counters` (valid counter indices): what GpaGetPassCount answers for them in a session of
   // libGPUPerfAPI<X>.so (0 for none, else at least 1).
-  GpaStatus PassCount(const std::vector<std::uint32_t>& counters, GpaUInt32* passes);
+  [[nodiscard]] GpaStatus PassCount(const std::vector<std::uint32_t>& counters, GpaUInt32* passes);
   // Which hardware counters each pass collects (see PlacePasses in counter_context.cc).
-  GpaStatus CountersByPass(const std::vector<std::uint32_t>& counters, std::vector<PassContents>* passes);
+  [[nodiscard]] GpaStatus CountersByPass(const std::vector<std::uint32_t>& counters, std::vector<PassContents>* passes);
 
   // Derived counter `counter` from `values`, one per hardware counter in GetCounterInfo's order.
-  GpaStatus ComputeDerived(std::uint32_t counter, const GpaUInt64* values, GpaUInt32 value_count, double* result) const;
+  [[nodiscard]] GpaStatus ComputeDerived(std::uint32_t counter, const GpaUInt64* values, GpaUInt32 value_count, double* result) const;
 
   // Counters `counters` (valid indices) at each of `rows` timestamps of a time series whose column c holds
   // hardware counter columns[c], values[c * rows + t]: results[k * rows + t]. Every hardware counter a counter
   // needs must be among the columns (else InvalidParameter, logged under `function`).
-  GpaStatus ComputeSeries(const char* function, const std::vector<std::uint32_t>& counters,
+  [[nodiscard]] GpaStatus ComputeSeries(const char* function, const std::vector<std::uint32_t>& counters,
                           const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
                           const std::vector<double>& values, double* results) const;
 

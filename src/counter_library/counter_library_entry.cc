@@ -59,7 +59,7 @@ GpaStatus ReadIndices(const char* function, const CounterContext& context, const
 
 GpaStatus GpaCounterLibGetVersion(GpaUInt32* major_version, GpaUInt32* minor_version, GpaUInt32* build_number,
                                   GpaUInt32* update_version) {
-  return Guarded("GpaCounterLibGetVersion", [&] {
+  return GuardedLocked("GpaCounterLibGetVersion", [&] {
     if (major_version == nullptr) return NullArgument("GpaCounterLibGetVersion", "major_version");
     if (minor_version == nullptr) return NullArgument("GpaCounterLibGetVersion", "minor_version");
     if (build_number == nullptr) return NullArgument("GpaCounterLibGetVersion", "build_number");
@@ -73,7 +73,7 @@ GpaStatus GpaCounterLibGetVersion(GpaUInt32* major_version, GpaUInt32* minor_ver
 }
 
 GpaStatus GpaCounterLibGetFuncTable(void* gpa_counter_lib_function_table) {
-  return Guarded("GpaCounterLibGetFuncTable", [&] {
+  return GuardedLocked("GpaCounterLibGetFuncTable", [&] {
     if (gpa_counter_lib_function_table == nullptr) {
       return NullArgument("GpaCounterLibGetFuncTable", "gpa_counter_lib_function_table");
     }
@@ -120,7 +120,7 @@ GpaStatus GpaCounterLibGetFuncTable(void* gpa_counter_lib_function_table) {
 GpaStatus GpaCounterLibOpenCounterContext(GpaApiType api, GpaCounterContextHardwareInfo gpa_counter_context_hardware_info,
                                           GpaOpenContextFlags context_flags, GpaUInt8 generate_asic_specific_counters,
                                           GpaCounterContext* gpa_virtual_context) {
-  return Guarded("GpaCounterLibOpenCounterContext", [&]() -> GpaStatus {
+  return GuardedLocked("GpaCounterLibOpenCounterContext", [&]() -> GpaStatus {
     if (gpa_virtual_context == nullptr) return NullArgument("GpaCounterLibOpenCounterContext", "gpa_virtual_context");
     if (generate_asic_specific_counters != 1) {
       return LogError(kGpaStatusErrorInvalidParameter,
@@ -145,7 +145,7 @@ GpaStatus GpaCounterLibOpenCounterContext(GpaApiType api, GpaCounterContextHardw
 }
 
 GpaStatus GpaCounterLibCloseCounterContext(const GpaCounterContext gpa_virtual_context) {
-  return Guarded("GpaCounterLibCloseCounterContext", [&]() -> GpaStatus {
+  return GuardedLocked("GpaCounterLibCloseCounterContext", [&]() -> GpaStatus {
     if (gpa_virtual_context == nullptr) return NullArgument("GpaCounterLibCloseCounterContext", "gpa_virtual_context");
     if (!Contexts().Remove(HandleValueOf(gpa_virtual_context))) {
       return LogError(kGpaStatusErrorContextNotOpen, "GpaCounterLibCloseCounterContext: counter context {} is not open",
@@ -284,7 +284,7 @@ GpaStatus GpaCounterLibComputeDerivedCounterResult(const GpaCounterContext gpa_v
   constexpr const char* kFunction = "GpaCounterLibComputeDerivedCounterResult";
   // AMD's order of checks: an empty result set first, then NULL pointers, then the context and the index.
   if (gpa_hw_counter_result_count == 0) {
-    return Guarded(kFunction, [&] {
+    return GuardedLocked(kFunction, [&] {
       return LogError(kGpaStatusErrorInvalidParameter, "{}: gpa_hw_counter_result_count is 0", kFunction);
     });
   }
@@ -361,7 +361,7 @@ GpaStatus GpaCounterLibGetCountersByPass(const GpaCounterContext gpa_virtual_con
 }
 
 GpaStatus OpenGpaCounterLibRegisterLoggingCallback(GpaLoggingType logging_type, GpaLoggingCallbackPtrType callback) {
-  return Guarded("OpenGpaCounterLibRegisterLoggingCallback", [&] {
+  return GuardedLocked("OpenGpaCounterLibRegisterLoggingCallback", [&] {
     // A bit mask, read as the int a C caller may pass: bits GPA does not define select nothing.
     const auto types = static_cast<unsigned>(EnumArgument(logging_type));
     if (callback == nullptr && types != kGpaLoggingNone) {

@@ -19,11 +19,11 @@ namespace opengpa::counter_library {
 
 // `api` is the caller's GpaApiType (v3's numbering) as an int (platform/enum_argument.h): C may pass any int.
 // Refusals are logged under `function`, the entry point that asked.
-GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterContextHardwareInfo& hardware_info,
+[[nodiscard]] GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterContextHardwareInfo& hardware_info,
                              std::unique_ptr<BackendContext>* out);
 
 // Defined only when the CUDA backend is built (cuda_chip_context.cc).
-GpaStatus OpenCudaChipContext(const std::string& chip, std::unique_ptr<BackendContext>* out);
+[[nodiscard]] GpaStatus OpenCudaChipContext(const std::string& chip, std::unique_ptr<BackendContext>* out);
 
 }  // namespace opengpa::counter_library
 

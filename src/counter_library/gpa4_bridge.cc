@@ -49,7 +49,7 @@ GpaStatus WithCounterIndex(const char* function, _GpaCounterContext* id, GpaUInt
 
 GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& device, GpaUInt32 context_flags,
                              _GpaCounterContext** context) {
-  return Guarded("GpaCounterLibOpenCounterContext", [&] {
+  return GuardedLocked("GpaCounterLibOpenCounterContext", [&] {
     ContextFlavor flavor;
     flavor.no_block = kNoBlock;
     flavor.streaming = type == SampleType::kStreaming || type == SampleType::kStreamingAndSqtt;
@@ -59,7 +59,7 @@ GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& devic
 
 GpaStatus SupportedSampleTypes(int v3_api, const DeviceIds& device, GpaUInt32* sample_types) {
   constexpr const char* kFunction = "GpaCounterLibGetSupportedSampleTypes";
-  return Guarded(kFunction, [&] {
+  return GuardedLocked(kFunction, [&] {
     std::unique_ptr<BackendContext> backend;
     if (GpaStatus status = OpenOfflineBackend(kFunction, v3_api, HardwareInfoOf(device), &backend);
         status != kGpaStatusOk) {

@@ -23,7 +23,7 @@ inline constexpr std::uint32_t kNoBlock = 56;
 
 // Fills the v4 table at `table` (the caller stated major version 4, or 3 with a size above v3's), checking its
 // size as GpaCounterLibGetFuncTable does for v3. Defined on the v4 side.
-GpaStatus FillFunctionTable(void* table);
+[[nodiscard]] GpaStatus FillFunctionTable(void* table);
 
 // ---- Defined on the v3 side (gpa4_bridge.cc), each under the library lock and logged ----
 
@@ -39,11 +39,11 @@ enum class SampleType : std::uint32_t { kDiscrete = 0, kStreaming = 1, kSqtt = 2
 
 // Opens a context for `v3_api` (the API in v3's numbering) listing the counters of a session of `type`
 // (kDiscrete, kStreaming or kStreamingAndSqtt; the device must offer it, else IncompatibleSampleTypes).
-GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& device, GpaUInt32 context_flags,
+[[nodiscard]] GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& device, GpaUInt32 context_flags,
                              _GpaCounterContext** context);
 
 // GPA 4's GpaContextSampleTypeBits the device offers for `v3_api` (discrete counters always: bit 0).
-GpaStatus SupportedSampleTypes(int v3_api, const DeviceIds& device, GpaUInt32* sample_types);
+[[nodiscard]] GpaStatus SupportedSampleTypes(int v3_api, const DeviceIds& device, GpaUInt32* sample_types);
 
 // GPA 4's GpaUuid: 16 bytes in RFC 4122 order (v3's is 24 on LP64 Linux).
 struct Uuid16 {
@@ -52,10 +52,10 @@ struct Uuid16 {
   std::uint16_t data_3;
   std::uint8_t data_4[8];
 };
-GpaStatus CounterUuid(_GpaCounterContext* context, GpaUInt32 index, Uuid16* uuid);
+[[nodiscard]] GpaStatus CounterUuid(_GpaCounterContext* context, GpaUInt32 index, Uuid16* uuid);
 
 // Whether counter `index` streams (the context was opened for streaming counters).
-GpaStatus CounterStreams(_GpaCounterContext* context, GpaUInt32 index, bool* streams);
+[[nodiscard]] GpaStatus CounterStreams(_GpaCounterContext* context, GpaUInt32 index, bool* streams);
 
 // A streaming-counter time series as GpaSpmData carries it, read into doubles: `columns[c]` is the hardware
 // counter (index h) of column c, `values[c * timestamps + t]` its value at timestamp t.
@@ -71,7 +71,7 @@ GpaStatus ComputeDerivedCounterResult(_GpaCounterContext* context, GpaUInt32 ind
                                       GpaUInt32 count, double* result);
 
 // results[k * timestamps + t]: counter indices[k] at timestamp t.
-GpaStatus ComputeSeries(_GpaCounterContext* context, const SpmColumns& series, const GpaUInt32* indices,
+[[nodiscard]] GpaStatus ComputeSeries(_GpaCounterContext* context, const SpmColumns& series, const GpaUInt32* indices,
                         std::uint64_t count, double* results);
 
 }  // namespace opengpa::counter_library::gpa4

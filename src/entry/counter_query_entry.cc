@@ -1,5 +1,5 @@
 // Counter interrogation: GpaGetNumCounters ... GpaGetUsageTypeAsStr.
-#include "core/type_strings.h"
+#include "platform/type_strings.h"
 #include "entry/entry_support.h"
 
 using namespace opengpa;

@@ -4,16 +4,19 @@
 #define OPENGPA_ENTRY_ENTRY_SUPPORT_H_
 
 #include "core/library_state.h"
-#include "entry/guarded.h"
+#include "platform/guarded.h"
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "platform/enum_argument.h"
 #include "platform/logging.h"
 
 namespace opengpa::entry {
 
+using opengpa::Guarded;
+using opengpa::NullArgument;
+
 // Each Find* logs and returns the *NotFound status when `id` names no live object of its kind
 // (stale, deleted, of another kind, or garbage). The caller holds Library().mutex.
-inline GpaStatus FindContext(const char* function, GpaContextId id, Context** out) {
+[[nodiscard]] inline GpaStatus FindContext(const char* function, GpaContextId id, Context** out) {
   *out = Library().contexts.Find(HandleValueOf(id));
   if (*out == nullptr) {
     return LogError(kGpaStatusErrorContextNotFound, "{}: context_id {:#x} is not an open context", function,
@@ -22,7 +25,7 @@ inline GpaStatus FindContext(const char* function, GpaContextId id, Context** ou
   return kGpaStatusOk;
 }
 
-inline GpaStatus FindSession(const char* function, GpaSessionId id, Session** out) {
+[[nodiscard]] inline GpaStatus FindSession(const char* function, GpaSessionId id, Session** out) {
   *out = Library().sessions.Find(HandleValueOf(id));
   if (*out == nullptr) {
     return LogError(kGpaStatusErrorSessionNotFound, "{}: session_id {:#x} is not an existing session", function,
@@ -31,7 +34,7 @@ inline GpaStatus FindSession(const char* function, GpaSessionId id, Session** ou
   return kGpaStatusOk;
 }
 
-inline GpaStatus FindCommandList(const char* function, const char* argument, GpaCommandListId id, CommandList** out) {
+[[nodiscard]] inline GpaStatus FindCommandList(const char* function, const char* argument, GpaCommandListId id, CommandList** out) {
   *out = Library().command_lists.Find(HandleValueOf(id));
   if (*out == nullptr) {
     return LogError(kGpaStatusErrorCommandListNotFound, "{}: {} {:#x} is not a command list of an existing session",
@@ -57,7 +60,7 @@ inline void DestroyRetired(Retired& retired, ExclusiveLock& lock) {
 
 // Each With* looks a (null-checked) id up under the library's shared lock and runs `body(Object&)`.
 template <typename Body>
-GpaStatus WithContext(const char* function, GpaContextId id, Body&& body) {
+[[nodiscard]] GpaStatus WithContext(const char* function, GpaContextId id, Body&& body) {
   SharedLock lock(Library().mutex);
   Context* context = nullptr;
   if (GpaStatus status = FindContext(function, id, &context); status != kGpaStatusOk) return status;
@@ -65,7 +68,7 @@ GpaStatus WithContext(const char* function, GpaContextId id, Body&& body) {
 }
 
 template <typename Body>
-GpaStatus WithSession(const char* function, GpaSessionId id, Body&& body) {
+[[nodiscard]] GpaStatus WithSession(const char* function, GpaSessionId id, Body&& body) {
   SharedLock lock(Library().mutex);
   Session* session = nullptr;
   if (GpaStatus status = FindSession(function, id, &session); status != kGpaStatusOk) return status;
@@ -73,7 +76,7 @@ GpaStatus WithSession(const char* function, GpaSessionId id, Body&& body) {
 }
 
 template <typename Body>
-GpaStatus WithCommandList(const char* function, const char* argument, GpaCommandListId id, Body&& body) {
+[[nodiscard]] GpaStatus WithCommandList(const char* function, const char* argument, GpaCommandListId id, Body&& body) {
   SharedLock lock(Library().mutex);
   CommandList* list = nullptr;
   if (GpaStatus status = FindCommandList(function, argument, id, &list); status != kGpaStatusOk) return status;
@@ -83,7 +86,7 @@ GpaStatus WithCommandList(const char* function, const char* argument, GpaCommand
 // What every per-counter query shares: null checks (output, then context_id), context lookup, index check,
 // then `*output = read(Context&, const PublicCounter&)` under the library's shared lock.
 template <typename Output, typename Read>
-GpaStatus ReadContextCounter(const char* function, const char* output_name, GpaContextId context_id,
+[[nodiscard]] GpaStatus ReadContextCounter(const char* function, const char* output_name, GpaContextId context_id,
                              GpaUInt32 index, Output* output, Read&& read) {
   return Guarded(function, [&] {
     if (output == nullptr) return NullArgument(function, output_name);
@@ -101,7 +104,7 @@ GpaStatus ReadContextCounter(const char* function, const char* output_name, GpaC
 
 // GpaCreateSession with the sample type as an int (a GpaSessionSampleType value, opengpa_ext.h's included):
 // GPA v3's entry point and GPA 4's both create sessions through it.
-GpaStatus CreateSessionOfType(GpaContextId context_id, int type, GpaSessionId* session_id);
+[[nodiscard]] GpaStatus CreateSessionOfType(GpaContextId context_id, int type, GpaSessionId* session_id);
 
 }  // namespace opengpa::entry
 

@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "core/backend.h"
-#include "core/type_strings.h"
+#include "platform/type_strings.h"
 #include "core/version.h"
 #include "entry/entry_support.h"
 #include "entry/gpa4/core_bridge.h"

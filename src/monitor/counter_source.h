@@ -20,11 +20,11 @@ class CounterSource {
   virtual const std::vector<CounterDescriptor>& Counters() const = 0;
   virtual const std::vector<DeviceIdentity>& Devices() const = 0;
 
-  virtual GpaStatus Start() = 0;
+  [[nodiscard]] virtual GpaStatus Start() = 0;
   // Appends every value measured since the previous Poll (or Start).
-  virtual GpaStatus Poll(std::vector<MonitorRecord>* records) = 0;
+  [[nodiscard]] virtual GpaStatus Poll(std::vector<MonitorRecord>* records) = 0;
   // Stops measuring and appends what was measured but not yet polled.
-  virtual GpaStatus Stop(std::vector<MonitorRecord>* records) = 0;
+  [[nodiscard]] virtual GpaStatus Stop(std::vector<MonitorRecord>* records) = 0;
 };
 
 }  // namespace opengpa::monitor

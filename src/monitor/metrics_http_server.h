@@ -33,7 +33,7 @@ struct ListenAddress {
 };
 
 // "9400", ":9400", "127.0.0.1:9400", "localhost:9400", "0.0.0.0:9400". A bare port binds loopback.
-GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address);
+[[nodiscard]] GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address);
 
 // What one server allows. The defaults suit a scrape endpoint: Prometheus sends its request as soon as it
 // connects and a scrape is answered in well under a millisecond (docs/realtime.md has the measurements).
@@ -64,8 +64,8 @@ class MetricsHttpServer {
  public:
   using BodyProvider = std::function<std::string(ExpositionFormat)>;
 
-  static GpaStatus Start(const ListenAddress& address, BodyProvider provider, std::unique_ptr<MetricsHttpServer>* server);
-  static GpaStatus Start(const ListenAddress& address, const ServerLimits& limits, BodyProvider provider,
+  [[nodiscard]] static GpaStatus Start(const ListenAddress& address, BodyProvider provider, std::unique_ptr<MetricsHttpServer>* server);
+  [[nodiscard]] static GpaStatus Start(const ListenAddress& address, const ServerLimits& limits, BodyProvider provider,
                          std::unique_ptr<MetricsHttpServer>* server);
 
   ~MetricsHttpServer();  // stops at once: closes the listening socket and every connection

@@ -122,7 +122,8 @@ Monitor::Monitor(const MonitorOptions& options, std::vector<std::unique_ptr<Coun
 }
 
 Monitor::~Monitor() {
-  if (Running()) Stop();
+  // A failure to stop is logged by Stop; a destructor has no one to return it to.
+  if (Running()) static_cast<void>(Stop());
 }
 
 bool Monitor::Running() const {
@@ -136,7 +137,8 @@ GpaStatus Monitor::Start() {
   for (size_t i = 0; i < slots_.size(); ++i) {
     if (GpaStatus status = slots_[i].source->Start(); status != kGpaStatusOk) {
       std::vector<MonitorRecord> discarded;
-      for (size_t j = 0; j < i; ++j) slots_[j].source->Stop(&discarded);  // undo the ones that started
+      // Undo the ones that started; their own failures are logged, the first source's is what Start returns.
+      for (size_t j = 0; j < i; ++j) static_cast<void>(slots_[j].source->Stop(&discarded));
       return status;
     }
   }
@@ -166,7 +168,8 @@ void Monitor::Tick() {
   scratch_.clear();
   for (const Slot& slot : slots_) {
     const size_t first = scratch_.size();
-    slot.source->Poll(&scratch_);  // a failing read is logged by the source; the others still count
+    // A failing read is logged by the source; the others still count.
+    static_cast<void>(slot.source->Poll(&scratch_));
     for (size_t r = first; r < scratch_.size(); ++r) scratch_[r].counter_index += slot.counter_offset;
   }
   Publish(scratch_);

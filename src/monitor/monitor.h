@@ -39,9 +39,9 @@ constexpr std::chrono::milliseconds kMaximumInterval{3600 * 1000};
 
 class Monitor {
  public:
-  static GpaStatus Create(const MonitorOptions& options, std::unique_ptr<Monitor>* monitor);
+  [[nodiscard]] static GpaStatus Create(const MonitorOptions& options, std::unique_ptr<Monitor>* monitor);
   // With sources made by the caller (tests; embedders with their own source).
-  static GpaStatus CreateWithSources(const MonitorOptions& options, std::vector<std::unique_ptr<CounterSource>> sources,
+  [[nodiscard]] static GpaStatus CreateWithSources(const MonitorOptions& options, std::vector<std::unique_ptr<CounterSource>> sources,
                                      std::unique_ptr<Monitor>* monitor);
 
   Monitor(const MonitorOptions& options, std::vector<std::unique_ptr<CounterSource>> sources);
@@ -54,8 +54,8 @@ class Monitor {
   const std::vector<DeviceIdentity>& Devices() const { return devices_; }
   std::chrono::milliseconds Interval() const { return interval_; }
 
-  GpaStatus Start();  // kGpaStatusErrorSessionAlreadyStarted when running
-  GpaStatus Stop();   // kGpaStatusErrorSessionNotStarted when not running; drains every source
+  [[nodiscard]] GpaStatus Start();  // kGpaStatusErrorSessionAlreadyStarted when running
+  [[nodiscard]] GpaStatus Stop();   // kGpaStatusErrorSessionNotStarted when not running; drains every source
   bool Running() const;
 
   size_t Read(MonitorRecord* records, size_t capacity) { return ring_.Read(records, capacity); }

@@ -12,6 +12,7 @@
 #include "monitor/metrics_http_server.h"
 #include "monitor/monitor.h"
 #include "platform/enum_argument.h"
+#include "platform/guarded.h"
 #include "platform/logging.h"
 
 namespace opengpa::monitor {
@@ -99,24 +100,13 @@ GpaStatus CreateMonitor(const OpenGpaMonitorConfig* config, OpenGpaMonitor* hand
   return kGpaStatusOk;
 }
 
-template <typename Function>
-GpaStatus Guarded(const char* function, Function&& body) {
-  try {
-    return body();
-  } catch (const std::exception& error) {
-    return LogError(kGpaStatusErrorException, "{}: internal exception: {}", function, error.what());
-  } catch (...) {
-    return LogError(kGpaStatusErrorException, "{}: internal exception", function);
-  }
-}
-
 }  // namespace
 }  // namespace opengpa::monitor
 
 using opengpa::LogError;
 using opengpa::monitor::ExpositionFormat;
 using opengpa::monitor::Find;
-using opengpa::monitor::Guarded;
+using opengpa::Guarded;
 using opengpa::monitor::MonitorEntry;
 
 extern "C" {

@@ -29,7 +29,7 @@ class NvmlCounterSource final : public CounterSource {
   // Loads NVML, opens the devices and checks each counter once on each device. A counter named in
   // options that a device does not support fails with kGpaStatusErrorHardwareNotSupported; with no names
   // given, unsupported counters are left out (and logged).
-  static GpaStatus Create(const NvmlSourceOptions& options, std::unique_ptr<NvmlCounterSource>* source);
+  [[nodiscard]] static GpaStatus Create(const NvmlSourceOptions& options, std::unique_ptr<NvmlCounterSource>* source);
 
   struct Counter;  // a catalog entry: descriptor plus how to read it
   struct Device {
@@ -44,9 +44,9 @@ class NvmlCounterSource final : public CounterSource {
   std::string_view Name() const override { return "nvml"; }
   const std::vector<CounterDescriptor>& Counters() const override { return descriptors_; }
   const std::vector<DeviceIdentity>& Devices() const override { return identities_; }
-  GpaStatus Start() override;
-  GpaStatus Poll(std::vector<MonitorRecord>* records) override;
-  GpaStatus Stop(std::vector<MonitorRecord>* records) override;
+  [[nodiscard]] GpaStatus Start() override;
+  [[nodiscard]] GpaStatus Poll(std::vector<MonitorRecord>* records) override;
+  [[nodiscard]] GpaStatus Stop(std::vector<MonitorRecord>* records) override;
 
  private:
   std::unique_ptr<nvidia::nvml::Library> library_;

@@ -17,19 +17,19 @@ namespace opengpa::monitor {
 using nvidia::kPmDecodePeriod;
 
 // The monitor's description of a PM sampling metric, from what CUPTI says about it on the host object's chip.
-GpaStatus DescribePmMetric(const nvidia::PmHostObject& host, const std::string& metric, CounterDescriptor* descriptor);
+[[nodiscard]] GpaStatus DescribePmMetric(const nvidia::PmHostObject& host, const std::string& metric, CounterDescriptor* descriptor);
 
 class PmDeviceSampler {
  public:
   PmDeviceSampler(const nvidia::cupti::CuptiLibrary& cupti, const nvidia::CudaDriver& cuda, DeviceIdentity identity,
                   int ordinal);
 
-  GpaStatus Configure(const PmSamplingOptions& options, const std::vector<std::string>& metrics);
-  GpaStatus Start() { return sampler_.Start(); }
+  [[nodiscard]] GpaStatus Configure(const PmSamplingOptions& options, const std::vector<std::string>& metrics);
+  [[nodiscard]] GpaStatus Start() { return sampler_.Start(); }
   // Stops and drains what is left into `records`.
-  GpaStatus Stop(std::vector<MonitorRecord>* records);
+  [[nodiscard]] GpaStatus Stop(std::vector<MonitorRecord>* records);
   // Decodes records from the hardware buffer; `drain` empties it (after Stop).
-  GpaStatus Decode(std::vector<MonitorRecord>* records, bool drain);
+  [[nodiscard]] GpaStatus Decode(std::vector<MonitorRecord>* records, bool drain);
 
   const std::vector<CounterDescriptor>& Descriptors() const { return descriptors_; }
   const DeviceIdentity& Identity() const { return identity_; }

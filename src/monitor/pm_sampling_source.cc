@@ -92,7 +92,8 @@ class PmSamplingSource final : public CounterSource {
  private:
   void DecodeTick() {
     decoded_.clear();
-    for (auto& sampler : samplers_) sampler->Decode(&decoded_, false);  // failures are logged by the sampler
+    // Failures are logged by the sampler; the next tick decodes again.
+    for (auto& sampler : samplers_) static_cast<void>(sampler->Decode(&decoded_, false));
     std::lock_guard<std::mutex> lock(pending_mutex_);
     pending_.insert(pending_.end(), decoded_.begin(), decoded_.end());
   }

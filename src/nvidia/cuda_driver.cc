@@ -8,23 +8,8 @@
 namespace opengpa::nvidia {
 namespace {
 
-// Resolves every entry point, remembering the first one missing.
-class Resolver {
- public:
-  explicit Resolver(const DynamicLibrary& library) : library_(library) {}
-  template <typename Function>
-  void operator()(const char* symbol, Function* function) {
-    if (!library_.Resolve(symbol, function) && missing_.empty()) missing_ = symbol;
-  }
-  const std::string& Missing() const { return missing_; }
-
- private:
-  const DynamicLibrary& library_;
-  std::string missing_;
-};
-
 std::string ResolveAll(const DynamicLibrary& library, CudaDriver* d) {
-  Resolver resolve(library);
+  EntryPointResolver resolve(library);
   resolve("cuInit", &d->cuInit);
   resolve("cuGetErrorName", &d->cuGetErrorName);
   resolve("cuGetErrorString", &d->cuGetErrorString);
@@ -50,6 +35,64 @@ std::string ResolveAll(const DynamicLibrary& library, CudaDriver* d) {
   return resolve.Missing();
 }
 
+void ResolveOptional(const DynamicLibrary& library, CudaDriver* d) {
+  EntryPointResolver reading(library);
+  reading("cuGraphGetNodes", &d->cuGraphGetNodes);
+  reading("cuGraphGetEdges_v2", &d->cuGraphGetEdges);
+  reading("cuGraphNodeGetType", &d->cuGraphNodeGetType);
+  reading("cuGraphChildGraphNodeGetGraph", &d->cuGraphChildGraphNodeGetGraph);
+  reading("cuGraphKernelNodeGetParams_v2", &d->cuGraphKernelNodeGetParams);
+  reading("cuFuncGetName", &d->cuFuncGetName);
+  reading("cuKernelGetName", &d->cuKernelGetName);
+  d->has_graph_reading = reading.Complete();
+
+  EntryPointResolver replay(library);
+  replay("cuGraphNodeGetType", &d->cuGraphNodeGetType);
+  replay("cuGraphKernelNodeGetParams_v2", &d->cuGraphKernelNodeGetParams);
+  replay("cuGraphKernelNodeGetAttribute", &d->cuGraphKernelNodeGetAttribute);
+  replay("cuGraphMemcpyNodeGetParams", &d->cuGraphMemcpyNodeGetParams);
+  replay("cuGraphMemsetNodeGetParams", &d->cuGraphMemsetNodeGetParams);
+  replay("cuGraphEventRecordNodeGetEvent", &d->cuGraphEventRecordNodeGetEvent);
+  replay("cuGraphEventWaitNodeGetEvent", &d->cuGraphEventWaitNodeGetEvent);
+  replay("cuGraphNodeSetEnabled", &d->cuGraphNodeSetEnabled);
+  replay("cuGraphNodeGetEnabled", &d->cuGraphNodeGetEnabled);
+  replay("cuGraphExecGetFlags", &d->cuGraphExecGetFlags);
+  replay("cuFuncGetParamInfo", &d->cuFuncGetParamInfo);
+  replay("cuKernelGetFunction", &d->cuKernelGetFunction);
+  replay("cuFuncGetName", &d->cuFuncGetName);
+  replay("cuLaunchKernelEx", &d->cuLaunchKernelEx);
+  replay("cuMemcpy3DAsync_v2", &d->cuMemcpy3DAsync);
+  replay("cuMemsetD8Async", &d->cuMemsetD8Async);
+  replay("cuMemsetD16Async", &d->cuMemsetD16Async);
+  replay("cuMemsetD32Async", &d->cuMemsetD32Async);
+  replay("cuMemsetD2D8Async", &d->cuMemsetD2D8Async);
+  replay("cuMemsetD2D16Async", &d->cuMemsetD2D16Async);
+  replay("cuMemsetD2D32Async", &d->cuMemsetD2D32Async);
+  replay("cuStreamWaitEvent", &d->cuStreamWaitEvent);
+  d->has_graph_replay = replay.Complete();
+
+  EntryPointResolver flush(library);
+  flush("cuModuleLoadData", &d->cuModuleLoadData);
+  flush("cuModuleUnload", &d->cuModuleUnload);
+  flush("cuModuleGetFunction", &d->cuModuleGetFunction);
+  flush("cuMemAlloc_v2", &d->cuMemAlloc);
+  flush("cuMemFree_v2", &d->cuMemFree);
+  flush("cuMemsetD8_v2", &d->cuMemsetD8);
+  flush("cuLaunchKernel", &d->cuLaunchKernel);
+  d->has_l2_flush = flush.Complete();
+
+  EntryPointResolver own_context(library);
+  own_context("cuCtxCreate_v2", &d->cuCtxCreate);
+  own_context("cuCtxDestroy_v2", &d->cuCtxDestroy);
+  own_context("cuStreamCreate", &d->cuStreamCreate);
+  own_context("cuEventSynchronize", &d->cuEventSynchronize);
+  own_context("cuStreamWaitEvent", &d->cuStreamWaitEvent);
+  d->has_own_context = own_context.Complete();
+
+  library.Resolve("cuStreamIsCapturing", &d->cuStreamIsCapturing);
+  library.Resolve("cuStreamSynchronize", &d->cuStreamSynchronize);
+}
+
 }  // namespace
 
 std::unique_ptr<CudaDriverLibrary> CudaDriverLibrary::Load(const std::vector<std::string>& candidates,
@@ -68,6 +111,7 @@ std::unique_ptr<CudaDriverLibrary> CudaDriverLibrary::Load(const std::vector<std
     *error = fmt::format("{} does not export {}", library->Name(), missing);
     return nullptr;
   }
+  ResolveOptional(*library, &driver);
   if (const CUresult result = driver.cuInit(0); result != CUDA_SUCCESS) {
     *status = kGpaStatusErrorDriverNotSupported;
     *error = "cuInit failed: " + driver.ErrorName(result);
@@ -120,6 +164,12 @@ const CudaDriver* LoadCudaDriver() {
     return nullptr;
   }
   return &loaded->library->Api();
+}
+
+const CudaDriver& CudaDriverOrEmpty() {
+  static const CudaDriver empty;
+  const CudaDriver* driver = LoadCudaDriver();
+  return driver != nullptr ? *driver : empty;
 }
 
 ScopedCurrentContext::ScopedCurrentContext(const CudaDriver& driver, CUcontext context)

@@ -39,7 +39,7 @@ struct HostObjectDeleter {
 using HostObjectPtr = std::unique_ptr<CUpti_Profiler_Host_Object, HostObjectDeleter>;
 
 // Creates a range-profiler host object for `chip`; `counter_availability` may be empty.
-GpaStatus CreateHostObject(std::string_view chip, const std::vector<std::uint8_t>& counter_availability,
+[[nodiscard]] GpaStatus CreateHostObject(std::string_view chip, const std::vector<std::uint8_t>& counter_availability,
                            HostObjectPtr* out);
 
 // The chips the installed CUPTI can profile ("GV100", ..., "GH100", "AD102", "GB202", ...).
@@ -54,7 +54,7 @@ class CuptiHostMetrics {
   CuptiHostMetrics(Key, std::string chip, std::vector<std::uint8_t> availability, HostObjectPtr host);
 
   // Fails with kGpaStatusErrorHardwareNotSupported (logged) when CUPTI does not know `chip`.
-  static GpaStatus Create(std::string_view chip, std::vector<std::uint8_t> counter_availability,
+  [[nodiscard]] static GpaStatus Create(std::string_view chip, std::vector<std::uint8_t> counter_availability,
                           std::unique_ptr<CuptiHostMetrics>* out);
 
   const std::string& chip() const { return chip_; }
@@ -63,14 +63,14 @@ class CuptiHostMetrics {
   // Base metric names of one kind, in CUPTI's order.
   const std::vector<std::string>& BaseMetrics(MetricKind kind) const;
   // Suffixes CUPTI offers for `base` (".sum", ".avg.pct_of_peak_sustained_elapsed", ".pct", ...).
-  GpaStatus SubMetrics(MetricKind kind, std::string_view base, std::vector<std::string>* suffixes) const;
+  [[nodiscard]] GpaStatus SubMetrics(MetricKind kind, std::string_view base, std::vector<std::string>* suffixes) const;
   // Properties of a base metric or of a full name with rollup/sub-metric. Fails (not logged) for a name
   // the chip does not have.
-  GpaStatus Properties(std::string_view metric, MetricProperties* out) const;
+  [[nodiscard]] GpaStatus Properties(std::string_view metric, MetricProperties* out) const;
 
  private:
   // Read once: CUPTI 13.0 appends to its list again on every cuptiProfilerHostGetBaseMetrics call.
-  GpaStatus ReadBaseMetrics();
+  [[nodiscard]] GpaStatus ReadBaseMetrics();
 
   std::string chip_;
   std::vector<std::string> base_metrics_[3];  // by MetricKind
@@ -90,7 +90,7 @@ class CuptiMetricConfig {
 
   // Fails when CUPTI cannot schedule the set; the log names the first metric CUPTI refused (unknown on
   // this chip, or not collectable together with the metrics before it, as PCIe counters with SM counters).
-  static GpaStatus Create(const CuptiHostMetrics& chip, std::vector<std::string> metrics,
+  [[nodiscard]] static GpaStatus Create(const CuptiHostMetrics& chip, std::vector<std::string> metrics,
                           std::unique_ptr<CuptiMetricConfig>* out);
 
   const std::vector<std::string>& metrics() const { return metrics_; }
@@ -98,7 +98,7 @@ class CuptiMetricConfig {
   std::size_t pass_count() const { return pass_count_; }
 
   // values[i] = metrics()[i] for range `range_index` of a decoded counter-data image.
-  GpaStatus Evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range_index, double* values) const;
+  [[nodiscard]] GpaStatus Evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range_index, double* values) const;
 
  private:
   std::vector<std::string> metrics_;
@@ -109,8 +109,8 @@ class CuptiMetricConfig {
 };
 
 // Ranges stored in a decoded counter-data image, and the name of one (nested names joined by '/').
-GpaStatus CounterDataRangeCount(const std::vector<std::uint8_t>& counter_data, std::size_t* count);
-GpaStatus CounterDataRangeName(const std::vector<std::uint8_t>& counter_data, std::size_t range_index,
+[[nodiscard]] GpaStatus CounterDataRangeCount(const std::vector<std::uint8_t>& counter_data, std::size_t* count);
+[[nodiscard]] GpaStatus CounterDataRangeName(const std::vector<std::uint8_t>& counter_data, std::size_t range_index,
                                std::string* name);
 
 }  // namespace opengpa::nvidia

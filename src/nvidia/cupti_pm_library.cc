@@ -13,25 +13,6 @@ std::vector<std::string> DefaultCuptiCandidates() {
                             "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13"});
 }
 
-namespace {
-
-// Resolves every entry or names the first missing one.
-class Resolver {
- public:
-  explicit Resolver(const DynamicLibrary& library) : library_(library) {}
-  template <typename Function>
-  void operator()(const char* symbol, Function* function) {
-    if (!library_.Resolve(symbol, function) && missing_.empty()) missing_ = symbol;
-  }
-  const std::string& Missing() const { return missing_; }
-
- private:
-  const DynamicLibrary& library_;
-  std::string missing_;
-};
-
-}  // namespace
-
 GpaStatus CuptiLibrary::Load(const std::vector<std::string>& candidates, std::unique_ptr<CuptiLibrary>* library) {
   library->reset();
   std::string error;
@@ -41,11 +22,10 @@ GpaStatus CuptiLibrary::Load(const std::vector<std::string>& candidates, std::un
                     fmt::join(candidates, " or "), error);
   }
   CuptiFunctions f;
-  Resolver resolve(*loaded);
+  EntryPointResolver resolve(*loaded);
   resolve("cuptiGetResultString", &f.get_result_string);
   resolve("cuptiGetTimestamp", &f.get_timestamp);
   resolve("cuptiProfilerInitialize", &f.profiler_initialize);
-  resolve("cuptiProfilerDeInitialize", &f.profiler_deinitialize);
   resolve("cuptiDeviceGetChipName", &f.device_get_chip_name);
   resolve("cuptiProfilerHostInitialize", &f.host_initialize);
   resolve("cuptiProfilerHostDeinitialize", &f.host_deinitialize);

@@ -24,7 +24,6 @@ struct CuptiFunctions {
   decltype(&cuptiGetResultString) get_result_string = nullptr;
   decltype(&cuptiGetTimestamp) get_timestamp = nullptr;
   decltype(&cuptiProfilerInitialize) profiler_initialize = nullptr;
-  decltype(&cuptiProfilerDeInitialize) profiler_deinitialize = nullptr;
   decltype(&cuptiDeviceGetChipName) device_get_chip_name = nullptr;
   decltype(&cuptiProfilerHostInitialize) host_initialize = nullptr;
   decltype(&cuptiProfilerHostDeinitialize) host_deinitialize = nullptr;
@@ -55,7 +54,7 @@ std::vector<std::string> DefaultCuptiCandidates();
 // named chip) needs nothing else: no GPU, no libcuda.
 class CuptiLibrary {
  public:
-  static GpaStatus Load(const std::vector<std::string>& candidates, std::unique_ptr<CuptiLibrary>* library);
+  [[nodiscard]] static GpaStatus Load(const std::vector<std::string>& candidates, std::unique_ptr<CuptiLibrary>* library);
   CuptiLibrary(std::unique_ptr<DynamicLibrary> library, const CuptiFunctions& functions)
       : library_(std::move(library)), functions_(functions) {}
   const CuptiFunctions& Api() const { return functions_; }

@@ -4,7 +4,6 @@
 #define OPENGPA_NVIDIA_CUPTI_PROFILER_SESSION_H_
 
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "gpu_performance_api/gpu_perf_api_types.h"
@@ -12,32 +11,19 @@
 
 namespace opengpa::nvidia::cupti {
 
-// cuptiProfilerInitialize / cuptiProfilerDeInitialize, counted across the process: CUPTI's own
-// initialisation is process-wide and not reference-counted (a second DeInitialize while another
-// monitor still samples would tear it down under that monitor). libcupti is never unloaded, so every
-// CuptiLibrary holds the same functions.
+// What PM sampling holds while it samples: CUPTI's profiler initialised, by the rule every OpenGPA user of
+// CUPTI follows (cupti_profiler_initialization.h: once per process, never undone, so ending a session leaves the
+// range profiler of a CUDA context in the same process working).
 class ProfilerSession {
  public:
-  static GpaStatus Begin(const CuptiLibrary& cupti, std::unique_ptr<ProfilerSession>* session);
-  explicit ProfilerSession(const CuptiLibrary& cupti) : cupti_(cupti) {}
-  ~ProfilerSession();
+  [[nodiscard]] static GpaStatus Begin(const CuptiLibrary& cupti, std::unique_ptr<ProfilerSession>* session);
+  ProfilerSession() = default;
   ProfilerSession(const ProfilerSession&) = delete;
   ProfilerSession& operator=(const ProfilerSession&) = delete;
-
- private:
-  static std::mutex& Mutex() {
-    static std::mutex mutex;
-    return mutex;
-  }
-  static int& Users() {
-    static int users = 0;
-    return users;
-  }
-  const CuptiLibrary& cupti_;
 };
 
 // The chip name ("GH100") of CUDA device `ordinal`, as CUPTI's host API wants it.
-GpaStatus ChipName(const CuptiLibrary& cupti, int ordinal, std::string* chip);
+[[nodiscard]] GpaStatus ChipName(const CuptiLibrary& cupti, int ordinal, std::string* chip);
 
 }  // namespace opengpa::nvidia::cupti
 

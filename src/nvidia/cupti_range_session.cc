@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "nvidia/cupti_profiler_initialization.h"
 #include "nvidia/cupti_status.h"
 #include "platform/logging.h"
 
@@ -28,13 +29,9 @@ const char* SupportLevelText(CUpti_Profiler_Support_Level level) {
 }  // namespace
 
 GpaStatus EnsureCuptiProfilerInitialized() {
-  static std::once_flag once;
-  static CUptiResult result = CUPTI_SUCCESS;
-  std::call_once(once, [] {
-    CUpti_Profiler_Initialize_Params params{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    result = cuptiProfilerInitialize(&params);
-  });
-  if (result != CUPTI_SUCCESS) return CuptiFailure(result, "cuptiProfilerInitialize");
+  if (const CUptiResult result = InitializeCuptiProfiler(&cuptiProfilerInitialize); result != CUPTI_SUCCESS) {
+    return CuptiFailure(result, "cuptiProfilerInitialize");
+  }
   return kGpaStatusOk;
 }
 
@@ -93,8 +90,9 @@ CuptiRangeSession::CuptiRangeSession(Key, const CuptiMetricConfig& config, const
 
 CuptiRangeSession::~CuptiRangeSession() {
   if (started_) {
+    // A pass left open (its session abandoned): stopped so that profiling can be disabled; a failure is logged.
     bool all_submitted = false;
-    Stop(&all_submitted);
+    static_cast<void>(Stop(&all_submitted));
   }
 }
 
@@ -126,6 +124,26 @@ GpaStatus CuptiRangeSession::Create(CUcontext context, const CuptiMetricConfig& 
   if (GpaStatus status = session->SetConfig(); status != kGpaStatusOk) return status;
   *out = std::move(session);
   return kGpaStatusOk;
+}
+
+RangeProfilerFactory CuptiRangeProfilerFactory() {
+  return [](CUcontext context, const CuptiMetricConfig& config, const RangeProfilerOptions& options,
+            std::unique_ptr<RangeProfiler>* out) {
+    std::unique_ptr<CuptiRangeSession> session;
+    const GpaStatus status = CuptiRangeSession::Create(context, config, options, &session);
+    *out = std::move(session);
+    return status;
+  };
+}
+
+GpaStatus CuptiRangeSession::RangeCount(std::size_t* count) const { return CounterDataRangeCount(counter_data_, count); }
+
+GpaStatus CuptiRangeSession::RangeName(std::size_t range, std::string* name) const {
+  return CounterDataRangeName(counter_data_, range, name);
+}
+
+GpaStatus CuptiRangeSession::EvaluateRange(std::size_t range, double* values) const {
+  return config_.Evaluate(counter_data_, range, values);
 }
 
 GpaStatus CuptiRangeSession::InitializeCounterData() {

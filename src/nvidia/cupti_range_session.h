@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,18 +24,19 @@ struct CUpti_RangeProfiler_Object;
 
 namespace opengpa::nvidia {
 
-// cuptiProfilerInitialize, once per process (the range profiler's target side needs it).
-GpaStatus EnsureCuptiProfilerInitialized();
+// cuptiProfilerInitialize, once per process and never undone (cupti_profiler_initialization.h): the range
+// profiler's target side needs it.
+[[nodiscard]] GpaStatus EnsureCuptiProfilerInitialized();
 
 // CUPTI's chip name for a device ordinal, e.g. "GH100".
-GpaStatus CuptiChipName(CUdevice device, std::string* chip);
+[[nodiscard]] GpaStatus CuptiChipName(CUdevice device, std::string* chip);
 
 // Whether CUPTI can profile `device`; on failure the log names each reason CUPTI gives (vGPU, MIG, ...).
-GpaStatus CheckDeviceSupportsRangeProfiling(CUdevice device);
+[[nodiscard]] GpaStatus CheckDeviceSupportsRangeProfiling(CUdevice device);
 
 // The counter-availability image of a context's device (lets host code leave out metrics the device
 // cannot collect now).
-GpaStatus CounterAvailabilityImage(CUcontext context, std::vector<std::uint8_t>* image);
+[[nodiscard]] GpaStatus CounterAvailabilityImage(CUcontext context, std::vector<std::uint8_t>* image);
 
 struct RangeProfilerOptions {
   CUpti_ProfilerRange range = CUPTI_UserRange;
@@ -44,7 +46,34 @@ struct RangeProfilerOptions {
   std::uint16_t nesting_levels = 1;
 };
 
-class CuptiRangeSession {
+// A range-profiler session as its users drive it (the CUDA backend's sessions): passes, ranges, and the decoded
+// ranges' values. The seam where CPU tests put a fake in place of CUPTI (tests/cuda/cuda_session_test.cc); the
+// one implementation over CUPTI is CuptiRangeSession.
+class RangeProfiler {
+ public:
+  virtual ~RangeProfiler() = default;
+  // One pass: Start, ranges and work, Stop. Stop says whether CUPTI has now seen every pass it needs.
+  [[nodiscard]] virtual GpaStatus Start() = 0;
+  [[nodiscard]] virtual GpaStatus Stop(bool* all_passes_submitted) = 0;
+  [[nodiscard]] virtual GpaStatus PushRange(const char* name) = 0;
+  [[nodiscard]] virtual GpaStatus PopRange() = 0;
+  // Waits for the context's work and decodes the collected passes.
+  [[nodiscard]] virtual GpaStatus Decode(std::size_t* ranges_dropped) = 0;
+  // After Decode: the decoded ranges, each named as pushed, and one value per metric of the configuration.
+  [[nodiscard]] virtual GpaStatus RangeCount(std::size_t* count) const = 0;
+  [[nodiscard]] virtual GpaStatus RangeName(std::size_t range, std::string* name) const = 0;
+  [[nodiscard]] virtual GpaStatus EvaluateRange(std::size_t range, double* values) const = 0;
+};
+
+// Makes the range-profiler session of `context` for `config` (which must outlive it).
+using RangeProfilerFactory =
+    std::function<GpaStatus(CUcontext context, const CuptiMetricConfig& config, const RangeProfilerOptions& options,
+                            std::unique_ptr<RangeProfiler>* out)>;
+
+// The factory over CUPTI: CuptiRangeSession::Create.
+RangeProfilerFactory CuptiRangeProfilerFactory();
+
+class CuptiRangeSession : public RangeProfiler {
   struct Disabler {
     void operator()(CUpti_RangeProfiler_Object* object) const;
   };
@@ -58,33 +87,34 @@ class CuptiRangeSession {
 
   // Enables range profiling on `context` (fails if another profiler, e.g. ncu, holds it) and sets the
   // configuration. `config` must outlive the session.
-  static GpaStatus Create(CUcontext context, const CuptiMetricConfig& config, const RangeProfilerOptions& options,
-                          std::unique_ptr<CuptiRangeSession>* out);
-  ~CuptiRangeSession();
+  [[nodiscard]] static GpaStatus Create(CUcontext context, const CuptiMetricConfig& config,
+                                        const RangeProfilerOptions& options, std::unique_ptr<CuptiRangeSession>* out);
+  ~CuptiRangeSession() override;
   CuptiRangeSession(const CuptiRangeSession&) = delete;
   CuptiRangeSession& operator=(const CuptiRangeSession&) = delete;
 
-  // One pass: Start, ranges and work, Stop. Stop says whether CUPTI has now seen every pass it needs.
-  GpaStatus Start();
-  GpaStatus Stop(bool* all_passes_submitted);
-  GpaStatus PushRange(const char* name);
-  GpaStatus PopRange();
-
-  // Waits for the context's work and decodes the collected passes into counter_data().
-  GpaStatus Decode(std::size_t* ranges_dropped);
+  [[nodiscard]] GpaStatus Start() override;
+  [[nodiscard]] GpaStatus Stop(bool* all_passes_submitted) override;
+  [[nodiscard]] GpaStatus PushRange(const char* name) override;
+  [[nodiscard]] GpaStatus PopRange() override;
+  // Decodes into counter_data().
+  [[nodiscard]] GpaStatus Decode(std::size_t* ranges_dropped) override;
+  [[nodiscard]] GpaStatus RangeCount(std::size_t* count) const override;
+  [[nodiscard]] GpaStatus RangeName(std::size_t range, std::string* name) const override;
+  [[nodiscard]] GpaStatus EvaluateRange(std::size_t range, double* values) const override;
 
   // After Decode, readies the same range-profiler object for another Start: the counter-data image is
   // initialized afresh (its ranges read, they are dropped), and with `set_config` the configuration is set
   // again. Reusing the object spares enabling profiling and allocating CUPTI's per-range buffers again.
-  GpaStatus ResetCounterData(bool set_config);
+  [[nodiscard]] GpaStatus ResetCounterData(bool set_config);
 
   bool started() const { return started_; }
   const std::vector<std::uint8_t>& counter_data() const { return counter_data_; }
   const CuptiMetricConfig& config() const { return config_; }
 
  private:
-  GpaStatus InitializeCounterData();
-  GpaStatus SetConfig();
+  [[nodiscard]] GpaStatus InitializeCounterData();
+  [[nodiscard]] GpaStatus SetConfig();
 
   const CuptiMetricConfig& config_;
   RangeProfilerOptions options_;

@@ -83,7 +83,7 @@ class Library {
  public:
   // kGpaStatusErrorLibLoadFailed when no candidate loads, kGpaStatusErrorDriverNotSupported when a
   // required function is missing or nvmlInit_v2 fails; each with a log message saying which.
-  static GpaStatus Load(const std::vector<std::string>& candidates, std::unique_ptr<Library>* library);
+  [[nodiscard]] static GpaStatus Load(const std::vector<std::string>& candidates, std::unique_ptr<Library>* library);
 
   Library(std::unique_ptr<DynamicLibrary> library, const Functions& functions);
   ~Library();

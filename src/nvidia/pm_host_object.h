@@ -23,7 +23,7 @@ struct PmMetricProperties {
 class PmHostObject {
  public:
   // `availability` is the device's counter-availability image, or empty for the chip's full list.
-  static GpaStatus Create(const cupti::CuptiLibrary& cupti, const std::string& chip,
+  [[nodiscard]] static GpaStatus Create(const cupti::CuptiLibrary& cupti, const std::string& chip,
                           const std::vector<uint8_t>& availability, std::unique_ptr<PmHostObject>* host);
   PmHostObject(const cupti::CuptiLibrary& cupti, CUpti_Profiler_Host_Object* object, std::string chip)
       : cupti_(cupti), object_(object), chip_(std::move(chip)) {}
@@ -32,12 +32,12 @@ class PmHostObject {
   PmHostObject& operator=(const PmHostObject&) = delete;
 
   // Every base metric of the chip (without rollups such as .sum/.avg), sorted.
-  GpaStatus BaseMetrics(std::vector<std::string>* names) const;
+  [[nodiscard]] GpaStatus BaseMetrics(std::vector<std::string>* names) const;
   // Description, unit and kind of a full metric name ("dram__bytes_read.sum").
-  GpaStatus Describe(const std::string& metric, PmMetricProperties* properties) const;
+  [[nodiscard]] GpaStatus Describe(const std::string& metric, PmMetricProperties* properties) const;
   // Adds `metrics` to this object (call once per object) and builds their config image. Fails with
   // kGpaStatusErrorNotEnoughPasses when they need more than one pass: PM sampling cannot replay.
-  GpaStatus BuildConfigImage(const std::vector<std::string>& metrics, std::vector<uint8_t>* image);
+  [[nodiscard]] GpaStatus BuildConfigImage(const std::vector<std::string>& metrics, std::vector<uint8_t>* image);
 
   CUpti_Profiler_Host_Object* Raw() const { return object_; }
   const std::string& Chip() const { return chip_; }

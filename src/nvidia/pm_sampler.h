@@ -65,12 +65,12 @@ class PmSampler {
   PmSampler& operator=(const PmSampler&) = delete;
 
   // Checks the GPU, builds the config image of `metrics` (one pass) and enables sampling on it.
-  GpaStatus Configure(const PmSamplerOptions& options, const std::vector<std::string>& metrics);
-  GpaStatus Start();
+  [[nodiscard]] GpaStatus Configure(const PmSamplerOptions& options, const std::vector<std::string>& metrics);
+  [[nodiscard]] GpaStatus Start();
   // Stops and drains what is left into `samples`; logs when the samples cover less than 90 % of the time sampled.
-  GpaStatus Stop(PmSamples* samples);
+  [[nodiscard]] GpaStatus Stop(PmSamples* samples);
   // Decodes records from the hardware buffer; `drain` empties it (after Stop).
-  GpaStatus Decode(PmSamples* samples, bool drain);
+  [[nodiscard]] GpaStatus Decode(PmSamples* samples, bool drain);
 
   const PmHostObject& Host() const { return *host_; }
   size_t MetricCount() const { return metric_names_.size(); }
@@ -82,10 +82,10 @@ class PmSampler {
 
  private:
   void MakeContextCurrent();
-  GpaStatus CounterAvailability(std::vector<uint8_t>* image);
-  GpaStatus Enable();
-  GpaStatus ResetCounterData();
-  GpaStatus Evaluate(PmSamples* samples, size_t* completed);
+  [[nodiscard]] GpaStatus CounterAvailability(std::vector<uint8_t>* image);
+  [[nodiscard]] GpaStatus Enable();
+  [[nodiscard]] GpaStatus ResetCounterData();
+  [[nodiscard]] GpaStatus Evaluate(PmSamples* samples, size_t* completed);
 
   const cupti::CuptiLibrary& cupti_;
   const CudaDriver& cuda_;

@@ -52,11 +52,28 @@ class DynamicLibrary {
   std::string name_;
 };
 
+// Fills a table of entry points from `library`, one call per entry point, remembering the first the library
+// lacks: how every table of OpenGPA is filled (libcuda, libcupti, the profiler's optional groups).
+class EntryPointResolver {
+ public:
+  explicit EntryPointResolver(const DynamicLibrary& library) : library_(library) {}
+  template <typename Function>
+  void operator()(const char* name, Function* function) {
+    if (!library_.Resolve(name, function) && missing_.empty()) missing_ = name;
+  }
+  bool Complete() const { return missing_.empty(); }
+  // The first entry point not found; empty when all were.
+  const std::string& Missing() const { return missing_; }
+
+ private:
+  const DynamicLibrary& library_;
+  std::string missing_;
+};
+
 // Candidates for a library: the environment variable's value first when it is set (an explicit path
 // for unusual installs), then the defaults. An explicit list from the caller replaces both.
 std::vector<std::string> LibraryCandidates(const std::vector<std::string>& explicit_candidates,
-                                           const char* environment_variable,
-                                           const std::vector<std::string>& defaults);
+                                           const char* environment_variable, const std::vector<std::string>& defaults);
 
 }  // namespace opengpa
 

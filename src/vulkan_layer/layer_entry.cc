@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "gpa_commands.h"
+#include "guarded_hook.h"
 #include "hooks.h"
 #include "layer_objects.h"
 #include "platform/enum_argument.h"
@@ -25,8 +26,9 @@ struct NamedFunction {
   PFN_vkVoidFunction function;
 };
 
+// Each behind GuardedHook: no exception reaches the application.
 #define OPENGPA_LAYER_FUNCTION(name, implementation) \
-  { name, reinterpret_cast<PFN_vkVoidFunction>(&implementation) }
+  { name, reinterpret_cast<PFN_vkVoidFunction>(&GuardedHook<&(implementation)>::Call) }
 
 // VK_AMD_gpa_interface: offered for a device only when the application enabled the extension.
 const NamedFunction kGpaFunctions[] = {
@@ -115,11 +117,11 @@ using namespace opengpa::vklayer;
 extern "C" {
 
 VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName) {
-  return LayerGetDeviceProcAddr(device, pName);
+  return GuardedHook<&LayerGetDeviceProcAddr>::Call(device, pName);
 }
 
 VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
-  return LayerGetInstanceProcAddr(instance, pName);
+  return GuardedHook<&LayerGetInstanceProcAddr>::Call(instance, pName);
 }
 
 VK_LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
@@ -128,8 +130,8 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* pVersionStruct
     return VK_ERROR_INITIALIZATION_FAILED;
   }
   if (pVersionStruct->loaderLayerInterfaceVersion > 2) pVersionStruct->loaderLayerInterfaceVersion = 2;
-  pVersionStruct->pfnGetInstanceProcAddr = LayerGetInstanceProcAddr;
-  pVersionStruct->pfnGetDeviceProcAddr = LayerGetDeviceProcAddr;
+  pVersionStruct->pfnGetInstanceProcAddr = &GuardedHook<&LayerGetInstanceProcAddr>::Call;
+  pVersionStruct->pfnGetDeviceProcAddr = &GuardedHook<&LayerGetDeviceProcAddr>::Call;
   pVersionStruct->pfnGetPhysicalDeviceProcAddr = nullptr;
   return VK_SUCCESS;
 }

@@ -14,8 +14,8 @@ import re
 import sys
 
 facts, out_path, skipped_headers = sys.argv[1], sys.argv[2], set(sys.argv[3:])
-lines = [l.rstrip("\n") for l in open(facts) if l.strip() and not l.startswith("#")]
-skipped = {l.split()[1] for l in lines if l.startswith("origin ") and l.split()[2] in skipped_headers}
+lines = [line.rstrip("\n") for line in open(facts) if line.strip() and not line.startswith("#")]
+skipped = {line.split()[1] for line in lines if line.startswith("origin ") and line.split()[2] in skipped_headers}
 
 
 def skip(line):
@@ -23,7 +23,7 @@ def skip(line):
     return bool(names) and names[0] in skipped
 
 
-lines = [l for l in lines if not skip(l)]
+lines = [line for line in lines if not skip(line)]
 version = re.search(r"amd-gpa-(v\d+(?:\.\d+)*)", facts).group(1)
 
 # gpu_perf_api_vk.h's types are checked only where Vulkan's headers are present.
@@ -36,50 +36,55 @@ def emit(target, cond, what):
     target.append('ABI_PIN((%s), "%s");' % (cond, what.replace('"', "'")))
 
 
-for l in lines:
-    if l.startswith("enum-size "):
-        name, value = l[len("enum-size "):].split(" = ")
-        emit(vk_both if name in VULKAN else both, "sizeof(%s) == %s" % (name, value), "sizeof(%s) is %s" % (name, value))
-    elif l.startswith("enum "):
-        key, value = l[len("enum "):].split(" = ")
+for line in lines:
+    if line.startswith("enum-size "):
+        name, value = line[len("enum-size "):].split(" = ")
+        emit(vk_both if name in VULKAN else both, "sizeof(%s) == %s" % (name, value),
+             "sizeof(%s) is %s" % (name, value))
+    elif line.startswith("enum "):
+        key, value = line[len("enum "):].split(" = ")
         enum, const = key.split("::")
         emit(vk_both if enum in VULKAN else both, "(long long)(%s) == %sLL" % (const, value),
              "%s::%s is %s" % (enum, const, value))
-    elif l.startswith("struct "):
-        m = re.match(r"struct (\w+) sizeof=(\d+)(?: alignof=(\d+))?(?: members=(\d+))?", l)
+    elif line.startswith("struct "):
+        m = re.match(r"struct (\w+) sizeof=(\d+)(?: alignof=(\d+))?(?: members=(\d+))?", line)
         name, size, align = m.group(1), m.group(2), m.group(3)
         target_both = vk_both if name in VULKAN else both
         emit(target_both, "sizeof(%s) == %s" % (name, size), "sizeof(%s) is %s" % (name, size))
         if align:
             emit(target_both, "ABI_ALIGNOF(%s) == %s" % (name, align), "alignof(%s) is %s" % (name, align))
-    elif l.startswith("field "):
-        m = re.match(r"field (\w+)\.(\w+) offset=(\d+) size=(\d+) type=(.*)", l)
+    elif line.startswith("field "):
+        m = re.match(r"field (\w+)\.(\w+) offset=(\d+) size=(\d+) type=(.*)", line)
         struct, field, offset, size, type_ = m.groups()
         target_both, target_cpp = (vk_both, vk_cpp) if struct in VULKAN else (both, cpp_only)
-        emit(target_both, "offsetof(%s, %s) == %s" % (struct, field, offset), "%s.%s at offset %s" % (struct, field, offset))
-        emit(target_both, "sizeof(((%s*)0)->%s) == %s" % (struct, field, size), "%s.%s is %s bytes" % (struct, field, size))
+        emit(target_both, "offsetof(%s, %s) == %s" % (struct, field, offset),
+             "%s.%s at offset %s" % (struct, field, offset))
+        emit(target_both, "sizeof(((%s*)0)->%s) == %s" % (struct, field, size),
+             "%s.%s is %s bytes" % (struct, field, size))
         array = re.match(r"(.*) \[(\d+)\]$", type_)
         cpp_type = "%s[%s]" % array.groups() if array else type_
         emit(target_cpp, "std::is_same<decltype(((%s*)0)->%s), %s>::value" % (struct, field, cpp_type),
              "%s.%s is %s" % (struct, field, type_))
-    elif l.startswith("table major_version") or l.startswith("table minor_version"):
-        m = re.match(r"table (\w+) offset=(\d+)", l)
+    elif line.startswith("table major_version") or line.startswith("table minor_version"):
+        m = re.match(r"table (\w+) offset=(\d+)", line)
         emit(both, "offsetof(GpaFunctionTable, %s) == %s" % m.groups(), "GpaFunctionTable.%s at offset %s" % m.groups())
-    elif l.startswith("table-slot "):
-        m = re.match(r"table-slot\s+(\d+) (\w+)", l)
+    elif line.startswith("table-slot "):
+        m = re.match(r"table-slot\s+(\d+) (\w+)", line)
         slot, func = int(m.group(1)), m.group(2)
-        emit(both, "offsetof(GpaFunctionTable, %s) == %d" % (func, 8 + 8 * slot), "GpaFunctionTable slot %d is %s" % (slot, func))
-    elif l.startswith("fnptr "):
-        name, type_ = l[len("fnptr "):].split(" = ", 1)
+        emit(both, "offsetof(GpaFunctionTable, %s) == %d" % (func, 8 + 8 * slot),
+             "GpaFunctionTable slot %d is %s" % (slot, func))
+    elif line.startswith("fnptr "):
+        name, type_ = line[len("fnptr "):].split(" = ", 1)
         emit(cpp_only, "std::is_same<%s, %s>::value" % (name, type_), "%s is %s" % (name, type_))
-    elif l.startswith("scalar "):
-        m = re.match(r"scalar (\w+) sizeof=(\d+) signed=(\d) float=(\d)", l)
+    elif line.startswith("scalar "):
+        m = re.match(r"scalar (\w+) sizeof=(\d+) signed=(\d) float=(\d)", line)
         name, size, signed, floating = m.groups()
         emit(both, "sizeof(%s) == %s" % (name, size), "sizeof(%s) is %s" % (name, size))
         emit(both, "ABI_IS_SIGNED(%s) == %s" % (name, signed), "%s signed is %s" % (name, signed))
-        emit(cpp_only, "std::is_floating_point<%s>::value == %s" % (name, floating), "%s floating is %s" % (name, floating))
-    elif l.startswith("macro "):
-        m = re.match(r"macro (\w+) = (\d+)$", l)
+        emit(cpp_only, "std::is_floating_point<%s>::value == %s" % (name, floating),
+             "%s floating is %s" % (name, floating))
+    elif line.startswith("macro "):
+        m = re.match(r"macro (\w+) = (\d+)$", line)
         if m:
             emit(both, "%s == %s" % m.groups(), "%s is %s" % m.groups())
         # The Vulkan extension-name lists are OpenGPA's own (it needs no AMD driver extension): not pinned.
@@ -101,4 +106,5 @@ with open(out_path, "w") as f:
     f.write("\n".join(vk_both) + "\n")
     f.write("#ifdef __cplusplus\n" + "\n".join(vk_cpp) + "\n#endif  // __cplusplus\n")
     f.write("#endif  // ABI_PINS_WITH_VULKAN\n")
-print("%s: %d pins (C and C++), %d (C++ only), %d Vulkan" % (out_path, len(both), len(cpp_only), len(vk_both) + len(vk_cpp)))
+print("%s: %d pins (C and C++), %d (C++ only), %d Vulkan"
+      % (out_path, len(both), len(cpp_only), len(vk_both) + len(vk_cpp)))

@@ -168,7 +168,8 @@ def list_chip_works_offline_and_matches_the_schema(ctx):
 @check
 def list_chip_hardware_exposes_raw_cupti_metrics(ctx):
     names = ctx.run("list", "--chip", "GH100", "--hardware", "--names").stdout.split()
-    for metric in ("dram__bytes_read.sum", "gpu__time_duration.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"):
+    for metric in ("dram__bytes_read.sum", "gpu__time_duration.sum",
+                   "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"):
         expect(metric in names, f"{metric} missing from list --chip GH100 --hardware")
     expect(len(names) > 1000, f"only {len(names)} raw metrics")
     doc = ctx.json_output("counters.schema.json", "list", "--chip", "GH100", "--hardware", "--group", "dram")
@@ -310,7 +311,8 @@ def passes_chip_places_every_counter_in_passes_the_library_confirms(ctx):
 @check
 def passes_splits_a_set_the_library_cannot_collect_in_one_session(ctx):
     names = ["dram__bytes_read.sum", "pcie__read_bytes.sum"]
-    doc = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--hardware", "--counters", ",".join(names))
+    doc = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--hardware", "--counters",
+                          ",".join(names))
     expect(doc["passes"] is None, "CUPTI combined PCIe and DRAM counters in one session")
     expect(len(doc["groups"]) == 2, doc["groups"])
     check_groups(ctx, doc, names)
@@ -463,7 +465,8 @@ def profile_forwards_ctrl_c_keeps_what_was_collected_and_removes_temporary_files
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     expect(time.monotonic() - start < 30, "the program kept running after Ctrl-C")
-    expect(process.returncode == 128 + signal.SIGINT, f"exit {process.returncode}, expected the program's 130\n{stderr}")
+    expect(process.returncode == 128 + signal.SIGINT,
+           f"exit {process.returncode}, expected the program's 130\n{stderr}")
     expect("interrupted" in stderr, stderr)
     doc = ctx.validated("profile.schema.json", prefix + ".json")
     expect(len(doc["samples"]) == 8, f"{len(doc['samples'])} samples kept of the 8 launched")
@@ -712,7 +715,8 @@ def profile_cuda_unknown_counter_exits_2_before_the_program_runs(ctx):
            f"exit {result.returncode}: {result.stderr}")
     result = ctx.run("profile", "--api", "cuda", "--counters", "dram__bytes_red.sum", "-o",
                      os.path.join(ctx.tmp, "cuda"), *program, expect_ok=False)
-    expect(result.returncode == 2 and '"dram__bytes_red.sum"' in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    expect(result.returncode == 2 and '"dram__bytes_red.sum"' in result.stderr,
+           f"exit {result.returncode}: {result.stderr}")
     expect(not os.path.exists(marker), "the program ran although a counter name was unknown")
     # Known names, GPA and CUPTI mixed, pass the check: what follows is the driver check or the run.
     result = ctx.run("profile", "--api", "cuda", "--counters", "gputime,FetchSize,dram__bytes_read.sum", "-o",
@@ -730,7 +734,8 @@ def profile_range_mode_nvtx_refuses_kernel_replay_and_other_apis_before_the_prog
            f"exit {result.returncode}: {result.stderr}")
     result = ctx.run("profile", "--api", "cl", "--range-mode", "nvtx", "-o", os.path.join(ctx.tmp, "nvtx"), *program,
                      expect_ok=False)
-    expect(result.returncode == 2 and "--range-mode nvtx" in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    expect(result.returncode == 2 and "--range-mode nvtx" in result.stderr,
+           f"exit {result.returncode}: {result.stderr}")
     result = ctx.run("profile", "--api", "cuda", "--range-mode", "kernels", "-o", os.path.join(ctx.tmp, "nvtx"),
                      *program, expect_ok=False)
     expect(result.returncode == 2 and "kernel, nvtx" in result.stderr, f"exit {result.returncode}: {result.stderr}")
@@ -743,7 +748,8 @@ def profile_graph_profiling_takes_node_or_graph_and_refuses_anything_else_before
     program = ["--", "sh", "-c", f"touch {marker}"]
     result = ctx.run("profile", "--api", "cuda", "--graph-profiling", "nodes", "-o", os.path.join(ctx.tmp, "graphs"),
                      *program, expect_ok=False)
-    expect(result.returncode == 2 and "choose graph, node" in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    expect(result.returncode == 2 and "choose graph, node" in result.stderr,
+           f"exit {result.returncode}: {result.stderr}")
     expect(not os.path.exists(marker), "the program ran although the option was refused")
     result = ctx.run("profile", "--help")
     expect("--graph-profiling" in result.stdout and "node" in result.stdout, result.stdout[-400:])
@@ -792,7 +798,8 @@ pass_index = int(os.environ.get("OPENGPA_PROFILE_PASS", "0"))
 columns = ["m0", "m1", "m2"] if replay == "kernel" else ["m%d" % pass_index]
 header = {"type": "header", "api": "cuda",
           "counters": [{"name": c, "usage": "", "data_type": "float64"} for c in columns],
-          "outputs": [{"name": "Total", "usage": "items", "data_type": "float64", "formula": "m0 + m1 * 10 + m2 * SCALE"}],
+          "outputs": [{"name": "Total", "usage": "items", "data_type": "float64",
+                       "formula": "m0 + m1 * 10 + m2 * SCALE"}],
           "constants": {"SCALE": 100},
           "replay": "kernel" if replay == "kernel" else "application", "pass": pass_index, "passes": 3}
 kernels = ["add", "scale", "fill"]

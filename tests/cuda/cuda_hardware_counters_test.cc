@@ -1,6 +1,6 @@
 // The hardware-counter list a CUDA context exposes: every CUPTI metric with its rollups, typed and
 // described from CUPTI's properties.
-#include "backends/cuda/cuda_hardware_counters.h"
+#include "cuda_counters/cuda_hardware_counters.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "backends/cuda/cuda_catalogs.h"
+#include "cuda_counters/cuda_catalogs.h"
 
 namespace opengpa::cuda {
 namespace {

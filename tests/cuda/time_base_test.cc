@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/cuda_catalogs.h"
+#include "cuda_counters/cuda_catalogs.h"
 #include "backends/cuda/cuda_session.h"
 #include "counters/catalog.h"
 #include "counters/expression.h"

@@ -17,7 +17,7 @@ package)
   for file in bin/opengpa lib/libGPUPerfAPIVK.so include/gpu_performance_api/gpu_perf_api.h \
               include/gpu_performance_api/gpu_perf_api_vk.h include/gpu_performance_api/opengpa_ext.h \
               include/v4/gpu_performance_api/gpu_perf_api.h include/v4/gpu_performance_api/gpu_perf_api_counters.h \
-              include/opengpa/opengpa.hpp lib/cmake/OpenGPA/OpenGPAConfig.cmake \
+              include/opengpa/opengpa.hpp include/opengpa/opengpa_profile.h lib/cmake/OpenGPA/OpenGPAConfig.cmake \
               lib/cmake/OpenGPA/OpenGPAConfigVersion.cmake lib/cmake/OpenGPA/OpenGPATargets.cmake \
               lib/pkgconfig/opengpa.pc lib/pkgconfig/opengpa-vk.pc lib/libVkLayer_opengpa_gpa_interface.so \
               share/vulkan/explicit_layer.d/VkLayer_opengpa_gpa_interface.json include/vulkan_layer/vk_amd_gpa_interface.h; do
@@ -25,7 +25,7 @@ package)
   done
   # Every shipped library that was built is installed (build/lib also holds the tests' and benchmarks' fakes).
   for shipped in libGPUPerfAPIVK.so libGPUPerfAPIGL.so libGPUPerfAPICL.so libGPUPerfAPICUDA.so libOpenGPAMonitor.so \
-                 libopengpa_intercept_cl.so libopengpa_inject_cuda.so libNvPmApi.Core.so; do
+                 libopengpa_intercept_cl.so libopengpa_inject_cuda.so libOpenGPAProfile.so libNvPmApi.Core.so; do
     [[ ! -e $build/lib/$shipped || -e $work/prefix/lib/$shipped ]] || fail "$shipped is built but not installed"
   done
   # Nothing installed may point back into the build tree.

@@ -218,8 +218,8 @@ def main():
             time.sleep(0.5)
         server_log.seek(0)
         monitor_log.seek(0)
-        print("FAIL: Prometheus never answered opengpa_power_watts = %s (last: %s)\n--- prometheus\n%s\n--- monitor\n%s" %
-              (EXPECTED_WATTS, last, server_log.read()[-4000:], monitor_log.read()[-4000:]))
+        print("FAIL: Prometheus never answered opengpa_power_watts = %s (last: %s)\n--- prometheus\n%s\n"
+              "--- monitor\n%s" % (EXPECTED_WATTS, last, server_log.read()[-4000:], monitor_log.read()[-4000:]))
         return 1
     finally:
         stop(server)

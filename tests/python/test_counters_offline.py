@@ -144,4 +144,3 @@ def test_a_live_cuda_context_without_a_driver_says_to_open_a_chip_instead(monkey
         opengpa.list_counters()
     assert raised.value.status_name == "kGpaStatusErrorDriverNotSupported"
     assert "chip='GH100'" in str(raised.value)
-

@@ -61,11 +61,12 @@ def launch_labels(*ranges):
 
 def test_the_in_process_entry_refuses_to_start_without_a_gpu_and_says_why():
     library = kernels.load_library()
-    assert library.OpenGpaKernelProfilerStart(b"GPUTime", b"auto", 0, 1, b"", b"/dev/null", 1) == 0
-    assert b"no CUDA driver" in library.OpenGpaKernelProfilerLastError()
-    assert library.OpenGpaKernelProfilerStop() == 0
-    assert b"no profiling session" in library.OpenGpaKernelProfilerLastError()
-    assert kernels._text("OpenGpaKernelProfilerLaunches") == "[]"
+    options = kernels._Options(ctypes.sizeof(kernels._Options), b"GPUTime", b"auto", 0, 1, b"", b"/dev/null", 1)
+    assert library.OpenGpaProfileStart(ctypes.byref(options)) == -4  # kOpenGpaProfileStatusErrorNoDriver
+    assert b"no CUDA driver" in library.OpenGpaProfileGetLastError()
+    assert library.OpenGpaProfileStop() == -6  # kOpenGpaProfileStatusErrorNotRunning
+    assert b"no session is running" in library.OpenGpaProfileGetLastError()
+    assert kernels._text("OpenGpaProfileGetLaunches") == "[]"
 
 
 def test_a_per_kernel_profile_without_a_gpu_raises_opengpa_error():
@@ -83,10 +84,10 @@ def test_a_per_kernel_profile_refuses_region_only_options():
 
 def test_range_labels_pop_only_what_was_pushed():
     library = kernels.load_library()
-    assert library.OpenGpaKernelProfilerPushRange(b"step") == 1
-    assert library.OpenGpaKernelProfilerPopRange() == 1
-    assert library.OpenGpaKernelProfilerPopRange() == 0
-    assert b"no range is open" in library.OpenGpaKernelProfilerLastError()
+    assert library.OpenGpaProfilePushRange(b"step") == 0
+    assert library.OpenGpaProfilePopRange() == 0
+    assert library.OpenGpaProfilePopRange() == -6  # kOpenGpaProfileStatusErrorNotRunning
+    assert b"no range is open" in library.OpenGpaProfileGetLastError()
 
 
 def test_recorded_passes_join_launch_by_launch_with_gpa_counters_evaluated_by_the_library(tmp_path):
@@ -219,7 +220,7 @@ def test_a_counter_a_pass_left_unmeasured_is_nan_not_zero(tmp_path):
 
 def test_passes_recorded_on_the_h100_join_into_a_matmuls_exact_ffma_count(tmp_path):
     # tests/device/python/test_kernels_device.py's fp32 2048^3 product, two passes of application replay
-    # (docs/device-runs.md, "Python: one row per kernel launch").
+    # (docs/validation.md, "Python: one row per kernel launch").
     recorded = REPOSITORY / "tests" / "python" / "data" / "h100_fp32_matmul_2048"
     document = kernels.join_streams([recorded / "pass0.jsonl", recorded / "pass1.jsonl"], tmp_path / "joined.json")
     with open(recorded / "pass0.launches.json") as labels:
@@ -235,7 +236,7 @@ def test_passes_recorded_on_the_h100_join_into_a_matmuls_exact_ffma_count(tmp_pa
 
 
 class FakeInProcessEntry:
-    """in_process.h's entry as Python sees it, for a machine without a GPU: a step "launches" kernels by
+    """opengpa_profile.h's entry as Python sees it, for a machine without a GPU: a step "launches" kernels by
     calling launch(); Stop writes the pass's stream as the injection would; Join is the real library's."""
 
     def __init__(self, passes=2, replay="application"):
@@ -245,44 +246,52 @@ class FakeInProcessEntry:
 
     @staticmethod
     def _fill(text, buffer, size):
+        """As the library fills (buffer, size): *size in is the capacity, out the size needed."""
         data = text.encode()
-        if buffer is not None and size > len(data):
-            ctypes.memmove(buffer, data + b"\0", len(data) + 1)
-        return len(data) + 1
+        capacity = size._obj.value
+        size._obj.value = len(data) + 1
+        if buffer is None:
+            return 0
+        if capacity < len(data) + 1:
+            return -3
+        ctypes.memmove(buffer, data + b"\0", len(data) + 1)
+        return 0
 
     def launch(self, name):
         self.launches.append((name, tuple(self.ranges)))
 
-    def OpenGpaKernelProfilerPlan(self, context, counters, replay, buffer, size):
+    def OpenGpaProfilePlan(self, context, counters, replay, buffer, size):
         return self._fill(json.dumps(self.plan), buffer, size)
 
-    def OpenGpaKernelProfilerStart(self, counters, replay, pass_index, flush, kernel_name, path, nvtx):
-        self.pass_index, self.path, self.launches = pass_index, path.decode(), []
-        self.started.append(pass_index)
-        return 1
+    def OpenGpaProfileStart(self, options):
+        options = options._obj
+        assert options.struct_size == ctypes.sizeof(kernels._Options)
+        self.pass_index, self.path, self.launches = options.pass_index, options.stream_path.decode(), []
+        self.started.append(options.pass_index)
+        return 0
 
-    def OpenGpaKernelProfilerStop(self):
+    def OpenGpaProfileStop(self):
         write_pass(pathlib.Path(self.path), self.pass_index,
                    launches=[(name, [64, 1, 1], [256, 1, 1]) for name, _ in self.launches],
                    values=PASS_VALUES[self.pass_index][1][: len(self.launches)])
-        return 1
+        return 0
 
-    def OpenGpaKernelProfilerPushRange(self, name):
+    def OpenGpaProfilePushRange(self, name):
         self.ranges.append(name.decode())
-        return 1
+        return 0
 
-    def OpenGpaKernelProfilerPopRange(self):
+    def OpenGpaProfilePopRange(self):
         self.ranges.pop()
-        return 1
+        return 0
 
-    def OpenGpaKernelProfilerLaunches(self, buffer, size):
+    def OpenGpaProfileGetLaunches(self, buffer, size):
         return self._fill(json.dumps(launch_labels(*[r for _, r in self.launches])), buffer, size)
 
-    def OpenGpaKernelProfilerJoin(self, paths, count, output):
-        return self.real.OpenGpaKernelProfilerJoin(paths, count, output)
+    def OpenGpaProfileJoin(self, paths, count, output):
+        return self.real.OpenGpaProfileJoin(paths, count, output)
 
-    def OpenGpaKernelProfilerLastError(self):
-        return self.real.OpenGpaKernelProfilerLastError()
+    def OpenGpaProfileGetLastError(self):
+        return self.real.OpenGpaProfileGetLastError()
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ def test_the_wheel_holds_the_package_and_libraries_and_lists_counters_by_itself(
         names = set(archive.namelist())
         assert {"opengpa/__init__.py", "opengpa/profiling.py", "opengpa/_libs/libGPUPerfAPICounters.so",
                 "opengpa/_libs/libGPUPerfAPICUDA.so", "opengpa/_libs/libOpenGPAMonitor.so",
-                "opengpa/_libs/libopengpa_inject_cuda.so", "opengpa/kernels.py"} <= names, names
+                "opengpa/_libs/libOpenGPAProfile.so", "opengpa/kernels.py"} <= names, names
         archive.extractall(tmp_path / "site")
     code = ("import opengpa, opengpa._library as l; c = opengpa.list_counters(chip='GH100'); "
             "print(len(c), l.find_library('libGPUPerfAPICUDA.so'))")

@@ -57,7 +57,7 @@ def test_bars_put_the_largest_region_first_and_write_a_png(tmp_path):
 
 def test_aggregate_sums_amounts_and_weights_percentages_by_gputime():
     r = results(["op", "other", "op"], {"GPUTime": [100, 50, 300], "LocalVidMemBytes": [10, 5, 30],
-                                         "SOL_SM": [80, 10, 40]})
+                                        "SOL_SM": [80, 10, 40]})
     aggregated = r.aggregate()
     assert aggregated.regions == ["op", "other"] and aggregated.counts == [2, 1]
     np.testing.assert_allclose(aggregated["GPUTime"], [400, 50])

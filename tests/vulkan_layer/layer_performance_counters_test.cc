@@ -91,7 +91,7 @@ class LayerPerformanceCountersTest : public LayerTest {
     return blocks;
   }
 
-  // A file under $OUT (the device tool's folder) for docs/device-runs.md; without OUT, a stream that writes
+  // A file under $OUT (the device tool's folder) for docs/validation.md; without OUT, a stream that writes
   // nowhere.
   static std::ofstream RecordFile(const std::string& name) {
     const char* out_dir = std::getenv("OUT");
@@ -162,7 +162,7 @@ TEST_F(LayerPerformanceCountersTest, AnEventPastTheDriversCountersIsRefusedWithA
 // dispatch of known size. The statistic must stay exact beside the counter; a percentage lies in [0, 100]; a
 // duration in nanoseconds is positive and no longer than the timing sample around it; a counter of threads or
 // warps launched, where the driver has one, equals the dispatch's. Every value is written to
-// $OUT/performance_counters.tsv for docs/device-runs.md.
+// $OUT/performance_counters.tsv for docs/validation.md.
 TEST_F(LayerPerformanceCountersTest, EachCounterSamplesAKnownDispatchBesideAnExactStatistic) {
   const std::vector<DriverCounter> documented = DocumentedCounters();
   if (documented.empty()) {

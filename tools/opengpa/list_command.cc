@@ -14,7 +14,7 @@
 #include "output_file.h"
 #include "terminal.h"
 #include "output_format.h"
-#include "text_table.h"
+#include "platform/text_table.h"
 
 namespace opengpa::cli {
 namespace {

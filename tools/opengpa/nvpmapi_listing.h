@@ -8,7 +8,7 @@
 #include <string>
 
 #include "opened_context.h"
-#include "profiling/text_table.h"
+#include "platform/text_table.h"
 
 namespace opengpa::cli {
 

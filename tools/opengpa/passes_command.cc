@@ -20,7 +20,7 @@
 #include "output_format.h"
 #include "pass_placement.h"
 #include "terminal.h"
-#include "text_table.h"
+#include "platform/text_table.h"
 
 namespace opengpa::cli {
 namespace {

@@ -10,8 +10,9 @@
 
 #include "api_name.h"
 #include "library_path.h"
+#include "opengpa/opengpa_profile.h"
 #include "platform/dynamic_library.h"
-#include "sample_stream.h"
+#include "profiler/sample_stream.h"
 
 namespace opengpa::cli {
 namespace {
@@ -59,8 +60,8 @@ std::vector<std::string> DefaultProfileCounters(client::ApiNumber api) {
   // One pass on GH100 (`opengpa passes --chip GH100 --hardware`): time, SM activity, instructions, L2 and DRAM
   // traffic. (sm__throughput.* alone would take 8 passes.)
   if (api == client::kApiCuda) {
-    return {"gpu__time_duration.sum", "sm__cycles_active.avg",      "smsp__inst_executed.sum",
-            "lts__t_sectors_op_read.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"};
+    return {"gpu__time_duration.sum",     "sm__cycles_active.avg", "smsp__inst_executed.sum",
+            "lts__t_sectors_op_read.sum", "dram__bytes_read.sum",  "dram__bytes_write.sum"};
   }
   return {"GPUTime"};
 }
@@ -79,20 +80,22 @@ bool CheckApiRuntime(client::ApiNumber api, std::string* error) {
 
 namespace {
 
-// The check itself, in a child process: the library brings libcupti, which the CLI's own process never
-// loads, and whatever goes wrong in it (a crash included) cannot take the CLI down. Writes "1" or "0" and
-// the message to `fd`.
+// The check itself, in a child process: the profiler library brings libcupti, which the CLI's own process never
+// loads, and whatever goes wrong in it (a crash included) cannot take the CLI down. Writes "1" or "0" and the
+// message to `fd`.
 [[noreturn]] void CheckInChild(const std::string& library_path, const std::string& names, int fd) {
   std::string ignored;
   auto library = DynamicLibrary::Open({library_path}, &ignored);
-  using CheckFunction = int (*)(const char*, char*, std::size_t);
-  CheckFunction check = library ? library->Get<CheckFunction>("OpenGpaProfileCheckCounters") : nullptr;
-  char answer[1025] = {'1'};
-  if (check != nullptr && check(names.c_str(), answer + 1, sizeof answer - 1) == 0) answer[0] = '0';
-  const std::size_t length = 1 + std::strlen(answer + 1);
+  auto check = library ? library->Get<decltype(&OpenGpaProfileCheckCounters)>("OpenGpaProfileCheckCounters") : nullptr;
+  auto last_error =
+      library ? library->Get<decltype(&OpenGpaProfileGetLastError)>("OpenGpaProfileGetLastError") : nullptr;
+  std::string answer = "1";
+  if (check != nullptr && last_error != nullptr && check(names.c_str()) == kOpenGpaProfileStatusErrorInvalidArgument) {
+    answer = std::string("0") + last_error();
+  }
   std::size_t written = 0;
-  while (written < length) {
-    const ssize_t n = write(fd, answer + written, length - written);
+  while (written < answer.size()) {
+    const ssize_t n = write(fd, answer.data() + written, answer.size() - written);
     if (n <= 0) break;
     written += static_cast<std::size_t>(n);
   }
@@ -104,7 +107,7 @@ namespace {
 bool CheckCounterNames(client::ApiNumber api, const std::vector<std::string>& counters, std::string* error) {
   if (api != client::kApiCuda) return true;
   std::string ignored;
-  auto path = FindOpenGpaLibrary("libopengpa_inject_cuda.so", &ignored);
+  auto path = FindOpenGpaLibrary("libOpenGPAProfile.so", &ignored);
   if (!path) return true;
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return true;

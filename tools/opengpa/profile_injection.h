@@ -23,7 +23,7 @@ std::vector<std::string> DefaultProfileCounters(client::ApiNumber api);
 bool CheckApiRuntime(client::ApiNumber api, std::string* error);
 
 // Before the program runs: false and *error naming the first counter the injected library will not
-// resolve (CUDA: asked of libopengpa_inject_cuda.so, on any chip CUPTI supports). True when every name resolves, for
+// resolve (CUDA: asked of libOpenGPAProfile.so, on any chip CUPTI supports). True when every name resolves, for
 // other APIs (PrepareInjection checks theirs), and when the library cannot be asked (PrepareInjection or the run then
 // says why).
 bool CheckCounterNames(client::ApiNumber api, const std::vector<std::string>& counters, std::string* error);

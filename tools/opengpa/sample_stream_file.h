@@ -1,4 +1,4 @@
-// The sample-stream file of one run of the profiled program (profiling/sample_stream.h): created empty in
+// The sample-stream file of one run of the profiled program (src/profiler/sample_stream.h): created empty in
 // $TMPDIR as opengpa-samples-XXXXXX and locked (flock) for as long as this opengpa lives, so that a later run
 // can tell a stream left behind by an opengpa that was killed (kill -9, the OOM killer: nothing could clean
 // up) from one that another opengpa is still writing. Removed when the object goes, unless kept: a kept

@@ -3,7 +3,7 @@
 # SIGSEGV handler preloaded into the program (segv_backtrace.c, built here with
 # `gcc -shared -fPIC -O1 -o <dir>/dbg/segv.so segv_backtrace.c`), then many_launches 400 three times. <dir> holds
 # bin/opengpa, lib/ and workload/ as tests/device/cuda_graphs/build.sh and bench/profile lay them out; the script
-# sits in <dir>/dbg/. docs/benchmarks.md (the exit crash) and docs/device-runs.md.
+# sits in <dir>/dbg/. docs/benchmarks.md (the exit crash) and docs/validation.md.
 here=$(cd "$(dirname "$0")/.." && pwd)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib
 one=gpu__time_duration.sum,sm__cycles_active.avg,smsp__inst_executed.sum,lts__t_sectors_op_read.sum,dram__bytes_read.sum,dram__bytes_write.sum

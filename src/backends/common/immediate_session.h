@@ -19,25 +19,25 @@ class ImmediateSession : public BackendSession {
   GpaUInt32 PassCount() const final { return passes_; }
   // kGpaStatusErrorIndexOutOfRange for a pass >= PassCount(); kGpaStatusErrorInvalidParameter for a command
   // list or a type other than kGpaCommandListNone. Then BeginPass(pass).
-  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+  [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
                              std::unique_ptr<BackendCommandList>* out) final;
   // kGpaStatusErrorSampleNotEnded while a sample is open.
-  GpaStatus EndCommandList(BackendCommandList& list) final;
+  [[nodiscard]] GpaStatus EndCommandList(BackendCommandList& list) final;
 
  protected:
   // `api` names the API in messages ("OpenGL", "OpenCL").
   explicit ImmediateSession(std::string_view api, GpaUInt32 passes = 1) : api_(api), passes_(passes) {}
   // The pass whose command list GpaBeginCommandList begins (the one every sample until the next is recorded in).
-  virtual GpaStatus BeginPass(GpaUInt32 /*pass*/) { return kGpaStatusOk; }
+  [[nodiscard]] virtual GpaStatus BeginPass(GpaUInt32 /*pass*/) { return kGpaStatusOk; }
   GpaUInt32 CurrentPass() const { return current_pass_; }
 
   // kGpaStatusErrorSampleNotEnded, naming `function`, while a sample is open.
-  GpaStatus RequireNoOpenSample(std::string_view function) const;
+  [[nodiscard]] GpaStatus RequireNoOpenSample(std::string_view function) const;
   // kGpaStatusErrorSampleAlreadyStarted while another sample is open (no nesting) or when `slot_used`
   // (the slot was already sampled in this pass).
-  GpaStatus CheckSampleCanBegin(SampleSlot slot, bool slot_used) const;
+  [[nodiscard]] GpaStatus CheckSampleCanBegin(SampleSlot slot, bool slot_used) const;
   // kGpaStatusErrorSampleNotStarted unless `slot` is the open sample.
-  GpaStatus CheckSampleIsOpen(SampleSlot slot) const;
+  [[nodiscard]] GpaStatus CheckSampleIsOpen(SampleSlot slot) const;
 
   void SampleOpened(SampleSlot slot) { open_sample_ = slot; }
   void SampleClosed() { open_sample_.reset(); }

@@ -38,12 +38,12 @@ class CudaBackend : public Backend {
     if (GpaStatus status = DescribeContextDevice(*driver, request.context, &live->device); status != kGpaStatusOk) {
       return status;
     }
-    if (!request.chip_name.empty() && request.chip_name != live->device.info.chip) {
+    if (!request.chip_name.empty() && request.chip_name != live->device.chip) {
       return LogError(kGpaStatusErrorInvalidParameter,
                       "GpaCudaContextOpenInfo::chip_name \"{}\" does not match the context's chip {}",
-                      request.chip_name, live->device.info.chip);
+                      request.chip_name, live->device.chip);
     }
-    const std::string chip = live->device.info.chip;  // read before `live` is moved into the call
+    const std::string chip = live->device.chip;  // read before `live` is moved into the call
     return CudaContext::Open(chip, std::move(live), request.max_samples_per_pass, out);
   }
 };

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 
-#include "backends/cuda/cuda_catalogs.h"
-#include "backends/cuda/cuda_hardware_counters.h"
+#include "backends/cuda/cuda_device_info.h"
 #include "backends/cuda/cuda_session.h"
 #include "backends/cuda/cuda_streaming.h"
+#include "cuda_counters/cuda_catalogs.h"
+#include "cuda_counters/cuda_hardware_counters.h"
 #include "nvidia/cupti_range_session.h"
 #include "platform/logging.h"
 
@@ -32,7 +33,7 @@ GpaStatus CudaContext::Open(const std::string& chip_name, std::unique_ptr<Live> 
   std::vector<std::uint8_t> availability;
   std::string chip = chip_name;
   if (live != nullptr) {
-    chip = live->device.info.chip;
+    chip = live->device.chip;
     if (GpaStatus status = CheckDeviceSupportsRangeProfiling(live->device.device); status != kGpaStatusOk) {
       return status;
     }
@@ -40,7 +41,7 @@ GpaStatus CudaContext::Open(const std::string& chip_name, std::unique_ptr<Live> 
     if (GpaStatus status = CounterAvailabilityImage(live->context, &availability); status != kGpaStatusOk) {
       return status;
     }
-    context->device_ = live->device.info;
+    context->device_ = DeviceInfoOf(live->device);
   } else {
     context->device_ = OfflineDevice(chip);
   }

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "backends/cuda/cuda_device.h"
+#include "cuda_counters/cuda_device.h"
 #include "core/backend.h"
 #include "nvidia/cupti_host_metrics.h"
 
@@ -34,7 +34,7 @@ class CudaContext : public BackendContext {
   };
 
   // `live` is empty for an offline context (chip_name then names the chip).
-  static GpaStatus Open(const std::string& chip_name, std::unique_ptr<Live> live, std::uint32_t max_samples_per_pass,
+  [[nodiscard]] static GpaStatus Open(const std::string& chip_name, std::unique_ptr<Live> live, std::uint32_t max_samples_per_pass,
                         std::unique_ptr<BackendContext>* out);
 
   const DeviceInfo& Device() const override { return device_; }
@@ -46,9 +46,9 @@ class CudaContext : public BackendContext {
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return hardware_; }
   std::vector<std::string_view> DerivedCatalogs() const override;
   std::vector<std::pair<std::string, double>> Constants() const override;
-  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
-  GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& counters) override;
-  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
+  [[nodiscard]] GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  [[nodiscard]] GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& counters) override;
+  [[nodiscard]] GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
   bool offline() const { return live_ == nullptr; }
@@ -56,7 +56,7 @@ class CudaContext : public BackendContext {
 
  private:
   // The CUPTI metric names of `counters`, in order; fails (logged) for an index out of range.
-  GpaStatus MetricNames(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names) const;
+  [[nodiscard]] GpaStatus MetricNames(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names) const;
 
   std::unique_ptr<Live> live_;
   DeviceInfo device_;

@@ -18,7 +18,7 @@ struct OpenRequest {
 };
 
 // `api_context` is non-null (the entry layer checks that).
-GpaStatus ReadOpenInfo(const void* api_context, OpenRequest* out);
+[[nodiscard]] GpaStatus ReadOpenInfo(const void* api_context, OpenRequest* out);
 
 }  // namespace opengpa::cuda
 

@@ -8,11 +8,9 @@
 
 namespace opengpa::cuda {
 
-using nvidia::CounterDataRangeCount;
-using nvidia::CounterDataRangeName;
 using nvidia::CudaDriver;
 using nvidia::CuptiMetricConfig;
-using nvidia::CuptiRangeSession;
+using nvidia::RangeProfilerFactory;
 using nvidia::RangeProfilerOptions;
 using nvidia::ScopedCurrentContext;
 namespace {
@@ -45,8 +43,12 @@ void SubtractIdleRange(const std::vector<std::string>& metrics, const std::vecto
 }
 
 CudaSession::CudaSession(const CudaDriver& driver, CUcontext context, std::unique_ptr<CuptiMetricConfig> config,
-                         std::uint32_t max_samples_per_pass)
-    : driver_(driver), context_(context), config_(std::move(config)), max_samples_per_pass_(max_samples_per_pass) {}
+                         std::uint32_t max_samples_per_pass, RangeProfilerFactory range_profilers)
+    : driver_(driver),
+      context_(context),
+      config_(std::move(config)),
+      max_samples_per_pass_(max_samples_per_pass),
+      range_profilers_(std::move(range_profilers)) {}
 
 CudaSession::~CudaSession() = default;
 
@@ -56,7 +58,7 @@ GpaStatus CudaSession::Begin() {
   options.replay = CUPTI_UserReplay;
   options.max_ranges_per_pass = max_samples_per_pass_ + 2;  // the samples, kStartupRange and kIdleRange
   options.nesting_levels = 1;
-  if (GpaStatus status = CuptiRangeSession::Create(context_, *config_, options, &ranges_); status != kGpaStatusOk) {
+  if (GpaStatus status = range_profilers_(context_, *config_, options, &ranges_); status != kGpaStatusOk) {
     return status;
   }
   Log(kGpaLoggingTrace, "CUDA session: {} CUPTI metrics in {} passes, up to {} samples per pass",
@@ -105,8 +107,8 @@ GpaStatus CudaSession::EndCommandList(BackendCommandList& list) {
   all_passes_submitted_ = all_submitted;
   const bool last = pass + 1 == PassCount();
   if (all_submitted != last) {
-    Log(kGpaLoggingError, "CUPTI reports all passes {}submitted after pass {} of {}", all_submitted ? "" : "not ",
-        pass, PassCount());
+    Log(kGpaLoggingError, "CUPTI reports all passes {}submitted after pass {} of {}", all_submitted ? "" : "not ", pass,
+        PassCount());
   }
 
   // GpaIsPassComplete: an event after the pass's work on the legacy default stream, which waits for
@@ -165,9 +167,9 @@ GpaStatus CudaSession::End() {
   std::size_t dropped = 0;
   result_status_ = ranges_->Decode(&dropped);
   if (result_status_ == kGpaStatusOk && dropped != 0) {
-    result_status_ = LogError(kGpaStatusErrorReadingSampleResult,
-                              "CUPTI dropped {} ranges: more samples than the {} per pass reserved", dropped,
-                              max_samples_per_pass_);
+    result_status_ =
+        LogError(kGpaStatusErrorReadingSampleResult,
+                 "CUPTI dropped {} ranges: more samples than the {} per pass reserved", dropped, max_samples_per_pass_);
   }
   if (result_status_ == kGpaStatusOk) result_status_ = EvaluateRanges();
   // Results are in values_: release the Range Profiler so the next session can begin.
@@ -178,19 +180,18 @@ GpaStatus CudaSession::End() {
 }
 
 GpaStatus CudaSession::EvaluateRanges() {
-  const std::vector<std::uint8_t>& data = ranges_->counter_data();
   const std::size_t metric_count = config_->metrics().size();
   values_.assign(static_cast<std::size_t>(slots_seen_) * metric_count, 0.0);
   std::vector<double> idle;
   std::size_t range_count = 0;
-  if (GpaStatus status = CounterDataRangeCount(data, &range_count); status != kGpaStatusOk) return status;
+  if (GpaStatus status = ranges_->RangeCount(&range_count); status != kGpaStatusOk) return status;
   for (std::size_t range = 0; range < range_count; ++range) {
     std::string name;
-    if (GpaStatus status = CounterDataRangeName(data, range, &name); status != kGpaStatusOk) return status;
+    if (GpaStatus status = ranges_->RangeName(range, &name); status != kGpaStatusOk) return status;
     if (name == kStartupRange) continue;
     if (name == kIdleRange) {
       idle.assign(metric_count, 0.0);
-      if (GpaStatus status = config_->Evaluate(data, range, idle.data()); status != kGpaStatusOk) return status;
+      if (GpaStatus status = ranges_->EvaluateRange(range, idle.data()); status != kGpaStatusOk) return status;
       continue;
     }
     SampleSlot slot = 0;
@@ -198,7 +199,7 @@ GpaStatus CudaSession::EvaluateRanges() {
     if (error != std::errc() || end != name.data() + name.size() || slot >= slots_seen_) {
       return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI range {} has the unexpected name \"{}\"", range, name);
     }
-    if (GpaStatus status = config_->Evaluate(data, range, &values_[slot * metric_count]); status != kGpaStatusOk) {
+    if (GpaStatus status = ranges_->EvaluateRange(range, &values_[slot * metric_count]); status != kGpaStatusOk) {
       return status;
     }
   }

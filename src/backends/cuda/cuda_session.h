@@ -40,20 +40,23 @@ void SubtractIdleRange(const std::vector<std::string>& metrics, const std::vecto
 
 class CudaSession : public BackendSession {
  public:
+  // `driver` and `range_profilers` are the seams of the driver and of CUPTI: CPU tests pass fakes
+  // (tests/cuda/cuda_session_test.cc).
   CudaSession(const nvidia::CudaDriver& driver, CUcontext context, std::unique_ptr<nvidia::CuptiMetricConfig> config,
-              std::uint32_t max_samples_per_pass);
+              std::uint32_t max_samples_per_pass,
+              nvidia::RangeProfilerFactory range_profilers = nvidia::CuptiRangeProfilerFactory());
   ~CudaSession() override;
 
   GpaUInt32 PassCount() const override { return static_cast<GpaUInt32>(config_->pass_count()); }
-  GpaStatus Begin() override;
-  GpaStatus End() override;
-  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                             std::unique_ptr<BackendCommandList>* out) override;
-  GpaStatus EndCommandList(BackendCommandList& list) override;
-  GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
-  GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
+  [[nodiscard]] GpaStatus Begin() override;
+  [[nodiscard]] GpaStatus End() override;
+  [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+                                           std::unique_ptr<BackendCommandList>* out) override;
+  [[nodiscard]] GpaStatus EndCommandList(BackendCommandList& list) override;
+  [[nodiscard]] GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
+  [[nodiscard]] GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
   bool IsPassComplete(GpaUInt32 pass) override;
-  GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
+  [[nodiscard]] GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
 
  private:
   struct EventDestroyer {
@@ -63,17 +66,18 @@ class CudaSession : public BackendSession {
   using EventPtr = std::unique_ptr<CUevent_st, EventDestroyer>;
 
   // Push and pop a range with no work in it.
-  GpaStatus RecordEmptyRange(const char* name);
+  [[nodiscard]] GpaStatus RecordEmptyRange(const char* name);
   // Fills values_ from the decoded counter data; one row per range, found by the range's name (its slot).
-  GpaStatus EvaluateRanges();
+  [[nodiscard]] GpaStatus EvaluateRanges();
 
   const nvidia::CudaDriver& driver_;
   CUcontext context_;
   std::unique_ptr<nvidia::CuptiMetricConfig> config_;
   std::uint32_t max_samples_per_pass_;
 
-  std::unique_ptr<nvidia::CuptiRangeSession> ranges_;
-  GpaUInt32 next_pass_ = 0;      // the pass GpaBeginCommandList must start next
+  nvidia::RangeProfilerFactory range_profilers_;
+  std::unique_ptr<nvidia::RangeProfiler> ranges_;
+  GpaUInt32 next_pass_ = 0;  // the pass GpaBeginCommandList must start next
   bool list_open_ = false;
   bool all_passes_submitted_ = false;
   std::vector<EventPtr> pass_done_;  // per ended pass: recorded after its work

@@ -27,10 +27,10 @@ bool ChipStreams(const std::string& chip);
 // Whether `metrics` (CUPTI metric names) can be PM-sampled together on `chip`: kGpaStatusOk, or logged
 // kGpaStatusErrorIncompatibleSampleTypes (a metric PM sampling does not have) / kGpaStatusErrorNotEnabled (more
 // than one pass).
-GpaStatus CheckStreamableMetrics(const std::string& chip, const std::vector<std::string>& metrics);
+[[nodiscard]] GpaStatus CheckStreamableMetrics(const std::string& chip, const std::vector<std::string>& metrics);
 
 // A streaming session sampling `metrics` on CUDA device `device` while `context` (the application's) is current.
-GpaStatus CreateStreamingSession(const nvidia::CudaDriver& driver, CUcontext context, CUdevice device,
+[[nodiscard]] GpaStatus CreateStreamingSession(const nvidia::CudaDriver& driver, CUcontext context, CUdevice device,
                                  std::vector<std::string> metrics, std::unique_ptr<BackendSession>* out);
 
 }  // namespace opengpa::cuda

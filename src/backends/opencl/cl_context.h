@@ -17,7 +17,7 @@ class ClContext final : public BackendContext {
   // cl_command_queue*, but its implementation and its users pass the queue). Statuses, each logged:
   // kGpaStatusErrorInvalidParameter: not a command queue, or created without CL_QUEUE_PROFILING_ENABLE;
   // kGpaStatusErrorDriverNotSupported: the device is older than OpenCL 1.2 (no markers with events).
-  static GpaStatus Open(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out);
+  [[nodiscard]] static GpaStatus Open(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out);
 
   explicit ClContext(std::shared_ptr<QueueState> queue);
 
@@ -25,8 +25,8 @@ class ClContext final : public BackendContext {
   GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return counter_infos_; }
   std::vector<std::string_view> DerivedCatalogs() const override;
-  GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
-  GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
+  [[nodiscard]] GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
+  [[nodiscard]] GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                           std::unique_ptr<BackendSession>* out) override;
 
  private:

@@ -20,12 +20,12 @@ class ClSession final : public ImmediateSession {
   ClSession(std::shared_ptr<const QueueState> queue, std::vector<HardwareCounterIndex> counters)
       : ImmediateSession("OpenCL"), queue_(std::move(queue)), columns_(std::move(counters)) {}
 
-  GpaStatus Begin() override;
-  GpaStatus End() override;
-  GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
-  GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
+  [[nodiscard]] GpaStatus Begin() override;
+  [[nodiscard]] GpaStatus End() override;
+  [[nodiscard]] GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) override;
+  [[nodiscard]] GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) override;
   bool IsPassComplete(GpaUInt32 pass) override;
-  GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
+  [[nodiscard]] GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
 
  private:
   struct Sample {

@@ -3,7 +3,7 @@
 // 3), so the API is translated to v3's numbering before the library's core sees it.
 #include "counter_library/gpa4/gpa4_entry_points.h"
 #include "counter_library/gpa4_bridge.h"
-#include "entry/guarded.h"
+#include "platform/guarded.h"
 #include "gpu_performance_api/opengpa_ext.h"
 #include "platform/enum_argument.h"
 
@@ -42,8 +42,8 @@ GpaStatus OpenCounterContextV4(GpaApiType api, GpaSessionSampleType sample_type,
                                GpaCounterContextHardwareInfo gpa_counter_context_hardware_info,
                                GpaOpenContextFlags context_flags, GpaCounterContext* gpa_virtual_context) {
   constexpr const char* kFunction = "GpaCounterLibOpenCounterContext";
-  return entry::Guarded(kFunction, [&]() -> GpaStatus {
-    if (gpa_virtual_context == nullptr) return entry::NullArgument(kFunction, "gpa_virtual_context");
+  return opengpa::Guarded(kFunction, [&]() -> GpaStatus {
+    if (gpa_virtual_context == nullptr) return opengpa::NullArgument(kFunction, "gpa_virtual_context");
     // Hiding the derived counters without enabling the hardware ones leaves nothing (AMD's documented case).
     if ((context_flags & kGpaOpenContextHideDerivedCountersBit) != 0 &&
         (context_flags & kGpaOpenContextEnableHardwareCountersBit) == 0) {
@@ -65,7 +65,7 @@ GpaStatus OpenCounterContextV4(GpaApiType api, GpaSessionSampleType sample_type,
     }
     if (gpa_counter_context_hardware_info.gpa_hardware_attribute_count > 0 &&
         gpa_counter_context_hardware_info.gpa_hardware_attributes == nullptr) {
-      return entry::NullArgument(kFunction, "gpa_hardware_attributes (with a non-zero count)");
+      return opengpa::NullArgument(kFunction, "gpa_hardware_attributes (with a non-zero count)");
     }
     int v3_api = 0;
     switch (ToV3Api(EnumArgument(api), &v3_api)) {
@@ -86,15 +86,15 @@ GpaStatus OpenCounterContextV4(GpaApiType api, GpaSessionSampleType sample_type,
 GpaStatus GetSupportedSampleTypes(GpaApiType api, const GpaSupportedSampleTypeInfo* info,
                                   GpaContextSampleTypeFlags* supported_sample_types) {
   constexpr const char* kFunction = "GpaCounterLibGetSupportedSampleTypes";
-  return entry::Guarded(kFunction, [&]() -> GpaStatus {
+  return opengpa::Guarded(kFunction, [&]() -> GpaStatus {
     // GPA 4's order: the API first (anything outside the API range is not supported), then the pointers.
     int v3_api = 0;
     if (ToV3Api(EnumArgument(api), &v3_api) != ApiTranslation::kOk) {
       return LogError(kGpaStatusErrorApiNotSupported, "{}: api {} is not an API this library serves", kFunction,
                       EnumArgument(api));
     }
-    if (info == nullptr) return entry::NullArgument(kFunction, "info");
-    if (supported_sample_types == nullptr) return entry::NullArgument(kFunction, "supported_sample_types");
+    if (info == nullptr) return opengpa::NullArgument(kFunction, "info");
+    if (supported_sample_types == nullptr) return opengpa::NullArgument(kFunction, "supported_sample_types");
     const int driver = EnumArgument(info->driver_info.driver_type);
     if (driver < kIgnoreDriver || driver > kAmdProprietaryDriver) {
       return LogError(kGpaStatusErrorInvalidParameter, "{}: driver_info.driver_type {} is not a GpaDriverType",

@@ -8,7 +8,7 @@
 
 #include "counter_library/gpa4/gpa4_entry_points.h"
 #include "counter_library/gpa4_bridge.h"
-#include "entry/guarded.h"
+#include "platform/guarded.h"
 
 namespace opengpa::counter_library::gpa4 {
 namespace {
@@ -33,9 +33,9 @@ double ValueAt(const unsigned char* bytes, std::size_t at, GpaUInt32 width) {
 
 // `data` read into columns of doubles, checked as GPA 4.3 checks it.
 GpaStatus ReadSeries(const GpaSpmData& data, SpmColumns* series) {
-  if (data.timestamps == nullptr) return entry::NullArgument(kFunction, "spm_data->timestamps");
-  if (data.counter_data_16bit == nullptr) return entry::NullArgument(kFunction, "spm_data->counter_data_16bit");
-  if (data.spm_counter_info == nullptr) return entry::NullArgument(kFunction, "spm_data->spm_counter_info");
+  if (data.timestamps == nullptr) return opengpa::NullArgument(kFunction, "spm_data->timestamps");
+  if (data.counter_data_16bit == nullptr) return opengpa::NullArgument(kFunction, "spm_data->counter_data_16bit");
+  if (data.spm_counter_info == nullptr) return opengpa::NullArgument(kFunction, "spm_data->spm_counter_info");
   const std::size_t samples = data.number_of_timestamps;
   const std::size_t columns = data.number_of_spm_counter_info;
   if (samples == 0 || columns == 0 || data.number_of_counter_data == 0) {
@@ -78,11 +78,11 @@ GpaStatus ReadSeries(const GpaSpmData& data, SpmColumns* series) {
 GpaStatus ComputeDerivedSpmCounterResults(const GpaCounterContext gpa_virtual_context, const GpaSpmData* spm_data,
                                           GpaUInt64 gpa_counter_indices_count, const GpaUInt32* gpa_counter_indices,
                                           GpaFloat64* gpa_counter_results) {
-  return entry::Guarded(kFunction, [&]() -> GpaStatus {
-    if (gpa_virtual_context == nullptr) return entry::NullArgument(kFunction, "gpa_virtual_context");
-    if (spm_data == nullptr) return entry::NullArgument(kFunction, "spm_data");
-    if (gpa_counter_results == nullptr) return entry::NullArgument(kFunction, "gpa_counter_results");
-    if (gpa_counter_indices == nullptr) return entry::NullArgument(kFunction, "gpa_counter_indices");
+  return opengpa::Guarded(kFunction, [&]() -> GpaStatus {
+    if (gpa_virtual_context == nullptr) return opengpa::NullArgument(kFunction, "gpa_virtual_context");
+    if (spm_data == nullptr) return opengpa::NullArgument(kFunction, "spm_data");
+    if (gpa_counter_results == nullptr) return opengpa::NullArgument(kFunction, "gpa_counter_results");
+    if (gpa_counter_indices == nullptr) return opengpa::NullArgument(kFunction, "gpa_counter_indices");
     if (gpa_counter_indices_count == 0) {
       return LogError(kGpaStatusErrorInvalidParameter, "{}: gpa_counter_indices_count is 0", kFunction);
     }

@@ -24,6 +24,7 @@
 #include "entry/gpa2/gpa2_logging.h"
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "gpu_performance_api/v2/GPUPerfAPI.h"
+#include "platform/guarded.h"
 
 namespace opengpa::gpa2 {
 
@@ -82,21 +83,13 @@ GpaSessionId CreateSelection(GpaContextId context, const std::vector<gpa_uint32>
 // Runs body() under the state's mutex; an exception becomes GPA_STATUS_ERROR_FAILED with a message.
 template <typename Body>
 GPA_Status Guarded(const char* function, Body&& body) noexcept {
-  try {
-    std::lock_guard<std::recursive_mutex> lock(Gpa2().mutex);
-    return body();
-  } catch (const std::exception& e) {
-    try {
-      return Fail(GPA_STATUS_ERROR_FAILED, "{}: exception: {}", function, e.what());
-    } catch (...) {
-    }
-  } catch (...) {
-    try {
-      return Fail(GPA_STATUS_ERROR_FAILED, "{}: unknown exception", function);
-    } catch (...) {
-    }
-  }
-  return GPA_STATUS_ERROR_FAILED;
+  return GuardedWith<GPA_Status>(
+      function, GPA_STATUS_ERROR_FAILED,
+      [](const std::string& message) { Fail(GPA_STATUS_ERROR_FAILED, "{}", message); },
+      [&] {
+        std::lock_guard<std::recursive_mutex> lock(Gpa2().mutex);
+        return body();
+      });
 }
 
 // Guarded, for calls that need the current context: GPA_STATUS_ERROR_COUNTERS_NOT_OPEN without one.

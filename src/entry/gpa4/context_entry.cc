@@ -2,7 +2,7 @@
 #include "entry/gpa4/core_bridge.h"
 #include "entry/gpa4/gpa4_entry_points.h"
 #include "entry/gpa4/v3_entry_points.h"
-#include "entry/guarded.h"
+#include "platform/guarded.h"
 
 namespace opengpa::gpa4 {
 namespace {
@@ -16,7 +16,7 @@ constexpr GpaOpenContextFlags kV3ObsoleteOpenContextBits = 0x02 | 0x04;
 }  // namespace
 
 GpaStatus GpaInitialize(GpaInitializeFlags flags) {
-  return entry::Guarded("GpaInitialize", [&] {
+  return opengpa::Guarded("GpaInitialize", [&] {
     if ((flags & ~kKnownInitializeBits) != 0) {
       return LogError(kGpaStatusErrorInvalidParameter, "GpaInitialize: flags {:#x} has unknown bits {:#x}", flags,
                       flags & ~kKnownInitializeBits);
@@ -31,7 +31,7 @@ GpaStatus GpaInitialize(GpaInitializeFlags flags) {
 }
 
 GpaStatus GpaOpenContext(void* api_context, GpaOpenContextFlags flags, GpaContextId* context_id) {
-  return entry::Guarded("GpaOpenContext", [&] {
+  return opengpa::Guarded("GpaOpenContext", [&] {
     if ((flags & kV3ObsoleteOpenContextBits) != 0) {
       return LogError(kGpaStatusErrorInvalidParameter,
                       "GpaOpenContext: flags {:#x} has bits {:#x}, which GPA 4 does not define", flags,

@@ -15,15 +15,15 @@ namespace opengpa::gpa4 {
 
 // Fills the v4 table at `table` (its major_version is 4), checking its size as GpaGetFuncTable does for v3.
 // Defined on the v4 side; GpaGetFuncTable calls it.
-GpaStatus FillFunctionTable(void* table);
+[[nodiscard]] GpaStatus FillFunctionTable(void* table);
 
 // The context of session `session_id` (null check and lookup logged under `function`).
-GpaStatus SessionContext(const char* function, GpaSessionId session_id, GpaContextId* context_id);
+[[nodiscard]] GpaStatus SessionContext(const char* function, GpaSessionId session_id, GpaContextId* context_id);
 
 // GPA 4's GpaSessionSampleType values, which the core stores as OpenGPA's extension values of v3's enum.
 enum class SampleType : std::uint32_t { kDiscrete = 0, kStreaming = 1, kSqtt = 2, kStreamingAndSqtt = 3 };
-GpaStatus CreateSession(GpaContextId context_id, int v4_sample_type, GpaSessionId* session_id);
-GpaStatus SessionSampleType(const char* function, GpaSessionId session_id, SampleType* type);
+[[nodiscard]] GpaStatus CreateSession(GpaContextId context_id, int v4_sample_type, GpaSessionId* session_id);
+[[nodiscard]] GpaStatus SessionSampleType(const char* function, GpaSessionId session_id, SampleType* type);
 
 // GPA 4's GpaUuid: 16 bytes in RFC 4122 order (v3's is 24 on LP64 Linux).
 struct Uuid16 {
@@ -32,16 +32,16 @@ struct Uuid16 {
   std::uint16_t data_3;
   std::uint8_t data_4[8];
 };
-GpaStatus CounterUuid(GpaSessionId session_id, GpaUInt32 index, Uuid16* uuid);
+[[nodiscard]] GpaStatus CounterUuid(GpaSessionId session_id, GpaUInt32 index, Uuid16* uuid);
 
-GpaStatus ResetSession(GpaSessionId session_id);
-GpaStatus AbortSession(GpaSessionId session_id);
+[[nodiscard]] GpaStatus ResetSession(GpaSessionId session_id);
+[[nodiscard]] GpaStatus AbortSession(GpaSessionId session_id);
 
 // Streaming sessions (GPA 4's GpaSpm*). Each finds the session (logged under `function`) and then asks the core.
 enum class SpmOption { kIntervalNs, kDurationNs };
-GpaStatus SpmSetOption(const char* function, GpaSessionId session_id, SpmOption option, std::uint64_t value);
-GpaStatus SpmBegin(GpaSessionId session_id);
-GpaStatus SpmEnd(GpaSessionId session_id);
+[[nodiscard]] GpaStatus SpmSetOption(const char* function, GpaSessionId session_id, SpmOption option, std::uint64_t value);
+[[nodiscard]] GpaStatus SpmBegin(GpaSessionId session_id);
+[[nodiscard]] GpaStatus SpmEnd(GpaSessionId session_id);
 // The series after GpaEndSession: timestamps[t] ends sample t (GPU clock, ns); values[c * T + t] is hardware
 // counter counters[c] over sample t (CUPTI's value: an amount for counters, a reading for ratios).
 struct SpmSeries {
@@ -49,15 +49,15 @@ struct SpmSeries {
   std::vector<std::uint32_t> counters;
   std::vector<double> values;
 };
-GpaStatus SpmGetSeries(const char* function, GpaSessionId session_id, SpmSeries* series);
+[[nodiscard]] GpaStatus SpmGetSeries(const char* function, GpaSessionId session_id, SpmSeries* series);
 // The session's enabled counters over `rows` samples of `raw` (row-major, columns = hardware counter indices):
 // out[row * enabled + e].
-GpaStatus SpmEvaluate(GpaSessionId session_id, const std::vector<std::uint32_t>& columns, std::size_t rows,
+[[nodiscard]] GpaStatus SpmEvaluate(GpaSessionId session_id, const std::vector<std::uint32_t>& columns, std::size_t rows,
                       const std::vector<double>& raw, std::vector<std::uint64_t>* out, GpaUInt32* enabled);
 
 enum class DeviceLimit { kWaveSlots, kVgprs, kLdsBytes };
-GpaStatus GetDeviceLimit(const char* function, GpaContextId context_id, DeviceLimit limit, GpaUInt32* value);
-GpaStatus UpdateDeviceInformation(GpaContextId context_id, GpaUInt32 shader_engines, GpaUInt32 compute_units,
+[[nodiscard]] GpaStatus GetDeviceLimit(const char* function, GpaContextId context_id, DeviceLimit limit, GpaUInt32* value);
+[[nodiscard]] GpaStatus UpdateDeviceInformation(GpaContextId context_id, GpaUInt32 shader_engines, GpaUInt32 compute_units,
                                   GpaUInt32 simds, GpaUInt32 waves_per_simd);
 
 }  // namespace opengpa::gpa4

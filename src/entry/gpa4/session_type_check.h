@@ -20,7 +20,7 @@ inline const char* SampleTypeName(SampleType type) {
   return "?";
 }
 
-inline GpaStatus RequireSampleType(const char* function, GpaSessionId session_id,
+[[nodiscard]] inline GpaStatus RequireSampleType(const char* function, GpaSessionId session_id,
                                    std::initializer_list<SampleType> served, SampleType* type = nullptr) {
   SampleType actual = SampleType::kDiscrete;
   if (GpaStatus status = SessionSampleType(function, session_id, &actual); status != kGpaStatusOk) return status;

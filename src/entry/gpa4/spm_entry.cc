@@ -13,7 +13,7 @@
 #include "entry/gpa4/core_bridge.h"
 #include "entry/gpa4/gpa4_entry_points.h"
 #include "entry/gpa4/session_type_check.h"
-#include "entry/guarded.h"
+#include "platform/guarded.h"
 
 namespace opengpa::gpa4 {
 namespace {
@@ -44,7 +44,7 @@ Layout LayoutOf(const SpmSeries& series) {
 }  // namespace
 
 GpaStatus GpaSpmSetSampleInterval(GpaSessionId session_id, GpaUInt32 interval) {
-  return entry::Guarded("GpaSpmSetSampleInterval", [&] {
+  return opengpa::Guarded("GpaSpmSetSampleInterval", [&] {
     if (GpaStatus status = RequireStreaming("GpaSpmSetSampleInterval", session_id); status != kGpaStatusOk) {
       return status;
     }
@@ -53,28 +53,28 @@ GpaStatus GpaSpmSetSampleInterval(GpaSessionId session_id, GpaUInt32 interval) {
 }
 
 GpaStatus GpaSpmSetDuration(GpaSessionId session_id, GpaUInt32 nanosecond_duration) {
-  return entry::Guarded("GpaSpmSetDuration", [&] {
+  return opengpa::Guarded("GpaSpmSetDuration", [&] {
     if (GpaStatus status = RequireStreaming("GpaSpmSetDuration", session_id); status != kGpaStatusOk) return status;
     return SpmSetOption("GpaSpmSetDuration", session_id, SpmOption::kDurationNs, nanosecond_duration);
   });
 }
 
 GpaStatus GpaSpmBegin(GpaSessionId session_id, void*) {
-  return entry::Guarded("GpaSpmBegin", [&] {
+  return opengpa::Guarded("GpaSpmBegin", [&] {
     if (GpaStatus status = RequireStreaming("GpaSpmBegin", session_id); status != kGpaStatusOk) return status;
     return SpmBegin(session_id);
   });
 }
 
 GpaStatus GpaSpmEnd(GpaSessionId session_id, void*) {
-  return entry::Guarded("GpaSpmEnd", [&] {
+  return opengpa::Guarded("GpaSpmEnd", [&] {
     if (GpaStatus status = RequireStreaming("GpaSpmEnd", session_id); status != kGpaStatusOk) return status;
     return SpmEnd(session_id);
   });
 }
 
 GpaStatus GpaSpmGetSampleResultSize(GpaSessionId session_id, size_t* size) {
-  return entry::Guarded("GpaSpmGetSampleResultSize", [&] {
+  return opengpa::Guarded("GpaSpmGetSampleResultSize", [&] {
     if (GpaStatus status = RequireStreaming("GpaSpmGetSampleResultSize", session_id); status != kGpaStatusOk) {
       return status;
     }
@@ -89,7 +89,7 @@ GpaStatus GpaSpmGetSampleResultSize(GpaSessionId session_id, size_t* size) {
 }
 
 GpaStatus GpaSpmGetSampleResult(GpaSessionId session_id, size_t size, void* results) {
-  return entry::Guarded("GpaSpmGetSampleResult", [&] {
+  return opengpa::Guarded("GpaSpmGetSampleResult", [&] {
     if (GpaStatus status = RequireStreaming("GpaSpmGetSampleResult", session_id); status != kGpaStatusOk) return status;
     if (results == nullptr) return LogError(kGpaStatusErrorNullPointer, "GpaSpmGetSampleResult: results is NULL");
     SpmSeries series;
@@ -128,7 +128,7 @@ GpaStatus GpaSpmGetSampleResult(GpaSessionId session_id, size_t size, void* resu
 GpaStatus GpaSpmCalculateDerivedCounters(GpaSessionId session_id, GpaSpmData* spm_data, GpaUInt32 derived_counter_count,
                                          GpaUInt64* derived_counter_results) {
   const char* function = "GpaSpmCalculateDerivedCounters";
-  return entry::Guarded(function, [&] {
+  return opengpa::Guarded(function, [&] {
     if (GpaStatus status = RequireStreaming(function, session_id); status != kGpaStatusOk) return status;
     if (spm_data == nullptr) return LogError(kGpaStatusErrorNullPointer, "{}: spm_data is NULL", function);
     if (derived_counter_results == nullptr) {

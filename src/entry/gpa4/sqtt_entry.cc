@@ -3,19 +3,19 @@
 // kGpaStatusErrorIncompatibleSampleTypes with a log message, as GPA 4 does for a session of another type.
 #include "entry/gpa4/gpa4_entry_points.h"
 #include "entry/gpa4/session_type_check.h"
-#include "entry/guarded.h"
+#include "platform/guarded.h"
 
 namespace opengpa::gpa4 {
 namespace {
 
 GpaStatus SqttCall(const char* function, GpaSessionId session_id) {
-  return entry::Guarded(function, [&] {
+  return opengpa::Guarded(function, [&] {
     return RequireSampleType(function, session_id, {SampleType::kSqtt, SampleType::kStreamingAndSqtt});
   });
 }
 
 GpaStatus SqttSpmCall(const char* function, GpaSessionId session_id) {
-  return entry::Guarded(function,
+  return opengpa::Guarded(function,
                         [&] { return RequireSampleType(function, session_id, {SampleType::kStreamingAndSqtt}); });
 }
 

@@ -39,21 +39,18 @@ GpaBackend* Load(Api api, const std::string& path, const std::string& file, std:
   std::unique_ptr<GpaBackend>& slot = Loaded()[path];
   if (slot) return slot.get();
   std::string error;
-  std::unique_ptr<DynamicLibrary> library = DynamicLibrary::Open({path}, &error);
+  std::unique_ptr<client::LoadedGpaLibrary> library = client::LoadedGpaLibrary::Load({path}, &error);
   if (library == nullptr) {
-    *why = file + " does not load: " + error;
+    // One path tried: its line of the loader's list ("\n  <path>: <reason>").
+    const std::size_t start = error.find_first_not_of("\n ");
+    *why = file + " does not load as a GPA v3 library: " + (start == std::string::npos ? error : error.substr(start));
     Loaded().erase(path);
     return nullptr;
   }
   auto backend = std::make_unique<GpaBackend>();
   backend->api = api;
-  auto get_table = library->Get<GpaGetFuncTablePtrType>("GpaGetFuncTable");
+  backend->gpa = library->Table();
   backend->library = std::move(library);
-  if (get_table == nullptr || get_table(&backend->gpa) != kGpaStatusOk) {
-    *why = file + " has no GPA v3 function table";
-    Loaded().erase(path);
-    return nullptr;
-  }
   backend->gpa.GpaRegisterLoggingCallback(kGpaLoggingError, ForwardGpaLog);
   GpaStatus status = backend->gpa.GpaInitialize(kGpaInitializeDefaultBit);
   backend->initialized_here = status != kGpaStatusErrorGpaAlreadyInitialized;

@@ -1,6 +1,7 @@
 // The GPA v3 libraries NvPmApi works through: libGPUPerfAPIGL.so for OpenGL contexts, libGPUPerfAPICUDA.so for
 // CUDA contexts, loaded on first use from the folder libNvPmApi.Core.so itself was loaded from (then the
-// dynamic loader's path), initialized once, and kept until Shutdown. One process can measure both APIs:
+// dynamic loader's path) by the loader every OpenGPA client uses (src/client), initialized once, and kept until
+// Shutdown. One process can measure both APIs:
 // each library has its own core, catalog and backend, exactly as a GPA v3 client of it would see them.
 #ifndef OPENGPA_ENTRY_NVPMAPI_GPA_BACKEND_H_
 #define OPENGPA_ENTRY_NVPMAPI_GPA_BACKEND_H_
@@ -9,7 +10,7 @@
 #include <string>
 
 #include "gpu_performance_api/gpu_perf_api.h"
-#include "platform/dynamic_library.h"
+#include "client/loaded_gpa_library.h"
 
 namespace opengpa::nvpm {
 
@@ -20,8 +21,8 @@ const char* ApiName(Api api);
 
 struct GpaBackend {
   Api api;
-  std::unique_ptr<DynamicLibrary> library;
-  GpaFunctionTable gpa;
+  std::unique_ptr<client::LoadedGpaLibrary> library;
+  GpaFunctionTable gpa;  // library->Table()
   // False when the application had already initialized this GPA library itself (a GPA v3 client and an
   // NvPmApi client in one process share it): NvPmApi's Shutdown then leaves it initialized.
   bool initialized_here = true;

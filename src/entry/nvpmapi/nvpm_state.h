@@ -16,6 +16,7 @@
 #include "entry/nvpmapi/context_counters.h"
 #include "entry/nvpmapi/gpa_backend.h"
 #include "entry/nvpmapi/nvpm_log.h"
+#include "platform/guarded.h"
 
 namespace opengpa::nvpm {
 
@@ -79,18 +80,13 @@ State& Nvpm();
 // NVPM_ERROR_INTERNAL with a message.
 template <typename Body>
 NVPMRESULT Guarded(const char* function, Body&& body) noexcept {
-  try {
-    std::lock_guard<std::recursive_mutex> lock(Nvpm().mutex);
-    if (!Nvpm().initialized) return Fail(NVPM_ERROR_NOT_INITIALIZED, "{}: call Init first", function);
-    return body();
-  } catch (const std::exception& e) {
-    try {
-      return Fail(NVPM_ERROR_INTERNAL, "{}: exception: {}", function, e.what());
-    } catch (...) {
-    }
-  } catch (...) {
-  }
-  return NVPM_ERROR_INTERNAL;
+  return GuardedWith<NVPMRESULT>(
+      function, NVPM_ERROR_INTERNAL, [](const std::string& message) { Fail(NVPM_ERROR_INTERNAL, "{}", message); },
+      [&]() -> NVPMRESULT {
+        std::lock_guard<std::recursive_mutex> lock(Nvpm().mutex);
+        if (!Nvpm().initialized) return Fail(NVPM_ERROR_NOT_INITIALIZED, "{}: call Init first", function);
+        return body();
+      });
 }
 
 // Guarded, for calls on a context: NVPM_ERROR_INVALID_CONTEXT for a handle no CreateContext* returned.

@@ -68,7 +68,8 @@ check(shape(profiles["all"]) == [(0, 0, "add_one", "outer"), (0, 1, "add_one", "
       "no filter: 6 parent launches and the child's 2, each with its open ranges")
 for tag, table in profiles.items():
     pids = {row["pid"] for row in table}
-    check(len(pids) == (1 if tag == "mylib" else 2) and "0" not in pids, f"{tag}: rows carry real, distinct pids {sorted(pids)}")
+    check(len(pids) == (1 if tag == "mylib" else 2) and "0" not in pids,
+          f"{tag}: rows carry real, distinct pids {sorted(pids)}")
 
 ncu = ncu_counts("ncu_all.csv")
 ncu_by_kernel = {}

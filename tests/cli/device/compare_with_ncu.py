@@ -55,7 +55,8 @@ def main():
     print("| run | wall time (s) | vs. plain run |")
     print("|---|---:|---:|")
     plain = float(times.get("plain", "nan"))
-    for key, label in (("plain", "workload alone"), ("opengpa", "`opengpa profile --api cuda`"), ("ncu", "`ncu --metrics … --csv`")):
+    for key, label in (("plain", "workload alone"), ("opengpa", "`opengpa profile --api cuda`"),
+                       ("ncu", "`ncu --metrics … --csv`")):
         if key in times:
             print(f"| {label} | {float(times[key]):.2f} | {float(times[key]) / plain:.1f}x |")
     if "opengpa" in times and "ncu" in times:
@@ -79,7 +80,8 @@ def main():
     for (kernel, metric), pairs in sorted(per_kernel.items()):
         diffs = [relative(a, b) for a, b in pairs]
         print(f"| {kernel} | {metric} | {len(pairs)} | {readable(statistics.mean(a for a, _ in pairs))} | "
-              f"{readable(statistics.mean(b for _, b in pairs))} | {statistics.median(diffs) * 100:.2f}% | {max(diffs) * 100:.2f}% |")
+              f"{readable(statistics.mean(b for _, b in pairs))} | {statistics.median(diffs) * 100:.2f}% | "
+              f"{max(diffs) * 100:.2f}% |")
 
     print("\nGround truth fixed by the workload:\n")
     print("| check | expected | opengpa | ncu |")
@@ -103,7 +105,8 @@ def main():
         pairs = per_kernel.get((kernel, "dram__bytes_read.sum"), [])
         if pairs:
             print(f"| {kernel}: mean dram__bytes_read.sum (expected {read_bytes} = arrays read) | {read_bytes} | "
-                  f"{readable(statistics.mean(a for a, _ in pairs))} | {readable(statistics.mean(b for _, b in pairs))} |")
+                  f"{readable(statistics.mean(a for a, _ in pairs))} | "
+                  f"{readable(statistics.mean(b for _, b in pairs))} |")
 
 
 if __name__ == "__main__":

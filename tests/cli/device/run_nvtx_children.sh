@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool; docs/device-runs.md has the command and what it printed): `opengpa profile
+# On the GPU machine (device tool; docs/validation.md has the command and what it printed): `opengpa profile
 # --nvtx-include` and child processes on nvtx_children.cu, against ncu on the same program.
 #   run_nvtx_children.sh DIR     DIR holds bin/opengpa, lib/ and nvtx_children (built for sm_90)
 # Prints each profile's rows (pid, index, kernel, nvtx, instructions) and the checks of check_nvtx_children.py.

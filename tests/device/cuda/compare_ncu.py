@@ -23,7 +23,8 @@ DETERMINISTIC = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "smsp__i
                  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
                  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
                  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                 "smsp__inst_executed_pipe_alu.sum", "smsp__inst_executed_pipe_fma.sum", "smsp__inst_executed_pipe_fp64.sum",
+                 "smsp__inst_executed_pipe_alu.sum", "smsp__inst_executed_pipe_fma.sum",
+                 "smsp__inst_executed_pipe_fp64.sum",
                  "smsp__inst_executed_pipe_xu.sum", "smsp__inst_executed_pipe_uniform.sum",
                  "smsp__inst_executed_op_global_ld.sum", "smsp__inst_executed_op_global_st.sum",
                  "smsp__thread_inst_executed_pipe_alu_pred_on.sum", "smsp__thread_inst_executed_pipe_fma_pred_on.sum",
@@ -95,7 +96,9 @@ class Value(float):
     __rmul__ = _wrap(lambda a, b: b * a)
     __truediv__ = _wrap(lambda a, b: a / b if b != 0 else 0.0)
     __rtruediv__ = _wrap(lambda a, b: b / a if a != 0 else 0.0)
-    __neg__ = lambda self: Value(-float(self))
+
+    def __neg__(self):
+        return Value(-float(self))
 
 
 def evaluate(formula, values):
@@ -106,7 +109,8 @@ def evaluate(formula, values):
     env = {f"m{i}": Value(values[name]) for i, name in enumerate(sorted(names))}
     expr = formula
     for i, name in enumerate(sorted(names, key=len, reverse=True)):
-        expr = re.sub(r"(?<![A-Za-z0-9_.])" + re.escape(name) + r"(?![A-Za-z0-9_.])", f"m{sorted(names).index(name)}", expr)
+        expr = re.sub(r"(?<![A-Za-z0-9_.])" + re.escape(name) + r"(?![A-Za-z0-9_.])",
+                      f"m{sorted(names).index(name)}", expr)
     return float(eval(expr, {"__builtins__": {}, "min": min, "max": max}, env))
 
 
@@ -123,7 +127,8 @@ def compare_derived(derived_path, catalog_path, ncu):
     for (kernel, counter), value in sorted(ours.items()):
         if kernel not in by_kernel:
             continue
-        theirs = next((v for v in (evaluate(f, by_kernel[kernel]) for f in formulas.get(counter, [])) if v is not None), None)
+        candidates = (evaluate(f, by_kernel[kernel]) for f in formulas.get(counter, []))
+        theirs = next((v for v in candidates if v is not None), None)
         if theirs is None:
             print(f"{kernel:9} {counter:20} {value:16.7g} {'-':>18} {'':>9}  ncu lacks a metric")
             failures += counter in DETERMINISTIC_DERIVED

@@ -10,16 +10,17 @@ build=$(cd "$1" && pwd)
 out=$2
 here=$root/tests/device/cuda_graphs
 export PATH="$PATH:/usr/local/cuda/bin"
-ninja -C "$build" opengpa opengpa_inject_cuda GPUPerfAPICUDA GPUPerfAPICounters
+ninja -C "$build" opengpa opengpa_inject_cuda OpenGPAProfile GPUPerfAPICUDA GPUPerfAPICounters
 mkdir -p "$out/bin" "$out/lib" "$out/workload" "$out/tests/device/python"
 for program in graph_workload streams_contexts graph_changes graph_children nvtx_other_thread; do
   nvcc -O2 -std=c++17 -arch=sm_90 -I"$here" "$here/$program.cu" -o "$out/workload/$program" -lcuda
 done
-nvcc -O2 -std=c++17 -arch=sm_90 -I"$root/src" -I"$root/include" -I"$here" "$here/graph_probe.cu" \
+nvcc -O2 -std=c++17 -arch=sm_90 -I"$build/rooms/nvidia" -I"$build/rooms/platform" -I"$root/include" -I"$here" \
+  "$here/graph_probe.cu" \
   -o "$out/workload/graph_probe" "$build/src/nvidia/libopengpa_nvidia_cupti.a" \
   "$build/src/platform/libopengpa_platform.a" "$build/src/nvidia/libopengpa_nvidia_cuda_driver.a" -lcupti -lcuda -ldl
 strip -o "$out/bin/opengpa" "$build/bin/opengpa"
-for library in libopengpa_inject_cuda.so libGPUPerfAPICUDA.so libGPUPerfAPICounters.so; do
+for library in libopengpa_inject_cuda.so libOpenGPAProfile.so libGPUPerfAPICUDA.so libGPUPerfAPICounters.so; do
   strip --strip-debug -o "$out/lib/$library" "$build/lib/$library"
 done
 rm -rf "$out/python" && cp -r "$root/python" "$out/python"

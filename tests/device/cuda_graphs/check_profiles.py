@@ -1,5 +1,6 @@
 """Checks `opengpa profile`'s JSON of graph_workload, streams_contexts and nvtx_other_thread against the known
-work (issue 12) and prints a compact table. Usage: check_profiles.py graphs|nodes|streams|nvtx|children|children-whole PROFILE.json
+work (issue 12) and prints a compact table. Usage:
+check_profiles.py graphs|nodes|streams|nvtx|children|children-whole PROFILE.json
 [LAUNCHES or STEPS] (graphs: --graph-profiling graph, one sample per graph launch; nodes: the default, one per
 kernel node; nvtx: --range-mode nvtx, one sample per NVTX range; children: graph_children node by node,
 children-whole: graph_children with --graph-profiling graph). Exit 1 on a failed check."""
@@ -36,8 +37,9 @@ def graphs(document, launches):
     has_ffma = FFMA in values[0]
     for i in range(launches):
         g, e, p, single = samples[4 + 4 * i: 8 + 4 * i]
-        check(g["kernel"].startswith("CUDA graph: 3 kernel nodes (known_ffma") and g["kernel"].endswith("+ 2 other nodes")
-              and "graph" in g and g["grid"] == [0, 0, 0], f"launch {i}: G is one sample of the whole graph: {g['kernel']}")
+        check(g["kernel"].startswith("CUDA graph: 3 kernel nodes (known_ffma")
+              and g["kernel"].endswith("+ 2 other nodes") and "graph" in g and g["grid"] == [0, 0, 0],
+              f"launch {i}: G is one sample of the whole graph: {g['kernel']}")
         check(e["kernel"].startswith("CUDA graph: 3 kernel nodes") and e["kernel"].endswith("+ 1 other node"),
               f"launch {i}: E is one sample of the whole graph")
         check(p["kernel"].startswith("CUDA graph: 3 kernel nodes") and "other" not in p["kernel"],
@@ -48,7 +50,8 @@ def graphs(document, launches):
               and single["index"] == p["index"] + 3, f"launch {i}: launch indexes count kernel nodes")
         pv, sv, gv, ev = p["values"], single["values"], g["values"], e["values"]
         kernels3 = ffma_k[INST] + copy[INST] + scale[INST]
-        check(pv[INST] == kernels3, f"launch {i}: P instructions {pv[INST]:.0f} == ffma(K) + copy + scale {kernels3:.0f}")
+        check(pv[INST] == kernels3,
+              f"launch {i}: P instructions {pv[INST]:.0f} == ffma(K) + copy + scale {kernels3:.0f}")
         check(sv[INST] == copy[INST], f"launch {i}: S instructions {sv[INST]:.0f} == copy's {copy[INST]:.0f}")
         for metric in (READ, WRITE):
             total = ffma_k[metric] + copy[metric] + scale[metric]
@@ -76,7 +79,8 @@ def graphs(document, launches):
 def nodes(document, launches):
     """--graph-profiling node: every kernel node its own sample, equal to the same kernel launched plainly."""
     samples = sorted(document["samples"], key=lambda s: s["index"])
-    check(len(samples) == 4 + 10 * launches, f"{len(samples)} samples for 4 plain launches and {launches} x 10 kernel nodes")
+    check(len(samples) == 4 + 10 * launches,
+          f"{len(samples)} samples for 4 plain launches and {launches} x 10 kernel nodes")
     print("index  graph node  kernel" + "".join(f"  {c.split('__')[1][:22]:>22}" for c in samples[0]["values"]))
     for s in samples:
         print(f"{s['index']:5}  {str(s.get('graph', '')):>5} {str(s.get('graph_node', '')):>4}  {s['kernel'][:60]:60}"
@@ -93,16 +97,19 @@ def nodes(document, launches):
         graphs.append([s.get("graph") for s in row])
         for k, (s, reference, ordinal) in enumerate(zip(row, expected, ordinals)):
             where = f"launch {i} node sample {k} ({s['kernel'][:24]})"
-            check(s["kernel"] == reference["kernel"] and s["grid"] == reference["grid"] and s.get("graph_node") == ordinal
-                  and s["index"] == 4 + 10 * i + k, f"{where}: named, shaped, ordered as the plain launch")
+            check(s["kernel"] == reference["kernel"] and s["grid"] == reference["grid"]
+                  and s.get("graph_node") == ordinal and s["index"] == 4 + 10 * i + k,
+                  f"{where}: named, shaped, ordered as the plain launch")
             for metric, value in s["values"].items():
                 ref = reference["values"][metric]
                 if metric in (INST, FFMA):
                     check(value == ref, f"{where}: {metric} {value:.0f} == plain {ref:.0f}")
                 elif metric in (READ, WRITE) and ref > (1 << 20):
-                    check(within(value, ref), f"{where}: {metric} {value:.0f} vs plain {ref:.0f} ({value / ref - 1:+.3%})")
-    check(all(len(set(g[0:3])) == 1 and len(set(g[3:6])) == 1 and len(set(g[6:9])) == 1 and len({g[0], g[3], g[6], g[9]}) == 4
-              and None not in g for g in graphs) and len({tuple(g) for g in graphs}) == 1,
+                    check(within(value, ref),
+                          f"{where}: {metric} {value:.0f} vs plain {ref:.0f} ({value / ref - 1:+.3%})")
+    check(all(len(set(g[0:3])) == 1 and len(set(g[3:6])) == 1 and len(set(g[6:9])) == 1
+              and len({g[0], g[3], g[6], g[9]}) == 4 and None not in g for g in graphs)
+          and len({tuple(g) for g in graphs}) == 1,
           "each graph's nodes carry its id, the four graphs told apart, the same ids at every launch")
     if FFMA in ffma_k["values"]:
         check(ffma_k["values"][FFMA] == 528 * 256 * 1001 and ffma_2k["values"][FFMA] == 528 * 256 * 2001,
@@ -121,7 +128,8 @@ def streams(document):
         check(s["values"][FFMA] == expected, f"launch {position} (context {k}, stream {stream}): FFMA "
               f"{s['values'][FFMA]:.0f} == {expected}")
     contexts = [s.get("context", 0) for s in samples]
-    check(len(set(contexts[:8])) == 1 and len(set(contexts[8:])) == 1 and contexts[0] != contexts[8] and 0 not in contexts,
+    check(len(set(contexts[:8])) == 1 and len(set(contexts[8:])) == 1 and contexts[0] != contexts[8]
+          and 0 not in contexts,
           f"two contexts told apart: {sorted(set(contexts))}")
     queues = [(s.get("context"), s["queue"]) for s in samples]
     check(len(set(queues)) == 4 and all(queues[i] == queues[i % 2 + 8 * (i // 8)] for i in range(16)),
@@ -134,7 +142,7 @@ def children(document, whole):
     launches = [[1, 2, 3, 4]] * 3 + [[1, 5, 6, 4]]  # graph_children.cu's four graph launches
     metrics = [m for m in (INST, FFMA) if m in samples[0]["values"]]
     graph_samples = samples[6:]
-    expected_count = len(launches) if whole else sum(len(l) for l in launches)
+    expected_count = len(launches) if whole else sum(len(nodes) for nodes in launches)
     check(len(graph_samples) == expected_count,
           f"{len(graph_samples)} graph samples == {expected_count} ({'one per launch' if whole else 'one per node'})")
     print("index  graph node  kernel" + "".join(f"  {m.split('__')[1][:22]:>22}" for m in metrics))
@@ -168,7 +176,8 @@ def children(document, whole):
             check(s["kernel"] == plain[k - 1]["kernel"], f"launch {number + 1}, {k}K node named as its kernel")
             for m in metrics:
                 check(s["values"][m] == plain[k - 1]["values"][m],
-                      f"launch {number + 1}, {k}K node: {m} {s['values'][m]:.0f} == plain {plain[k - 1]['values'][m]:.0f}")
+                      f"launch {number + 1}, {k}K node: {m} {s['values'][m]:.0f} == "
+                      f"plain {plain[k - 1]['values'][m]:.0f}")
 
 
 def nvtx(document, steps):

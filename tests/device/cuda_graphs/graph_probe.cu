@@ -1,5 +1,5 @@
 // What CUPTI's range profiler does with CUDA graph launches (issue 12's probe, run once on the H100;
-// docs/device-runs.md). One scenario per process, since a failed pass may leave CUPTI unusable:
+// docs/validation.md). One scenario per process, since a failed pass may leave CUPTI unusable:
 //   arrangement     auto range, user replay: a pass of plain launches stopped and decoded; the graphs
 //                   captured and instantiated with no pass open; a second pass over G, E, G launches
 //   userrange       user range, user replay: one range pushed around each graph launch
@@ -64,17 +64,18 @@ struct Probe {
     if (!stopped) return;
     std::size_t dropped = 0, ranges = 0;
     const bool decoded = session->Decode(&dropped) == kGpaStatusOk;
-    CounterDataRangeCount(session->counter_data(), &ranges);
+    const bool counted = CounterDataRangeCount(session->counter_data(), &ranges) == kGpaStatusOk;
+    if (!counted) ranges = 0;  // the probe prints what CUPTI gives; an unreadable image has no ranges to print
     std::printf("[%s] Decode: %s, %zu ranges, %zu dropped\n", what, decoded ? "ok" : "FAILED", ranges, dropped);
     std::vector<double> values(kMetrics.size());
     for (std::size_t r = 0; r < ranges; ++r) {
       std::string name;
-      CounterDataRangeName(session->counter_data(), r, &name);
+      if (CounterDataRangeName(session->counter_data(), r, &name) != kGpaStatusOk) name = "(no name)";
       const bool evaluated = config->Evaluate(session->counter_data(), r, values.data()) == kGpaStatusOk;
       std::printf("  range %2zu %-40.40s inst %12.0f read %12.0f write %12.0f ns %9.0f%s\n", r, name.c_str(),
                   values[0], values[1], values[2], values[3], evaluated ? "" : " (EVAL FAILED)");
     }
-    session->ResetCounterData(false);
+    if (session->ResetCounterData(false) != kGpaStatusOk) std::printf("[%s] ResetCounterData: FAILED\n", what);
   }
 };
 
@@ -113,14 +114,14 @@ int main(int argc, char** argv) {
   }
   if (scenario != "capturelaunch") probe.Start(s);
   if (user_range) {
-    probe.session->PushRange("graph G");
+    if (probe.session->PushRange("graph G") != kGpaStatusOk) std::printf("PushRange: FAILED\n");
     CHECK(cudaGraphLaunch(g, stream));
     CHECK(cudaStreamSynchronize(stream));
-    probe.session->PopRange();
-    probe.session->PushRange("graph E");
+    if (probe.session->PopRange() != kGpaStatusOk) std::printf("PopRange: FAILED\n");
+    if (probe.session->PushRange("graph E") != kGpaStatusOk) std::printf("PushRange: FAILED\n");
     CHECK(cudaGraphLaunch(e, stream));
     CHECK(cudaStreamSynchronize(stream));
-    probe.session->PopRange();
+    if (probe.session->PopRange() != kGpaStatusOk) std::printf("PopRange: FAILED\n");
   } else {
     CHECK(cudaGraphLaunch(g, stream));
     CHECK(cudaGraphLaunch(e, stream));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine (issue 12; docs/device-runs.md), from the folder build.sh filled:
+# Runs on the GPU machine (issue 12; docs/validation.md), from the folder build.sh filled:
 #   bash <out-dir>/run.sh [probe]
 # CUDA graphs and streams/contexts under `opengpa profile` (one pass, application replay, kernel replay),
 # checked against the known work by check_profiles.py; NVTX ranges marked on a thread without a CUDA context;

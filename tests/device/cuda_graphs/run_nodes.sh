@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine (issue 12; docs/device-runs.md), from the folder build.sh filled:
+# Runs on the GPU machine (issue 12; docs/validation.md), from the folder build.sh filled:
 #   bash <out-dir>/run_nodes.sh
 # --graph-profiling node (graph_expansion.h): the graph programs' own results with and without the profiler,
 # every kernel node a sample equal to the same kernel launched plainly, the program's changes to its

@@ -37,5 +37,6 @@ for i in range(3):
     torch.cuda.synchronize()
     same = torch.allclose(static_y, reference, rtol=1e-5, atol=1e-4)
     ok = ok and same
-    print(f"replay {i}: max |graph - eager| {float((static_y - reference).abs().max()):.3g} {'ok' if same else 'WRONG'}")
+    difference = float((static_y - reference).abs().max())
+    print(f"replay {i}: max |graph - eager| {difference:.3g} {'ok' if same else 'WRONG'}")
 print("torch_graph results:", "ok" if ok else "WRONG")

@@ -33,8 +33,8 @@ def main():
         busy = 100 * float(row["gr__cycles_active.avg"]) / float(row["gr__cycles_elapsed.avg"])
         ok = abs(ours - theirs) <= max(0.02 * theirs, 2000)
         failures += not ok
-        print(f"{i:>6} {row['kernel'][:10]:<10} {ours / 1e3:>18.2f} {theirs / 1e3:>10.2f} {(ours - theirs) / 1e3:>+8.2f} "
-              f"{busy:>9.2f}  {'PASS' if ok else 'FAIL'}")
+        print(f"{i:>6} {row['kernel'][:10]:<10} {ours / 1e3:>18.2f} {theirs / 1e3:>10.2f} "
+              f"{(ours - theirs) / 1e3:>+8.2f} {busy:>9.2f}  {'PASS' if ok else 'FAIL'}")
     print(f"{failures} failure(s)")
     return failures
 

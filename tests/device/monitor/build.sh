@@ -15,6 +15,13 @@ cp "$build/lib/libOpenGPAMonitor.so" "$out/"
 nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" -I"$root/tests/device/monitor" \
   "$root/tests/device/monitor/monitor_device_check.cu" -o "$out/monitor_device_check" \
   -L"$out" -lOpenGPAMonitor -Xlinker -rpath -Xlinker '$ORIGIN'
+# The monitor and the CUDA library in one process (one_process_check.cu), when this build has the CUDA library.
+if ninja -C "$build" -j2 GPUPerfAPICUDA >/dev/null 2>&1; then
+  cp "$build/lib/libGPUPerfAPICUDA.so" "$out/"
+  nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" "$root/tests/device/monitor/one_process_check.cu" \
+    -o "$out/one_process_check" -L"$out" -lOpenGPAMonitor -lGPUPerfAPICUDA -L/usr/local/cuda/lib64/stubs -lcuda \
+    -Xlinker -rpath -Xlinker '$ORIGIN'
+fi
 # The CLI: the whole tool when it builds; otherwise its entry point with the monitor command alone (the
 # same main.cc and monitor_command.cc), so the device run never depends on the other subcommands.
 if ninja -C "$build" -j2 opengpa >/dev/null 2>&1; then

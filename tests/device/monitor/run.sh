@@ -6,7 +6,8 @@
 # 2. monitor_device_check: NVML and PM sampling against known work (PASS/FAIL lines);
 # 3. `opengpa monitor` in one process while another process runs FFMA work: CSV analysed, /metrics scraped
 #    and parsed by prometheus_client's own parsers (an implementation independent of OpenGPA's);
-# 4. the CLI's clean failures.
+# 4. the CLI's clean failures;
+# 5. the monitor and libGPUPerfAPICUDA.so in one process (one_process_check, when build.sh made it).
 set -uo pipefail
 bin=$(cd "${1:-build-device-monitor/out}" && pwd)
 results=${RESULTS_DIR:-/tmp/opengpa-monitor}
@@ -123,6 +124,12 @@ echo "== 4. clean failures"
 "$bin/opengpa" monitor --counters no_such_counter --duration-s 1; echo "unknown counter -> exit code $?"
 "$bin/opengpa" monitor --counters sm__throughput.avg.pct_of_peak_sustained_elapsed --duration-s 1
 echo "multi-pass PM metric -> exit code $?"
-echo "failures: check=$check_failures cross-process=$cross_failures"
+one_process_failures=0
+if [[ -x $bin/one_process_check ]]; then
+  echo "== 5. the monitor and libGPUPerfAPICUDA.so in one process"
+  "$bin/one_process_check" 2>&1 | tee "$results/one_process.txt"
+  one_process_failures=${PIPESTATUS[0]}
+fi
+echo "failures: check=$check_failures cross-process=$cross_failures one-process=$one_process_failures"
 [[ -n ${OUT:-} ]] && tar czf "$OUT/monitor_results.tgz" -C "$results" .
-exit $((check_failures + cross_failures))
+exit $((check_failures + cross_failures + one_process_failures))

@@ -16,6 +16,7 @@ def test_a_cupy_elementwise_ops_dram_bytes_equal_its_tensors_sizes():
             cupy.multiply(x, 2.0, out=y)
     row = p.results.region("cupy multiply")
     read, written = row["FetchSize"] * 1024 / x.nbytes, row["WriteSize"] * 1024 / x.nbytes
-    print(f"\ncupy {cupy.__version__}: read {read:.5f}, wrote {written:.5f} of {x.nbytes} B, GPUTime {row['GPUTime']:.0f} ns")
+    print(f"\ncupy {cupy.__version__}: read {read:.5f}, wrote {written:.5f} of {x.nbytes} B, "
+          f"GPUTime {row['GPUTime']:.0f} ns")
     assert read == pytest.approx(1.0, rel=0.02)
     assert written == pytest.approx(1.0, rel=0.05)  # up to an L2 (50 MB, 4.7%) may still be dirty at the end

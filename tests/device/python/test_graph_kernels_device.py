@@ -72,6 +72,7 @@ def test_a_graph_replay_of_a_product_is_its_kernels_row_with_the_eager_runs_ffma
     c, c_graph = torch.empty(m, n, device="cuda"), torch.empty(m, n, device="cuda")
     torch.matmul(a, b, out=c)
     torch.cuda.synchronize()
+
     def step():  # FFMA and GPU time take two passes: the step runs once per pass
         graph = capture(lambda: torch.matmul(a, b, out=c_graph))  # instantiated inside: its nodes are read
         eager_then_replay(lambda: torch.matmul(a, b, out=c), graph)

@@ -164,7 +164,8 @@ def test_a_small_models_per_op_table_roofline_and_bars(tmp_path):
             with op_regions(model):
                 model(x)
 
-        with opengpa.profile(list(plots.ROOFLINE_COUNTERS[:-2]) + ["FetchSize", "WriteSize", "SOL_SM", "SOL_Memory"]) as p:
+        counters = list(plots.ROOFLINE_COUNTERS[:-2]) + ["FetchSize", "WriteSize", "SOL_SM", "SOL_Memory"]
+        with opengpa.profile(counters) as p:
             p.run(step)
     table = p.results.aggregate().to_dataframe()
     table["FLOPs"] = plots.flops(p.results.aggregate())
@@ -179,7 +180,8 @@ def test_a_small_models_per_op_table_roofline_and_bars(tmp_path):
     assert linear["FLOPs"] == pytest.approx(2 * 8192 * 4096 * 1024, rel=2e-3)
     bandwidth, flop_rates = measured_ceilings()
     SUMMARY["ceilings"] = {"dram_bytes_per_s": bandwidth, **{f"{k} FLOP/s": v for k, v in flop_rates.items()}}
-    print(f"ceilings: {bandwidth / 1e12:.2f} TB/s, " + ", ".join(f"{k} {v / 1e12:.1f} TFLOP/s" for k, v in flop_rates.items()))
+    print(f"ceilings: {bandwidth / 1e12:.2f} TB/s, "
+          + ", ".join(f"{k} {v / 1e12:.1f} TFLOP/s" for k, v in flop_rates.items()))
     # The plots themselves are docs/python.md's (samples/python/profile_mlp.py); here: they are written.
     plots.roofline(p.results.aggregate(), tmp_path / "roofline.png", flop_rates, bandwidth)
     plots.bars(p.results.aggregate(), tmp_path / "bars.png", "GPUTime")

@@ -130,7 +130,8 @@ def test_a_training_steps_kernels_forward_and_backward_per_op_and_per_module():
     print("products:", products)
     modules = table.per_module()
     SUMMARY["training"] = {"replay": p.replay, "passes": p.pass_count, "messages": ops.messages,
-                           "ops": table.ops, "modules": table.modules, "backward": [a.backward for a in table.attributions],
+                           "ops": table.ops, "modules": table.modules,
+                           "backward": [a.backward for a in table.attributions],
                            "threads": rows.threads, "products": products, "module_names": modules.regions,
                            "module_gputime": modules["GPUTime"].tolist(), "total_gputime": rows["GPUTime"].sum()}
     assert table.unattributed == 0, table.to_dataframe()[["kernel", "op", "backward"]]

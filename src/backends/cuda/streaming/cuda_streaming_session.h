@@ -32,7 +32,7 @@ std::size_t DefaultHardwareBufferBytes(std::uint64_t interval_ns, std::uint64_t 
 // The samples of `losses` that are missing: the holes between consecutive samples, in intervals (rounded). Not the
 // edges: sampling starts and stops on CUPTI's host clock (cuptiGetTimestamp), the samples are stamped by the GPU,
 // and on the H100 the first sample began 0.6 ms after the start and the last ended 1.5 ms before the stop with no
-// byte of the work missing (docs/device-runs.md); PmSampler logs when the samples cover under 90 % of the time.
+// byte of the work missing (docs/validation.md); PmSampler logs when the samples cover under 90 % of the time.
 std::uint64_t LostSamples(const nvidia::PmSamplingLosses& losses, std::uint64_t interval_ns);
 
 class CudaStreamingSession : public BackendSession {
@@ -42,21 +42,21 @@ class CudaStreamingSession : public BackendSession {
   ~CudaStreamingSession() override;
 
   GpaUInt32 PassCount() const override { return 1; }
-  GpaStatus Begin() override { return kGpaStatusOk; }
-  GpaStatus End() override { return kGpaStatusOk; }
-  GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
+  [[nodiscard]] GpaStatus Begin() override { return kGpaStatusOk; }
+  [[nodiscard]] GpaStatus End() override { return kGpaStatusOk; }
+  [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
                              std::unique_ptr<BackendCommandList>* out) override;
-  GpaStatus EndCommandList(BackendCommandList&) override { return kGpaStatusOk; }
+  [[nodiscard]] GpaStatus EndCommandList(BackendCommandList&) override { return kGpaStatusOk; }
   // The core streams through StartStreaming/StopStreaming, never through samples.
-  GpaStatus BeginSample(BackendCommandList&, SampleSlot) override { return kGpaStatusErrorApiNotSupported; }
-  GpaStatus EndSample(BackendCommandList&, SampleSlot) override { return kGpaStatusErrorApiNotSupported; }
+  [[nodiscard]] GpaStatus BeginSample(BackendCommandList&, SampleSlot) override { return kGpaStatusErrorApiNotSupported; }
+  [[nodiscard]] GpaStatus EndSample(BackendCommandList&, SampleSlot) override { return kGpaStatusErrorApiNotSupported; }
   bool IsPassComplete(GpaUInt32) override { return !streaming_; }
   // GPA v3's one sample: each metric over the whole stream (amounts summed, readings averaged over time).
-  GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
+  [[nodiscard]] GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
 
-  GpaStatus StartStreaming(const StreamingOptions& options) override;
-  GpaStatus StopStreaming() override;
-  GpaStatus ReadStreamingSeries(StreamingSeries* series) override;
+  [[nodiscard]] GpaStatus StartStreaming(const StreamingOptions& options) override;
+  [[nodiscard]] GpaStatus StopStreaming() override;
+  [[nodiscard]] GpaStatus ReadStreamingSeries(StreamingSeries* series) override;
 
  private:
   void DecodeLoop();
