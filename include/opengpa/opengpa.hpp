@@ -129,11 +129,17 @@ class Context {
     library_->Check(gpa().GpaGetDeviceName(id_, &name), "GpaGetDeviceName");
     return name;
   }
-  GpaHwGeneration Generation() const {
-    GpaHwGeneration generation = kGpaHwGenerationNone;
-    library_->Check(gpa().GpaGetDeviceGeneration(id_, &generation), "GpaGetDeviceGeneration");
+  // GpaGetDeviceGeneration's answer as a number: a software device answers opengpa_ext.h's
+  // kGpaHwGenerationSoftware (0x100), which lies outside GpaHwGeneration, and C++ may not hold it in the enum.
+  int GenerationNumber() const {
+    int generation = kGpaHwGenerationNone;
+    library_->Check(gpa().GpaGetDeviceGeneration(id_, reinterpret_cast<GpaHwGeneration*>(&generation)),
+                    "GpaGetDeviceGeneration");
     return generation;
   }
+  // The same as the enum, for hardware generations only: on a software device (kGpaHwGenerationSoftware) the
+  // result is undefined C++; use GenerationNumber() there.
+  GpaHwGeneration Generation() const { return static_cast<GpaHwGeneration>(GenerationNumber()); }
   GpaUInt32 CounterCount() const {
     GpaUInt32 count = 0;
     library_->Check(gpa().GpaGetNumCounters(id_, &count), "GpaGetNumCounters");

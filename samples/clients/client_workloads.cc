@@ -51,9 +51,12 @@ __kernel void square(__global const float* in, __global float* out) {
 
 }  // namespace
 
+// kGpaApiCuda's number: the macro is a GpaApiType prvalue, which C++ may not load as the enum.
+constexpr int kCuda = OPENGPA_ENUM_EXTENSION_BASE + 0;
+
 struct ClientWorkload {
-  GpaApiType api = kGpaApiNoSupport;
-  double previous_end = -1;  // OpenCL: ExecutionEnd of the previous sample, to check the order of samples
+  int api = kGpaApiNoSupport;  // the API's number: kGpaApiCuda (0x100) is outside GpaApiType's range in C++
+  double previous_end = -1;    // OpenCL: ExecutionEnd of the previous sample, to check the order of samples
 
 #ifdef OPENGPA_CLIENT_WITH_VULKAN
   std::unique_ptr<opengpa::vkwork::VulkanDevice> vk_device;
@@ -98,13 +101,13 @@ struct ClientWorkload {
 #endif
   }
 
-  bool Create(GpaApiType type, std::string* error);
+  bool Create(int type, std::string* error);
   std::vector<Exact> Expected(GpaUInt32 sample_id) const;
 };
 
-bool ClientWorkload::Create(GpaApiType type, std::string* error) {
+bool ClientWorkload::Create(int type, std::string* error) {
   api = type;
-  switch (static_cast<int>(type)) {
+  switch (type) {
 #ifdef OPENGPA_CLIENT_WITH_VULKAN
     case kGpaApiVulkan: {
       using namespace opengpa::vkwork;
@@ -151,7 +154,7 @@ bool ClientWorkload::Create(GpaApiType type, std::string* error) {
       return status == CL_SUCCESS;
     }
 #endif
-    case static_cast<int>(kGpaApiCuda):
+    case kCuda:
       // No GPU needed: an offline context for the chip lists its counters and counts passes.
       cuda_info.chip_name = "GH100";
       return true;
@@ -182,7 +185,7 @@ std::vector<Exact> ClientWorkload::Expected(GpaUInt32 sample_id) const {
 
 extern "C" {
 
-ClientWorkload* ClientWorkloadCreate(GpaApiType api, char* error, size_t error_size) {
+ClientWorkload* ClientWorkloadCreate(int api, char* error, size_t error_size) {
   auto workload = std::make_unique<ClientWorkload>();
   std::string reason;
   if (!workload->Create(api, &reason)) {
@@ -194,11 +197,11 @@ ClientWorkload* ClientWorkloadCreate(GpaApiType api, char* error, size_t error_s
 
 ClientWorkload* ClientWorkloadCreateByName(const char* api_name, char* error, size_t error_size) {
   const std::string name = api_name != nullptr ? api_name : "";
-  GpaApiType api = kGpaApiNoSupport;
+  int api = kGpaApiNoSupport;
   if (name == "vulkan") api = kGpaApiVulkan;
   if (name == "opengl") api = kGpaApiOpengl;
   if (name == "opencl") api = kGpaApiOpencl;
-  if (name == "cuda") api = kGpaApiCuda;
+  if (name == "cuda") api = kCuda;
   if (api == kGpaApiNoSupport) {
     std::snprintf(error, error_size, "no workload for API '%s'", name.c_str());
     return nullptr;
@@ -209,7 +212,7 @@ ClientWorkload* ClientWorkloadCreateByName(const char* api_name, char* error, si
 void ClientWorkloadDestroy(ClientWorkload* workload) { std::unique_ptr<ClientWorkload> owned(workload); }
 
 void* ClientWorkloadGpaContext(ClientWorkload* workload) {
-  switch (static_cast<int>(workload->api)) {
+  switch (workload->api) {
 #ifdef OPENGPA_CLIENT_WITH_VULKAN
     case kGpaApiVulkan: return &workload->vk_open_info;
 #endif
@@ -219,17 +222,17 @@ void* ClientWorkloadGpaContext(ClientWorkload* workload) {
 #ifdef OPENGPA_CLIENT_WITH_OPENCL
     case kGpaApiOpencl: return workload->cl_queue;
 #endif
-    case static_cast<int>(kGpaApiCuda): return &workload->cuda_info;
+    case kCuda: return &workload->cuda_info;
     default: return nullptr;
   }
 }
 
 GpaOpenContextFlags ClientWorkloadOpenFlags(ClientWorkload*) { return kGpaOpenContextDefaultBit; }
 
-int ClientWorkloadCanSample(ClientWorkload* workload) { return workload->api != kGpaApiCuda; }
+int ClientWorkloadCanSample(ClientWorkload* workload) { return workload->api != kCuda; }
 
 int ClientWorkloadWantsCounter(ClientWorkload* workload, const char*, const char* group) {
-  if (workload->api != kGpaApiCuda) return 1;
+  if (workload->api != kCuda) return 1;
   // The default groups, which CUPTI schedules into one pass on GH100 (docs/cuda.md).
   for (const char* wanted : {"Timing", "General", "GlobalMemory", "MemoryCache"}) {
     if (std::strcmp(group, wanted) == 0) return 1;
@@ -259,7 +262,7 @@ GpaCommandListType ClientWorkloadCommandListType(ClientWorkload* workload) {
 }
 
 void ClientWorkloadDoWork(ClientWorkload* workload, void* command_list, GpaUInt32 sample_id) {
-  switch (static_cast<int>(workload->api)) {
+  switch (workload->api) {
 #ifdef OPENGPA_CLIENT_WITH_VULKAN
     case kGpaApiVulkan: {
       auto command_buffer = static_cast<VkCommandBuffer>(command_list);
@@ -294,7 +297,7 @@ void ClientWorkloadDoWork(ClientWorkload* workload, void* command_list, GpaUInt3
 }
 
 int ClientWorkloadSubmit(ClientWorkload* workload, void* command_list) {
-  switch (static_cast<int>(workload->api)) {
+  switch (workload->api) {
 #ifdef OPENGPA_CLIENT_WITH_VULKAN
     case kGpaApiVulkan: {
       auto command_buffer = static_cast<VkCommandBuffer>(command_list);

@@ -24,7 +24,8 @@ typedef struct ClientWorkload ClientWorkload;
 
 /// Sets up the application for `api` (kGpaApiVulkan on lavapipe where present, kGpaApiOpengl on EGL,
 /// kGpaApiOpencl on the first device, kGpaApiCuda: an offline GH100 context); NULL and `error` when it cannot.
-ClientWorkload* ClientWorkloadCreate(GpaApiType api, char* error, size_t error_size);
+/// `api` is the API's number (a GpaApiType, or kGpaApiCuda, which C++ may not hold in a GpaApiType).
+ClientWorkload* ClientWorkloadCreate(int api, char* error, size_t error_size);
 /// The same by the name the clients take ("vulkan", "opengl", "opencl", "cuda"), for the GPA 4 clients, whose
 /// GpaApiType numbers the APIs differently from the v3 headers this library is built with.
 ClientWorkload* ClientWorkloadCreateByName(const char* api_name, char* error, size_t error_size);

@@ -23,7 +23,8 @@ void LogToStderr(GpaLoggingType type, const char* message) {
   std::fprintf(stderr, "[GPA %s] %s\n", type == kGpaLoggingError ? "error" : "info", message);
 }
 
-std::unique_ptr<client::LoadedGpaLibrary> LoadGpa(GpaApiType api, const std::string& gpa_lib, const char* program) {
+std::unique_ptr<client::LoadedGpaLibrary> LoadGpa(client::ApiNumber api, const std::string& gpa_lib,
+                                                  const char* program) {
   const std::string file = client::GpaLibraryFileName(api);
   std::string error;
   std::unique_ptr<client::LoadedGpaLibrary> library =

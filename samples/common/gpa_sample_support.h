@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "client/gpa_library_search.h"  // ApiNumber
 #include "client/loaded_gpa_library.h"
 #include "opengpa/opengpa.hpp"
 
@@ -30,7 +31,8 @@ void LogToStderr(GpaLoggingType type, const char* message);
 // Loads GPA for `api` from `gpa_lib` (the library or the folder holding it) when given, else from the build
 // tree's lib/ beside this program, then the loader's search path, and sends GPA's errors to LogToStderr. On
 // failure prints why, prefixed with `program`, and returns nullptr.
-std::unique_ptr<client::LoadedGpaLibrary> LoadGpa(GpaApiType api, const std::string& gpa_lib, const char* program);
+std::unique_ptr<client::LoadedGpaLibrary> LoadGpa(client::ApiNumber api, const std::string& gpa_lib,
+                                                  const char* program);
 
 struct EnabledCounter {
   std::string name;

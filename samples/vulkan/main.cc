@@ -161,14 +161,14 @@ void RecordPass(opengpa::Session& session, GpaUInt32 pass, const Frame& frame, V
 }
 
 // The enabled counters as table columns.
-std::vector<CounterColumn> Columns(const opengpa::Session& session, GpaHwGeneration generation) {
+std::vector<CounterColumn> Columns(const opengpa::Session& session, int generation) {
   const opengpa::Context& context = session.context();
   std::vector<CounterColumn> columns;
   for (GpaUInt32 index : session.EnabledCounters()) {
     const opengpa::CounterInfo counter = context.Counter(index);
     // A software rasterizer (lavapipe) writes timestamps on the CPU thread that walks the command buffer,
     // while it bins draws there and rasterizes them later on other threads: its times are not per-draw.
-    const bool software_time = static_cast<int>(generation) == static_cast<int>(kGpaHwGenerationSoftware) &&
+    const bool software_time = generation == static_cast<int>(kGpaHwGenerationSoftware) &&
                                counter.usage == kGpaUsageTypeNanoseconds && counter.group == "Timing";
     columns.push_back({counter.name, counter.group, context.library().UsageTypeName(counter.usage),
                        counter.data_type == kGpaDataTypeFloat64, software_time});
@@ -190,7 +190,7 @@ int Profile(const Options& options, VulkanDevice& device, const GpaFunctionTable
   GpaVkContextOpenInfo open_info = device.OpenInfo();
   opengpa::Context context(gpa, &open_info);
   const std::string device_name = context.DeviceName();
-  const GpaHwGeneration generation = context.Generation();
+  const int generation = context.GenerationNumber();  // lavapipe's is kGpaHwGenerationSoftware, outside the enum
   std::cout << "GPA context: " << device_name << ", hardware generation " << generation << ", "
             << context.CounterCount() << " counters\n\n";
 

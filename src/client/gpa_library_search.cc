@@ -17,12 +17,12 @@ bool IsReadableFile(const std::string& path) { return !IsFolder(path) && access(
 
 }  // namespace
 
-std::string GpaLibraryFileName(GpaApiType api) {
-  switch (static_cast<int>(api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
+std::string GpaLibraryFileName(ApiNumber api) {
+  switch (api) {
     case kGpaApiVulkan: return "libGPUPerfAPIVK.so";
     case kGpaApiOpengl: return "libGPUPerfAPIGL.so";
     case kGpaApiOpencl: return "libGPUPerfAPICL.so";
-    case static_cast<int>(kGpaApiCuda): return "libGPUPerfAPICUDA.so";
+    case kApiCuda: return "libGPUPerfAPICUDA.so";
     default: return "libGPUPerfAPI?.so";
   }
 }

@@ -11,9 +11,17 @@
 
 namespace opengpa::client {
 
+// A GPA API as OpenGPA's own C++ programs (the CLI, the samples) hold it: a GpaApiType's number, or
+// opengpa_ext.h's kGpaApiCuda (0x100). C++ may not hold 0x100 in a GpaApiType, whose range ends below it (a
+// load of it is undefined; UBSan's enum check reports it), so they keep the number.
+using ApiNumber = int;
+// opengpa_ext.h's kGpaApiCuda as a number. kGpaApiCuda itself is a GpaApiType prvalue: bound to a reference (a
+// std::pair's constructor, a std::map initializer) it is materialized and loaded as the enum, which UBSan reports.
+inline constexpr ApiNumber kApiCuda = OPENGPA_ENUM_EXTENSION_BASE + 0;
+
 // libGPUPerfAPIVK.so, libGPUPerfAPIGL.so, libGPUPerfAPICL.so, libGPUPerfAPICUDA.so; "libGPUPerfAPI?.so" for an
 // API OpenGPA has no library for.
-std::string GpaLibraryFileName(GpaApiType api);
+std::string GpaLibraryFileName(ApiNumber api);
 
 // The folder of the running program; "" when /proc/self/exe cannot be read.
 std::string ExecutableDirectory();

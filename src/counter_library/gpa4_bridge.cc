@@ -8,6 +8,7 @@
 
 #include "counter_library/context_registry.h"
 #include "counter_library/device_selection.h"
+#include "gpu_performance_api/gpu_perf_api_counters.h"
 #include "gpu_performance_api/opengpa_ext.h"
 
 namespace opengpa::counter_library::gpa4 {
@@ -105,6 +106,15 @@ GpaStatus CounterStreams(_GpaCounterContext* context, GpaUInt32 index, bool* str
     *streams = counters.streaming();
     return kGpaStatusOk;
   });
+}
+
+GpaStatus ComputeDerivedCounterResult(_GpaCounterContext* context, GpaUInt32 index, const std::uint64_t* values,
+                                      GpaUInt32 count, double* result) {
+  // The v3 entry point checks everything; the values are copied into its GpaUInt64 (no type punning).
+  std::vector<GpaUInt64> v3_values;
+  if (values != nullptr) v3_values.assign(values, values + count);
+  return ::GpaCounterLibComputeDerivedCounterResult(context, index, values != nullptr ? v3_values.data() : nullptr,
+                                                    count, result);
 }
 
 GpaStatus ComputeSeries(_GpaCounterContext* context, const SpmColumns& series, const GpaUInt32* indices,

@@ -68,6 +68,12 @@ struct SpmColumns {
   std::vector<std::uint32_t> columns;
   std::vector<double> values;
 };
+// GpaCounterLibComputeDerivedCounterResult with the values as std::uint64_t: v4's GpaUInt64 is unsigned long, v3's
+// unsigned long long (the same 64 bits on LP64 Linux, but another C++ type, so the v3 function may not be called
+// through the v4 table's pointer type: UBSan's function check).
+GpaStatus ComputeDerivedCounterResult(_GpaCounterContext* context, GpaUInt32 index, const std::uint64_t* values,
+                                      GpaUInt32 count, double* result);
+
 // results[k * timestamps + t]: counter indices[k] at timestamp t.
 [[nodiscard]] GpaStatus ComputeSeries(_GpaCounterContext* context, const SpmColumns& series, const GpaUInt32* indices,
                                       std::uint64_t count, double* results);

@@ -12,7 +12,8 @@ namespace opengpa::gpa4 {
 namespace {
 
 // The core's GpaSessionSampleType for a GPA 4 value (the streaming and SQTT types are opengpa_ext.h's values).
-bool CoreSampleType(std::uint32_t v4_type, int* type) {
+bool CoreSampleType(int v4_type, int* type) {
+  if (v4_type < 0) return false;
   switch (static_cast<SampleType>(v4_type)) {
     case SampleType::kDiscrete: *type = kGpaSessionSampleTypeDiscreteCounter; return true;
     case SampleType::kStreaming: *type = static_cast<int>(kGpaSessionSampleTypeStreamingCounter); return true;
@@ -63,7 +64,7 @@ GpaStatus SessionContext(const char* function, GpaSessionId session_id, GpaConte
   });
 }
 
-GpaStatus CreateSession(GpaContextId context_id, std::uint32_t v4_sample_type, GpaSessionId* session_id) {
+GpaStatus CreateSession(GpaContextId context_id, int v4_sample_type, GpaSessionId* session_id) {
   return Guarded("GpaCreateSession", [&] {
     int type = kGpaSessionSampleTypeDiscreteCounter;
     if (!CoreSampleType(v4_sample_type, &type)) {

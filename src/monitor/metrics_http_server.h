@@ -1,17 +1,21 @@
 // The Prometheus scrape endpoint: GET /metrics answers with the monitor's latest values (Prometheus text
 // or OpenMetrics, by the Accept header), HEAD /metrics with the headers alone, anything else 404/405.
 //
-// HTTP is CivetWeb's (Debian's libcivetweb, the server prometheus-cpp embeds), configured so that no
-// client can hold the endpoint: a fixed pool of worker threads serves connections concurrently, a request
-// must arrive whole within a deadline (a client trickling one byte at a time is cut off), a request line
-// plus headers may not exceed 8 KiB, accepted connections wait in a bounded queue, and every connection
-// closes after one answer (no idle keep-alive connection holds a worker). CivetWeb parses strictly: a
-// malformed request line or version ("HTTP/1.\xff") gets 400, or the connection closes. Binds to
-// 127.0.0.1 unless the caller names another IPv4 address.
+// No client can starve it, whatever the others do (issue 35): one thread watches every connection with
+// epoll and a connection holds nothing but a socket until its request has arrived whole, so a scrape is
+// answered as soon as its own bytes are in, however many connections sit silent or trickle beside it.
+// Those are cut early: a connection that sends nothing within `first_byte_ms` of being accepted, or whose
+// request is not whole within `request_deadline_ms`, is closed; so is one that does not read its answer
+// within `answer_deadline_ms`. Open connections are capped: a new connection over the cap closes the
+// longest-waiting unfinished connection of the client address holding the most connections, so a flood
+// from one address only ever closes its own, and a scrape (whose request arrives within a round trip) is
+// closed only if `max_connections` newer connections arrive before its request does. A request line plus
+// headers may not exceed `max_request_bytes`; every connection closes after one answer (HTTP/1.x,
+// http_request.h).
+// Binds to 127.0.0.1 unless the caller names another IPv4 address.
 #ifndef OPENGPA_MONITOR_METRICS_HTTP_SERVER_H_
 #define OPENGPA_MONITOR_METRICS_HTTP_SERVER_H_
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -20,9 +24,6 @@
 
 #include "gpu_performance_api/gpu_perf_api_types.h"
 #include "monitor/metrics_exposition.h"
-
-struct mg_context;
-struct mg_connection;
 
 namespace opengpa::monitor {
 
@@ -34,13 +35,29 @@ struct ListenAddress {
 // "9400", ":9400", "127.0.0.1:9400", "localhost:9400", "0.0.0.0:9400". A bare port binds loopback.
 [[nodiscard]] GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address);
 
-// What one server may use. The defaults suit a scrape endpoint: Prometheus scrapes one at a time per
-// target and a scrape is answered in well under a millisecond.
+// What one server allows. The defaults suit a scrape endpoint: Prometheus sends its request as soon as it
+// connects and a scrape is answered in well under a millisecond (docs/realtime.md has the measurements).
 struct ServerLimits {
-  int worker_threads = 4;          // connections served at once
-  int request_deadline_ms = 2000;  // from accepting a connection until its request is read whole
-  int connection_queue = 32;       // accepted connections waiting for a worker; then the listen backlog
+  int max_connections = 1024;      // open at once; lowered at start to half of RLIMIT_NOFILE, less 16
+  int first_byte_ms = 1000;        // from accepting a connection until its first byte
+  int request_deadline_ms = 2000;  // from accepting a connection until its request is whole
+  int answer_deadline_ms = 5000;   // from the answer until the client has taken all of it
+  int max_request_bytes = 8192;    // request line plus headers
   int listen_backlog = 128;
+};
+
+// What the server did, for tests and diagnostics.
+struct ServerStats {
+  uint64_t accepted = 0;
+  uint64_t answered = 0;         // 200s
+  uint64_t refused = 0;          // 400, 404, 405, 505 (and 500: the body provider failed)
+  uint64_t cut_silent = 0;       // nothing within first_byte_ms
+  uint64_t cut_unfinished = 0;   // the request not whole within request_deadline_ms
+  uint64_t cut_not_reading = 0;  // the answer not taken within answer_deadline_ms
+  uint64_t evicted = 0;          // closed to admit a newer connection over the cap
+  uint64_t turned_away = 0;      // a new connection closed at once: the cap reached and nothing to evict
+  uint64_t open = 0;             // connections open now
+  uint64_t peak_open = 0;
 };
 
 class MetricsHttpServer {
@@ -52,23 +69,21 @@ class MetricsHttpServer {
   [[nodiscard]] static GpaStatus Start(const ListenAddress& address, const ServerLimits& limits, BodyProvider provider,
                                        std::unique_ptr<MetricsHttpServer>* server);
 
-  ~MetricsHttpServer();  // stops accepting, waits for the workers to finish their requests
+  ~MetricsHttpServer();  // stops at once: closes the listening socket and every connection
   MetricsHttpServer(const MetricsHttpServer&) = delete;
   MetricsHttpServer& operator=(const MetricsHttpServer&) = delete;
 
   const ListenAddress& Address() const { return bound_; }
   uint16_t Port() const { return bound_.port; }
-  uint64_t AnsweredRequests() const { return answered_.load(); }
+  uint64_t AnsweredRequests() const;
+  ServerStats Stats() const;
 
  private:
-  explicit MetricsHttpServer(BodyProvider provider) : provider_(std::move(provider)) {}
-  static int Handle(mg_connection* connection, void* server);
-  int Answer(mg_connection* connection);
+  class EventLoop;
+  explicit MetricsHttpServer(std::unique_ptr<EventLoop> loop);
 
-  BodyProvider provider_;
   ListenAddress bound_;
-  std::atomic<uint64_t> answered_{0};
-  mg_context* context_ = nullptr;
+  std::unique_ptr<EventLoop> loop_;
 };
 
 }  // namespace opengpa::monitor

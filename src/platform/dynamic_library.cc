@@ -1,8 +1,11 @@
 #include "platform/dynamic_library.h"
 
 #include <dlfcn.h>
+#include <sys/auxv.h>
 
 #include <cstdlib>
+
+#include "platform/logging.h"
 
 namespace opengpa {
 
@@ -38,7 +41,17 @@ std::vector<std::string> LibraryCandidates(const std::vector<std::string>& expli
                                            const char* environment_variable, const std::vector<std::string>& defaults) {
   if (!explicit_candidates.empty()) return explicit_candidates;
   std::vector<std::string> candidates;
-  const char* from_environment = environment_variable != nullptr ? std::getenv(environment_variable) : nullptr;
+  // secure_getenv: in a privileged process (set-user-ID or set-group-ID, file capabilities: the kernel's
+  // AT_SECURE) the variable is ignored, as the dynamic loader ignores LD_LIBRARY_PATH there, so that whoever
+  // runs such a program cannot make it load a library of their choosing.
+  const char* from_environment = environment_variable != nullptr ? secure_getenv(environment_variable) : nullptr;
+  if (from_environment == nullptr && environment_variable != nullptr && getauxval(AT_SECURE) != 0 &&
+      std::getenv(environment_variable) != nullptr) {
+    Log(kGpaLoggingMessage,
+        "{} is ignored in a privileged (set-user-ID, set-group-ID or capability) process; "
+        "loading {}",
+        environment_variable, defaults.empty() ? std::string("nothing") : defaults.front());
+  }
   if (from_environment != nullptr && *from_environment != '\0') candidates.emplace_back(from_environment);
   candidates.insert(candidates.end(), defaults.begin(), defaults.end());
   return candidates;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -77,7 +78,7 @@ std::unique_ptr<SampleStreamWriter> SampleStreamWriter::FromEnvironment() {
   if (!path || !*path) return nullptr;
   std::FILE* file = std::fopen(path, "a");
   if (!file) return nullptr;
-  return std::make_unique<SampleStreamWriter>(file);
+  return std::make_unique<SampleStreamWriter>(file, CurrentProcessId(), StreamStatusSender::FromEnvironment());
 }
 
 SampleStreamWriter::~SampleStreamWriter() { std::fclose(file_); }
@@ -92,12 +93,23 @@ void SampleStreamWriter::WriteRecord(nlohmann::ordered_json record) {
   // Kernel names and NVTX messages come from the program; replace invalid UTF-8 rather than fail the dump.
   const std::string text = line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n';
   std::lock_guard<std::mutex> lock(mutex_);
+  if (failure_.error_number != 0) {  // stopped at the first failure: counted, reported with the end record
+    ++failure_.records_lost;
+    if (line["type"] == "end") status_.Report(pid_, failure_);
+    return;
+  }
   // One write() to a file opened for appending: other processes' lines land before or after it, never inside.
   std::fflush(file_);
   const int fd = fileno(file_);
   for (std::size_t written = 0; written < text.size();) {
     const ssize_t n = write(fd, text.data() + written, text.size() - written);
-    if (n <= 0) break;  // the disk is full or the file gone: the CLI reads what arrived
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {  // the disk is full, a quota, the file gone: stop, and tell the CLI why
+      failure_.error_number = n < 0 ? errno : EIO;
+      failure_.records_lost = 1;
+      status_.Report(pid_, failure_);
+      return;
+    }
     written += static_cast<std::size_t>(n);
   }
 }

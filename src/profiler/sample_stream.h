@@ -31,19 +31,24 @@
 #include <nlohmann/json.hpp>
 
 #include "profiler/profile_run.h"
+#include "profiler/stream_status.h"
 
 namespace opengpa::profiling {
 
 inline constexpr const char* kStreamPathVariable = "OPENGPA_PROFILE_OUTPUT";
 inline constexpr const char* kCountersVariable = "OPENGPA_PROFILE_COUNTERS";
 
-// Thread-safe appender used inside the profiled program. Each line is flushed as written.
+// Thread-safe appender used inside the profiled program. Each line is flushed as written. At the first write
+// that fails (a full $TMPDIR), it stops writing, so the file stays a clean prefix, and reports the errno and
+// the records it could not write to the CLI (stream_status.h).
 class SampleStreamWriter {
  public:
   // Opens $OPENGPA_PROFILE_OUTPUT for appending; nullptr when unset or not writable.
   static std::unique_ptr<SampleStreamWriter> FromEnvironment();
   // `pid`: the process the records are written for (this one, unless a test plays several).
-  explicit SampleStreamWriter(std::FILE* file, std::uint32_t pid = CurrentProcessId()) : file_(file), pid_(pid) {}
+  explicit SampleStreamWriter(std::FILE* file, std::uint32_t pid = CurrentProcessId(),
+                              StreamStatusSender status = StreamStatusSender())
+      : file_(file), pid_(pid), status_(std::move(status)) {}
   ~SampleStreamWriter();
   SampleStreamWriter(const SampleStreamWriter&) = delete;
   SampleStreamWriter& operator=(const SampleStreamWriter&) = delete;
@@ -63,6 +68,8 @@ class SampleStreamWriter {
   std::mutex mutex_;
   std::FILE* file_;
   std::uint32_t pid_;
+  StreamStatusSender status_;
+  StreamWriteFailure failure_;  // error_number 0 while every write succeeded
 };
 
 // $OPENGPA_PROFILE_COUNTERS split on commas (empty names dropped).

@@ -10,14 +10,15 @@
 #include "layer_objects.h"
 #include "performance_counters.h"
 #include "physical_device_properties.h"
+#include "platform/enum_argument.h"
 
 namespace opengpa::vklayer {
 namespace {
 
 VkLayerDeviceCreateInfo* FindLinkInfo(const VkDeviceCreateInfo* info) {
   auto* chain = static_cast<VkLayerDeviceCreateInfo*>(const_cast<void*>(info->pNext));
-  while (chain != nullptr &&
-         !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && chain->function == VK_LAYER_LINK_INFO)) {
+  while (chain != nullptr && !(EnumArgument(chain->sType) == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
+                               EnumArgument(chain->function) == VK_LAYER_LINK_INFO)) {
     chain = static_cast<VkLayerDeviceCreateInfo*>(const_cast<void*>(chain->pNext));
   }
   return chain;
@@ -26,7 +27,8 @@ VkLayerDeviceCreateInfo* FindLinkInfo(const VkDeviceCreateInfo* info) {
 template <typename T>
 T* FindInChain(const void* head, VkStructureType type) {
   for (auto* node = static_cast<const VkBaseInStructure*>(head); node != nullptr; node = node->pNext) {
-    if (node->sType == type) return reinterpret_cast<T*>(const_cast<VkBaseInStructure*>(node));
+    // The application's sType, read as an int (any value may come from C).
+    if (EnumArgument(node->sType) == type) return reinterpret_cast<T*>(const_cast<VkBaseInStructure*>(node));
   }
   return nullptr;
 }
@@ -97,7 +99,7 @@ class DeviceCreateEdit {
     auto* previous = reinterpret_cast<VkBaseOutStructure*>(&info_);
     while (previous->pNext != nullptr) {
       VkBaseOutStructure* node = previous->pNext;
-      if (node->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD) {
+      if (EnumArgument(node->sType) == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD) {
         if (previous != reinterpret_cast<VkBaseOutStructure*>(&info_)) unlinked_.push_back({previous, node});
         previous->pNext = node->pNext;
       } else {

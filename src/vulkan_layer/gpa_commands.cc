@@ -6,6 +6,7 @@
 #include "gpa_session.h"
 #include "layer_log.h"
 #include "layer_objects.h"
+#include "platform/enum_argument.h"
 
 namespace opengpa::vklayer {
 namespace {
@@ -55,7 +56,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGpaSessionAMD(VkDevice device, const VkGpaS
   DeviceData* data = DeviceOf(device, kFunction);
   if (data == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
   if (pCreateInfo == nullptr || pGpaSession == nullptr ||
-      pCreateInfo->sType != VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD) {
+      EnumArgument(pCreateInfo->sType) != VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD) {
     LogProblem(
         "vkCreateGpaSessionAMD: pCreateInfo must point to a VkGpaSessionCreateInfoAMD "
         "(sType VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD) and pGpaSession must not be NULL");
@@ -141,7 +142,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CmdBeginGpaSampleAMD(VkCommandBuffer commandBuffe
   DeviceData* data = DeviceOf(commandBuffer, kFunction);
   if (data == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
   if (pGpaSampleBeginInfo == nullptr || pSampleID == nullptr ||
-      pGpaSampleBeginInfo->sType != VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD) {
+      EnumArgument(pGpaSampleBeginInfo->sType) != VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD) {
     LogProblem(
         "vkCmdBeginGpaSampleAMD: pGpaSampleBeginInfo must point to a VkGpaSampleBeginInfoAMD (sType "
         "VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD) and pSampleID must not be NULL");
@@ -225,11 +226,13 @@ VKAPI_ATTR void VKAPI_CALL CmdCopyGpaSessionResultsAMD(VkCommandBuffer commandBu
 VKAPI_ATTR VkResult VKAPI_CALL SetGpaDeviceClockModeAMD(VkDevice device, VkGpaDeviceClockModeInfoAMD* pInfo) {
   DeviceData* data = DeviceOf(device, "vkSetGpaDeviceClockModeAMD");
   if (data == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
-  if (pInfo == nullptr || pInfo->sType != VK_STRUCTURE_TYPE_GPA_DEVICE_CLOCK_MODE_INFO_AMD) {
+  if (pInfo == nullptr || EnumArgument(pInfo->sType) != VK_STRUCTURE_TYPE_GPA_DEVICE_CLOCK_MODE_INFO_AMD) {
     LogProblem("vkSetGpaDeviceClockModeAMD: pInfo must point to a VkGpaDeviceClockModeInfoAMD");
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
-  switch (pInfo->clockMode) {
+  // Enum fields are read as ints: a C caller may store any value, and loading it as the enum is undefined.
+  const int clock_mode = EnumArgument(pInfo->clockMode);
+  switch (clock_mode) {
     case VK_GPA_DEVICE_CLOCK_MODE_DEFAULT_AMD:
       return VK_SUCCESS;  // the clocks are the driver's own already: the layer never changes them
     case VK_GPA_DEVICE_CLOCK_MODE_QUERY_AMD: {
@@ -242,12 +245,12 @@ VKAPI_ATTR VkResult VKAPI_CALL SetGpaDeviceClockModeAMD(VkDevice device, VkGpaDe
     case VK_GPA_DEVICE_CLOCK_MODE_MIN_MEMORY_AMD:
     case VK_GPA_DEVICE_CLOCK_MODE_MIN_ENGINE_AMD:
     case VK_GPA_DEVICE_CLOCK_MODE_PEAK_AMD:
-      LogProblem("vkSetGpaDeviceClockModeAMD: clock mode " + std::to_string(pInfo->clockMode) +
+      LogProblem("vkSetGpaDeviceClockModeAMD: clock mode " + std::to_string(clock_mode) +
                  " refused: this layer reports clocks but never changes them "
                  "(VkPhysicalDeviceGpaFeaturesAMD::clockModes is VK_FALSE); only DEFAULT and QUERY are accepted");
       return VK_ERROR_FEATURE_NOT_PRESENT;
     default:
-      LogProblem("vkSetGpaDeviceClockModeAMD: clockMode " + std::to_string(pInfo->clockMode) +
+      LogProblem("vkSetGpaDeviceClockModeAMD: clockMode " + std::to_string(clock_mode) +
                  " is not a VkGpaDeviceClockModeAMD");
       return VK_ERROR_VALIDATION_FAILED_EXT;
   }
@@ -256,7 +259,7 @@ VKAPI_ATTR VkResult VKAPI_CALL SetGpaDeviceClockModeAMD(VkDevice device, VkGpaDe
 VKAPI_ATTR VkResult VKAPI_CALL GetGpaDeviceClockInfoAMD(VkDevice device, VkGpaDeviceGetClockInfoAMD* pInfo) {
   DeviceData* data = DeviceOf(device, "vkGetGpaDeviceClockInfoAMD");
   if (data == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
-  if (pInfo == nullptr || pInfo->sType != VK_STRUCTURE_TYPE_GPA_DEVICE_GET_CLOCK_INFO_AMD) {
+  if (pInfo == nullptr || EnumArgument(pInfo->sType) != VK_STRUCTURE_TYPE_GPA_DEVICE_GET_CLOCK_INFO_AMD) {
     LogProblem("vkGetGpaDeviceClockInfoAMD: pInfo must point to a VkGpaDeviceGetClockInfoAMD");
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }

@@ -7,6 +7,7 @@
 
 #include "layer_log.h"
 #include "performance_counters.h"
+#include "platform/enum_argument.h"
 
 namespace opengpa::vklayer {
 namespace {
@@ -203,10 +204,14 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
   Sample sample;
-  sample.type = begin.sampleType;
+  // Enum fields are read as ints: a C caller may store any value, and loading it as the enum is undefined.
+  const int sample_type = EnumArgument(begin.sampleType);
+  if (sample_type == VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD || sample_type == VK_GPA_SAMPLE_TYPE_TIMING_AMD) {
+    sample.type = static_cast<VkGpaSampleTypeAMD>(sample_type);
+  }
   sample.begun_in = command_buffer;
   const std::uint32_t id = static_cast<std::uint32_t>(samples_.size());
-  switch (begin.sampleType) {
+  switch (sample_type) {
     case VK_GPA_SAMPLE_TYPE_TRACE_AMD:
       LogProblem(
           "vkCmdBeginGpaSampleAMD: trace samples (SQTT, SPM) are not supported on this device: "
@@ -237,11 +242,12 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
       std::vector<std::uint32_t> performance_indices;  // in the family's list, in the sample's order
       for (std::uint32_t i = 0; i < begin.perfCounterCount; ++i) {
         const VkGpaPerfCounterAMD& counter = begin.pPerfCounters[i];
-        const std::string what =
-            "pPerfCounters[" + std::to_string(i) + "] (block " + std::to_string(counter.blockType) + ", instance " +
-            std::to_string(counter.blockInstance) + ", event " + std::to_string(counter.eventID) + ")";
+        const int block = EnumArgument(counter.blockType);
+        const std::string what = "pPerfCounters[" + std::to_string(i) + "] (block " + std::to_string(block) +
+                                 ", instance " + std::to_string(counter.blockInstance) + ", event " +
+                                 std::to_string(counter.eventID) + ")";
         CounterSource source;
-        if (counter.blockType == OPENGPA_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY && counter.blockInstance == 0 &&
+        if (block == OPENGPA_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY && counter.blockInstance == 0 &&
             counter.eventID < device_.performance_counters.size()) {
           const PublishedPerformanceCounter& published = device_.performance_counters[counter.eventID];
           const std::int32_t index =
@@ -258,7 +264,7 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
           source.position = static_cast<std::uint32_t>(known - performance_indices.begin());
           if (known == performance_indices.end()) performance_indices.push_back(static_cast<std::uint32_t>(index));
         } else {
-          const std::optional<PipelineStatisticEvent> event = FindEvent(counter.blockType, counter.eventID);
+          const std::optional<PipelineStatisticEvent> event = FindEvent(block, counter.eventID);
           if (!event || counter.blockInstance != 0) {
             LogProblem("vkCmdBeginGpaSampleAMD: " + what +
                        " is not a counter of this device (see VkPhysicalDeviceGpaPropertiesAMD::pPerfBlocks)");
@@ -297,8 +303,7 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
       break;
     }
     default:
-      LogProblem("vkCmdBeginGpaSampleAMD: sampleType " + std::to_string(begin.sampleType) +
-                 " is not a VkGpaSampleTypeAMD");
+      LogProblem("vkCmdBeginGpaSampleAMD: sampleType " + std::to_string(sample_type) + " is not a VkGpaSampleTypeAMD");
       return VK_ERROR_VALIDATION_FAILED_EXT;
   }
   samples_.push_back(std::move(sample));

@@ -8,6 +8,7 @@
 #include "layer_objects.h"
 #include "performance_counters.h"
 #include "physical_device_properties.h"
+#include "platform/enum_argument.h"
 
 namespace opengpa::vklayer {
 namespace {
@@ -20,8 +21,8 @@ const VkExtensionProperties kLayerExtensions[] = {
 
 VkLayerInstanceCreateInfo* FindLinkInfo(const VkInstanceCreateInfo* info) {
   auto* chain = static_cast<VkLayerInstanceCreateInfo*>(const_cast<void*>(info->pNext));
-  while (chain != nullptr &&
-         !(chain->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO && chain->function == VK_LAYER_LINK_INFO)) {
+  while (chain != nullptr && !(EnumArgument(chain->sType) == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
+                               EnumArgument(chain->function) == VK_LAYER_LINK_INFO)) {
     chain = static_cast<VkLayerInstanceCreateInfo*>(const_cast<void*>(chain->pNext));
   }
   return chain;
@@ -41,7 +42,8 @@ class ChainUnlink {
     while (previous->pNext != nullptr) {
       VkBaseOutStructure* node = previous->pNext;
       bool ours = false;
-      for (VkStructureType type : types) ours = ours || node->sType == type;
+      // The application's sType, read as an int (any value may come from C).
+      for (VkStructureType type : types) ours = ours || EnumArgument(node->sType) == type;
       if (ours) {
         removed_.push_back({previous, node});
         previous->pNext = node->pNext;
@@ -60,7 +62,7 @@ class ChainUnlink {
   template <typename T>
   T* Find(VkStructureType type) const {
     for (const Removed& removed : removed_) {
-      if (removed.node->sType == type) return reinterpret_cast<T*>(removed.node);
+      if (EnumArgument(removed.node->sType) == type) return reinterpret_cast<T*>(removed.node);
     }
     return nullptr;
   }

@@ -8,6 +8,7 @@
 #include "guarded_hook.h"
 #include "hooks.h"
 #include "layer_objects.h"
+#include "platform/enum_argument.h"
 #include "vk_gpa_interface_statistics.h"
 
 // The loader is given the layer's own functions by address (never the exported names: inside this library
@@ -125,7 +126,7 @@ VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(V
 
 VK_LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
 vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* pVersionStruct) {
-  if (pVersionStruct == nullptr || pVersionStruct->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) {
+  if (pVersionStruct == nullptr || opengpa::EnumArgument(pVersionStruct->sType) != LAYER_NEGOTIATE_INTERFACE_STRUCT) {
     return VK_ERROR_INITIALIZATION_FAILED;
   }
   if (pVersionStruct->loaderLayerInterfaceVersion > 2) pVersionStruct->loaderLayerInterfaceVersion = 2;

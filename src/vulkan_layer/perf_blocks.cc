@@ -18,7 +18,7 @@ const std::vector<PipelineStatisticEvent>& PipelineStatisticEvents() {
   return kEvents;
 }
 
-std::optional<PipelineStatisticEvent> FindEvent(VkGpaPerfBlockAMD block, std::uint32_t event_id) {
+std::optional<PipelineStatisticEvent> FindEvent(int block, std::uint32_t event_id) {
   for (const PipelineStatisticEvent& event : PipelineStatisticEvents()) {
     if (event.block == block && event.event_id == event_id) return event;
   }

@@ -24,7 +24,8 @@ struct PipelineStatisticEvent {
 const std::vector<PipelineStatisticEvent>& PipelineStatisticEvents();
 
 // The event a counter names, or nothing when the block or event id has no counter here.
-std::optional<PipelineStatisticEvent> FindEvent(VkGpaPerfBlockAMD block, std::uint32_t event_id);
+// `block`: a VkGpaPerfBlockAMD value as an int (a caller's, read with EnumArgument).
+std::optional<PipelineStatisticEvent> FindEvent(int block, std::uint32_t event_id);
 
 // The blocks as VkPhysicalDeviceGpaPropertiesAMD::pPerfBlocks lists them (one instance each; every event
 // of a block can be counted at once, so maxGlobalOnlyCounters is the block's event count).

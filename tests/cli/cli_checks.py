@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of the `opengpa` binary, run by ctest (tests/cli/CMakeLists.txt).
 
-Usage: cli_checks.py CHECK --opengpa PATH --schemas DIR [--workload PATH] [--sample PATH]
+Usage: cli_checks.py CHECK --opengpa PATH --schemas DIR [--workload PATH] [--sample PATH] [--sanitizer-runtime PATH]
 
 Every JSON output is validated against docs/schema/*.json with python3-jsonschema (Debian package,
 installed by scripts/install_deps.sh); a missing validator fails the check rather than skipping it.
@@ -39,6 +39,7 @@ class Context:
         self.schemas = args.schemas
         self.workload = args.workload
         self.sample = args.sample
+        self.sanitizer_runtime = args.sanitizer_runtime
         self.tmp = tempfile.mkdtemp(prefix="opengpa-cli-")
 
     def run(self, *arguments, expect_ok=True, cwd=None, env=None):
@@ -525,6 +526,222 @@ def profile_forwards_ctrl_c_keeps_what_was_collected_and_removes_temporary_files
 
 
 @check
+def profile_cl_keeps_a_preloaded_sanitizer_runtime_first(ctx):
+    # An ASan-built program (or an instrumented library in an ordinary one) runs with its sanitizer runtime
+    # preloaded, and ASan refuses to start unless the runtime comes first in the initial library list: the
+    # interceptor goes behind it, never in front ("ASan runtime does not come first", 0 launches, before).
+    runtime = ctx.sanitizer_runtime
+    expect(runtime is not None and os.path.isabs(runtime) and os.path.exists(runtime),
+           f"no ASan runtime at {runtime!r} (the compiler's libasan.so or libclang_rt.asan, tests/cli/CMakeLists.txt)")
+    options = os.environ.get("ASAN_OPTIONS", "")
+    env = dict(os.environ, LD_PRELOAD=runtime, ASAN_OPTIONS=(options + ":" if options else "") + "detect_leaks=0")
+    prefix = os.path.join(ctx.tmp, "preloaded")
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", ctx.workload, "4096", expect_ok=False, env=env)
+    expect(result.returncode == 0 and "does not come first" not in result.stderr,
+           f"exit {result.returncode} with {os.path.basename(runtime)} preloaded:\n{result.stderr}")
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(len(doc["samples"]) == 8, f"{len(doc['samples'])} samples of the 8 launched")
+
+
+# ---- nothing collected is lost (issue 35) ------------------------------------------------------------------
+# 3000 launches (375 rounds of the workload's 8 kernels over 64 elements): outputs and a stream large enough
+# that a small file system fills in the middle of them, and that writing the results takes a while.
+ROUNDS, LAUNCHES = "375", 3000
+
+
+def sample_lines(path):
+    with open(path, errors="replace") as f:
+        return sum(1 for line in f if line.startswith('{"type":"sample"'))
+
+
+def kept_stream(stderr):
+    """The path after "kept at " in opengpa's messages (a sample stream it kept), or None."""
+    for line in stderr.splitlines():
+        if "kept at " in line:
+            return line.split("kept at ", 1)[1].split(" ")[0].split(",")[0].rstrip(";")
+    return None
+
+
+def expect_complete_or_absent(folder, prefix, launches):
+    """Every output under its final name is whole; no temporary file is left beside them."""
+    names = sorted(os.listdir(folder))
+    expect(not [n for n in names if ".opengpa-" in n], f"temporary files left: {names}")
+    complete = []
+    csv_path, json_path, trace_path = (os.path.join(folder, prefix + ext) for ext in (".csv", ".json", ".trace.json"))
+    if os.path.exists(csv_path):
+        with open(csv_path) as f:
+            text = f.read()
+        rows = list(csv.DictReader(io.StringIO(text)))
+        expect(text.endswith("\n") and len(rows) == launches, f"{csv_path}: {len(rows)} rows of {launches}, cut short")
+        complete.append(csv_path)
+    for path in (json_path, trace_path):
+        if os.path.exists(path):
+            try:
+                with open(path) as f:
+                    json.load(f)
+            except ValueError as error:
+                raise AssertionError(f"{path} is left invalid (partial): {error}")
+            complete.append(path)
+    return complete
+
+
+def run_with_small_filesystem(ctx, folder, size_kib, argv, env, copy_to):
+    """Runs argv with `folder` a fresh tmpfs of size_kib KiB in a private mount namespace (unshare, a user
+    namespace when not root), so that writes there fail with ENOSPC once it is full, then copies what was left
+    in it to `copy_to` (the tmpfs goes with the namespace). Fails, never skips, where unshare is refused."""
+    os.makedirs(folder, exist_ok=True)
+    os.makedirs(copy_to, exist_ok=True)
+    script = ('mount -t tmpfs -o size="$1"k opengpa-full "$2" || exit 97; dir="$2"; out="$3"; shift 3; '
+              '"$@"; rc=$?; cp -a "$dir"/. "$out"/; exit $rc')
+    result = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script, "sh",
+                             str(size_kib), folder, copy_to, *argv], capture_output=True, text=True, env=env,
+                            timeout=300)
+    expect(result.returncode != 97 and "unshare:" not in result.stderr,
+           f"cannot make a small file system (unshare --user --mount, util-linux): {result.stderr}")
+    return result
+
+
+@check
+def profile_on_a_full_output_file_system_leaves_no_partial_output_and_keeps_the_stream(ctx):
+    # N3: the outputs' file system fills while they are written (64 KiB; the CSV alone is larger).
+    out = os.path.join(ctx.tmp, "out")
+    left = os.path.join(ctx.tmp, "left")
+    tmpdir = os.path.join(ctx.tmp, "tmpdir")
+    os.mkdir(tmpdir)
+    env = dict(os.environ, TMPDIR=tmpdir)
+    result = run_with_small_filesystem(ctx, out, 64, [ctx.opengpa, "profile", "--api", "cl", "-o",
+                                                      os.path.join(out, "run"), "--", ctx.workload, "64", ROUNDS],
+                                       env, left)
+    expect(result.returncode == 1, f"exit {result.returncode} (a failed output is 1):\n{result.stderr}")
+    expect("No space left on device" in result.stderr, f"the reason is not named:\n{result.stderr}")
+    complete = expect_complete_or_absent(left, "run", LAUNCHES)
+    expect(len(complete) < 3, f"all outputs fit in 64 KiB ({complete}): the file system never filled")
+    stream = kept_stream(result.stderr)
+    expect(stream is not None and os.path.exists(stream), f"the sample stream is not kept and named:\n{result.stderr}")
+    expect(sample_lines(stream) == LAUNCHES, f"the kept stream holds {sample_lines(stream)} of {LAUNCHES} samples")
+    expect(os.path.dirname(stream) == tmpdir, f"the stream was kept outside $TMPDIR: {stream}")
+
+
+@check
+def profile_with_a_full_tmpdir_says_the_stream_was_truncated_and_exits_non_zero(ctx):
+    # N4: $TMPDIR (the sample stream's file system) fills while the program runs.
+    tmpdir = os.path.join(ctx.tmp, "tmpdir")
+    left = os.path.join(ctx.tmp, "left")
+    prefix = os.path.join(ctx.tmp, "truncated")
+    env = dict(os.environ, TMPDIR=tmpdir)
+    result = run_with_small_filesystem(ctx, tmpdir, 64, [ctx.opengpa, "profile", "--api", "cl", "-o", prefix, "--",
+                                                         ctx.workload, "64", ROUNDS], env, left)
+    expect(result.returncode != 0, f"exit 0 with a truncated stream:\n{result.stderr}")
+    expect("sample stream truncated: No space left on device" in result.stderr,
+           f"the truncation and its reason are not named:\n{result.stderr}")
+    expect("crash or _exit" not in result.stderr, f"the truncation is blamed on the program:\n{result.stderr}")
+    expect("enqueued 3000 kernels" in result.stdout, f"the program itself failed:\n{result.stdout}{result.stderr}")
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(0 < len(doc["samples"]) < LAUNCHES, f"{len(doc['samples'])} samples: the stream was not cut short?")
+    # The samples written before the stream filled (the interceptor writes launches as they complete, so not
+    # always a prefix of the launch order): each once, in launch order.
+    indices = [s["index"] for s in doc["samples"]]
+    expect(indices == sorted(set(indices)) and indices[-1] < LAUNCHES, f"samples out of order or repeated: {indices}")
+    expect(any("sample stream truncated" in m for m in doc["messages"]), f"JSON messages: {doc['messages']}")
+
+
+def child_of(pid):
+    """The pids of a process's children (Linux /proc)."""
+    children = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            children += [int(c) for c in f.read().split()]
+    return children
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def start_profile(ctx, prefix, env, program):
+    """opengpa profile in a session of its own (a terminal's process group), once the program printed."""
+    process = subprocess.Popen([ctx.opengpa, "profile", "--api", "cl", "-o", prefix, "--", *program],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                               start_new_session=True)
+    deadline = time.monotonic() + 120
+    for line in process.stdout:
+        if "enqueued" in line or time.monotonic() > deadline:
+            break
+    return process
+
+
+@check
+def profile_keeps_everything_through_repeated_sigint_and_sigterm(ctx):
+    # N2: Ctrl-C at a terminal (the whole process group), then SIGINT to opengpa every 20 ms until it exits, so
+    # that signals arrive after the program ended while the results are read and written; the same with
+    # SIGTERM. Every output complete, the stream kept and named, the signal's exit code.
+    tmpdir = os.path.join(ctx.tmp, "tmpdir")
+    os.mkdir(tmpdir)
+    env = dict(os.environ, TMPDIR=tmpdir)
+    for number, first_to_group in ((signal.SIGINT, True), (signal.SIGTERM, False)):
+        out = os.path.join(ctx.tmp, "out-%d" % number)
+        os.mkdir(out)
+        process = start_profile(ctx, os.path.join(out, "run"), env,
+                                ["sh", "-c", f"'{ctx.workload}' 64 {ROUNDS} && exec sleep 60"])
+        if first_to_group:
+            os.killpg(process.pid, number)  # what Ctrl-C does: the program and opengpa both get it
+        else:
+            os.kill(process.pid, number)  # opengpa alone: it passes it on to the program
+        sent = 1
+        while process.poll() is None and sent < 1500:
+            time.sleep(0.02)
+            try:
+                os.kill(process.pid, number)
+                sent += 1
+            except ProcessLookupError:
+                break
+        stdout, stderr = process.communicate(timeout=60)
+        expect(process.returncode == 128 + number,
+               f"{signal.Signals(number).name} x{sent}: exit {process.returncode}, expected {128 + number}\n{stderr}")
+        expect("arrived while the results were written" in stderr,
+               f"no signal landed after the program ended?\n{stderr}")
+        complete = expect_complete_or_absent(out, "run", LAUNCHES)
+        expect(len(complete) == 3, f"{signal.Signals(number).name}: only {complete} written\n{stderr}")
+        stream = kept_stream(stderr)
+        expect(stream is not None and sample_lines(stream) == LAUNCHES, f"the stream is not kept whole: {stream}")
+
+
+@check
+def profile_killed_takes_the_program_along_and_the_next_run_names_its_stream(ctx):
+    # N5: kill -9 of opengpa: the program must not run on unprofiled, and the next run names the stream left.
+    tmpdir = os.path.join(ctx.tmp, "tmpdir")
+    os.mkdir(tmpdir)
+    env = dict(os.environ, TMPDIR=tmpdir)
+    process = start_profile(ctx, os.path.join(ctx.tmp, "killed"), env,
+                            ["sh", "-c", f"'{ctx.workload}' 64 2 && exec sleep 60"])
+    children = child_of(process.pid)
+    expect(len(children) == 1, f"the program is not opengpa's one child: {children}")
+    process.kill()
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while alive(children[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    program_survived = alive(children[0])
+    if program_survived:
+        os.kill(children[0], signal.SIGKILL)
+    expect(not program_survived, "the program ran on after opengpa was killed")
+    left = [n for n in os.listdir(tmpdir) if n.startswith("opengpa-samples-")]
+    expect(len(left) == 1, f"stream files in TMPDIR: {left}")
+    result = ctx.run("profile", "--api", "cl", "-o", os.path.join(ctx.tmp, "next"), "--", "true", expect_ok=False,
+                     env=env)
+    kept = os.path.join(tmpdir, left[0] + ".jsonl")
+    expect(f"kept at {kept} (16 samples," in result.stderr, f"the leftover stream is not named:\n{result.stderr}")
+    expect(os.path.exists(kept) and sample_lines(kept) == 16, f"{kept} is not kept with its 16 samples")
+    again = ctx.run("profile", "--api", "cl", "-o", os.path.join(ctx.tmp, "next"), "--", "true", expect_ok=False,
+                    env=env)
+    expect("earlier run" not in again.stderr, f"a leftover is named twice:\n{again.stderr}")
+
+
+@check
 def profile_cuda_without_a_driver_says_the_driver_is_missing(ctx):
     try:
         ctypes.CDLL("libcuda.so.1")
@@ -716,6 +933,7 @@ def main():
     parser.add_argument("--schemas", required=True)
     parser.add_argument("--workload")
     parser.add_argument("--sample")
+    parser.add_argument("--sanitizer-runtime", help="the compiler's ASan runtime (a shared library to preload)")
     args = parser.parse_args()
     ctx = Context(args)
     try:

@@ -4,7 +4,9 @@
 //   "scale"  over N floats, 3 times, with local size 64, passing an event it releases at once
 //   "add"    over N floats, 4 times, local size left to the implementation, passing no event
 //   a 2D "fill2d" W x H once, local 8x8
-// N comes from argv[1] (default 65536). It checks its own results and exits non-zero if they are wrong.
+// N comes from argv[1] (default 65536). argv[2], R (default 1), repeats the schedule R times (8 R launches; the
+// "scale" factor is then 1, so the values stay finite). It checks its own results and exits non-zero if they
+// are wrong.
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
@@ -37,6 +39,11 @@ __kernel void fill2d(__global float* out, int width) {
 
 int main(int argc, char** argv) {
   const size_t n = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 65536;
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 1;
+  if (rounds < 1) {
+    std::fprintf(stderr, "rounds must be at least 1\n");
+    return 2;
+  }
   const size_t width = 128, height = 32;
   cl_platform_id platform;
   CHECK(clGetPlatformIDs(1, &platform, nullptr));
@@ -65,30 +72,33 @@ int main(int argc, char** argv) {
   cl_mem image = clCreateBuffer(context, CL_MEM_WRITE_ONLY, width * height * sizeof(float), nullptr, &status);
   CHECK(status);
 
-  const float factor = 2.0f;
+  const float factor = rounds == 1 ? 2.0f : 1.0f;
   CHECK(clSetKernelArg(scale, 0, sizeof a, &a));
   CHECK(clSetKernelArg(scale, 1, sizeof factor, &factor));
-  const size_t local = 64;
-  for (int i = 0; i < 3; ++i) {
-    cl_event event;
-    CHECK(clEnqueueNDRangeKernel(queue, scale, 1, nullptr, &n, &local, 0, nullptr, &event));
-    CHECK(clReleaseEvent(event));  // released before completion: the profiler must keep its own reference
-  }
   CHECK(clSetKernelArg(add, 0, sizeof a, &a));
   CHECK(clSetKernelArg(add, 1, sizeof b, &b));
-  for (int i = 0; i < 4; ++i) CHECK(clEnqueueNDRangeKernel(queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
   const int width_arg = static_cast<int>(width);
   CHECK(clSetKernelArg(fill2d, 0, sizeof image, &image));
   CHECK(clSetKernelArg(fill2d, 1, sizeof width_arg, &width_arg));
+  const size_t local = 64;
   const size_t global2d[2] = {width, height}, local2d[2] = {8, 8};
-  CHECK(clEnqueueNDRangeKernel(queue, fill2d, 2, nullptr, global2d, local2d, 0, nullptr, nullptr));
+  for (int round = 0; round < rounds; ++round) {
+    for (int i = 0; i < 3; ++i) {
+      cl_event event;
+      CHECK(clEnqueueNDRangeKernel(queue, scale, 1, nullptr, &n, &local, 0, nullptr, &event));
+      CHECK(clReleaseEvent(event));  // released before completion: the profiler must keep its own reference
+    }
+    for (int i = 0; i < 4; ++i) CHECK(clEnqueueNDRangeKernel(queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+    CHECK(clEnqueueNDRangeKernel(queue, fill2d, 2, nullptr, global2d, local2d, 0, nullptr, nullptr));
+  }
   CHECK(clFinish(queue));
 
-  // a = 8 after three doublings; b = 1 + 4 * 8 = 33.
+  // One round: a = 8 after three doublings; b = 1 + 4 * 8 = 33. R rounds (factor 1): b = 1 + 4 R.
+  const float expected = rounds == 1 ? 33.0f : 1.0f + 4.0f * static_cast<float>(rounds);
   std::vector<float> result(n);
   CHECK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, n * sizeof(float), result.data(), 0, nullptr, nullptr));
   for (size_t i = 0; i < n; ++i) {
-    if (std::fabs(result[i] - 33.0f) > 1e-5f) {
+    if (std::fabs(result[i] - expected) > 1e-5f) {
       std::fprintf(stderr, "wrong result b[%zu] = %f\n", i, result[i]);
       return 1;
     }
@@ -102,6 +112,6 @@ int main(int argc, char** argv) {
   clReleaseProgram(program);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
-  std::printf("enqueued 8 kernels over %zu elements\n", n);
+  std::printf("enqueued %d kernels over %zu elements\n", 8 * rounds, n);
   return 0;
 }

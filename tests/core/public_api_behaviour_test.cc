@@ -12,6 +12,7 @@
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "gpu_performance_api/gpu_perf_api_interface_loader.h"
 #include "gpu_performance_api/opengpa_ext.h"
+#include "tests/core/c_table_callers.h"
 
 GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
 GpaFuncTableInfo* gpa_function_table_info = nullptr;
@@ -179,13 +180,14 @@ TEST_P(PublicApiTest, CounterQueriesCheckTheirOutputsBeforeTheContextAndTheIndex
 
 TEST_P(PublicApiTest, SessionsCheckTheContextThenTheSampleType) {
   GpaSessionId session = nullptr;
-  for (GpaSessionSampleType type :
-       {kGpaSessionSampleTypeDiscreteCounter, kGpaSessionSampleTypeStreamingCounter,
-        kGpaSessionSampleTypeStreamingCounterAndSqtt, static_cast<GpaSessionSampleType>(0xFFFFFFFF)}) {
-    EXPECT_EQ(gpa_->GpaCreateSession(nullptr, type, nullptr), kGpaStatusErrorNullPointer);
-    EXPECT_EQ(gpa_->GpaCreateSession(nullptr, type, &session), kGpaStatusErrorNullPointer);
-    EXPECT_EQ(gpa_->GpaCreateSession(bad_context_, type, nullptr), kGpaStatusErrorNullPointer);
-    EXPECT_EQ(gpa_->GpaCreateSession(bad_context_, type, &session), kGpaStatusErrorContextNotFound);
+  // The extension types (opengpa_ext.h) and -1 lie outside GpaSessionSampleType: passed from C (c_table_callers.c).
+  for (int type :
+       {static_cast<int>(kGpaSessionSampleTypeDiscreteCounter), static_cast<int>(kGpaSessionSampleTypeStreamingCounter),
+        static_cast<int>(kGpaSessionSampleTypeStreamingCounterAndSqtt), -1}) {
+    EXPECT_EQ(CallTableCreateSession(gpa_, nullptr, type, nullptr), kGpaStatusErrorNullPointer);
+    EXPECT_EQ(CallTableCreateSession(gpa_, nullptr, type, &session), kGpaStatusErrorNullPointer);
+    EXPECT_EQ(CallTableCreateSession(gpa_, bad_context_, type, nullptr), kGpaStatusErrorNullPointer);
+    EXPECT_EQ(CallTableCreateSession(gpa_, bad_context_, type, &session), kGpaStatusErrorContextNotFound);
   }
   EXPECT_EQ(gpa_->GpaDeleteSession(nullptr), kGpaStatusErrorNullPointer);
   EXPECT_EQ(gpa_->GpaDeleteSession(bad_session_), kGpaStatusErrorSessionNotFound);

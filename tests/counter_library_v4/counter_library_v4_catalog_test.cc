@@ -10,6 +10,7 @@
 #include <string>
 
 #include "tests/counter_library_v4/counter_library_v4_fixture.h"
+#include "tests/counter_library_v4/v3_table_callers.h"
 
 namespace opengpa::testing {
 namespace {
@@ -17,18 +18,11 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::UnorderedElementsAre;
 
-// GPA v3.17's view of the same library, declared here by hand (this test sees only include/v4): the v3 table's
-// Open (slot 2) takes the ASIC flag instead of a sample type, and v3 numbers Vulkan 5; its GpaUuid is 24 bytes.
+// GPA v3.17's view of the same library (this test sees only include/v4), called from C (v3_table_callers.h): the
+// v3 table's Open (slot 2) takes the ASIC flag instead of a sample type, and v3 numbers Vulkan 5; its GpaUuid is
+// 24 bytes.
 constexpr GpaUInt32 kV3TableSize = 8 + 17 * sizeof(void*);
 constexpr int kV3Vulkan = 5;
-struct V3Uuid {
-  unsigned long data_1;
-  unsigned short data_2;
-  unsigned short data_3;
-  unsigned char data_4[8];
-};
-using V3Open = GpaStatus (*)(int, GpaCounterContextHardwareInfo, GpaOpenContextFlags, GpaUInt8, GpaCounterContext*);
-using V3Uuid_ = GpaStatus (*)(const GpaCounterContext, GpaUInt32, V3Uuid*);
 
 class CatalogV4Test : public CounterLibraryV4Test {
  protected:
@@ -57,9 +51,9 @@ TEST_F(CatalogV4Test, AContextOpenedThroughTheV3TableIsTheSameContextToTheV4Tabl
   const GpaUInt32 header[2] = {3, kV3TableSize};
   std::memcpy(v3_table.data(), header, sizeof header);
   ASSERT_EQ(GpaCounterLibGetFuncTable(v3_table.data()), kGpaStatusOk);
-  const auto v3_open = reinterpret_cast<V3Open>(v3_table[1 + 2]);
   GpaCounterContext from_v3 = nullptr;
-  ASSERT_EQ(v3_open(kV3Vulkan, Device(0x1002, 0x744C), kGpaOpenContextDefaultBit, 1, &from_v3), kGpaStatusOk);
+  ASSERT_EQ(CallV3Open(v3_table[1 + 2], kV3Vulkan, Device(0x1002, 0x744C), kGpaOpenContextDefaultBit, 1, &from_v3),
+            kGpaStatusOk);
   opened_.push_back(from_v3);
   GpaCounterContext from_v4 = Open(kGpaApiVulkan, Device(0x1002, 0x744C));
   ASSERT_NE(from_v4, nullptr);
@@ -67,11 +61,10 @@ TEST_F(CatalogV4Test, AContextOpenedThroughTheV3TableIsTheSameContextToTheV4Tabl
   EXPECT_GT(Names(from_v4).size(), 10u);
 
   // The UUIDs agree field by field (v3's data_1 is 8 bytes on LP64 Linux, GPA 4's 4).
-  const auto v3_uuid = reinterpret_cast<V3Uuid_>(v3_table[1 + 11]);
   for (GpaUInt32 i = 0; i < Names(from_v4).size(); ++i) {
     V3Uuid old{};
     GpaUuid now{};
-    ASSERT_EQ(v3_uuid(from_v3, i, &old), kGpaStatusOk);
+    ASSERT_EQ(CallV3GetCounterUuid(v3_table[1 + 11], from_v3, i, &old), kGpaStatusOk);
     ASSERT_EQ(lib_.GpaCounterLibGetCounterUuid(from_v4, i, &now), kGpaStatusOk);
     EXPECT_EQ(now.data_1, old.data_1);
     EXPECT_EQ(now.data_2, old.data_2);

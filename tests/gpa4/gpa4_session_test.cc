@@ -1,8 +1,10 @@
 // GPA 4's session entry points through the v4 table: counter queries by session, GpaCreateSession's sample
 // types, GpaResetSession, GpaAbortSession, and the SQTT and SPM calls, which no session of this library serves.
+#include <climits>
 #include <cstring>
 #include <string>
 
+#include "tests/gpa4/c_enum_callers.h"
 #include "tests/gpa4/gpa4_fixture.h"
 
 namespace opengpa::gpa4_test {
@@ -78,6 +80,27 @@ TEST_F(Gpa4Test, CountersOfADiscreteSessionAreDiscrete) {
 TEST_F(Gpa4Test, CreateSessionRefusesAValueBeyondGpa4sSampleTypes) {
   GpaSessionId id = nullptr;
   EXPECT_EQ(gpa_->GpaCreateSession(context_, kGpaSessionSampleTypeLast, &id), kGpaStatusErrorInvalidParameter);
+}
+
+TEST_F(Gpa4Test, EnumArgumentsOutsideTheirEnumsFromCAreRefusedNamingTheValue) {
+  // Read as ints and range-checked (UBSan's enum check, in the sanitizer run, fails the test otherwise).
+  for (int bad : {-1, 5, 1000, INT_MIN, INT_MAX}) {
+    GpaSessionId id = nullptr;
+    EXPECT_EQ(CallV4CreateSession(gpa_, context_, bad, &id), kGpaStatusErrorInvalidParameter) << bad;
+    EXPECT_EQ(id, nullptr);
+  }
+  for (int bad : {-1, 1000, INT_MIN, INT_MAX}) {
+    const char* text = nullptr;
+    EXPECT_EQ(CallV4GetDataTypeAsStr(gpa_, bad, &text), kGpaStatusErrorInvalidParameter) << bad;
+    EXPECT_EQ(CallV4GetUsageTypeAsStr(gpa_, bad, &text), kGpaStatusErrorInvalidParameter) << bad;
+  }
+  ASSERT_EQ(gpa_->GpaEnableCounter(session_, 0), kGpaStatusOk);
+  ASSERT_EQ(gpa_->GpaBeginSession(session_), kGpaStatusOk);
+  int api_list = 0;  // any non-null pointer: the type is checked first
+  for (int bad : {-1, 3, 1000, INT_MIN}) {
+    GpaCommandListId list = nullptr;
+    EXPECT_EQ(CallV4BeginCommandList(gpa_, session_, 0, &api_list, bad, &list), kGpaStatusErrorInvalidParameter) << bad;
+  }
 }
 
 TEST_F(Gpa4Test, CreateSessionRefusesStreamingAndSqttOnAContextThatOffersNeither) {

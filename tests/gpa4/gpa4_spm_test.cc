@@ -146,6 +146,29 @@ TEST_F(Gpa4SpmTest, DerivedCountersAreEvaluatedCounterByCounterAtEveryTimestamp)
   }
 }
 
+TEST_F(Gpa4SpmTest, DerivedCountersNeedAnEndedSessionWhateverTheDataSessionNotEndedOtherwise) {
+  // As on an offline context, whose sessions never begin: the computation answers SessionNotEnded (documented in
+  // docs/gpa4.md), also for well-formed data, and so it does while the session runs.
+  ASSERT_EQ(gpa_->GpaEnableCounterByName(stream_, "FakeTotalWork"), kGpaStatusOk);
+  const std::vector<double> values(2, 1.0);
+  const GpaUInt64 timestamp = 1;
+  const GpaSpmCounterInfo infos[2] = {{0, 0, 0, 0}, {0, 0, 1, 1}};
+  GpaSpmData data{};
+  data.number_of_timestamps = 1;
+  data.number_of_spm_counter_info = 2;
+  data.number_of_counter_data = 2;
+  data.number_of_bytes_per_counter_data = 8;
+  data.timestamps = &timestamp;
+  data.spm_counter_info = infos;
+  data.counter_data_16bit = reinterpret_cast<const GpaUInt16*>(values.data());
+  GpaUInt64 result = 0;
+  EXPECT_EQ(gpa_->GpaSpmCalculateDerivedCounters(stream_, &data, 1, &result), kGpaStatusErrorSessionNotEnded);
+  ASSERT_EQ(gpa_->GpaBeginSession(stream_), kGpaStatusOk);
+  EXPECT_EQ(gpa_->GpaSpmCalculateDerivedCounters(stream_, &data, 1, &result), kGpaStatusErrorSessionNotEnded);
+  data.number_of_bytes_per_counter_data = 3;
+  EXPECT_EQ(gpa_->GpaSpmCalculateDerivedCounters(stream_, &data, 1, &result), kGpaStatusErrorInvalidParameter);
+}
+
 TEST_F(Gpa4SpmTest, TheExtensionsGiveEachSamplesSpanAndCounters) {
   auto info_of = Extension<OpenGpaGetStreamingInfoPtrType>("OpenGpaGetStreamingInfo");
   auto samples_of = Extension<OpenGpaGetStreamingSamplesPtrType>("OpenGpaGetStreamingSamples");

@@ -8,13 +8,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "abusive_clients.h"
 #include "exposition_parser.h"
 #include "log_capture.h"
 
@@ -58,6 +61,23 @@ std::string Exchange(uint16_t port, const std::string& request, bool* connected 
     response.append(buffer, static_cast<size_t>(received));
   }
   return response;
+}
+
+// A connected socket to 127.0.0.1:port with 3-second timeouts, or -1.
+int Connect(uint16_t port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  timeval timeout{3, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
 }
 
 std::string Body(const std::string& response) {
@@ -136,19 +156,42 @@ TEST_F(ServerTest, RejectsOtherPathsMethodsAndMalformedRequests) {
   EXPECT_EQ(bodies_served_.load(), 0);
 }
 
-TEST_F(ServerTest, RejectsMalformedVersionsAndOversizedHeaders) {
-  // Each is refused with 400 (malformed) or 505 (a version other than 1.0/1.1), never served. (CivetWeb
-  // echoes the version it read into its status line, so only the code is checked.)
-  for (const std::string request :
-       {std::string("GET /metrics HTTP/1.\xff\r\n\r\n"), std::string("GET /metrics HTTP/1.1x\r\n\r\n"),
-        std::string("GET /metrics FTP/1.1\r\n\r\n"), std::string("GET /metrics HTTP/9.9\r\n\r\n"),
-        "GET /metrics HTTP/1.1\r\nX: " + std::string(9000, 'a') + "\r\n\r\n"}) {
-    const std::string response = Exchange(server_->Port(), request);
-    EXPECT_TRUE(response.find(" 400 Bad Request\r\n") != std::string::npos ||
-                response.find(" 505 HTTP Version not supported\r\n") != std::string::npos)
-        << response.substr(0, 80);
+TEST_F(ServerTest, RejectsMalformedVersionsAndOversizedHeadersWithoutEchoingThem) {
+  // Malformed is 400, a well-formed version other than 1.0/1.1 is 505; never served. The status line is the
+  // server's own HTTP/1.0 or HTTP/1.1, whatever the client wrote (CivetWeb, used before, echoed "HTTP/1.\xff").
+  const std::string kBad = "HTTP/1.0 400 Bad Request";
+  const std::string kVersion = "HTTP/1.1 505 HTTP Version Not Supported";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"GET /metrics HTTP/1.\xff\r\n\r\n", kBad},
+      {"GET /metrics HTTP/1.1x\r\n\r\n", kBad},
+      {"GET /metrics FTP/1.1\r\n\r\n", kBad},
+      {"GET /metrics HTTP/9.9\r\n\r\n", kVersion},
+      {"GET /metrics HTTP/2.0\r\n\r\n", kVersion},
+      {"GET /metrics HTTP/1.1\r\nX: " + std::string(9000, 'a') + "\r\n\r\n", kBad},
+      {"GET /metrics HTTP/1.1\r\nno colon here\r\n\r\n", kBad},
+      {"GET /metrics HTTP/1.1\r\nX: a\r\n folded\r\n\r\n", kBad},
+      {"GET metrics HTTP/1.1\r\n\r\n", kBad},
+      {"GET /met rics HTTP/1.1\r\n\r\n", kBad},
+      {"G(T /metrics HTTP/1.1\r\n\r\n", kBad}};
+  for (const auto& [request, status] : cases) {
+    EXPECT_EQ(StatusLine(Exchange(server_->Port(), request)), status) << request.substr(0, 40);
   }
   EXPECT_EQ(bodies_served_.load(), 0);
+  EXPECT_EQ(server_->Stats().refused, cases.size());
+}
+
+TEST_F(ServerTest, AnswersAClientThatClosesItsSideAfterTheRequest) {
+  UniqueFd fd(Connect(server_->Port()));
+  const std::string request = "GET /metrics HTTP/1.0\r\n\r\n";
+  ASSERT_EQ(send(fd.Get(), request.data(), request.size(), MSG_NOSIGNAL), static_cast<ssize_t>(request.size()));
+  ASSERT_EQ(shutdown(fd.Get(), SHUT_WR), 0);
+  std::string response;
+  char buffer[4096];
+  for (ssize_t received; (received = recv(fd.Get(), buffer, sizeof buffer, 0)) > 0;) {
+    response.append(buffer, static_cast<size_t>(received));
+  }
+  EXPECT_EQ(StatusLine(response), "HTTP/1.0 200 OK");
+  EXPECT_NE(Body(response).find("opengpa_power_watts"), std::string::npos);
 }
 
 TEST_F(ServerTest, AcceptsAQueryStringOnMetrics) {
@@ -156,7 +199,7 @@ TEST_F(ServerTest, AcceptsAQueryStringOnMetrics) {
 }
 
 TEST_F(ServerTest, KeepsServingAfterAClientThatSendsNothing) {
-  // A client that connects and stays silent is dropped after the server's 2-second timeout.
+  // A client that connects and stays silent holds nothing a scrape needs (and is dropped after 1 s).
   UniqueFd silent(socket(AF_INET, SOCK_STREAM, 0));
   sockaddr_in address{};
   address.sin_family = AF_INET;
@@ -166,23 +209,6 @@ TEST_F(ServerTest, KeepsServingAfterAClientThatSendsNothing) {
   const auto begin = std::chrono::steady_clock::now();
   EXPECT_EQ(StatusLine(Exchange(server_->Port(), "GET /metrics HTTP/1.1\r\n\r\n")), "HTTP/1.1 200 OK");
   EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(3));
-}
-
-// A connected socket to 127.0.0.1:port with 3-second timeouts, or -1.
-int Connect(uint16_t port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  timeval timeout{3, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(port);
-  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
 }
 
 using Clock = std::chrono::steady_clock;
@@ -227,9 +253,9 @@ TEST_F(ServerTest, AClientTricklingItsRequestIsCutOffAtTheDeadlineWhileScrapesGo
 }
 
 TEST_F(ServerTest, IdleConnectionsDoNotDelayAScrape) {
-  // Fewer idle connections than worker threads: the scrape gets a free worker at once.
+  // A few idle connections (issue 35's load is below): the scrape is answered at once.
   std::vector<std::unique_ptr<UniqueFd>> idle;
-  for (int i = 0; i < ServerLimits{}.worker_threads - 1; ++i) {
+  for (int i = 0; i < 3; ++i) {
     idle.push_back(std::make_unique<UniqueFd>(Connect(server_->Port())));
     ASSERT_GE(idle.back()->Get(), 0);
   }
@@ -262,11 +288,185 @@ TEST_F(ServerTest, FiftyConcurrentClientsAreAllAnswered) {
   EXPECT_LT(Clock::now() - begin, std::chrono::seconds(10));  // a safety net; latency is for benchmarks
 }
 
+// One scrape on a fresh connection, every step bounded by 3 s (connect included: a server whose listen queue
+// is full leaves a connect hanging): whether the answer was a whole 200, and how long it took.
+struct TimedScrape {
+  bool ok = false;
+  Clock::duration took{};
+};
+TimedScrape ScrapeOnce(uint16_t port) {
+  const auto begin = Clock::now();
+  UniqueFd fd(socket(AF_INET, SOCK_STREAM, 0));
+  timeval timeout{3, 0};
+  setsockopt(fd.Get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd.Get(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);  // bounds connect(2) too
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+  TimedScrape scrape;
+  if (connect(fd.Get(), reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
+    const std::string request = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+    send(fd.Get(), request.data(), request.size(), MSG_NOSIGNAL);
+    std::string response;
+    char buffer[4096];
+    for (int reads = 0; reads < 1000; ++reads) {
+      const ssize_t received = recv(fd.Get(), buffer, sizeof buffer, 0);
+      if (received <= 0) break;
+      response.append(buffer, static_cast<size_t>(received));
+    }
+    scrape.ok =
+        StatusLine(response) == "HTTP/1.1 200 OK" && Body(response).find("opengpa_power_watts") != std::string::npos;
+  }
+  scrape.took = Clock::now() - begin;
+  return scrape;
+}
+
+TEST_F(ServerTest, ScrapesAreAnsweredWithinASecondAtP99While200SilentAnd50TricklingClientsPress) {
+  // Issue 35's load: 200 connections that send nothing and 50 that trickle a request a byte per 100 ms, each
+  // opened again as soon as the server closes it. 100 scrapes, one every 50 ms, must all be answered, 99 of
+  // them within 1 s (a Prometheus scrape timeout is 10 s by default, 1 s in tight setups). Latency is the
+  // assertion here, so it is timed; on loopback a scrape takes well under a millisecond when nothing waits.
+  testing::AbusiveClients abuse(server_->Port(), {200, 50, std::chrono::milliseconds(100), 50000});
+  ASSERT_TRUE(abuse.WaitUntilAllConnected(std::chrono::seconds(10)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // every abusive connection accepted and waiting
+  std::vector<double> latencies_ms;
+  int failed = 0;
+  int failed_in_a_row = 0;
+  const auto give_up = Clock::now() + std::chrono::seconds(60);  // bounds the test when the server starves
+  while (latencies_ms.size() < 100 && failed_in_a_row < 5 && Clock::now() < give_up) {
+    const TimedScrape scrape = ScrapeOnce(server_->Port());
+    latencies_ms.push_back(std::chrono::duration<double, std::milli>(scrape.took).count());
+    failed += scrape.ok ? 0 : 1;
+    failed_in_a_row = scrape.ok ? 0 : failed_in_a_row + 1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::vector<double> sorted = latencies_ms;
+  std::sort(sorted.begin(), sorted.end());
+  const double p50 = sorted[sorted.size() / 2];
+  const double p99 = sorted[(sorted.size() * 99 + 99) / 100 - 1];
+  std::printf(
+      "scrapes: %zu, failed %d, p50 %.1f ms, p99 %.1f ms, max %.1f ms; abusive connections open %d, closed by "
+      "the server %llu\n",
+      sorted.size(), failed, p50, p99, sorted.back(), abuse.Open(),
+      static_cast<unsigned long long>(abuse.ClosedByServer()));
+  EXPECT_EQ(sorted.size(), 100u);
+  EXPECT_EQ(failed, 0);
+  EXPECT_LT(p99, 1000.0);
+  const ServerStats stats = server_->Stats();
+  EXPECT_GE(stats.answered, 100u);
+  EXPECT_GT(stats.cut_silent, 0u) << "silent connections were never cut";
+  EXPECT_GT(stats.cut_unfinished, 0u) << "trickling connections were never cut";
+}
+
+// Waits (at most 5 s) until the server's counts satisfy `holds`: they are updated on the server's thread.
+template <typename Condition>
+bool StatsReach(const MetricsHttpServer& server, Condition holds) {
+  const auto give_up = Clock::now() + std::chrono::seconds(5);
+  while (!holds(server.Stats()) && Clock::now() < give_up) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return holds(server.Stats());
+}
+
+// A server with the given limits serving a fixed body.
+std::unique_ptr<MetricsHttpServer> StartWith(const ServerLimits& limits, std::string body = "# EOF\n") {
+  std::unique_ptr<MetricsHttpServer> server;
+  EXPECT_EQ(MetricsHttpServer::Start(
+                {"127.0.0.1", 0}, limits, [body](ExpositionFormat) { return body; }, &server),
+            kGpaStatusOk);
+  return server;
+}
+
+TEST(MetricsHttpServer, ASilentConnectionIsClosedAtItsFirstByteDeadlineNeverBefore) {
+  ServerLimits limits;
+  limits.first_byte_ms = 200;
+  auto server = StartWith(limits);
+  ASSERT_NE(server, nullptr);
+  const auto begin = Clock::now();
+  UniqueFd silent(Connect(server->Port()));
+  ASSERT_GE(silent.Get(), 0);
+  char byte;
+  EXPECT_EQ(recv(silent.Get(), &byte, 1, 0), 0) << "the server did not close the silent connection within 3 s";
+  const auto waited = Clock::now() - begin;
+  EXPECT_GE(waited, std::chrono::milliseconds(200));
+  EXPECT_TRUE(StatsReach(*server, [](const ServerStats& s) { return s.cut_silent == 1 && s.open == 0; }))
+      << "cut_silent " << server->Stats().cut_silent << ", open " << server->Stats().open;
+}
+
+// A connected socket from `source` (any 127.x.y.z is loopback, so tests can play several client addresses).
+int ConnectFrom(const char* source, uint16_t port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  timeval timeout{3, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  inet_pton(AF_INET, source, &local.sin_addr);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0 ||
+      connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+TEST(MetricsHttpServer, OverTheCapTheLongestWaitingConnectionOfTheBusiestClientIsClosed) {
+  // Cap 5. 127.0.0.2 opens one silent connection first (the oldest of all), then 127.0.0.1 opens 12: only
+  // 127.0.0.1's are closed to make room (it holds the most), never more than 5 are open, and the scrape that
+  // follows is admitted and answered. 127.0.0.2's connection, still open, is then answered too.
+  ServerLimits limits;
+  limits.max_connections = 5;
+  limits.first_byte_ms = 60000;  // only the cap closes them here
+  limits.request_deadline_ms = 60000;
+  auto server = StartWith(limits);
+  ASSERT_NE(server, nullptr);
+  UniqueFd other(ConnectFrom("127.0.0.2", server->Port()));
+  ASSERT_GE(other.Get(), 0);
+  std::vector<std::unique_ptr<UniqueFd>> silent;
+  for (int i = 0; i < 12; ++i) {
+    silent.push_back(std::make_unique<UniqueFd>(ConnectFrom("127.0.0.1", server->Port())));
+    ASSERT_GE(silent.back()->Get(), 0);
+  }
+  EXPECT_EQ(StatusLine(Exchange(server->Port(), "GET /metrics HTTP/1.1\r\n\r\n")), "HTTP/1.1 200 OK");
+  ServerStats stats = server->Stats();
+  EXPECT_LE(stats.peak_open, 5u);
+  EXPECT_EQ(stats.accepted, 14u);
+  EXPECT_EQ(stats.evicted, 14u - 5u);
+  EXPECT_EQ(stats.turned_away, 0u);
+  const std::string request = "GET /metrics HTTP/1.0\r\n\r\n";
+  send(other.Get(), request.data(), request.size(), MSG_NOSIGNAL);
+  char buffer[64] = {};
+  ASSERT_GT(recv(other.Get(), buffer, sizeof buffer - 1, 0), 0) << "127.0.0.2's connection was closed";
+  EXPECT_EQ(StatusLine(buffer), "HTTP/1.0 200 OK");
+}
+
+TEST(MetricsHttpServer, AClientThatDoesNotReadItsAnswerIsCutAtTheAnswerDeadline) {
+  ServerLimits limits;
+  limits.answer_deadline_ms = 300;
+  auto server = StartWith(limits, std::string(32 << 20, 'x'));  // far more than the socket buffers hold
+  ASSERT_NE(server, nullptr);
+  const int small = 4096;
+  UniqueFd fd(socket(AF_INET, SOCK_STREAM, 0));
+  setsockopt(fd.Get(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(server->Port());
+  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+  ASSERT_EQ(connect(fd.Get(), reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  const std::string request = "GET /metrics HTTP/1.1\r\n\r\n";
+  send(fd.Get(), request.data(), request.size(), MSG_NOSIGNAL);
+  // Never read: cut once the deadline passes (waited for at most 5 s).
+  EXPECT_TRUE(StatsReach(*server, [](const ServerStats& s) { return s.cut_not_reading == 1 && s.open == 0; }))
+      << "cut_not_reading " << server->Stats().cut_not_reading << ", open " << server->Stats().open;
+}
+
 TEST(MetricsHttpServer, RejectsLimitsBelowOne) {
   testing::LogCapture log;
   std::unique_ptr<MetricsHttpServer> server;
   ServerLimits limits;
-  limits.worker_threads = 0;
+  limits.max_connections = 0;
   EXPECT_EQ(MetricsHttpServer::Start(
                 {"127.0.0.1", 0}, limits, [](ExpositionFormat) { return std::string(); }, &server),
             kGpaStatusErrorInvalidParameter);
@@ -277,7 +477,7 @@ TEST_F(ServerTest, StopsListeningWhenDestroyed) {
   const uint16_t port = server_->Port();
   const auto begin = std::chrono::steady_clock::now();
   server_.reset();
-  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(3));  // CivetWeb polls every 2 s
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(3));
   bool connected = true;
   Exchange(port, "GET /metrics HTTP/1.1\r\n\r\n", &connected);
   EXPECT_FALSE(connected);

@@ -6,17 +6,24 @@
 temporary configuration that scrapes that endpoint every second and a temporary TSDB; the check passes
 once Prometheus's HTTP API answers `opengpa_power_watts` with 123.456 and `up` with 1 for the target.
 Everything is bounded: both processes are killed at the end, and the whole check gives up after 75 s.
+
+With --abuse SILENT,TRICKLING (issue 35), once Prometheus has scraped the endpoint, that many connections that
+send nothing and that trickle a request a byte per 100 ms (each opened again as soon as the server closes it)
+press on the endpoint for --window-s seconds; every scrape Prometheus made in that window must have found the
+target up (min_over_time(up) = 1, and at least half the scrapes a 1 s interval gives).
 """
 import argparse
 import json
 import os
 import re
+import selectors
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -40,6 +47,67 @@ def query(prometheus_port, expression):
     return answer["data"]["result"]
 
 
+class AbusiveClients:
+    """`silent` connections that send nothing and `trickling` ones that send the start of a request, then a
+    byte per 100 ms; a connection the server closes is opened again at once (at most max_connects in all)."""
+
+    def __init__(self, port, silent, trickling, max_connects=200000):
+        self.port = port
+        self.kinds = ["silent"] * silent + ["trickling"] * trickling
+        self.max_connects = max_connects
+        self.connects = 0
+        self.closed_by_server = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def open(self, selector, kind):
+        if self.connects >= self.max_connects:
+            return
+        self.connects += 1
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setblocking(False)
+        s.connect_ex(("127.0.0.1", self.port))
+        state = {"kind": kind, "next": time.monotonic(), "started": False}
+        selector.register(s, selectors.EVENT_READ, state)
+
+    def run(self):
+        selector = selectors.DefaultSelector()
+        for kind in self.kinds:
+            self.open(selector, kind)
+        while not self.stopping.is_set():
+            now = time.monotonic()
+            for key in list(selector.get_map().values()):
+                state = key.data
+                if state["kind"] == "trickling" and now >= state["next"]:
+                    try:
+                        key.fileobj.send(b"a" if state["started"] else b"GET /metrics HTTP/1.1\r\nX-Slow: ")
+                        state["started"] = True
+                    except (BlockingIOError, InterruptedError):
+                        pass
+                    except OSError:
+                        pass  # closed: the read below sees it
+                    state["next"] = now + 0.1
+            for key, _ in selector.select(timeout=0.02):
+                try:
+                    data = key.fileobj.recv(512)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    selector.unregister(key.fileobj)
+                    key.fileobj.close()
+                    self.closed_by_server += 1
+                    self.open(selector, key.data["kind"])
+        for key in list(selector.get_map().values()):
+            key.fileobj.close()
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=10)
+
+
 def stop(process):
     if process is None or process.poll() is not None:
         return
@@ -51,12 +119,42 @@ def stop(process):
         process.wait()
 
 
+def check_under_abuse(args, prometheus_port, monitor_port, silent, trickling, monitor):
+    """Presses on the endpoint for the window, then asks Prometheus what its scrapes saw in it."""
+    abuse = AbusiveClients(monitor_port, silent, trickling)
+    try:
+        time.sleep(args.window_s)
+        if monitor.poll() is not None:
+            print("FAIL: opengpa monitor exited (%s) under the abusive clients" % monitor.returncode)
+            return 1
+        window = "%ds" % (args.window_s - 2)  # inside the window: the abuse was on for all of it
+        count = query(prometheus_port, 'count_over_time(up{job="opengpa"}[%s])' % window)
+        lowest = query(prometheus_port, 'min_over_time(up{job="opengpa"}[%s])' % window)
+        total = query(prometheus_port, 'sum_over_time(up{job="opengpa"}[%s])' % window)
+    finally:
+        abuse.stop()
+    scrapes = int(float(count[0]["value"][1])) if count else 0
+    up = int(float(total[0]["value"][1])) if total else 0
+    summary = ("%d silent + %d trickling clients for %d s (%d connections opened, %d closed by the server): "
+               "up=1 in %d of %d scrapes" % (silent, trickling, args.window_s, abuse.connects,
+                                             abuse.closed_by_server, up, scrapes))
+    if scrapes >= (args.window_s - 2) // 2 and lowest and lowest[0]["value"][1] == "1":
+        print("PASS: " + summary)
+        return 0
+    print("FAIL: " + summary)
+    return 1
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--opengpa", required=True)
     parser.add_argument("--prometheus", required=True)
     parser.add_argument("--fake-nvml", required=True)
+    parser.add_argument("--abuse", help="SILENT,TRICKLING connections pressing on the endpoint")
+    parser.add_argument("--window-s", type=int, default=20)
     args = parser.parse_args()
+    silent, trickling = (int(n) for n in args.abuse.split(",")) if args.abuse else (0, 0)
+    deadline_s = DEADLINE_S + (args.window_s + 15 if args.abuse else 0)
     prometheus = shutil.which(args.prometheus)
     if prometheus is None:
         print("FAIL: no prometheus binary (%s); scripts/install_deps.sh installs Debian's prometheus" % args.prometheus)
@@ -69,7 +167,7 @@ def main():
         monitor_log = open(os.path.join(work, "monitor.log"), "w+")
         monitor = subprocess.Popen(
             [args.opengpa, "monitor", "--prometheus", "127.0.0.1:0", "--counters", "power_watts",
-             "--interval-ms", "100", "--duration-s", str(DEADLINE_S + 10)],
+             "--interval-ms", "100", "--duration-s", str(deadline_s + 10)],
             stdout=subprocess.DEVNULL, stderr=monitor_log, env=environment)
         start = time.monotonic()
         monitor_port = None
@@ -112,7 +210,9 @@ def main():
                         len(up) == 1 and up[0]["value"][1] == "1"):
                     print("PASS: Prometheus %s scraped opengpa monitor on 127.0.0.1:%d: %s after %.1f s" %
                           (prometheus_port, monitor_port, last, time.monotonic() - start))
-                    return 0
+                    if not args.abuse:
+                        return 0
+                    return check_under_abuse(args, prometheus_port, monitor_port, silent, trickling, monitor)
             except (OSError, RuntimeError, ValueError, KeyError) as error:
                 last = "query failed: %s" % error
             time.sleep(0.5)

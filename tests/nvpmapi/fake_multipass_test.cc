@@ -2,6 +2,9 @@
 // OpenGpaNvPmCreateContextFromGpaLibrary): with one counter of a block per pass, FakeTotalWork
 // (FakeCycles + FakeItems, both of block 0) needs two passes, and FakeBusyPercent and FakeScaledBytes (both
 // reading block 1) cannot share one. Fake hardware counter h of sample slot s reads (h + 1) * 1000 + 7 s + 3.
+#include <climits>
+
+#include "c_enum_callers.h"
 #include "nvpm_test_fixture.h"
 #include "tests/core/fake_backend.h"
 
@@ -49,6 +52,18 @@ TEST_F(FakeNvPm, ExperimentPassesAreTheLibrarysPassesAndObjectsReadEveryPass) {
     NVPMUINT64 value = 0, cycles = 0;
     ASSERT_EQ(api_->GetCounterValueByName(context_, "FakeTotalWork", object, &value, &cycles), NVPM_OK);
     EXPECT_EQ(double(value), FakeTotalWork(int(object))) << "object " << object;
+  }
+}
+
+TEST_F(FakeNvPm, AttributesOutsideNvpmattributeFromCAreInvalidParameters) {
+  // Read as an int and range-checked (UBSan's enum check, in the sanitizer run, fails the test otherwise).
+  const NVPMCounterID id = Id(context_, "FakeTotalWork");
+  NVPMUINT64 value = 0;
+  ASSERT_EQ(CallGetCounterAttribute(api_, id, NVPMA_COUNTER_TYPE, &value), NVPM_OK);
+  for (int bad : {-1, 5, 1000, INT_MIN, INT_MAX}) {
+    EXPECT_EQ(CallGetCounterAttribute(api_, id, bad, &value), NVPM_ERROR_INVALID_PARAMETER) << bad;
+    EXPECT_NE(LastMessage().find("attribute " + std::to_string(bad) + " is not offered"), std::string::npos)
+        << LastMessage();
   }
 }
 

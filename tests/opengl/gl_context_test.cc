@@ -22,9 +22,11 @@ TEST_F(GlContextTest, OpensTheEglContextCurrentOnThisThread) {
   const char* name = nullptr;
   ASSERT_EQ(GpaGetDeviceName(sampler_->context(), &name), kGpaStatusOk);
   EXPECT_EQ(std::string(name), gl_->renderer());
-  GpaHwGeneration generation = kGpaHwGenerationNone;
-  ASSERT_EQ(GpaGetDeviceGeneration(sampler_->context(), &generation), kGpaStatusOk);
-  EXPECT_EQ(generation, IsSoftwareRenderer() ? kGpaHwGenerationSoftware : kGpaHwGenerationNvidia);
+  // Read as an int: kGpaHwGenerationSoftware (opengpa_ext.h) is outside GpaHwGeneration, and C++ may not load
+  // it as the enum (UBSan's enum check, docs/sanitizers.md).
+  int generation = kGpaHwGenerationNone;
+  ASSERT_EQ(GpaGetDeviceGeneration(sampler_->context(), reinterpret_cast<GpaHwGeneration*>(&generation)), kGpaStatusOk);
+  EXPECT_EQ(generation, static_cast<int>(IsSoftwareRenderer() ? kGpaHwGenerationSoftware : kGpaHwGenerationNvidia));
   GpaContextSampleTypeFlags types = 0;
   ASSERT_EQ(GpaGetSupportedSampleTypes(sampler_->context(), &types), kGpaStatusOk);
   EXPECT_EQ(types, static_cast<GpaContextSampleTypeFlags>(kGpaContextSampleTypeDiscreteCounter));

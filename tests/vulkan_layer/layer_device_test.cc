@@ -1,5 +1,6 @@
 // What the layer adds to the device: its extensions, VK_AMD_gpa_interface's features and properties,
 // VK_AMD_shader_core_properties from what the device reports, and the clocks (reported, never changed).
+#include <climits>
 #include <cstring>
 #include <set>
 
@@ -151,6 +152,19 @@ TEST_F(LayerDeviceTest, ClocksAreReportedAndOnlyTheDefaultModeIsAccepted) {
   }
   mode.clockMode = static_cast<VkGpaDeviceClockModeAMD>(42);
   LayerMessages([&] { EXPECT_EQ(gpa().SetGpaDeviceClockMode(vk(), &mode), VK_ERROR_VALIDATION_FAILED_EXT); });
+  // Values outside the enum's range, as C may store them: read as ints (UBSan fails the sanitizer run otherwise).
+  for (int bad : {-1, INT_MIN}) {
+    StoreInt(&mode.clockMode, bad);
+    const std::string messages =
+        LayerMessages([&] { EXPECT_EQ(gpa().SetGpaDeviceClockMode(vk(), &mode), VK_ERROR_VALIDATION_FAILED_EXT); });
+    EXPECT_NE(messages.find("clockMode " + std::to_string(bad) + " is not"), std::string::npos) << messages;
+  }
+  mode.clockMode = VK_GPA_DEVICE_CLOCK_MODE_DEFAULT_AMD;
+  StoreInt(&mode.sType, -1);
+  LayerMessages([&] { EXPECT_EQ(gpa().SetGpaDeviceClockMode(vk(), &mode), VK_ERROR_VALIDATION_FAILED_EXT); });
+  VkGpaDeviceGetClockInfoAMD bad_info{};
+  StoreInt(&bad_info.sType, INT_MIN);
+  LayerMessages([&] { EXPECT_EQ(gpa().GetGpaDeviceClockInfo(vk(), &bad_info), VK_ERROR_VALIDATION_FAILED_EXT); });
   LayerMessages([&] { EXPECT_EQ(gpa().SetGpaDeviceClockMode(vk(), nullptr), VK_ERROR_VALIDATION_FAILED_EXT); });
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,13 @@ class LayerTest : public ::testing::Test {
   VkQueryPool bounds() const { return bounds_; }
   void WriteBounds(VkCommandBuffer command_buffer, std::uint32_t query);  // resets it first (outside render passes)
   std::uint64_t ReadBound(std::uint32_t query);
+
+  // Stores `value` in an enum field as a C application may (any int), without C++ forming the enum value.
+  template <typename Enum>
+  static void StoreInt(Enum* field, int value) {
+    static_assert(sizeof(Enum) == sizeof(int), "a C enum field");
+    std::memcpy(field, &value, sizeof value);
+  }
 
   // stderr of the layer while `action` runs (its misuse reports).
   template <typename Action>

@@ -1,5 +1,9 @@
 // Wrong use of VK_AMD_gpa_interface: each is answered with an error VkResult (or, for the commands that
 // return nothing, records nothing) and a message on stderr naming the rule; none crashes.
+#include <climits>
+#include <string>
+#include <vector>
+
 #include "layer_fixture.h"
 
 namespace opengpa::layertest {
@@ -58,6 +62,26 @@ TEST_F(LayerMisuseTest, BadSampleDescriptionsAreRefused) {
   LayerMessages([&] {
     EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &bad_type, &id), VK_ERROR_VALIDATION_FAILED_EXT);
   });
+  // Values outside the enums' ranges, as C may store them: read as ints (UBSan fails the sanitizer run otherwise).
+  for (int bad : {-1, INT_MIN}) {
+    StoreInt(&bad_type.sampleType, bad);
+    const std::string messages = LayerMessages([&] {
+      EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &bad_type, &id), VK_ERROR_VALIDATION_FAILED_EXT);
+    });
+    EXPECT_NE(messages.find("sampleType " + std::to_string(bad) + " is not"), std::string::npos) << messages;
+    std::vector<VkGpaPerfCounterAMD> bad_block(1);
+    StoreInt(&bad_block[0].blockType, bad);
+    const VkGpaSampleBeginInfoAMD cumulative = CumulativeInfo(bad_block);
+    const std::string block_messages = LayerMessages([&] {
+      EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &cumulative, &id), VK_ERROR_FEATURE_NOT_PRESENT);
+    });
+    EXPECT_NE(block_messages.find("(block " + std::to_string(bad) + ","), std::string::npos) << block_messages;
+    VkGpaSampleBeginInfoAMD negative_stype = TimingInfo();
+    StoreInt(&negative_stype.sType, bad);
+    LayerMessages([&] {
+      EXPECT_EQ(gpa().CmdBeginGpaSample(command_buffer, session, &negative_stype, &id), VK_ERROR_VALIDATION_FAILED_EXT);
+    });
+  }
   VkGpaSampleBeginInfoAMD bad_stype = TimingInfo();
   bad_stype.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
   LayerMessages([&] {

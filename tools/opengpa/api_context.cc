@@ -5,19 +5,17 @@
 namespace opengpa::cli {
 
 std::unique_ptr<ApiContext> CreateApiContext(const ContextRequest& request, std::string* error) {
-  if (!request.chip.empty() && request.api != kGpaApiCuda) {
+  if (!request.chip.empty() && request.api != client::kApiCuda) {
     *error = "--chip " + request.chip + " opens an offline CUDA context; it cannot be combined with --api " +
              std::string(ApiShortName(request.api));
     return nullptr;
   }
-  switch (static_cast<int>(request.api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
-    case static_cast<int>(kGpaApiCuda): return CreateCudaApiContext(request, error);
+  switch (request.api) {
+    case client::kApiCuda: return CreateCudaApiContext(request, error);
     case kGpaApiVulkan: return CreateVulkanApiContext(request, error);
     case kGpaApiOpengl: return CreateOpenGlApiContext(request, error);
     case kGpaApiOpencl: return CreateOpenClApiContext(request, error);
-    default:
-      *error = "api " + std::to_string(static_cast<int>(request.api)) + " is not supported by opengpa";
-      return nullptr;
+    default: *error = "api " + std::to_string(request.api) + " is not supported by opengpa"; return nullptr;
   }
 }
 

@@ -7,13 +7,14 @@
 #include <memory>
 #include <string>
 
+#include "client/gpa_library_search.h"  // ApiNumber
 #include "gpu_performance_api/gpu_perf_api_types.h"
-#include "gpu_performance_api/opengpa_ext.h"  // kGpaApiCuda
+#include "gpu_performance_api/opengpa_ext.h"
 
 namespace opengpa::cli {
 
 struct ContextRequest {
-  GpaApiType api = kGpaApiCuda;
+  client::ApiNumber api = client::kApiCuda;
   int device = -1;   // index among the API's devices; -1: the best one (a discrete GPU before a CPU driver)
   std::string chip;  // CUDA only: no device, an offline context for this chip ("GH100")
 };

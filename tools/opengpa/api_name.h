@@ -7,20 +7,21 @@
 #include <string>
 #include <string_view>
 
+#include "client/gpa_library_search.h"  // ApiNumber
 #include "gpu_performance_api/gpu_perf_api_types.h"
 #include "gpu_performance_api/opengpa_ext.h"  // kGpaApiCuda
 
 namespace opengpa::cli {
 
 // For CLI11's transform; long spellings (vulkan, opengl, opencl) are accepted too.
-std::map<std::string, GpaApiType> ApiNames();
+std::map<std::string, client::ApiNumber> ApiNames();
 
-// For CLI11's transform of --api: any case of ApiNames(); the value becomes the GpaApiType's number. An
+// For CLI11's transform of --api: any case of ApiNames(); the value becomes the API's number. An
 // unknown name is refused naming it and the choices ("unknown API 'metal' (choose cuda, vk, gl or cl)").
 std::function<std::string(std::string&)> ApiNameTransform();
 
 // "cuda", "vk", "gl", "cl"; "unknown" otherwise.
-std::string_view ApiShortName(GpaApiType api);
+std::string_view ApiShortName(client::ApiNumber api);
 
 }  // namespace opengpa::cli
 

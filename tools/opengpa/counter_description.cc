@@ -5,13 +5,14 @@
 namespace opengpa::cli {
 namespace {
 
-std::string GenerationName(GpaHwGeneration generation) {
-  switch (static_cast<int>(generation)) {  // int: kGpaHwGenerationSoftware is outside the enumerators
+// `generation`: GpaGetDeviceGeneration's answer as an int (kGpaHwGenerationSoftware lies outside the enum).
+std::string GenerationName(int generation) {
+  switch (generation) {
     case kGpaHwGenerationNvidia: return "nvidia";
     case kGpaHwGenerationIntel: return "intel";
     case static_cast<int>(kGpaHwGenerationSoftware): return "software";
     case kGpaHwGenerationNone: return "none";
-    default: return "amd-gfx" + std::to_string(static_cast<int>(generation));
+    default: return "amd-gfx" + std::to_string(generation);
   }
 }
 
@@ -105,8 +106,11 @@ bool DescribeDevice(const GpaLibrary& library, const GpaContext& context, Device
                          "GpaGetDeviceAndRevisionId", error)) {
     return false;
   }
-  GpaHwGeneration generation{};
-  if (!library.Succeeded(gpa.GpaGetDeviceGeneration(context.Id(), &generation), "GpaGetDeviceGeneration", error)) {
+  // Read as an int: kGpaHwGenerationSoftware (opengpa_ext.h) is outside GpaHwGeneration, and C++ may not load it as
+  // the enum (UBSan's enum check); the library writes the bytes.
+  int generation = kGpaHwGenerationNone;
+  if (!library.Succeeded(gpa.GpaGetDeviceGeneration(context.Id(), reinterpret_cast<GpaHwGeneration*>(&generation)),
+                         "GpaGetDeviceGeneration", error)) {
     return false;
   }
   out->generation = GenerationName(generation);

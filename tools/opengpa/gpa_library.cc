@@ -41,7 +41,7 @@ std::string CuptiMissingHint() {
 GpaErrorLogMute::GpaErrorLogMute() { ++error_mutes; }
 GpaErrorLogMute::~GpaErrorLogMute() { --error_mutes; }
 
-std::unique_ptr<GpaLibrary> GpaLibrary::Load(GpaApiType api, bool verbose, std::string* error) {
+std::unique_ptr<GpaLibrary> GpaLibrary::Load(client::ApiNumber api, bool verbose, std::string* error) {
   verbose_logging = verbose;
   const std::string beside = LibraryDirectoryBesideExecutable();
   const std::string file = client::GpaLibraryFileName(api);
@@ -70,7 +70,7 @@ std::unique_ptr<GpaLibrary> GpaLibrary::Load(GpaApiType api, bool verbose, std::
   return library;
 }
 
-GpaLibrary::GpaLibrary(PrivateKey, GpaApiType api, std::unique_ptr<client::LoadedGpaLibrary> loaded)
+GpaLibrary::GpaLibrary(PrivateKey, client::ApiNumber api, std::unique_ptr<client::LoadedGpaLibrary> loaded)
     : api_(api), loaded_(std::move(loaded)) {}
 
 GpaLibrary::~GpaLibrary() { initialized_.reset(); }

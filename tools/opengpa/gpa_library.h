@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "client/gpa_library_search.h"  // ApiNumber
 #include "client/loaded_gpa_library.h"
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "opengpa/opengpa.hpp"
@@ -22,27 +23,27 @@ class GpaLibrary {
  public:
   // Looks in <directory of the executable>/../lib first, then the dynamic loader's search path
   // (LD_LIBRARY_PATH, ...). GPA's own log messages go to stderr: errors always, messages when verbose.
-  static std::unique_ptr<GpaLibrary> Load(GpaApiType api, bool verbose, std::string* error);
+  static std::unique_ptr<GpaLibrary> Load(client::ApiNumber api, bool verbose, std::string* error);
 
   struct PrivateKey {  // only Load constructs one
    private:
     PrivateKey() = default;
     friend class GpaLibrary;
   };
-  GpaLibrary(PrivateKey, GpaApiType api, std::unique_ptr<client::LoadedGpaLibrary> loaded);
+  GpaLibrary(PrivateKey, client::ApiNumber api, std::unique_ptr<client::LoadedGpaLibrary> loaded);
   ~GpaLibrary();
   GpaLibrary(const GpaLibrary&) = delete;
   GpaLibrary& operator=(const GpaLibrary&) = delete;
 
   const GpaFunctionTable& Gpa() const { return loaded_->Table(); }
   const OpenGpaExtensions& Extensions() const { return loaded_->Extensions(); }
-  GpaApiType Api() const { return api_; }
+  client::ApiNumber Api() const { return api_; }
 
   // True for kGpaStatusOk; otherwise false and *error = "<what>: <GPA status string> (<status number>)".
   bool Succeeded(GpaStatus status, std::string_view what, std::string* error) const;
 
  private:
-  GpaApiType api_;
+  client::ApiNumber api_;
   std::unique_ptr<client::LoadedGpaLibrary> loaded_;  // declared first: unloaded after GpaDestroy
   std::optional<opengpa::Library> initialized_;       // GpaInitialize done; GpaDestroy when reset
 };

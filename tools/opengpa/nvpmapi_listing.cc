@@ -44,7 +44,7 @@ std::string Text(NVPMCounterID id, NVPMRESULT (*get)(NVPMCounterID, char*, NVPMU
 bool ListThroughNvPmApi(const ContextOptions& options, bool names_only, TextTable* table, std::string* title,
                         std::string* error) {
   ContextRequest request;
-  request.api = options.api == kGpaApiLast ? kGpaApiCuda : options.api;
+  request.api = options.api == kGpaApiLast ? client::kApiCuda : options.api;
   request.device = options.device;
   request.chip = options.chip;
   if (options.api == kGpaApiLast && options.chip.empty()) {

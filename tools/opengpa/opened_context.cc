@@ -37,7 +37,7 @@ std::unique_ptr<OpenedContext> OpenedContext::Open(const ContextOptions& options
       *error = "choose an API with --api cuda|vk|gl|cl (or a chip with --chip)";
       return nullptr;
     }
-    request.api = kGpaApiCuda;
+    request.api = client::kApiCuda;
   }
   if (!request.chip.empty() && request.device >= 0) {
     *error = "--chip " + request.chip + " and --device " + std::to_string(request.device) +

@@ -15,7 +15,7 @@
 namespace opengpa::cli {
 
 struct ContextOptions {
-  GpaApiType api = kGpaApiLast;  // kGpaApiLast: not given
+  client::ApiNumber api = kGpaApiLast;  // kGpaApiLast: not given
   int device = -1;
   std::string chip;
   bool hardware = false;

@@ -138,7 +138,7 @@ PassCountOracle MakePassCountOracle(const GpaLibrary& library, const GpaSession&
 
 // What `opengpa passes` found, for the writers.
 struct PassesReport {
-  GpaApiType api;
+  client::ApiNumber api;
   DeviceDescription device;
   std::string opened_as;
   std::vector<GpaUInt32> indices;

@@ -12,6 +12,13 @@
 // run that profiled nothing writes nothing. Ctrl-C reaches the program (program_launcher.h); what was
 // collected until it ended is written, and the temporary sample stream is removed. The exit code is the
 // program's own when it ran.
+//
+// Nothing collected is lost (issue 35): SIGINT, SIGTERM, SIGHUP and SIGQUIT are held until the outputs are
+// written (signal_guard.h); each output is written to a temporary name and renamed when complete
+// (output_file.h); the sample stream is kept, and its path printed, when any output fails or a signal arrives
+// after the program ended; a stream the program could not write whole (a full $TMPDIR) is reported as
+// "sample stream truncated: <reason>" with a non-zero exit; streams left by an opengpa that was killed are
+// named at the start of the next run (sample_stream_file.h).
 #include <unistd.h>
 
 #include <chrono>
@@ -19,7 +26,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <map>
+#include <memory>
+#include <vector>
 
 #include "api_name.h"
 #include "choice_option.h"
@@ -34,14 +45,17 @@
 #include "profiler/profile_writers.h"
 #include "profiler/replay_merge.h"
 #include "profiler/sample_stream.h"
+#include "profiler/stream_status.h"
 #include "program_launcher.h"
+#include "sample_stream_file.h"
+#include "signal_guard.h"
 #include "terminal.h"
 
 namespace opengpa::cli {
 namespace {
 
 struct ProfileOptions {
-  GpaApiType api = kGpaApiLast;
+  client::ApiNumber api = kGpaApiLast;
   CounterSelection counters;
   std::string prefix = "opengpa_profile";
   bool quiet = false;
@@ -58,28 +72,6 @@ struct ProfileOptions {
   std::vector<std::string> program;
 };
 
-// A fresh, empty stream file in $TMPDIR; removed when the object goes unless kept.
-class StreamFile {
- public:
-  explicit StreamFile(bool keep) : keep_(keep) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/opengpa-samples-XXXXXX";
-    const int fd = mkstemp(pattern.data());
-    if (fd >= 0) {
-      close(fd);
-      path_ = pattern;
-    }
-  }
-  ~StreamFile() {
-    if (!path_.empty() && !keep_) unlink(path_.c_str());
-  }
-  const std::string& Path() const { return path_; }
-
- private:
-  bool keep_;
-  std::string path_;
-};
-
 bool WriteFile(const std::string& path, bool force, const std::function<void(std::ostream&)>& write,
                std::string* error) {
   OutputFile file("-o", path, force, error);
@@ -94,7 +86,10 @@ struct ProgramRun {
   profiling::ProfileRun samples;
   ProgramResult result;
   bool ended = false;  // the library wrote its end record
-  std::string kept_stream;
+  // Its stream file (and those of later application-replay passes), kept alive until the results are written.
+  std::vector<std::shared_ptr<SampleStreamFile>> streams;
+  std::map<std::uint32_t, profiling::StreamWriteFailure> write_failures;  // by pid: streams not written whole
+  int signals_at_end = 0;  // SignalGuard::Received() when the program ended
 };
 
 // Runs the program once with `settings`; `label` prefixes the progress line ("pass 2 of 3: ").
@@ -102,17 +97,18 @@ struct ProgramRun {
 bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& counters,
              const profiling::ProfileSettings& settings, const std::string& label, ProgramRun* run,
              std::string* error) {
-  StreamFile stream(options.keep_stream);
-  if (stream.Path().empty()) {
-    *error = "cannot create a temporary sample-stream file (TMPDIR)";
-    return false;
-  }
+  std::shared_ptr<SampleStreamFile> stream = SampleStreamFile::Create(error);
+  if (stream == nullptr) return false;
+  run->streams.push_back(stream);
+  profiling::StreamStatusReceiver status;
+  if (!status.Open(error)) return false;
   std::map<std::string, std::string> environment;
-  if (!PrepareInjection(options.api, counters, stream.Path(), &environment, error)) return false;
+  if (!PrepareInjection(options.api, counters, stream->Path(), &environment, error)) return false;
   for (const auto& [name, value] : profiling::SettingsEnvironment(settings)) environment[name] = value;
+  environment[profiling::kStatusVariable] = status.Name();
 
   const bool interactive = isatty(STDERR_FILENO) == 1;
-  profiling::SampleStreamProgress progress(stream.Path());
+  profiling::SampleStreamProgress progress(stream->Path());
   std::uint64_t reported = 0;
   auto last_report = std::chrono::steady_clock::now();
   auto report = [&](bool final_line) {
@@ -131,9 +127,14 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
   if (!RunProgram(
           options.program, environment, [&] { report(false); }, &run->result, error))
     return false;
+  run->signals_at_end = SignalGuard::Received();
+  status.Drain();
+  run->write_failures = status.Failures();
   report(true);
-  if (!profiling::ReadSampleStream(stream.Path(), &run->samples, &run->ended, error)) return false;
-  if (options.keep_stream) run->kept_stream = stream.Path();
+  if (!profiling::ReadSampleStream(stream->Path(), &run->samples, &run->ended, error)) {
+    *error += "; the sample stream is kept at " + stream->Keep();
+    return false;
+  }
   return true;
 }
 
@@ -149,9 +150,18 @@ bool RunRemainingPasses(const ProfileOptions& options, const std::vector<std::st
   const std::uint32_t passes = first->samples.passes;
   std::vector<profiling::ProfileRun> runs{first->samples};
   for (std::uint32_t pass = 1; pass < passes && first->result.interrupted_by == 0; ++pass) {
+    if (SignalGuard::Received() != first->signals_at_end) {  // a signal between two passes: no more passes
+      first->result.interrupted_by = SignalGuard::Last();
+      first->samples.messages.push_back("application replay: a signal arrived before pass " + std::to_string(pass + 1) +
+                                        ", which is left out");
+      break;
+    }
     settings.pass = pass;
     ProgramRun run;
     if (!RunOnce(options, counters, settings, PassLabel(pass, passes), &run, error)) return false;
+    first->streams.insert(first->streams.end(), run.streams.begin(), run.streams.end());
+    first->write_failures.insert(run.write_failures.begin(), run.write_failures.end());
+    first->signals_at_end = run.signals_at_end;
     first->result.wall_time_s += run.result.wall_time_s;
     if (run.result.interrupted_by != 0) {
       first->result.interrupted_by = run.result.interrupted_by;
@@ -179,7 +189,7 @@ int RunProfile(const ProfileOptions& options) {
     std::cerr << "opengpa profile: choose the program's API with --api cuda|cl\n";
     return 2;
   }
-  if (options.api != kGpaApiCuda &&
+  if (options.api != client::kApiCuda &&
       (!options.kernel_name.empty() || options.launch_skip != 0 || options.launch_count != 0 ||
        !options.nvtx_include.empty() || options.replay == profiling::ReplayMode::kKernel ||
        options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel)) {
@@ -238,6 +248,14 @@ int RunProfile(const ProfileOptions& options) {
     return 1;
   }
 
+  // Streams of earlier runs whose opengpa was killed before writing their results: named once, then kept.
+  for (const std::string& leftover : KeepLeftoverStreams()) {
+    std::cerr << "opengpa profile: an earlier run was killed before it wrote its results; its sample stream is "
+                 "kept at "
+              << leftover << '\n';
+  }
+  // From here until the last output is written, SIGINT, SIGTERM, SIGHUP and SIGQUIT never end opengpa.
+  SignalGuard held;
   if (!options.quiet) {
     std::fprintf(stderr, "opengpa profile: running %s with %zu counter(s) (%s)\n", options.program[0].c_str(),
                  counters.size(), std::string(ApiShortName(options.api)).c_str());
@@ -250,7 +268,7 @@ int RunProfile(const ProfileOptions& options) {
   const int exit_code = first.result.exit_code;
   // The library decides the replay of `auto` (it knows the set's passes on this chip); say which it took.
   const profiling::ProfileRun& header = first.samples;
-  if (options.api == kGpaApiCuda && !header.replay.empty() && !options.quiet) {
+  if (options.api == client::kApiCuda && !header.replay.empty() && !options.quiet) {
     std::string why = header.replay == "none" ? "the counters fit one pass: each launch runs once, no replay"
                       : header.replay == "application"
                           ? std::to_string(header.passes) + " passes: the program runs once per pass"
@@ -280,8 +298,14 @@ int RunProfile(const ProfileOptions& options) {
 
   profiling::ProfileRun& run = first.samples;
   const ProgramResult& result = first.result;
+  // Keeps every stream of the run (renamed to .jsonl) and says where: "<path>" or "<path>, <path>".
+  auto keep_streams = [&first] {
+    std::string kept;
+    for (const auto& stream : first.streams) kept += (kept.empty() ? "" : ", ") + stream->Keep();
+    return kept;
+  };
   if (!profiling::EvaluateOutputs(&run, &error, result.interrupted_by != 0)) {
-    std::cerr << "opengpa profile: " << error << '\n';
+    std::cerr << "opengpa profile: " << error << "; the sample stream is kept at " << keep_streams() << '\n';
     return 1;
   }
   run.command = options.program;
@@ -289,11 +313,23 @@ int RunProfile(const ProfileOptions& options) {
   run.exit_code = result.exit_code;
   if (run.api.empty()) run.api = std::string(ApiShortName(options.api));
   for (const auto& message : run.messages) std::cerr << "opengpa profile: " << message << '\n';
+  // A process of the program that could not write the stream whole (a full $TMPDIR): say why, exit non-zero.
+  std::string truncated;
+  for (const auto& [pid, failure] : first.write_failures) {
+    if (!truncated.empty()) truncated += "; ";
+    truncated += std::string(strerror(failure.error_number)) + " (process " + std::to_string(pid) +
+                 " could not write " + std::to_string(failure.records_lost) +
+                 " record(s); its samples from then on are missing)";
+  }
+  if (!truncated.empty()) {
+    run.messages.push_back("sample stream truncated: " + truncated);
+    std::cerr << "opengpa profile: " << run.messages.back() << '\n';
+  }
   if (result.interrupted_by != 0) {
     run.messages.push_back("interrupted by signal " + std::to_string(result.interrupted_by) + " (" +
                            strsignal(result.interrupted_by) + "); the results hold what was collected until then");
     std::cerr << "opengpa profile: " << run.messages.back() << '\n';
-  } else if (!first.ended && !run.samples.empty()) {
+  } else if (!first.ended && !run.samples.empty() && truncated.empty()) {
     // A program that never used the API never started the profiler, and has no end record to miss.
     run.messages.push_back("the program ended before the profiler wrote its end record (crash or _exit?)");
     std::cerr << "opengpa profile: warning: " << run.messages.back() << '\n';
@@ -305,24 +341,50 @@ int RunProfile(const ProfileOptions& options) {
               << result.exit_code << "); nothing written\n";
     return result.exit_code != 0 ? result.exit_code : 1;
   }
-  if (!WriteFile(
-          outputs[0], options.force, [&run](std::ostream& out) { profiling::WriteProfileCsv(run, out); }, &error) ||
-      !WriteFile(
-          outputs[1], options.force, [&run](std::ostream& out) { out << profiling::ProfileJson(run).dump(2) << '\n'; },
-          &error) ||
-      !WriteFile(
-          outputs[2], options.force, [&run](std::ostream& out) { out << profiling::ChromeTrace(run).dump() << '\n'; },
-          &error)) {
-    std::cerr << "opengpa profile: " << error << '\n';
-    return 1;
+  // Each output complete under its name or not there at all (output_file.h); one failing does not stop the
+  // others.
+  std::vector<std::string> written;
+  std::vector<std::string> failures;
+  const std::vector<std::function<void(std::ostream&)>> writers = {
+      [&run](std::ostream& out) { profiling::WriteProfileCsv(run, out); },
+      [&run](std::ostream& out) { out << profiling::ProfileJson(run).dump(2) << '\n'; },
+      [&run](std::ostream& out) { out << profiling::ChromeTrace(run).dump() << '\n'; }};
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (WriteFile(outputs[i], options.force, writers[i], &error)) {
+      written.push_back(outputs[i]);
+    } else {
+      failures.push_back(error);
+    }
   }
+  auto list = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
+    return text.empty() ? std::string("nothing") : text;
+  };
+  if (!failures.empty()) {
+    for (const auto& failure : failures) std::cerr << "opengpa profile: " << failure << '\n';
+    std::cerr << "opengpa profile: wrote " << list(written) << "; every sample collected is in the sample stream, "
+              << "kept at " << keep_streams() << '\n';
+    return exit_code != 0 ? exit_code : 1;
+  }
+  // A signal after the program ended (a second Ctrl-C, a SIGTERM) was held while the results were written.
+  const bool late_signal = SignalGuard::Received() != first.signals_at_end;
+  const std::string kept = late_signal || options.keep_stream ? keep_streams() : std::string();
 
   std::cout << run.samples.size() << " kernel launch(es) of " << options.program[0] << " on "
             << (run.device.empty() ? std::string("?") : run.device) << ", " << result.wall_time_s
             << " s under the profiler, exit code " << result.exit_code << "\n\n";
   profiling::WriteProfileSummary(run, std::cout, StdoutWidth());
   std::cout << "\nwrote " << outputs[0] << ", " << outputs[1] << ", " << outputs[2] << '\n';
-  if (!first.kept_stream.empty()) std::cout << "sample stream kept at " << first.kept_stream << '\n';
+  if (!kept.empty()) std::cout << "sample stream kept at " << kept << '\n';
+  if (late_signal) {
+    const int signal_number = SignalGuard::Last();
+    std::cerr << "opengpa profile: signal " << signal_number << " (" << strsignal(signal_number)
+              << ") arrived while the results were written; they are complete (" << list(written)
+              << "), and the sample stream is kept at " << kept << '\n';
+    return 128 + signal_number;
+  }
+  if (!truncated.empty()) return exit_code != 0 ? exit_code : 1;
   return exit_code;
 }
 

@@ -23,20 +23,51 @@ std::string Join(const std::vector<std::string>& names) {
   return joined;
 }
 
+// A sanitizer runtime (GCC's libasan.so, clang's libclang_rt.asan-x86_64.so, ...): it refuses to start unless it
+// comes first in the program's initial library list ("ASan runtime does not come first").
+bool IsSanitizerRuntime(const std::string& path) {
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  for (const char* prefix : {"libclang_rt.", "libasan.", "libhwasan.", "liblsan.", "libtsan.", "libubsan."}) {
+    if (name.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+// LD_PRELOAD for the program: the interceptor first, so that its OpenCL functions are the ones the program
+// calls, except behind the sanitizer runtimes the list already starts with (an ASan-built program, or an
+// instrumented library in an ordinary one, run with its runtime preloaded), which must stay first. ld.so takes
+// both colons and spaces between names.
+std::string PreloadList(const std::string& interceptor, const char* existing) {
+  std::string runtimes, others;
+  bool leading = true;
+  const std::string list = existing != nullptr ? existing : "";
+  for (std::size_t start = 0; start < list.size();) {
+    std::size_t end = list.find_first_of(": ", start);
+    if (end == std::string::npos) end = list.size();
+    const std::string entry = list.substr(start, end - start);
+    start = end + 1;
+    if (entry.empty()) continue;
+    leading = leading && IsSanitizerRuntime(entry);
+    std::string& part = leading ? runtimes : others;
+    part += (part.empty() ? "" : ":") + entry;
+  }
+  return runtimes + (runtimes.empty() ? "" : ":") + interceptor + (others.empty() ? "" : ":" + others);
+}
+
 }  // namespace
 
-std::vector<std::string> DefaultProfileCounters(GpaApiType api) {
+std::vector<std::string> DefaultProfileCounters(client::ApiNumber api) {
   // One pass on GH100 (`opengpa passes --chip GH100 --hardware`): time, SM activity, instructions, L2 and DRAM
   // traffic. (sm__throughput.* alone would take 8 passes.)
-  if (api == kGpaApiCuda) {
+  if (api == client::kApiCuda) {
     return {"gpu__time_duration.sum",     "sm__cycles_active.avg", "smsp__inst_executed.sum",
             "lts__t_sectors_op_read.sum", "dram__bytes_read.sum",  "dram__bytes_write.sum"};
   }
   return {"GPUTime"};
 }
 
-bool CheckApiRuntime(GpaApiType api, std::string* error) {
-  if (api != kGpaApiCuda) return true;
+bool CheckApiRuntime(client::ApiNumber api, std::string* error) {
+  if (api != client::kApiCuda) return true;
   // Without the driver the program cannot run its kernels and CUPTI cannot inject: say so before running it.
   std::string driver_error;
   if (!DynamicLibrary::Open({"libcuda.so.1"}, &driver_error)) {
@@ -73,8 +104,8 @@ namespace {
 
 }  // namespace
 
-bool CheckCounterNames(GpaApiType api, const std::vector<std::string>& counters, std::string* error) {
-  if (api != kGpaApiCuda) return true;
+bool CheckCounterNames(client::ApiNumber api, const std::vector<std::string>& counters, std::string* error) {
+  if (api != client::kApiCuda) return true;
   std::string ignored;
   auto path = FindOpenGpaLibrary("libOpenGPAProfile.so", &ignored);
   if (!path) return true;
@@ -105,12 +136,12 @@ bool CheckCounterNames(GpaApiType api, const std::vector<std::string>& counters,
   return false;
 }
 
-bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, const std::string& stream_path,
+bool PrepareInjection(client::ApiNumber api, const std::vector<std::string>& counters, const std::string& stream_path,
                       std::map<std::string, std::string>* environment, std::string* error) {
   (*environment)[profiling::kStreamPathVariable] = stream_path;
   (*environment)[profiling::kCountersVariable] = Join(counters);
-  switch (static_cast<int>(api)) {  // int: kGpaApiCuda is outside GpaApiType's enumerators
-    case static_cast<int>(kGpaApiCuda): {
+  switch (api) {
+    case client::kApiCuda: {
       auto library = FindOpenGpaLibrary("libopengpa_inject_cuda.so", error);
       if (!library) return false;
       (*environment)["CUDA_INJECTION64_PATH"] = *library;
@@ -129,8 +160,7 @@ bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, 
       }
       auto library = FindOpenGpaLibrary("libopengpa_intercept_cl.so", error);
       if (!library) return false;
-      const char* existing = std::getenv("LD_PRELOAD");
-      (*environment)["LD_PRELOAD"] = *library + (existing && *existing ? ":" + std::string(existing) : "");
+      (*environment)["LD_PRELOAD"] = PreloadList(*library, std::getenv("LD_PRELOAD"));
       return true;
     }
     default:

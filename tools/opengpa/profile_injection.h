@@ -10,27 +10,28 @@
 #include <string>
 #include <vector>
 
+#include "client/gpa_library_search.h"  // ApiNumber
 #include "gpu_performance_api/gpu_perf_api_types.h"
 
 namespace opengpa::cli {
 
 // Counters used when the user names none.
-std::vector<std::string> DefaultProfileCounters(GpaApiType api);
+std::vector<std::string> DefaultProfileCounters(client::ApiNumber api);
 
 // False and *error naming what is missing when the API's runtime cannot run a program here (CUDA: the
 // NVIDIA driver's libcuda.so.1).
-bool CheckApiRuntime(GpaApiType api, std::string* error);
+bool CheckApiRuntime(client::ApiNumber api, std::string* error);
 
 // Before the program runs: false and *error naming the first counter the injected library will not
 // resolve (CUDA: asked of libOpenGPAProfile.so, on any chip CUPTI supports). True when every name resolves, for
 // other APIs (PrepareInjection checks theirs), and when the library cannot be asked (PrepareInjection or the run then
 // says why).
-bool CheckCounterNames(GpaApiType api, const std::vector<std::string>& counters, std::string* error);
+bool CheckCounterNames(client::ApiNumber api, const std::vector<std::string>& counters, std::string* error);
 
 // The environment that loads the profiling library into the program and tells it the counters and
 // the stream path. False and *error when the API cannot be profiled this way, the library is missing or a
 // counter is not one this way measures.
-bool PrepareInjection(GpaApiType api, const std::vector<std::string>& counters, const std::string& stream_path,
+bool PrepareInjection(client::ApiNumber api, const std::vector<std::string>& counters, const std::string& stream_path,
                       std::map<std::string, std::string>* environment, std::string* error);
 
 }  // namespace opengpa::cli

@@ -1,57 +1,46 @@
 #include "program_launcher.h"
 
+#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
-#include <iterator>
 #include <thread>
+
+#include "signal_guard.h"
 
 extern char** environ;
 
 namespace opengpa::cli {
 namespace {
 
-// The running child, for the signal handler; 0 when none.
-std::atomic<pid_t> running_child{0};
-std::atomic<int> interrupting_signal{0};
-constexpr int kForwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-// Ctrl-C at a terminal reaches the whole foreground process group, the program included, so only a signal
-// sent to opengpa alone (kill(2): SI_USER, SI_QUEUE) is passed on; either way opengpa itself waits for the
-// program and keeps what it collected.
-void ForwardSignal(int signal_number, siginfo_t* info, void*) {
-  interrupting_signal = signal_number;
-  const pid_t child = running_child;
-  if (child > 0 && info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE)) {
-    kill(child, signal_number);
+// The executable posix_spawnp would run for `name`: a name with a slash as it is, else the first executable
+// regular file of that name in $PATH. Empty when none (errno-style reason in *error_number).
+std::string FindExecutable(const std::string& name, int* error_number) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  const std::string folders = path != nullptr && *path != '\0' ? path : "/usr/local/bin:/usr/bin:/bin";
+  *error_number = ENOENT;
+  for (std::size_t start = 0; start <= folders.size();) {
+    const std::size_t colon = std::min(folders.find(':', start), folders.size());
+    const std::string folder = colon > start ? folders.substr(start, colon - start) : ".";
+    const std::string candidate = folder + "/" + name;
+    struct stat file {};
+    if (stat(candidate.c_str(), &file) == 0 && S_ISREG(file.st_mode)) {
+      if (access(candidate.c_str(), X_OK) == 0) return candidate;
+      *error_number = EACCES;
+    }
+    start = colon + 1;
   }
+  return {};
 }
-
-// Installs ForwardSignal for the life of the object and restores the previous handlers after.
-class SignalForwarding {
- public:
-  SignalForwarding() {
-    struct sigaction action {};
-    action.sa_sigaction = &ForwardSignal;
-    action.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&action.sa_mask);
-    for (std::size_t i = 0; i < std::size(kForwardedSignals); ++i)
-      sigaction(kForwardedSignals[i], &action, &previous_[i]);
-  }
-  ~SignalForwarding() {
-    for (std::size_t i = 0; i < std::size(kForwardedSignals); ++i)
-      sigaction(kForwardedSignals[i], &previous_[i], nullptr);
-  }
-
- private:
-  struct sigaction previous_[std::size(kForwardedSignals)]{};
-};
 
 }  // namespace
 
@@ -76,30 +65,74 @@ bool RunProgram(const std::vector<std::string>& argv, const std::map<std::string
   for (auto& argument : arguments) args.push_back(argument.data());
   args.push_back(nullptr);
 
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  interrupting_signal = 0;
-  SignalForwarding forwarding;
-  const int spawned = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), envp.data());
-  if (spawned != 0) {
-    *error = "program " + argv[0] + ": " + std::strerror(spawned);
+  int lookup_error = 0;
+  std::string executable = FindExecutable(argv[0], &lookup_error);
+  if (executable.empty()) {
+    *error = "program " + argv[0] + ": " + std::strerror(lookup_error);
     return false;
   }
-  running_child = pid;
+  // A file without a #! line runs under /bin/sh, as execvp and posix_spawnp run it.
+  std::string shell = "/bin/sh";
+  std::vector<char*> shell_args = {shell.data(), executable.data()};
+  shell_args.insert(shell_args.end(), args.begin() + 1, args.end());
+
+  const auto start = std::chrono::steady_clock::now();
+  SignalGuard held;  // signals to opengpa alone reach the program; none ends opengpa (signal_guard.h)
+  const int received_before = SignalGuard::Received();
+  int exec_status[2];
+  if (pipe2(exec_status, O_CLOEXEC) != 0) {
+    *error = std::string("cannot start the program: pipe: ") + std::strerror(errno);
+    return false;
+  }
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // The child, until exec: async-signal-safe calls only. If opengpa dies (even by SIGKILL), the program is
+    // killed too rather than left running unprofiled with no one to read its stream (issue 35, N5).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // opengpa died before the line above
+    execve(executable.c_str(), args.data(), envp.data());
+    int exec_error = errno;
+    if (exec_error == ENOEXEC) {
+      execve(shell.c_str(), shell_args.data(), envp.data());
+      exec_error = errno;
+    }
+    const ssize_t written = write(exec_status[1], &exec_error, sizeof exec_error);
+    (void)written;
+    _exit(127);
+  }
+  close(exec_status[1]);
+  if (pid < 0) {
+    close(exec_status[0]);
+    *error = std::string("cannot start the program: fork: ") + std::strerror(errno);
+    return false;
+  }
+  int exec_error = 0;
+  ssize_t got = 0;
+  do {
+    got = read(exec_status[0], &exec_error, sizeof exec_error);
+  } while (got < 0 && errno == EINTR);
+  close(exec_status[0]);
+  if (got == static_cast<ssize_t>(sizeof exec_error)) {  // exec failed; the child has exited
+    waitpid(pid, nullptr, 0);
+    *error = "program " + argv[0] + ": " + std::strerror(exec_error);
+    return false;
+  }
+  SignalGuard::SetProgram(pid);
   int status = 0;
   for (;;) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) {
-      running_child = 0;
+      SignalGuard::SetProgram(0);
       *error = std::string("waitpid failed: ") + std::strerror(errno);
       return false;
     }
     if (on_tick) on_tick();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  running_child = 0;
-  result->interrupted_by = interrupting_signal;
+  SignalGuard::SetProgram(0);
+  result->interrupted_by = SignalGuard::Received() != received_before ? SignalGuard::Last() : 0;
   result->wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(status)) {
     result->exit_code = WEXITSTATUS(status);

@@ -1,9 +1,12 @@
 // Runs the program to profile as a child process with extra environment variables, reporting progress
 // while it runs and its exit status and wall time when it ends.
 //
-// While it runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT do not end opengpa: one sent to opengpa alone is
-// forwarded to the program (Ctrl-C at a terminal already reaches both), and opengpa waits for the program
-// to end so that what was collected is written and temporary files are removed.
+// While it runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT do not end opengpa (signal_guard.h; `opengpa profile`
+// holds them longer, until its outputs are written): one sent to opengpa alone is forwarded to the program
+// (Ctrl-C at a terminal already reaches both), and opengpa waits for the program to end so that what was
+// collected is written. The program is started with PR_SET_PDEATHSIG = SIGKILL: if opengpa itself is killed
+// (kill -9, the OOM killer), the program goes with it instead of running on unprofiled with nobody reading
+// its sample stream; processes the program started itself are not covered (docs/cli.md).
 #ifndef OPENGPA_TOOLS_OPENGPA_PROGRAM_LAUNCHER_H_
 #define OPENGPA_TOOLS_OPENGPA_PROGRAM_LAUNCHER_H_
 
@@ -16,7 +19,7 @@ namespace opengpa::cli {
 
 struct ProgramResult {
   int exit_code = 0;       // the program's exit status; 128 + signal when a signal ended it
-  int interrupted_by = 0;  // the signal opengpa received while the program ran (SIGINT, ...); 0: none
+  int interrupted_by = 0;  // the last signal opengpa received while the program ran (SIGINT, ...); 0: none
   double wall_time_s = 0.0;
 };
 

@@ -37,7 +37,7 @@ GpaStatus FillFunctionTable(void* table) {
   ours.GpaCounterLibGetCounterUuid = GetCounterUuid;
   ours.GpaCounterLibGetCounterSampleType = GetCounterSampleType;
   ours.GpaCounterLibGetCounterInfo = ::GpaCounterLibGetCounterInfo;
-  ours.GpaCounterLibComputeDerivedCounterResult = ::GpaCounterLibComputeDerivedCounterResult;
+  ours.GpaCounterLibComputeDerivedCounterResult = ComputeDerivedCounterResultV4;
   ours.GpaCounterLibGetPassCount = ::GpaCounterLibGetPassCount;
   ours.GpaCounterLibGetCountersByPass = ::GpaCounterLibGetCountersByPass;
   ours.GpaCounterLibGetSupportedSampleTypes = GetSupportedSampleTypes;

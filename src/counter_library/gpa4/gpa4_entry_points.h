@@ -16,6 +16,9 @@ GpaStatus GetCounterUuid(const GpaCounterContext gpa_virtual_context, GpaUInt32 
                          GpaUuid* gpa_counter_uuid);
 GpaStatus GetCounterSampleType(const GpaCounterContext gpa_virtual_context, GpaUInt32 gpa_counter_index,
                                GpaCounterSampleType* gpa_counter_sample_type);
+GpaStatus ComputeDerivedCounterResultV4(const GpaCounterContext gpa_virtual_context, GpaUInt32 gpa_counter_index,
+                                        const GpaUInt64* gpa_counter_result, GpaUInt32 gpa_counter_result_count,
+                                        GpaFloat64* gpa_counter_value);
 GpaStatus ComputeDerivedSpmCounterResults(const GpaCounterContext gpa_virtual_context, const GpaSpmData* spm_data,
                                           GpaUInt64 gpa_counter_indices_count, const GpaUInt32* gpa_counter_indices,
                                           GpaFloat64* gpa_counter_results);

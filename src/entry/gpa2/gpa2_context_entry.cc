@@ -50,7 +50,7 @@ GPA_Status GPA_Destroy() {
   return Guarded("GPA_Destroy", [&] {
     // The v3 GpaDestroy closes every context and deletes every session the v2 face opened.
     const GpaStatus status = GpaDestroy();
-    Gpa2().contexts.clear();
+    std::vector<std::unique_ptr<V2Context>>().swap(Gpa2().contexts);  // its memory too: the state outlives unloads
     Gpa2().current = nullptr;
     if (status == kGpaStatusErrorGpaNotInitialized) {
       return Fail(GPA_STATUS_ERROR_FAILED, "GPA_Destroy: GPA_Initialize was not called");
@@ -121,6 +121,7 @@ GPA_Status GPA_CloseContext() {
     auto& contexts = Gpa2().contexts;
     contexts.erase(std::remove_if(contexts.begin(), contexts.end(), [&](const auto& c) { return c.get() == &context; }),
                    contexts.end());
+    if (contexts.empty()) std::vector<std::unique_ptr<V2Context>>().swap(contexts);  // the state outlives unloads
     Gpa2().current = contexts.empty() ? nullptr : contexts.front().get();
     if (status != kGpaStatusOk)
       return Fail(GPA_STATUS_ERROR_FAILED, "GPA_CloseContext: the context did not close cleanly");

@@ -1,5 +1,7 @@
 #include "entry/gpa2/gpa2_state.h"
 
+#include <new>
+
 namespace opengpa::gpa2 {
 
 bool V2Session::HasSampleInAllPasses(gpa_uint32 sample_id) const {
@@ -18,7 +20,10 @@ V2Session* V2Context::FindSession(gpa_uint32 id) {
 }
 
 State& Gpa2() {
-  static State* state = new State();  // never destroyed: entry points may run during process exit
+  // Never destroyed (entry points may run during process exit, after static destructors), and not on the heap:
+  // a client may unload the library and load it again, and a heap object would leak at every unload.
+  alignas(State) static unsigned char storage[sizeof(State)];
+  static State* state = new (storage) State();
   return *state;
 }
 

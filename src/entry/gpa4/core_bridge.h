@@ -22,7 +22,7 @@ namespace opengpa::gpa4 {
 
 // GPA 4's GpaSessionSampleType values, which the core stores as OpenGPA's extension values of v3's enum.
 enum class SampleType : std::uint32_t { kDiscrete = 0, kStreaming = 1, kSqtt = 2, kStreamingAndSqtt = 3 };
-[[nodiscard]] GpaStatus CreateSession(GpaContextId context_id, std::uint32_t v4_sample_type, GpaSessionId* session_id);
+[[nodiscard]] GpaStatus CreateSession(GpaContextId context_id, int v4_sample_type, GpaSessionId* session_id);
 [[nodiscard]] GpaStatus SessionSampleType(const char* function, GpaSessionId session_id, SampleType* type);
 
 // GPA 4's GpaUuid: 16 bytes in RFC 4122 order (v3's is 24 on LP64 Linux).

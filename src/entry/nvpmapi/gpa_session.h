@@ -24,6 +24,14 @@ bool WaitForResults(const GpaBackend& backend, GpaContextId context, GpaSessionI
 bool ReadSample(const GpaBackend& backend, GpaContextId context, GpaSessionId session, GpaUInt32 sample_id,
                 std::map<GpaUInt32, double>* values, std::string* why);
 
+// Why GpaBeginCommandList(GPA_NULL_COMMAND_LIST, kGpaCommandListNone) answered kGpaStatusErrorInvalidParameter:
+// the context's API records samples into its command buffers (Vulkan), and NvPmApi's passes, objects and
+// Sample intervals name none. Experiments and Sample are then NVPM_ERROR_CONTEXT_NOT_SUPPORTED.
+inline constexpr const char* kNeedsCommandBuffers =
+    "this context's GPA library records samples only into the API's command buffers (Vulkan's VkCommandBuffer), "
+    "which NvPmApi's passes, objects and Sample name none of: experiments and Sample need a CUDA, OpenGL or "
+    "OpenCL context (docs/nvpmapi.md)";
+
 // How long EndExperiment and Sample wait for results the application's synchronisation should have made
 // ready (the guide asks it to flush the GPU before EndObject and Sample).
 inline constexpr int kResultTimeoutMs = 10000;

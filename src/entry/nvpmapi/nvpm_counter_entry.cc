@@ -6,6 +6,7 @@
 #include "entry/nvpmapi/counter_registry.h"
 #include "entry/nvpmapi/nvpm_entry.h"
 #include "entry/nvpmapi/nvpm_state.h"
+#include "platform/enum_argument.h"
 
 namespace opengpa::nvpm::entry {
 namespace {
@@ -144,14 +145,15 @@ NVPMRESULT GetCounterAttribute(NVPMCounterID id, NVPMATTRIBUTE attribute, NVPMUI
     const CounterInfo* info = FindCounter(id);
     if (info == nullptr) return Fail(NVPM_ERROR_INVALID_COUNTER, "GetCounterAttribute: no counter has id {}", id);
     if (value == nullptr) return Fail(NVPM_ERROR_INVALID_PARAMETER, "GetCounterAttribute: punValue is NULL");
-    switch (attribute) {
+    // Read as an int: a C caller may pass any value, and loading it as the enum would be undefined behaviour.
+    const int requested = EnumArgument(attribute);
+    switch (requested) {
       case NVPMA_COUNTER_TYPE: *value = info->type; return NVPM_OK;
       case NVPMA_COUNTER_DISPLAY: *value = info->display; return NVPM_OK;
       case NVPMA_COUNTER_VALUE_TYPE: *value = info->value_type; return NVPM_OK;
       default:
         return Fail(NVPM_ERROR_INVALID_PARAMETER,
-                    "GetCounterAttribute: attribute {} is not offered (TYPE, DISPLAY and VALUE_TYPE are)",
-                    static_cast<int>(attribute));
+                    "GetCounterAttribute: attribute {} is not offered (TYPE, DISPLAY and VALUE_TYPE are)", requested);
     }
   });
 }

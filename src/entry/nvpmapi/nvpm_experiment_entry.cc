@@ -140,6 +140,9 @@ NVPMRESULT BeginPass(NVPMContext handle, NVPMUINT pass) {
     const GpaBackend& backend = *context.backend;
     GpaStatus status = backend.gpa.GpaBeginCommandList(experiment.session, pass, GPA_NULL_COMMAND_LIST,
                                                        kGpaCommandListNone, &experiment.list);
+    if (status == kGpaStatusErrorInvalidParameter) {
+      return Fail(NVPM_ERROR_CONTEXT_NOT_SUPPORTED, "BeginPass: {} ({})", kNeedsCommandBuffers, LastMessage());
+    }
     if (status != kGpaStatusOk) {
       return Fail(NVPM_ERROR_INTERNAL, "BeginPass: GpaBeginCommandList: {} ({})", GpaStatusText(backend, status),
                   LastMessage());

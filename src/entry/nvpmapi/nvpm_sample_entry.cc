@@ -68,14 +68,20 @@ NVPMRESULT BeginInterval(Context& context) {
   if (session == nullptr) return Fail(NVPM_ERROR_INTERNAL, "Sample: {}", why);
   RealtimeInterval interval{session, nullptr, group};
   GpaStatus status = gpa.GpaBeginSession(session);
+  bool needs_command_buffers = false;
   if (status == kGpaStatusOk) {
     status = gpa.GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &interval.list);
+    needs_command_buffers = status == kGpaStatusErrorInvalidParameter;
   }
   if (status == kGpaStatusOk) status = gpa.GpaBeginSample(0, interval.list);
   if (status != kGpaStatusOk) {
+    const std::string message = LastMessage();
     gpa.GpaDeleteSession(session);
+    if (needs_command_buffers) {
+      return Fail(NVPM_ERROR_CONTEXT_NOT_SUPPORTED, "Sample: {} ({})", kNeedsCommandBuffers, message);
+    }
     return Fail(NVPM_ERROR_CONTEXT_NOT_SUPPORTED, "Sample: GPA cannot measure an interval here: {} ({})",
-                GpaStatusText(*context.backend, status), LastMessage());
+                GpaStatusText(*context.backend, status), message);
   }
   realtime.open = std::move(interval);
   return NVPM_OK;

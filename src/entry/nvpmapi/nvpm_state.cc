@@ -1,13 +1,17 @@
 #include "entry/nvpmapi/nvpm_state.h"
 
 #include <algorithm>
+#include <new>
 
 namespace opengpa::nvpm {
 
 bool Context::IsAdded(NVPMCounterID id) const { return std::find(added.begin(), added.end(), id) != added.end(); }
 
 State& Nvpm() {
-  static State* state = new State();  // never destroyed: entry points may run during process exit
+  // Never destroyed (entry points may run during process exit, after static destructors), and not on the heap:
+  // NvPmApiManager unloads the library and may load it again, and a heap object would leak at every unload.
+  alignas(State) static unsigned char storage[sizeof(State)];
+  static State* state = new (storage) State();
   return *state;
 }
 

@@ -37,8 +37,4 @@ else
     "$build/src/platform/libopengpa_platform.a" -ldl -lpthread
   echo "CLI: opengpa with the monitor command only (the full tool did not build)"
 fi
-# The metrics endpoint loads CivetWeb at run time (Debian's libcivetweb1 here); the GPU machine has no such
-# package, so the library travels with the binaries and run.sh puts <out> on the loader's path.
-civetweb=$(ldconfig -p | awk '/libcivetweb\.so\.1 /{print $NF; exit}')
-[[ -n $civetweb ]] && cp -L "$civetweb" "$out/libcivetweb.so.1"
 ls -la "$out"

@@ -12,7 +12,7 @@ set -uo pipefail
 bin=$(cd "${1:-build-device-monitor/out}" && pwd)
 results=${RESULTS_DIR:-/tmp/opengpa-monitor}
 mkdir -p "$results"
-export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # libcivetweb.so.1 copied there by build.sh
+export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # the libraries build.sh copied there
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$results/gpu.txt"
 cupti=""

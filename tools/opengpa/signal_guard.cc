@@ -1,0 +1,44 @@
+#include "signal_guard.h"
+
+#include <signal.h>
+
+#include <atomic>
+
+namespace opengpa::cli {
+namespace {
+
+std::atomic<pid_t> program_pid{0};
+std::atomic<int> received{0};
+std::atomic<int> last{0};
+
+// Async-signal-safe: atomics and kill(2) only.
+void Hold(int signal_number, siginfo_t* info, void*) {
+  last = signal_number;
+  ++received;
+  const pid_t program = program_pid;
+  if (program > 0 && info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE)) {
+    kill(program, signal_number);
+  }
+}
+
+}  // namespace
+
+SignalGuard::SignalGuard() {
+  struct sigaction action {};
+  action.sa_sigaction = &Hold;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &action, &previous_[i]);
+}
+
+SignalGuard::~SignalGuard() {
+  for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+}
+
+int SignalGuard::Received() { return received.load(); }
+
+int SignalGuard::Last() { return last.load(); }
+
+void SignalGuard::SetProgram(pid_t program) { program_pid = program; }
+
+}  // namespace opengpa::cli

@@ -1,0 +1,37 @@
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT while `opengpa profile` holds data it has not written yet (issue 35):
+// from before the profiled program starts until the last output is written, none of them ends opengpa. Each
+// is counted; one sent to opengpa alone (kill(2): SI_USER, SI_QUEUE) is passed on to the running program
+// (Ctrl-C at a terminal reaches the program by itself). A second Ctrl-C, or a SIGTERM while the results are
+// being written, therefore costs nothing: opengpa finishes the files, keeps the sample stream and says so.
+// SIGKILL cannot be held; see program_launcher.h for what happens to the program then.
+#ifndef OPENGPA_TOOLS_OPENGPA_SIGNAL_GUARD_H_
+#define OPENGPA_TOOLS_OPENGPA_SIGNAL_GUARD_H_
+
+#include <sys/types.h>
+
+#include <csignal>
+#include <iterator>
+
+namespace opengpa::cli {
+
+class SignalGuard {
+ public:
+  SignalGuard();   // installs the handlers; nested guards restore each other's
+  ~SignalGuard();  // restores the handlers that were there before
+  SignalGuard(const SignalGuard&) = delete;
+  SignalGuard& operator=(const SignalGuard&) = delete;
+
+  // Signals received since the process started (a count, so callers compare before and after), and the last.
+  static int Received();
+  static int Last();
+  // The program signals sent to opengpa alone are passed on to; 0: none.
+  static void SetProgram(pid_t program);
+
+ private:
+  static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  struct sigaction previous_[std::size(kSignals)]{};
+};
+
+}  // namespace opengpa::cli
+
+#endif  // OPENGPA_TOOLS_OPENGPA_SIGNAL_GUARD_H_
