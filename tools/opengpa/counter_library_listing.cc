@@ -9,6 +9,7 @@
 #include "gpu_performance_api/opengpa_counters_ext.h"
 #include "library_path.h"
 #include "platform/dynamic_library.h"
+#include "platform/type_strings.h"
 
 namespace opengpa::cli {
 namespace {
@@ -37,22 +38,15 @@ std::string Hex(GpaUInt32 value) {
 }
 
 // GPA's strings for its data and usage types (GpaGetDataTypeAsStr / GpaGetUsageTypeAsStr, which the counter
-// library does not have), so a listing reads the same from either library.
-const char* DataTypeName(GpaDataType type) { return type == kGpaDataTypeUint64 ? "gpa_uint64" : "gpa_float64"; }
+// library does not have), so a listing reads the same from either library: the live libraries' own text.
+const char* DataTypeName(GpaDataType type) {
+  const char* name = DataTypeAsString(static_cast<int>(type));
+  return name != nullptr ? name : "unknown";
+}
 
 const char* UsageName(GpaUsageType usage) {
-  switch (usage) {
-    case kGpaUsageTypeRatio: return "ratio";
-    case kGpaUsageTypePercentage: return "percentage";
-    case kGpaUsageTypeCycles: return "cycles";
-    case kGpaUsageTypeMilliseconds: return "milliseconds";
-    case kGpaUsageTypeBytes: return "bytes";
-    case kGpaUsageTypeItems: return "items";
-    case kGpaUsageTypeKilobytes: return "kilobytes";
-    case kGpaUsageTypeNanoseconds: return "nanoseconds";
-    case kGpaUsageTypeLast: break;
-  }
-  return "unknown";
+  const char* name = UsageTypeAsString(static_cast<int>(usage));
+  return name != nullptr ? name : "unknown";
 }
 
 // The library loaded and its table filled, with its log routed to stderr until it is unloaded.
