@@ -55,8 +55,9 @@ core_tests=(tests/core/opengpa_core_api_tests tests/core/opengpa_core_unit_tests
 build_asan() {
   local targets=()
   if [[ $scope == core ]]; then
-    for t in "${core_tests[@]}"; do targets+=(--target "$(basename "$t")"); done
-    targets+=(--target opengpa_fuzz_formula --target opengpa_fuzz_catalog)
+    targets=(--target)
+    for t in "${core_tests[@]}"; do targets+=("$(basename "$t")"); done
+    targets+=(opengpa_fuzz_formula opengpa_fuzz_catalog)
   fi
   cmake -S "$root" -B "$asan_build" "${common[@]}" -DOPENGPA_SANITIZE=address,undefined -DOPENGPA_BUILD_FUZZERS=ON \
     >/dev/null && cmake --build "$asan_build" -j "$jobs" "${targets[@]}"
