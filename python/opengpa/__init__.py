@@ -15,11 +15,14 @@ values are theirs. Importing needs no GPU; listing a chip's counters offline nee
     with opengpa.profile(counters=["GPUTime", "FetchSize"], per_kernel=True) as p:   # one row per kernel launch
         c = a @ b
     p.results.kernels
+
+    opengpa.doctor()["exit_code"]                    # 0: every API present measured its truths (docs/doctor.md)
 """
 
 from ._status import OpenGpaError
 from .counters import (Counter, CounterLibraryContext, GpaContext, PassPlan, describe, list_counters,
                        open_context, plan_passes)
+from .doctor import doctor
 from .monitor import Monitor, MonitorCounter, Record, records_to_dataframe
 from .profiling import Profile, profile, region
 from .kernels import KernelProfile, KernelResults
@@ -30,6 +33,6 @@ __version__ = "3.17.0"
 __all__ = [
     "Counter", "CounterLibraryContext", "GpaContext", "KernelProfile", "KernelResults", "Monitor", "MonitorCounter",
     "OpenGpaError", "PassPlan",
-    "Profile", "Record", "Results", "describe", "list_counters", "open_context", "plan_passes", "profile",
+    "Profile", "Record", "Results", "describe", "doctor", "list_counters", "open_context", "plan_passes", "profile",
     "records_to_dataframe", "region",
 ]

@@ -56,7 +56,7 @@ constexpr int kCuda = OPENGPA_ENUM_EXTENSION_BASE + 0;
 
 struct ClientWorkload {
   int api = kGpaApiNoSupport;  // the API's number: kGpaApiCuda (0x100) is outside GpaApiType's range in C++
-  double previous_end = -1;  // OpenCL: ExecutionEnd of the previous sample, to check the order of samples
+  double previous_end = -1;    // OpenCL: ExecutionEnd of the previous sample, to check the order of samples
 
 #ifdef OPENGPA_CLIENT_WITH_VULKAN
   std::unique_ptr<opengpa::vkwork::VulkanDevice> vk_device;
@@ -116,8 +116,8 @@ bool ClientWorkload::Create(int type, std::string* error) {
       vk_target = RenderTarget::Create(*vk_device, kClientWidth, kClientHeight, error);
       if (!vk_target) return false;
       vk_grid = GraphicsPipeline::Create(*vk_device, *vk_target, Geometry::kGridTriangles, error);
-      vk_full_screen = vk_grid ? GraphicsPipeline::Create(*vk_device, *vk_target, Geometry::kFullScreenTriangle, error)
-                               : nullptr;
+      vk_full_screen =
+          vk_grid ? GraphicsPipeline::Create(*vk_device, *vk_target, Geometry::kFullScreenTriangle, error) : nullptr;
       vk_open_info = vk_device->OpenInfo();
       return vk_full_screen != nullptr;
     }
@@ -158,9 +158,7 @@ bool ClientWorkload::Create(int type, std::string* error) {
       // No GPU needed: an offline context for the chip lists its counters and counts passes.
       cuda_info.chip_name = "GH100";
       return true;
-    default:
-      *error = "this client was built without API " + std::to_string(static_cast<int>(type));
-      return false;
+    default: *error = "this client was built without API " + std::to_string(static_cast<int>(type)); return false;
   }
 }
 
@@ -170,20 +168,18 @@ std::vector<Exact> ClientWorkload::Expected(GpaUInt32 sample_id) const {
   switch (static_cast<int>(api)) {
     case kGpaApiVulkan:
       if (sample_id == 0) {
-        return {{"IAVerticesIn", 3 * n}, {"IAPrimitivesIn", n},       {"VSVerticesIn", 3 * n},
-                {"VSVertexReuse", 0},    {"PrimitivesIn", n},         {"ClipperPrimsOut", n},
-                {"CSThreads", 0}};
+        return {{"IAVerticesIn", 3 * n}, {"IAPrimitivesIn", n},  {"VSVerticesIn", 3 * n}, {"VSVertexReuse", 0},
+                {"PrimitivesIn", n},     {"ClipperPrimsOut", n}, {"CSThreads", 0}};
       }
       // Sides that are multiples of 4: no shading block straddles an edge, every pixel is shaded once.
       return {{"IAVerticesIn", 3}, {"PrimitivesIn", 1}, {"ClipperPrimsOut", 1}, {"PSPixelsIn", pixels}};
     case kGpaApiOpengl:
       if (sample_id == 0) {
-        return {{"IAVerticesIn", 3 * n}, {"IAPrimitivesIn", n}, {"VSVerticesIn", 3 * n},
-                {"PrimitivesIn", n},      {"ClipperPrimsOut", n}, {"CSThreads", 0}};
+        return {{"IAVerticesIn", 3 * n}, {"IAPrimitivesIn", n},  {"VSVerticesIn", 3 * n},
+                {"PrimitivesIn", n},     {"ClipperPrimsOut", n}, {"CSThreads", 0}};
       }
       return {{"IAPrimitivesIn", 1}, {"SamplesPassed", pixels}};
-    default:
-      return {};
+    default: return {};
   }
 }
 
@@ -290,12 +286,12 @@ void ClientWorkloadDoWork(ClientWorkload* workload, void* command_list, GpaUInt3
 #ifdef OPENGPA_CLIENT_WITH_OPENCL
     case kGpaApiOpencl: {
       const std::size_t items = (sample_id == 0 ? 1 : 2) * static_cast<std::size_t>(kClientWorkItems);
-      clEnqueueNDRangeKernel(workload->cl_queue, workload->cl_kernel_, 1, nullptr, &items, nullptr, 0, nullptr, nullptr);
+      clEnqueueNDRangeKernel(workload->cl_queue, workload->cl_kernel_, 1, nullptr, &items, nullptr, 0, nullptr,
+                             nullptr);
       break;
     }
 #endif
-    default:
-      break;
+    default: break;
   }
   (void)command_list;
 }
@@ -311,9 +307,7 @@ int ClientWorkloadSubmit(ClientWorkload* workload, void* command_list) {
     }
 #endif
 #ifdef OPENGPA_CLIENT_WITH_OPENGL
-    case kGpaApiOpengl:
-      glFinish();
-      return 1;
+    case kGpaApiOpengl: glFinish(); return 1;
 #endif
 #ifdef OPENGPA_CLIENT_WITH_OPENCL
     case kGpaApiOpencl: {
@@ -329,9 +323,7 @@ int ClientWorkloadSubmit(ClientWorkload* workload, void* command_list) {
       return clFinish(workload->cl_queue) == CL_SUCCESS;
     }
 #endif
-    default:
-      (void)command_list;
-      return 1;
+    default: (void)command_list; return 1;
   }
 }
 
@@ -358,14 +350,21 @@ int ClientWorkloadCheckSample(ClientWorkload* workload, GpaUInt32 sample_id, Gpa
     const double start = read["ExecutionStart"], end = read["ExecutionEnd"];
     const double duration = read["ExecutionDuration"], gpu_time = read["GPUTime"];
     const char* failed = nullptr;
-    if (!(gpu_time > 0)) failed = "GPUTime > 0";
-    else if (!(start < end)) failed = "ExecutionStart < ExecutionEnd";
-    else if (duration != end - start) failed = "ExecutionDuration == ExecutionEnd - ExecutionStart";
-    else if (gpu_time != duration) failed = "GPUTime == ExecutionDuration";
-    else if (!(workload->previous_end <= start)) failed = "the sample starts after the previous one ended";
+    if (!(gpu_time > 0))
+      failed = "GPUTime > 0";
+    else if (!(start < end))
+      failed = "ExecutionStart < ExecutionEnd";
+    else if (duration != end - start)
+      failed = "ExecutionDuration == ExecutionEnd - ExecutionStart";
+    else if (gpu_time != duration)
+      failed = "GPUTime == ExecutionDuration";
+    else if (!(workload->previous_end <= start))
+      failed = "the sample starts after the previous one ended";
     if (failed != nullptr) {
-      std::snprintf(message, message_size, "sample %u: %s does not hold (start %.17g, end %.17g, duration %.17g, "
-                    "GPUTime %.17g)", sample_id, failed, start, end, duration, gpu_time);
+      std::snprintf(message, message_size,
+                    "sample %u: %s does not hold (start %.17g, end %.17g, duration %.17g, "
+                    "GPUTime %.17g)",
+                    sample_id, failed, start, end, duration, gpu_time);
       return -1;
     }
     workload->previous_end = end;

@@ -18,13 +18,7 @@
 extern "C" {
 #endif
 
-enum
-{
-    kClientTriangles = 1000,
-    kClientWidth     = 64,
-    kClientHeight    = 48,
-    kClientWorkItems = 1 << 16
-};
+enum { kClientTriangles = 1000, kClientWidth = 64, kClientHeight = 48, kClientWorkItems = 1 << 16 };
 
 typedef struct ClientWorkload ClientWorkload;
 
@@ -35,7 +29,7 @@ ClientWorkload* ClientWorkloadCreate(int api, char* error, size_t error_size);
 /// The same by the name the clients take ("vulkan", "opengl", "opencl", "cuda"), for the GPA 4 clients, whose
 /// GpaApiType numbers the APIs differently from the v3 headers this library is built with.
 ClientWorkload* ClientWorkloadCreateByName(const char* api_name, char* error, size_t error_size);
-void            ClientWorkloadDestroy(ClientWorkload* workload);
+void ClientWorkloadDestroy(ClientWorkload* workload);
 
 /// What GpaOpenContext takes: a GpaVkContextOpenInfo*, the current EGLContext, the cl_command_queue, or a
 /// GpaCudaContextOpenInfo*.
@@ -50,7 +44,7 @@ int ClientWorkloadWantsCounter(ClientWorkload* workload, const char* name, const
 GpaUInt32 ClientWorkloadExpectedPasses(ClientWorkload* workload);
 /// The command list GpaBeginCommandList takes, begun (a Vulkan command buffer inside a render pass), or
 /// GPA_NULL_COMMAND_LIST; with the command list type to pass with it.
-void*              ClientWorkloadBeginCommandList(ClientWorkload* workload);
+void* ClientWorkloadBeginCommandList(ClientWorkload* workload);
 GpaCommandListType ClientWorkloadCommandListType(ClientWorkload* workload);
 /// Records (Vulkan) or issues (OpenGL, OpenCL) the work of sample 0 or 1 into/after `command_list`.
 void ClientWorkloadDoWork(ClientWorkload* workload, void* command_list, GpaUInt32 sample_id);

@@ -42,13 +42,15 @@ class Client {
 
   // Every step of a profile; false (with the reason on stderr) at the first that fails.
   bool Profile(ClientWorkload& workload) {
-    return Check(gpa_.GpaOpenContext(ClientWorkloadGpaContext(&workload), ClientWorkloadOpenFlags(&workload), &context_),
-                 "GpaOpenContext") &&
+    return Check(
+               gpa_.GpaOpenContext(ClientWorkloadGpaContext(&workload), ClientWorkloadOpenFlags(&workload), &context_),
+               "GpaOpenContext") &&
            DescribeDevice() &&
-           Check(gpa_.GpaCreateSession(context_, kGpaSessionSampleTypeDiscreteCounter, &session_), "GpaCreateSession") &&
+           Check(gpa_.GpaCreateSession(context_, kGpaSessionSampleTypeDiscreteCounter, &session_),
+                 "GpaCreateSession") &&
            EnableCounters(workload) && CountPasses(workload) &&
            (ClientWorkloadCanSample(&workload) ? AbortOnce() && Sample(workload) && ReadResults(workload)
-                                                : SamplingIsRefused()) &&
+                                               : SamplingIsRefused()) &&
            ResetLeavesNoCounters();
   }
 
@@ -60,7 +62,8 @@ class Client {
  private:
   bool Check(GpaStatus status, const char* what) const {
     if (status == kGpaStatusOk) return true;
-    std::cerr << "gpa4_cpp_client: " << what << " returned " << status << " (" << gpa_.GpaGetStatusAsStr(status) << ")\n";
+    std::cerr << "gpa4_cpp_client: " << what << " returned " << status << " (" << gpa_.GpaGetStatusAsStr(status)
+              << ")\n";
     return false;
   }
 
@@ -155,8 +158,9 @@ class Client {
     for (GpaUInt32 pass = 0; pass < passes_; ++pass) {
       void* command_list = ClientWorkloadBeginCommandList(&workload);
       GpaCommandListId list = nullptr;
-      if (!Check(gpa_.GpaBeginCommandList(session_, pass, command_list, ClientWorkloadCommandListType(&workload), &list),
-                 "GpaBeginCommandList")) {
+      if (!Check(
+              gpa_.GpaBeginCommandList(session_, pass, command_list, ClientWorkloadCommandListType(&workload), &list),
+              "GpaBeginCommandList")) {
         return false;
       }
       for (GpaUInt32 sample = 0; sample < 2; ++sample) {

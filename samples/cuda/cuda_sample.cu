@@ -7,9 +7,9 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdint>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -23,18 +23,18 @@
 
 namespace {
 
-#define CUDA_CHECK(call)                                                                          \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));                     \
-      std::exit(1);                                                                               \
-    }                                                                                             \
+#define CUDA_CHECK(call)                                                      \
+  do {                                                                        \
+    cudaError_t e_ = (call);                                                  \
+    if (e_ != cudaSuccess) {                                                  \
+      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                           \
+    }                                                                         \
   } while (0)
 
-constexpr int kN = 1 << 24;     // SAXPY elements (64 MiB per vector)
-constexpr int kTile = 32;       // transpose tile
-constexpr int kMatrix = 4096;   // transpose matrix side
+constexpr int kN = 1 << 24;    // SAXPY elements (64 MiB per vector)
+constexpr int kTile = 32;      // transpose tile
+constexpr int kMatrix = 4096;  // transpose matrix side
 
 __global__ void saxpy(int n, float a, const float* x, float* y) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -52,10 +52,12 @@ __global__ void transpose(const float* in, float* out, int side, int padding) {
   __shared__ float tile[kTile * (kTile + 1)];
   const int pitch = kTile + padding;
   const int x = blockIdx.x * kTile + threadIdx.x;
-  for (int j = threadIdx.y; j < kTile; j += blockDim.y) tile[j * pitch + threadIdx.x] = in[(blockIdx.y * kTile + j) * side + x];
+  for (int j = threadIdx.y; j < kTile; j += blockDim.y)
+    tile[j * pitch + threadIdx.x] = in[(blockIdx.y * kTile + j) * side + x];
   __syncthreads();
   const int tx = blockIdx.y * kTile + threadIdx.x;
-  for (int j = threadIdx.y; j < kTile; j += blockDim.y) out[(blockIdx.x * kTile + j) * side + tx] = tile[threadIdx.x * pitch + j];
+  for (int j = threadIdx.y; j < kTile; j += blockDim.y)
+    out[(blockIdx.x * kTile + j) * side + tx] = tile[threadIdx.x * pitch + j];
 }
 
 std::vector<std::string> Split(const std::string& list) {
@@ -145,10 +147,10 @@ void Profile(const GpaFunctionTable& table, const std::vector<std::string>& coun
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<std::string> counters = Split(
-      argc > 1 ? argv[1]
-               : "GPUTime,SMBusy,IPC,AchievedOccupancy,FetchSize,WriteSize,L2CacheHit,FFMAThreadInstructions,"
-                 "SharedLoadInstructions,SharedWavefrontsPerInstruction");
+  const std::vector<std::string> counters =
+      Split(argc > 1 ? argv[1]
+                     : "GPUTime,SMBusy,IPC,AchievedOccupancy,FetchSize,WriteSize,L2CacheHit,FFMAThreadInstructions,"
+                       "SharedLoadInstructions,SharedWavefrontsPerInstruction");
 
   // Beside the program, its build tree's lib/, then the loader's search path (the RUNPATH names lib/ too).
   const std::string file = opengpa::client::GpaLibraryFileName(kGpaApiCuda);
@@ -159,9 +161,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cannot load %s:%s\n", file.c_str(), error.c_str());
     return 1;
   }
-  library->Table().GpaRegisterLoggingCallback(kGpaLoggingError, [](GpaLoggingType, const char* message) {
-    std::fprintf(stderr, "GPA: %s\n", message);
-  });
+  library->Table().GpaRegisterLoggingCallback(
+      kGpaLoggingError, [](GpaLoggingType, const char* message) { std::fprintf(stderr, "GPA: %s\n", message); });
   try {
     Profile(library->Table(), counters);
   } catch (const opengpa::Error& failure) {

@@ -79,9 +79,9 @@ bool Load(const opengpa::DynamicLibrary& library, Gpa2* gpa) {
          GPA2_FIND(GPA_GetEnabledCount) && GPA2_FIND(GPA_GetEnabledIndex) && GPA2_FIND(GPA_GetCounterName) &&
          GPA2_FIND(GPA_GetCounterDataType) && GPA2_FIND(GPA_GetCounterUsageType) && GPA2_FIND(GPA_GetUsageTypeAsStr) &&
          GPA2_FIND(GPA_GetPassCount) && GPA2_FIND(GPA_BeginSession) && GPA2_FIND(GPA_EndSession) &&
-         GPA2_FIND(GPA_BeginPass) && GPA2_FIND(GPA_EndPass) && GPA2_FIND(GPA_BeginSample) &&
-         GPA2_FIND(GPA_EndSample) && GPA2_FIND(GPA_IsSessionReady) && GPA2_FIND(GPA_GetSampleCount) &&
-         GPA2_FIND(GPA_GetSampleUInt64) && GPA2_FIND(GPA_GetSampleFloat64) && GPA2_FIND(GPA_GetStatusAsStr);
+         GPA2_FIND(GPA_BeginPass) && GPA2_FIND(GPA_EndPass) && GPA2_FIND(GPA_BeginSample) && GPA2_FIND(GPA_EndSample) &&
+         GPA2_FIND(GPA_IsSessionReady) && GPA2_FIND(GPA_GetSampleCount) && GPA2_FIND(GPA_GetSampleUInt64) &&
+         GPA2_FIND(GPA_GetSampleFloat64) && GPA2_FIND(GPA_GetStatusAsStr);
 }
 
 void LogToStderr(GPA_Logging_Type type, const char* message) {
@@ -141,8 +141,10 @@ int main(int argc, char** argv) {
   std::string library_path = OPENGPA_CL_LIBRARY;
   int sessions = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--gpa-lib") == 0) library_path = argv[i + 1];
-    else if (std::strcmp(argv[i], "--sessions") == 0) sessions = std::max(1, std::atoi(argv[i + 1]));
+    if (std::strcmp(argv[i], "--gpa-lib") == 0)
+      library_path = argv[i + 1];
+    else if (std::strcmp(argv[i], "--sessions") == 0)
+      sessions = std::max(1, std::atoi(argv[i + 1]));
   }
   std::string error;
   std::unique_ptr<opengpa::DynamicLibrary> library = opengpa::DynamicLibrary::Open({library_path}, &error);

@@ -193,12 +193,14 @@ int Run(const Options& options) {
     return event;
   };
   const std::vector<Sample> samples = {
-      {"fill", [&] {
+      {"fill",
+       [&] {
          cl_event event = nullptr;
          clEnqueueFillBuffer(queue, a, &one, sizeof one, 0, kElements * sizeof(float), 0, nullptr, &event);
          return event;
        }},
-      {"vector_add", [&] {
+      {"vector_add",
+       [&] {
          clSetKernelArg(add, 0, sizeof a, &a);
          clSetKernelArg(add, 1, sizeof b, &b);
          clSetKernelArg(add, 2, sizeof c, &c);

@@ -61,19 +61,30 @@ struct SampleSpec {
 
 std::vector<SampleSpec> Frame(const GlWorkloads& gl) {
   const double pixels = double(kWidth) * kHeight;
-  const double threads = double(kGroups[0]) * kGroups[1] * kGroups[2] * GlWorkloads::kLocalSizeX * GlWorkloads::kLocalSizeY;
+  const double threads =
+      double(kGroups[0]) * kGroups[1] * kGroups[2] * GlWorkloads::kLocalSizeX * GlWorkloads::kLocalSizeY;
   return {
-      {"triangles", [&gl] { gl.DrawSmallTriangles(kTriangles); },
-       {{"IAVerticesIn", 3.0 * kTriangles}, {"IAPrimitivesIn", kTriangles}, {"VSVerticesIn", 3.0 * kTriangles},
-        {"PrimitivesIn", kTriangles}, {"CSThreads", 0}}},
-      {"fullscreen", [&gl] { gl.DrawFullScreenTriangle(); },
+      {"triangles",
+       [&gl] { gl.DrawSmallTriangles(kTriangles); },
+       {{"IAVerticesIn", 3.0 * kTriangles},
+        {"IAPrimitivesIn", kTriangles},
+        {"VSVerticesIn", 3.0 * kTriangles},
+        {"PrimitivesIn", kTriangles},
+        {"CSThreads", 0}}},
+      {"fullscreen",
+       [&gl] { gl.DrawFullScreenTriangle(); },
        {{"IAVerticesIn", 3}, {"IAPrimitivesIn", 1}, {"SamplesPassed", pixels}}},
-      {"squares", [&gl] { gl.DrawAlignedSquares((kWidth / 16) * (kHeight / 16), kWidth, kHeight); },
+      {"squares",
+       [&gl] { gl.DrawAlignedSquares((kWidth / 16) * (kHeight / 16), kWidth, kHeight); },
        {{"SamplesPassed", pixels}, {"PSPixelsIn", pixels}}},
-      {"geometry", [&gl] { gl.DrawThroughGeometryShader(kGsTriangles); },
+      {"geometry",
+       [&gl] { gl.DrawThroughGeometryShader(kGsTriangles); },
        {{"GSPrimsIn", kGsTriangles}, {"GSPrimsOut", 2.0 * kGsTriangles}, {"PrimitivesIn", 2.0 * kGsTriangles}}},
-      {"tessellation", [&gl] { gl.DrawTessellatedPatches(kPatches); }, {{"HSPatches", kPatches}, {"PrimitivesIn", kPatches}}},
-      {"compute", [&gl] { gl.Dispatch(kGroups[0], kGroups[1], kGroups[2]); },
+      {"tessellation",
+       [&gl] { gl.DrawTessellatedPatches(kPatches); },
+       {{"HSPatches", kPatches}, {"PrimitivesIn", kPatches}}},
+      {"compute",
+       [&gl] { gl.Dispatch(kGroups[0], kGroups[1], kGroups[2]); },
        {{"CSThreads", threads}, {"IAVerticesIn", 0}, {"SamplesPassed", 0}}},
   };
 }
@@ -137,8 +148,8 @@ int Profile(const Options& options, const GpaFunctionTable& table, const Headles
     }
     csv << "\n";
   }
-  std::cerr << "application GL_TIME_ELAPSED over the frame: " << frame_ns << " ns; sum of GPA GPUTime: "
-            << static_cast<GpaUInt64>(gpu_time_sum) << " ns\n";
+  std::cerr << "application GL_TIME_ELAPSED over the frame: " << frame_ns
+            << " ns; sum of GPA GPUTime: " << static_cast<GpaUInt64>(gpu_time_sum) << " ns\n";
   if (mismatches == 0) std::cerr << "every counter implied by the workload matches\n";
   return mismatches == 0 ? 0 : 1;
 }
@@ -148,7 +159,8 @@ int Run(const Options& options) {
   std::unique_ptr<HeadlessGl> context = HeadlessGl::Create(kWidth, kHeight, &error);
   if (!context) {
     std::cerr << "opengpa_gl_sample: no GL context: " << error
-              << "\n  install Mesa's EGL/llvmpipe (apt-get install libegl-mesa0 libgl1-mesa-dri) or use --egl-platform device\n";
+              << "\n  install Mesa's EGL/llvmpipe (apt-get install libegl-mesa0 libgl1-mesa-dri) or use --egl-platform "
+                 "device\n";
     return 1;
   }
   GlWorkloads workloads;

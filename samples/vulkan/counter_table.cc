@@ -39,11 +39,12 @@ void PrintCounterTable(std::ostream& out, const std::vector<CounterColumn>& coun
   std::vector<std::size_t> widths;
   for (const SampleRow& s : samples) {
     std::size_t width = std::max<std::size_t>(s.label.size(), 8);
-    for (std::size_t i = 0; i < counters.size(); ++i) width = std::max(width, Format(s.values[i], counters[i].is_float).size());
+    for (std::size_t i = 0; i < counters.size(); ++i)
+      width = std::max(width, Format(s.values[i], counters[i].is_float).size());
     widths.push_back(width);
   }
-  out << std::left << std::setw(static_cast<int>(name_width)) << "Counter" << "  " << std::setw(static_cast<int>(usage_width))
-      << "Usage";
+  out << std::left << std::setw(static_cast<int>(name_width)) << "Counter"
+      << "  " << std::setw(static_cast<int>(usage_width)) << "Usage";
   for (std::size_t s = 0; s < samples.size(); ++s) {
     out << "  " << std::right << std::setw(static_cast<int>(widths[s])) << samples[s].label;
   }

@@ -105,16 +105,26 @@ bool BuildFrame(VulkanDevice& device, Frame* frame, std::string* error) {
   if (!frame->compute) return false;
 
   const double grid_vertices = 3.0 * Frame::kGridTriangles;
-  frame->samples.push_back({0, "grid", {{"IAVerticesIn", grid_vertices}, {"IAPrimitivesIn", Frame::kGridTriangles},
-                                         {"VSVerticesIn", grid_vertices}, {"PrimitivesIn", Frame::kGridTriangles},
-                                         {"ClipperPrimsOut", Frame::kGridTriangles}}});
-  frame->samples.push_back({1, "fullscreen", {{"IAVerticesIn", 3}, {"IAPrimitivesIn", 1}, {"VSVerticesIn", 3},
-                                               {"ClipperPrimsOut", 1},
-                                               {"PSPixelsIn", double(Frame::kWidth) * Frame::kHeight}}});
+  frame->samples.push_back({0,
+                            "grid",
+                            {{"IAVerticesIn", grid_vertices},
+                             {"IAPrimitivesIn", Frame::kGridTriangles},
+                             {"VSVerticesIn", grid_vertices},
+                             {"PrimitivesIn", Frame::kGridTriangles},
+                             {"ClipperPrimsOut", Frame::kGridTriangles}}});
+  frame->samples.push_back({1,
+                            "fullscreen",
+                            {{"IAVerticesIn", 3},
+                             {"IAPrimitivesIn", 1},
+                             {"VSVerticesIn", 3},
+                             {"ClipperPrimsOut", 1},
+                             {"PSPixelsIn", double(Frame::kWidth) * Frame::kHeight}}});
   if (frame->grid_with_gs) {
-    frame->samples.push_back({2, "grid+GS", {{"IAPrimitivesIn", Frame::kGsTriangles},
-                                             {"GSPrimsIn", Frame::kGsTriangles},
-                                             {"GSPrimsOut", Frame::kGsTriangles}}});
+    frame->samples.push_back({2,
+                              "grid+GS",
+                              {{"IAPrimitivesIn", Frame::kGsTriangles},
+                               {"GSPrimsIn", Frame::kGsTriangles},
+                               {"GSPrimsOut", Frame::kGsTriangles}}});
   }
   const double threads = double(Frame::kGroups[0]) * Frame::kGroups[1] * Frame::kGroups[2] * Frame::kLocalSize;
   frame->samples.push_back({3, "compute", {{"CSThreads", threads}, {"VSVerticesIn", 0}, {"PSPixelsIn", 0}}});
@@ -142,7 +152,8 @@ void RecordPass(opengpa::Session& session, GpaUInt32 pass, const Frame& frame, V
   }
   frame.target->End(command_buffer);
   sample(3, [&] {
-    frame.compute->Dispatch(command_buffer, Frame::kGroups[0], Frame::kGroups[1], Frame::kGroups[2], Frame::kIterations);
+    frame.compute->Dispatch(command_buffer, Frame::kGroups[0], Frame::kGroups[1], Frame::kGroups[2],
+                            Frame::kIterations);
   });
   frame.compute->RecordHostReadBarrier(command_buffer);
   list.End();

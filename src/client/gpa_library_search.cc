@@ -19,15 +19,11 @@ bool IsReadableFile(const std::string& path) { return !IsFolder(path) && access(
 
 std::string GpaLibraryFileName(ApiNumber api) {
   switch (api) {
-    case kGpaApiVulkan:
-      return "libGPUPerfAPIVK.so";
-    case kGpaApiOpengl:
-      return "libGPUPerfAPIGL.so";
-    case kGpaApiOpencl:
-      return "libGPUPerfAPICL.so";
+    case kGpaApiVulkan: return "libGPUPerfAPIVK.so";
+    case kGpaApiOpengl: return "libGPUPerfAPIGL.so";
+    case kGpaApiOpencl: return "libGPUPerfAPICL.so";
     case kApiCuda: return "libGPUPerfAPICUDA.so";
-    default:
-      return "libGPUPerfAPI?.so";
+    default: return "libGPUPerfAPI?.so";
   }
 }
 

@@ -26,8 +26,7 @@ std::unique_ptr<LoadedGpaLibrary> LoadedGpaLibrary::Load(const std::vector<std::
     table.major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
     table.minor_version = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
     if (const GpaStatus status = get_table(&table); status != kGpaStatusOk) {
-      attempts += "\n  " + path + ": " + kGetFuncTable + " returned " +
-                  std::to_string(static_cast<int>(status));
+      attempts += "\n  " + path + ": " + kGetFuncTable + " returned " + std::to_string(static_cast<int>(status));
       continue;
     }
     return std::make_unique<LoadedGpaLibrary>(PrivateKey{}, std::move(library), table);

@@ -29,11 +29,11 @@ using SampleSlot = std::uint32_t;
 // is an SM and a SIMD one of its sub-partitions (SMSPs), each with its own warp slots and register file.
 // GpaUpdateDeviceInformation overrides the first four.
 struct DeviceShape {
-  GpaUInt32 shader_engines = 0;   // NVIDIA: graphics processing clusters (not exposed by CUDA: 0)
-  GpaUInt32 compute_units = 0;    // SMs
-  GpaUInt32 simds = 0;            // SM sub-partitions, all SMs together
-  GpaUInt32 waves_per_simd = 0;   // warp slots per sub-partition
-  GpaUInt32 vgprs_per_simd = 0;   // 32-bit registers per sub-partition
+  GpaUInt32 shader_engines = 0;              // NVIDIA: graphics processing clusters (not exposed by CUDA: 0)
+  GpaUInt32 compute_units = 0;               // SMs
+  GpaUInt32 simds = 0;                       // SM sub-partitions, all SMs together
+  GpaUInt32 waves_per_simd = 0;              // warp slots per sub-partition
+  GpaUInt32 vgprs_per_simd = 0;              // 32-bit registers per sub-partition
   GpaUInt32 lds_bytes_per_compute_unit = 0;  // shared memory per SM
 
   GpaUInt32 MaxWaveSlots() const { return simds * waves_per_simd; }
@@ -92,29 +92,35 @@ class BackendSession {
 
   // `api_list` is the application's command buffer, or nullptr with kGpaCommandListNone.
   [[nodiscard]] virtual GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                                     std::unique_ptr<BackendCommandList>* out) = 0;
+                                                   std::unique_ptr<BackendCommandList>* out) = 0;
   [[nodiscard]] virtual GpaStatus EndCommandList(BackendCommandList& list) = 0;
 
   [[nodiscard]] virtual GpaStatus BeginSample(BackendCommandList& list, SampleSlot slot) = 0;
   [[nodiscard]] virtual GpaStatus EndSample(BackendCommandList& list, SampleSlot slot) = 0;
 
   // A sample begun on `from` is ended on `to` (both primaries of the same pass).
-  [[nodiscard]] virtual GpaStatus ContinueSample(SampleSlot /*slot*/, BackendCommandList& /*from*/, BackendCommandList& /*to*/) {
+  [[nodiscard]] virtual GpaStatus ContinueSample(SampleSlot /*slot*/, BackendCommandList& /*from*/,
+                                                 BackendCommandList& /*to*/) {
     return kGpaStatusErrorApiNotSupported;
   }
   // Samples recorded on a secondary list are made results of the primary that executes it:
   // copies[i] = {slot on the secondary, new slot on the primary}.
-  [[nodiscard]] virtual GpaStatus CopySecondarySamples(BackendCommandList& /*secondary*/, BackendCommandList& /*primary*/,
-                                         const std::vector<std::pair<SampleSlot, SampleSlot>>& /*copies*/) {
+  [[nodiscard]] virtual GpaStatus CopySecondarySamples(
+      BackendCommandList& /*secondary*/, BackendCommandList& /*primary*/,
+      const std::vector<std::pair<SampleSlot, SampleSlot>>& /*copies*/) {
     return kGpaStatusErrorApiNotSupported;
   }
 
   // Streaming sessions only (a session CreateSession made for kGpaSessionSampleTypeStreamingCounter): start
   // sampling the session's counters every options.interval_ns, stop (after the work submitted so far), and the
   // samples once stopped.
-  [[nodiscard]] virtual GpaStatus StartStreaming(const StreamingOptions& /*options*/) { return kGpaStatusErrorApiNotSupported; }
+  [[nodiscard]] virtual GpaStatus StartStreaming(const StreamingOptions& /*options*/) {
+    return kGpaStatusErrorApiNotSupported;
+  }
   [[nodiscard]] virtual GpaStatus StopStreaming() { return kGpaStatusErrorApiNotSupported; }
-  [[nodiscard]] virtual GpaStatus ReadStreamingSeries(StreamingSeries* /*series*/) { return kGpaStatusErrorApiNotSupported; }
+  [[nodiscard]] virtual GpaStatus ReadStreamingSeries(StreamingSeries* /*series*/) {
+    return kGpaStatusErrorApiNotSupported;
+  }
 
   // Non-blocking: have the GPU commands of this pass finished?
   virtual bool IsPassComplete(GpaUInt32 pass) = 0;
@@ -152,7 +158,7 @@ class BackendContext {
   // `type` is a GpaSessionSampleType's value as an int: OpenGPA's extension types (opengpa_ext.h) lie outside
   // the C enum's range, so an enum object may not hold them.
   [[nodiscard]] virtual GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
-                                  std::unique_ptr<BackendSession>* out) = 0;
+                                                std::unique_ptr<BackendSession>* out) = 0;
 };
 
 // One per libGPUPerfAPI<X>.so.
@@ -169,7 +175,8 @@ class Backend {
   virtual GpaOpenContextFlags ApiSpecificOpenContextBits() const { return 0; }
   [[nodiscard]] virtual GpaStatus Destroy() { return kGpaStatusOk; }
   // `api_context` is what the application passed to GpaOpenContext (already checked non-null).
-  [[nodiscard]] virtual GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out) = 0;
+  [[nodiscard]] virtual GpaStatus OpenContext(void* api_context, GpaOpenContextFlags flags,
+                                              std::unique_ptr<BackendContext>* out) = 0;
 };
 
 // Defined once by each backend library; the entry layer calls it.

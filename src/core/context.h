@@ -19,7 +19,8 @@ class Context {
  public:
   // Opens `api_context` through `backend` and builds its counter set. Logs and returns the backend's
   // status, or kGpaStatusErrorFailed when the counter catalogs do not build.
-  [[nodiscard]] static GpaStatus Open(Backend& backend, void* api_context, GpaOpenContextFlags flags, std::unique_ptr<Context>* out);
+  [[nodiscard]] static GpaStatus Open(Backend& backend, void* api_context, GpaOpenContextFlags flags,
+                                      std::unique_ptr<Context>* out);
   Context() = default;  // empty; Open fills it
 
   void* api_context() const { return api_context_; }

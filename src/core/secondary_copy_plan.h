@@ -23,9 +23,10 @@ struct SecondaryCopyPlan {
 // `new_sample_ids` holds one id per entry of `secondary_samples`; `used_in_pass(slot)` says whether the slot
 // already holds a sample in `pass`, the pass of both lists. Logs and returns kGpaStatusErrorInvalidParameter
 // for an id given twice or already used in the pass.
-[[nodiscard]] GpaStatus PlanSecondaryCopy(const std::vector<SampleSlot>& secondary_samples, const GpaUInt32* new_sample_ids,
-                            GpaUInt32 pass, const SampleIdMap& slot_of_id, SampleSlot first_new_slot,
-                            const std::function<bool(SampleSlot)>& used_in_pass, SecondaryCopyPlan* plan);
+[[nodiscard]] GpaStatus PlanSecondaryCopy(const std::vector<SampleSlot>& secondary_samples,
+                                          const GpaUInt32* new_sample_ids, GpaUInt32 pass,
+                                          const SampleIdMap& slot_of_id, SampleSlot first_new_slot,
+                                          const std::function<bool(SampleSlot)>& used_in_pass, SecondaryCopyPlan* plan);
 
 }  // namespace opengpa
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/context.h"
-#include "platform/type_strings.h"
 #include "platform/logging.h"
+#include "platform/type_strings.h"
 
 namespace opengpa {
 namespace {
@@ -31,7 +31,8 @@ Session::~Session() { context_.Deactivate(this); }
 // ---- Counter selection -------------------------------------------------------------------------
 
 bool Session::CollectsCounters() const {
-  return sample_type_ == kGpaSessionSampleTypeDiscreteCounter || sample_type_ == kGpaSessionSampleTypeStreamingCounter ||
+  return sample_type_ == kGpaSessionSampleTypeDiscreteCounter ||
+         sample_type_ == kGpaSessionSampleTypeStreamingCounter ||
          sample_type_ == kGpaSessionSampleTypeStreamingCounterAndSqtt;
 }
 
@@ -106,7 +107,8 @@ GpaStatus Session::EnableCounterByName(std::string_view name) {
   Lock lock(mutex_);
   if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
   const auto index = context_.counters().Find(name);
-  if (!index) return LogError(kGpaStatusErrorCounterNotFound, "counter_name '{}' is not a counter of this context", name);
+  if (!index)
+    return LogError(kGpaStatusErrorCounterNotFound, "counter_name '{}' is not a counter of this context", name);
   return EnableLocked(*index);
 }
 
@@ -114,7 +116,8 @@ GpaStatus Session::DisableCounterByName(std::string_view name) {
   Lock lock(mutex_);
   if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
   const auto index = context_.counters().Find(name);
-  if (!index) return LogError(kGpaStatusErrorCounterNotFound, "counter_name '{}' is not a counter of this context", name);
+  if (!index)
+    return LogError(kGpaStatusErrorCounterNotFound, "counter_name '{}' is not a counter of this context", name);
   return DisableLocked(*index);
 }
 
@@ -211,8 +214,7 @@ GpaStatus Session::Begin() {
   if (status == kGpaStatusOk) status = backend->Begin();
   if (status != kGpaStatusOk) {
     context_.Deactivate(this);
-    return LogError(status, "the backend could not begin a session collecting {} hardware counters",
-                    hardware_.size());
+    return LogError(status, "the backend could not begin a session collecting {} hardware counters", hardware_.size());
   }
   pass_count_ = std::max<GpaUInt32>(backend->PassCount(), 1);
   backend_ = std::move(backend);
@@ -225,8 +227,8 @@ GpaStatus Session::CheckPassesConsistent() const {
   if (streaming() && lists_.empty()) return kGpaStatusOk;  // GpaSpmBegin..GpaSpmEnd: no command list needed
   for (GpaUInt32 pass = 0; pass < pass_count_; ++pass) {
     if (!passes_[pass].recorded) {
-      return LogError(kGpaStatusErrorNotEnoughPasses, "pass {} of {} was never recorded (no GpaBeginCommandList for it)",
-                      pass, pass_count_);
+      return LogError(kGpaStatusErrorNotEnoughPasses,
+                      "pass {} of {} was never recorded (no GpaBeginCommandList for it)", pass, pass_count_);
     }
   }
   for (SampleSlot slot = 0; slot < slots_.size(); ++slot) {
@@ -257,8 +259,8 @@ GpaStatus Session::End() {
   }
   for (const CommandList* list : lists_) {
     if (list->open) {
-      return LogError(kGpaStatusErrorCommandListNotEnded, "a command list of pass {} was not ended with GpaEndCommandList",
-                      list->pass);
+      return LogError(kGpaStatusErrorCommandListNotEnded,
+                      "a command list of pass {} was not ended with GpaEndCommandList", list->pass);
     }
   }
   if (span_ == Span::kRunning) {
@@ -342,7 +344,8 @@ GpaStatus Session::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandLi
   const GpaStatus status = backend_->BeginCommandList(pass, api_list, type, &list->backend);
   if (status != kGpaStatusOk || !list->backend) {
     return LogError(status != kGpaStatusOk ? status : kGpaStatusErrorFailed,
-                    "the backend could not begin command_list {} ({}) for pass {}", api_list, CommandListTypeName(type), pass);
+                    "the backend could not begin command_list {} ({}) for pass {}", api_list, CommandListTypeName(type),
+                    pass);
   }
   PassRecord& record = passes_[pass];
   record.recorded = true;
@@ -360,8 +363,8 @@ void Session::AddCommandList(HandleValue id, CommandList* list) {
 
 GpaStatus Session::CheckListRecording(const CommandList& list, std::string_view function) const {
   if (!list.open) {
-    return LogError(kGpaStatusErrorCommandListAlreadyEnded, "{}: the command list of pass {} was already ended", function,
-                    list.pass);
+    return LogError(kGpaStatusErrorCommandListAlreadyEnded, "{}: the command list of pass {} was already ended",
+                    function, list.pass);
   }
   if (list.pass >= pass_count_) {  // not reachable through GpaBeginCommandList; kept as GPA documents it
     return LogError(kGpaStatusErrorIndexOutOfRange, "{}: the command list's pass {} is not below the pass count {}",
@@ -562,9 +565,10 @@ GpaStatus Session::GetSampleResult(GpaUInt32 sample_id, std::size_t size, void* 
     return LogError(kGpaStatusErrorSampleNotFound, "sample_id {} is not a sample of this session", sample_id);
   }
   if (slots_[slot].on_secondary) {
-    return LogError(kGpaStatusErrorSampleInSecondaryCommandList,
-                    "sample_id {} was recorded on a secondary command list; read the ids given to GpaCopySecondarySamples",
-                    sample_id);
+    return LogError(
+        kGpaStatusErrorSampleInSecondaryCommandList,
+        "sample_id {} was recorded on a secondary command list; read the ids given to GpaCopySecondarySamples",
+        sample_id);
   }
   const std::size_t expected = enabled_.size() * sizeof(GpaUInt64);
   if (size != expected) {

@@ -8,8 +8,8 @@
 #ifndef OPENGPA_CORE_SESSION_H_
 #define OPENGPA_CORE_SESSION_H_
 
-#include <cstddef>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -80,11 +80,11 @@ class Session {
   // The enabled counters, evaluated for `rows` samples of raw values in `columns` order (the same counters as
   // GetStreamingSeries'): out[row * enabled + e], in GpaGetSampleResult's 64-bit form.
   [[nodiscard]] GpaStatus EvaluateStreaming(const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
-                              const std::vector<double>& raw, std::vector<std::uint64_t>* out);
+                                            const std::vector<double>& raw, std::vector<std::uint64_t>* out);
 
   // Creates the command list; the caller registers it and then calls AddCommandList.
   [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                             std::unique_ptr<CommandList>* out);
+                                           std::unique_ptr<CommandList>* out);
   void AddCommandList(HandleValue id, CommandList* list);
   const std::vector<HandleValue>& command_list_ids() const { return command_list_ids_; }
   [[nodiscard]] GpaStatus EndCommandList(CommandList& list);
@@ -94,7 +94,7 @@ class Session {
   // A sample moved to another command list (defined in session_sample_transfer.cc).
   [[nodiscard]] GpaStatus ContinueSample(GpaUInt32 sample_id, CommandList& primary);
   [[nodiscard]] GpaStatus CopySecondarySamples(CommandList& secondary, CommandList& primary, GpaUInt32 count,
-                                 const GpaUInt32* new_sample_ids);
+                                               const GpaUInt32* new_sample_ids);
 
   [[nodiscard]] GpaStatus GetSampleCount(GpaUInt32* count);
   [[nodiscard]] GpaStatus GetSampleId(GpaUInt32 index, GpaUInt32* sample_id);
@@ -134,7 +134,7 @@ class Session {
     bool on_secondary;  // begun on a secondary list: only readable through a copy
   };
   struct PassRecord {
-    bool recorded = false;                  // some command list was begun for this pass
+    bool recorded = false;                   // some command list was begun for this pass
     std::vector<std::uint8_t> sample_state;  // SampleState by slot
     SampleState StateOf(SampleSlot slot) const {
       return slot < sample_state.size() ? static_cast<SampleState>(sample_state[slot]) : kAbsent;
@@ -173,8 +173,8 @@ class Session {
   std::condition_variable unpinned_;
   int pins_ = 0;
 
-  std::vector<std::uint32_t> enabled_;  // public counter indices, in enable order
-  std::vector<bool> enabled_mask_;      // by public counter index
+  std::vector<std::uint32_t> enabled_;          // public counter indices, in enable order
+  std::vector<bool> enabled_mask_;              // by public counter index
   std::vector<HardwareCounterIndex> hardware_;  // what the backend session collects, ascending
 
   std::unique_ptr<BackendSession> backend_;

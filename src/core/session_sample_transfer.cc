@@ -4,8 +4,8 @@
 // bookkeeping are here; the backend records the move.
 #include "core/secondary_copy_plan.h"
 #include "core/session.h"
-#include "platform/type_strings.h"
 #include "platform/logging.h"
+#include "platform/type_strings.h"
 
 namespace opengpa {
 
@@ -15,7 +15,8 @@ GpaStatus Session::ContinueSample(GpaUInt32 sample_id, CommandList& primary) {
   Lock lock(mutex_);
   const SampleSlot slot = slot_of_id_.Find(sample_id);
   if (slot == kNoSlot || primary.pass >= pass_count_ || passes_[primary.pass].StateOf(slot) == kAbsent) {
-    return LogError(kGpaStatusErrorSampleNotFound, "src_sample_id {} was not begun in pass {}", sample_id, primary.pass);
+    return LogError(kGpaStatusErrorSampleNotFound, "src_sample_id {} was not begun in pass {}", sample_id,
+                    primary.pass);
   }
   if (primary.type == kGpaCommandListNone) {
     return LogError(kGpaStatusErrorApiNotSupported,
@@ -45,8 +46,9 @@ GpaStatus Session::ContinueSample(GpaUInt32 sample_id, CommandList& primary) {
                     primary.pass);
   }
   if (source->type != kGpaCommandListPrimary) {
-    return LogError(kGpaStatusErrorInvalidParameter, "src_sample_id {} was begun on a {} command list, not a primary one",
-                    sample_id, CommandListTypeName(source->type));
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "src_sample_id {} was begun on a {} command list, not a primary one", sample_id,
+                    CommandListTypeName(source->type));
   }
   if (GpaStatus status = backend_->ContinueSample(slot, *source->backend, *primary.backend); status != kGpaStatusOk) {
     return LogError(status, "the backend could not continue src_sample_id {} on another command list (status {})",
@@ -82,8 +84,9 @@ GpaStatus Session::CopySecondarySamples(CommandList& secondary, CommandList& pri
   }
   if (GpaStatus status = CheckListRecording(primary, "GpaCopySecondarySamples"); status != kGpaStatusOk) return status;
   if (count != secondary.samples.size()) {
-    return LogError(kGpaStatusErrorInvalidParameter, "num_samples {} differs from the {} samples of the secondary command list",
-                    count, secondary.samples.size());
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "num_samples {} differs from the {} samples of the secondary command list", count,
+                    secondary.samples.size());
   }
   PassRecord& pass = passes_[primary.pass];
   for (SampleSlot slot : secondary.samples) {
@@ -94,10 +97,9 @@ GpaStatus Session::CopySecondarySamples(CommandList& secondary, CommandList& pri
   }
   // Every new id must be new to this pass; an id seen in an earlier pass keeps its slot.
   SecondaryCopyPlan plan;
-  if (GpaStatus status =
-          PlanSecondaryCopy(secondary.samples, new_sample_ids, primary.pass, slot_of_id_,
-                            static_cast<SampleSlot>(slots_.size()),
-                            [&pass](SampleSlot slot) { return pass.StateOf(slot) != kAbsent; }, &plan);
+  if (GpaStatus status = PlanSecondaryCopy(
+          secondary.samples, new_sample_ids, primary.pass, slot_of_id_, static_cast<SampleSlot>(slots_.size()),
+          [&pass](SampleSlot slot) { return pass.StateOf(slot) != kAbsent; }, &plan);
       status != kGpaStatusOk) {
     return status;
   }

@@ -23,7 +23,8 @@ GpaStatus CatalogOnlyContext::CountPasses(const std::vector<HardwareCounterIndex
   }
   std::vector<std::string> sampled;
   for (HardwareCounterIndex index : counters) {
-    if (sampler_ != nullptr && index >= first_sampled_) sampled.push_back(hardware_[index].name);
+    if (sampler_ != nullptr && index >= first_sampled_ && index < end_sampled_)
+      sampled.push_back(hardware_[index].name);
   }
   std::vector<nvidia::perfworks::PassConfig> plan;
   if (!sampled.empty()) {
@@ -45,12 +46,22 @@ void CatalogOnlyContext::AddNvidiaSampledCounters(bool sampler_catalog_first) {
   }
   first_sampled_ = hardware_.size();
   for (const nvidia::GraphicsMetric& metric : sampler_->Metrics()) hardware_.push_back(DescribeSampledMetric(metric));
+  end_sampled_ = hardware_.size();
   if (sampler_catalog_first) {
     catalogs_.insert(catalogs_.begin(), embedded::kNvidiaGraphicsCatalog);
   } else {
     catalogs_.push_back(embedded::kNvidiaGraphicsCatalog);
   }
   device_.chip = std::string(*chip);
+}
+
+void CatalogOnlyContext::AddDeclaredCounters(std::vector<HardwareCounterInfo> hardware, std::string_view catalog,
+                                             std::vector<std::pair<std::string, double>> constants, std::string chip) {
+  for (HardwareCounterInfo& counter : hardware) hardware_.push_back(std::move(counter));
+  catalogs_.push_back(catalog);
+  for (auto& constant : constants) constants_.push_back(std::move(constant));
+  device_.name += " with the " + chip + " counters";
+  device_.chip = std::move(chip);
 }
 
 GpaStatus CatalogOnlyContext::CreateSession(int, const std::vector<HardwareCounterIndex>&,

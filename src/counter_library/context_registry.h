@@ -23,8 +23,9 @@ Registry& Contexts();
 
 // Opens the offline device `api` (v3's numbering) names, checks it offers the context sample types `required`
 // (IncompatibleSampleTypes otherwise), builds the counters and registers the context (caller holds the lock).
-[[nodiscard]] GpaStatus OpenContext(int api, const GpaCounterContextHardwareInfo& hardware_info, GpaOpenContextFlags flags,
-                      ContextFlavor flavor, GpaContextSampleTypeFlags required, GpaCounterContext* out);
+[[nodiscard]] GpaStatus OpenContext(int api, const GpaCounterContextHardwareInfo& hardware_info,
+                                    GpaOpenContextFlags flags, ContextFlavor flavor, GpaContextSampleTypeFlags required,
+                                    GpaCounterContext* out);
 
 using opengpa::NullArgument;
 

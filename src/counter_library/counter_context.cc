@@ -20,8 +20,9 @@ GpaStatus CounterContext::Create(std::unique_ptr<BackendContext> backend, GpaOpe
   const bool hide_derived = (flags & kGpaOpenContextHideDerivedCountersBit) != 0;
   const bool with_hardware = (flags & kGpaOpenContextEnableHardwareCountersBit) != 0;
   std::string error;
-  if (!CounterSet::Build(device.HardwareCounters(), hide_derived ? std::vector<std::string_view>{} : device.DerivedCatalogs(),
-                         device.Constants(), with_hardware, &context->counters_, &error)) {
+  if (!CounterSet::Build(device.HardwareCounters(),
+                         hide_derived ? std::vector<std::string_view>{} : device.DerivedCatalogs(), device.Constants(),
+                         with_hardware, &context->counters_, &error)) {
     return LogError(kGpaStatusErrorFailed, "GpaCounterLibOpenCounterContext: the catalogs of '{}' do not build: {}",
                     device.Device().name, error);
   }
@@ -47,7 +48,8 @@ GpaStatus CounterContext::Create(std::unique_ptr<BackendContext> backend, GpaOpe
       info.gpa_hw_counter = &context->hardware_ids_[counter.formula.Inputs().front()];
       continue;
     }
-    for (HardwareCounterIndex h : counter.formula.Inputs()) context->derived_inputs_[i].push_back(context->hardware_ids_[h]);
+    for (HardwareCounterIndex h : counter.formula.Inputs())
+      context->derived_inputs_[i].push_back(context->hardware_ids_[h]);
     GpaDerivedCounterInfo& derived = context->derived_infos_[i];
     derived.gpa_hw_counters = context->derived_inputs_[i].data();
     derived.gpa_hw_counter_count = static_cast<GpaUInt32>(context->derived_inputs_[i].size());
@@ -107,7 +109,8 @@ GpaStatus CounterContext::PassCount(const std::vector<std::uint32_t>& counters, 
   }
   GpaUInt32 count = 0;
   if (GpaStatus status = backend_->CountPasses(counters_.HardwareNeeded(counters), &count); status != kGpaStatusOk) {
-    return LogError(status, "GpaCounterLibGetPassCount: the passes of {} counters could not be counted", counters.size());
+    return LogError(status, "GpaCounterLibGetPassCount: the passes of {} counters could not be counted",
+                    counters.size());
   }
   *passes = std::max<GpaUInt32>(count, 1);  // as a live session reports it
   return kGpaStatusOk;
@@ -119,7 +122,8 @@ GpaStatus CounterContext::PassCount(const std::vector<std::uint32_t>& counters, 
 // own; a group that needs k passes occupies k consecutive passes and is listed in each of them. On the
 // one-pass backends (Vulkan, OpenGL, OpenCL) this is one pass holding every counter; with CUPTI it can
 // take more passes than GpaGetPassCount for the whole set, which CUPTI schedules at once.
-GpaStatus CounterContext::CountersByPass(const std::vector<std::uint32_t>& counters, std::vector<PassContents>* passes) {
+GpaStatus CounterContext::CountersByPass(const std::vector<std::uint32_t>& counters,
+                                         std::vector<PassContents>* passes) {
   passes->clear();
   struct Group {
     PassContents members;

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "core/backend.h"
-#include "platform/logging.h"
 #include "counters/counter_set.h"
 #include "gpu_performance_api/gpu_perf_api_counters.h"
+#include "platform/logging.h"
 
 namespace opengpa::counter_library {
 
@@ -39,7 +39,7 @@ class CounterContext {
   // Builds the counter set for `flags` (GpaOpenContextBits); fails (logged) when the catalogs do not build
   // or the flags leave no counter.
   [[nodiscard]] static GpaStatus Create(std::unique_ptr<BackendContext> backend, GpaOpenContextFlags flags,
-                          std::unique_ptr<CounterContext>* out, ContextFlavor flavor = {});
+                                        std::unique_ptr<CounterContext>* out, ContextFlavor flavor = {});
 
   const CounterSet& counters() const { return counters_; }
   const BackendContext& backend() const { return *backend_; }
@@ -58,14 +58,15 @@ class CounterContext {
   [[nodiscard]] GpaStatus CountersByPass(const std::vector<std::uint32_t>& counters, std::vector<PassContents>* passes);
 
   // Derived counter `counter` from `values`, one per hardware counter in GetCounterInfo's order.
-  [[nodiscard]] GpaStatus ComputeDerived(std::uint32_t counter, const GpaUInt64* values, GpaUInt32 value_count, double* result) const;
+  [[nodiscard]] GpaStatus ComputeDerived(std::uint32_t counter, const GpaUInt64* values, GpaUInt32 value_count,
+                                         double* result) const;
 
   // Counters `counters` (valid indices) at each of `rows` timestamps of a time series whose column c holds
   // hardware counter columns[c], values[c * rows + t]: results[k * rows + t]. Every hardware counter a counter
   // needs must be among the columns (else InvalidParameter, logged under `function`).
   [[nodiscard]] GpaStatus ComputeSeries(const char* function, const std::vector<std::uint32_t>& counters,
-                          const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
-                          const std::vector<double>& values, double* results) const;
+                                        const std::vector<HardwareCounterIndex>& columns, std::size_t rows,
+                                        const std::vector<double>& values, double* results) const;
 
  private:
   GpaHwCounter HwCounterOf(HardwareCounterIndex h) const;

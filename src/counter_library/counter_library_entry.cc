@@ -117,7 +117,8 @@ GpaStatus GpaCounterLibGetFuncTable(void* gpa_counter_lib_function_table) {
   });
 }
 
-GpaStatus GpaCounterLibOpenCounterContext(GpaApiType api, GpaCounterContextHardwareInfo gpa_counter_context_hardware_info,
+GpaStatus GpaCounterLibOpenCounterContext(GpaApiType api,
+                                          GpaCounterContextHardwareInfo gpa_counter_context_hardware_info,
                                           GpaOpenContextFlags context_flags, GpaUInt8 generate_asic_specific_counters,
                                           GpaCounterContext* gpa_virtual_context) {
   return GuardedLocked("GpaCounterLibOpenCounterContext", [&]() -> GpaStatus {
@@ -172,8 +173,17 @@ GpaStatus GpaCounterLibGetCounterName(const GpaCounterContext gpa_virtual_contex
                      });
 }
 
-GpaStatus GpaCounterLibGetCounterIndex(const GpaCounterContext gpa_virtual_context, const GpaCounterParam* gpa_counter_info,
-                                       GpaUInt32* gpa_counter_index) {
+GpaStatus OpenGpaCounterLibGetCounterFormula(const GpaCounterContext gpa_virtual_context, GpaUInt32 gpa_counter_index,
+                                             const char** formula) {
+  return WithCounter("OpenGpaCounterLibGetCounterFormula", gpa_virtual_context, gpa_counter_index, formula, "formula",
+                     [&](CounterContext&, const PublicCounter& counter) {
+                       *formula = counter.formula.Text().c_str();
+                       return kGpaStatusOk;
+                     });
+}
+
+GpaStatus GpaCounterLibGetCounterIndex(const GpaCounterContext gpa_virtual_context,
+                                       const GpaCounterParam* gpa_counter_info, GpaUInt32* gpa_counter_index) {
   constexpr const char* kFunction = "GpaCounterLibGetCounterIndex";
   return WithContext(kFunction, gpa_virtual_context, [&](CounterContext& context) -> GpaStatus {
     if (gpa_counter_info == nullptr) return NullArgument(kFunction, "gpa_counter_info");
@@ -282,10 +292,21 @@ GpaStatus GpaCounterLibComputeDerivedCounterResult(const GpaCounterContext gpa_v
                                                    GpaUInt32 gpa_hw_counter_result_count,
                                                    GpaFloat64* gpa_derived_counter_result) {
   constexpr const char* kFunction = "GpaCounterLibComputeDerivedCounterResult";
-  // AMD's order of checks: an empty result set first, then NULL pointers, then the context and the index.
+  // AMD's order of checks: an empty result set first, then NULL pointers, then the context and the index. A derived
+  // counter that reads no hardware counter (a Mali configuration or static constant: MaliConfigCoreCount,
+  // MaliGPUWarpSize) takes an empty set, and no array: AMD's catalogs have no such counter.
   if (gpa_hw_counter_result_count == 0) {
-    return GuardedLocked(kFunction, [&] {
-      return LogError(kGpaStatusErrorInvalidParameter, "{}: gpa_hw_counter_result_count is 0", kFunction);
+    return GuardedLocked(kFunction, [&]() -> GpaStatus {
+      CounterContext* context =
+          gpa_virtual_context == nullptr ? nullptr : Contexts().Find(HandleValueOf(gpa_virtual_context));
+      const bool reads_nothing = context != nullptr && gpa_derived_counter_index < context->counters().size() &&
+                                 !context->counters().at(gpa_derived_counter_index).is_hardware &&
+                                 context->counters().at(gpa_derived_counter_index).formula.Inputs().empty();
+      if (!reads_nothing) {
+        return LogError(kGpaStatusErrorInvalidParameter, "{}: gpa_hw_counter_result_count is 0", kFunction);
+      }
+      if (gpa_derived_counter_result == nullptr) return NullArgument(kFunction, "gpa_derived_counter_result");
+      return context->ComputeDerived(gpa_derived_counter_index, nullptr, 0, gpa_derived_counter_result);
     });
   }
   return WithContext(kFunction, gpa_virtual_context, [&](CounterContext& context) -> GpaStatus {
@@ -333,8 +354,8 @@ GpaStatus GpaCounterLibGetCountersByPass(const GpaCounterContext gpa_virtual_con
       return kGpaStatusOk;
     }
     if (*pass_count < needed) {
-      return LogError(kGpaStatusErrorInvalidParameter, "{}: *pass_count {} is less than the {} passes needed", kFunction,
-                      *pass_count, needed);
+      return LogError(kGpaStatusErrorInvalidParameter, "{}: *pass_count {} is less than the {} passes needed",
+                      kFunction, *pass_count, needed);
     }
     // As AMD documents: counter_by_pass_list (filled below) is what the caller sizes counter_indices by, in
     // a call before the one that passes them.

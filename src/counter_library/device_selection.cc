@@ -1,9 +1,10 @@
 #include "counter_library/device_selection.h"
 
 #include "core/backend.h"
-#include "platform/logging.h"
+#include "counter_library/arm_mali_counters.h"
 #include "counter_library/catalog_only_context.h"
 #include "counter_library/nvidia_device_ids.h"
+#include "platform/logging.h"
 
 namespace opengpa::counter_library {
 namespace {
@@ -42,6 +43,20 @@ GpaStatus OpenCuda(const char* function, const GpaCounterContextHardwareInfo& in
 #endif
 }
 
+using CatalogOpener = GpaStatus (*)(DeviceInfo, std::unique_ptr<CatalogOnlyContext>*);
+
+// An API's catalog context with the vendor counters `info` names: Arm's Mali G1 here (NVIDIA's sampler counters
+// are added by the API's opener, which knows where they go among the API's).
+[[maybe_unused]] GpaStatus OpenApiCatalog(const char* function, const GpaCounterContextHardwareInfo& info,
+                                          const char* api_name, CatalogOpener open,
+                                          std::unique_ptr<BackendContext>* out) {
+  std::unique_ptr<CatalogOnlyContext> context;
+  if (GpaStatus status = open(IdsOf(info, api_name), &context); status != kGpaStatusOk) return status;
+  if (GpaStatus status = AddArmMaliCounters(function, info, context.get()); status != kGpaStatusOk) return status;
+  *out = std::move(context);
+  return kGpaStatusOk;
+}
+
 }  // namespace
 
 GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterContextHardwareInfo& info,
@@ -50,19 +65,19 @@ GpaStatus OpenOfflineBackend(const char* function, int api, const GpaCounterCont
     case kGpaApiCuda: return OpenCuda(function, info, out);
     case kGpaApiVulkan:
 #ifdef OPENGPA_COUNTER_LIBRARY_WITH_VULKAN
-      return OpenVulkanCatalogContext(IdsOf(info, "Vulkan"), out);
+      return OpenApiCatalog(function, info, "Vulkan", &OpenVulkanCatalogContext, out);
 #else
       return NotBuilt(function, "Vulkan");
 #endif
     case kGpaApiOpengl:
 #ifdef OPENGPA_COUNTER_LIBRARY_WITH_OPENGL
-      return OpenOpenGlCatalogContext(IdsOf(info, "OpenGL"), out);
+      return OpenApiCatalog(function, info, "OpenGL", &OpenOpenGlCatalogContext, out);
 #else
       return NotBuilt(function, "OpenGL");
 #endif
     case kGpaApiOpencl:
 #ifdef OPENGPA_COUNTER_LIBRARY_WITH_OPENCL
-      return OpenOpenClCatalogContext(IdsOf(info, "OpenCL"), out);
+      return OpenApiCatalog(function, info, "OpenCL", &OpenOpenClCatalogContext, out);
 #else
       return NotBuilt(function, "OpenCL");
 #endif

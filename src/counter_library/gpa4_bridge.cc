@@ -14,11 +14,21 @@
 namespace opengpa::counter_library::gpa4 {
 namespace {
 
-GpaCounterContextHardwareInfo HardwareInfoOf(const DeviceIds& device) {
+// v3's GpaCounterContextHardwareInfo for `device`; its attributes live in `attributes`.
+GpaCounterContextHardwareInfo HardwareInfoOf(const DeviceIds& device, std::vector<GpaHardwareAttribute>* attributes) {
+  for (const auto& [type, value] : device.attributes) {
+    GpaHardwareAttribute attribute{};
+    // Copied as the int it is: it may be no GpaHardwareAttributeType (platform/enum_argument.h).
+    std::memcpy(&attribute.gpa_hardware_attribute_type, &type, sizeof type);
+    attribute.gpa_hardware_attribute_value = value;
+    attributes->push_back(attribute);
+  }
   GpaCounterContextHardwareInfo info{};
   info.vendor_id = device.vendor_id;
   info.device_id = device.device_id;
   info.revision_id = device.revision_id;
+  info.gpa_hardware_attributes = attributes->empty() ? nullptr : attributes->data();
+  info.gpa_hardware_attribute_count = static_cast<GpaUInt32>(attributes->size());
   return info;
 }
 
@@ -53,7 +63,8 @@ GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& devic
     ContextFlavor flavor;
     flavor.no_block = kNoBlock;
     flavor.streaming = type == SampleType::kStreaming || type == SampleType::kStreamingAndSqtt;
-    return OpenContext(v3_api, HardwareInfoOf(device), context_flags, flavor, RequiredBits(type), context);
+    std::vector<GpaHardwareAttribute> attributes;
+    return OpenContext(v3_api, HardwareInfoOf(device, &attributes), context_flags, flavor, RequiredBits(type), context);
   });
 }
 
@@ -61,7 +72,8 @@ GpaStatus SupportedSampleTypes(int v3_api, const DeviceIds& device, GpaUInt32* s
   constexpr const char* kFunction = "GpaCounterLibGetSupportedSampleTypes";
   return GuardedLocked(kFunction, [&] {
     std::unique_ptr<BackendContext> backend;
-    if (GpaStatus status = OpenOfflineBackend(kFunction, v3_api, HardwareInfoOf(device), &backend);
+    std::vector<GpaHardwareAttribute> attributes;
+    if (GpaStatus status = OpenOfflineBackend(kFunction, v3_api, HardwareInfoOf(device, &attributes), &backend);
         status != kGpaStatusOk) {
       return status;
     }

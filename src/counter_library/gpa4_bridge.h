@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "gpu_performance_api/gpu_perf_api_types.h"  // the includer's set: v3 or v4
@@ -32,6 +33,9 @@ struct DeviceIds {
   std::uint32_t vendor_id = 0;
   std::uint32_t device_id = 0;
   std::uint32_t revision_id = 0;
+  // The attributes as (type, value): the type is the int the caller wrote. The types the library reads have the
+  // same value in both sets (kGpaHardwareAttributeNumComputeUnits 3, OpenGPA's from 0x100).
+  std::vector<std::pair<int, std::uint32_t>> attributes;
 };
 
 // GPA 4's GpaSessionSampleType values.
@@ -39,8 +43,8 @@ enum class SampleType : std::uint32_t { kDiscrete = 0, kStreaming = 1, kSqtt = 2
 
 // Opens a context for `v3_api` (the API in v3's numbering) listing the counters of a session of `type`
 // (kDiscrete, kStreaming or kStreamingAndSqtt; the device must offer it, else IncompatibleSampleTypes).
-[[nodiscard]] GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& device, GpaUInt32 context_flags,
-                             _GpaCounterContext** context);
+[[nodiscard]] GpaStatus OpenCounterContext(int v3_api, SampleType type, const DeviceIds& device,
+                                           GpaUInt32 context_flags, _GpaCounterContext** context);
 
 // GPA 4's GpaContextSampleTypeBits the device offers for `v3_api` (discrete counters always: bit 0).
 [[nodiscard]] GpaStatus SupportedSampleTypes(int v3_api, const DeviceIds& device, GpaUInt32* sample_types);
@@ -72,7 +76,7 @@ GpaStatus ComputeDerivedCounterResult(_GpaCounterContext* context, GpaUInt32 ind
 
 // results[k * timestamps + t]: counter indices[k] at timestamp t.
 [[nodiscard]] GpaStatus ComputeSeries(_GpaCounterContext* context, const SpmColumns& series, const GpaUInt32* indices,
-                        std::uint64_t count, double* results);
+                                      std::uint64_t count, double* results);
 
 }  // namespace opengpa::counter_library::gpa4
 

@@ -9,7 +9,7 @@ extern const char kOpenClCatalog[];  // catalogs/opencl.json, embedded by the Op
 
 namespace counter_library {
 
-GpaStatus OpenOpenClCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out) {
+GpaStatus OpenOpenClCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out) {
   std::vector<HardwareCounterInfo> hardware;
   for (const cl::ClHardwareCounter& counter : cl::BuildHardwareCounters()) hardware.push_back(counter.info);
   *out = std::make_unique<CatalogOnlyContext>(std::move(device), std::move(hardware), embedded::kOpenClCatalog);

@@ -11,7 +11,7 @@ extern const char kOpenGlCatalog[];  // catalogs/opengl.json, embedded by the Op
 
 namespace counter_library {
 
-GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out) {
+GpaStatus OpenOpenGlCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out) {
   gl::Capabilities capabilities;
   capabilities.major = 4;
   capabilities.minor = 6;

@@ -10,7 +10,7 @@ extern const char vulkan_catalog[];  // counters/vulkan.json, embedded by the Vu
 
 namespace counter_library {
 
-GpaStatus OpenVulkanCatalogContext(DeviceInfo device, std::unique_ptr<BackendContext>* out) {
+GpaStatus OpenVulkanCatalogContext(DeviceInfo device, std::unique_ptr<CatalogOnlyContext>* out) {
   VkPhysicalDeviceFeatures features{};
   features.pipelineStatisticsQuery = VK_TRUE;
   features.geometryShader = VK_TRUE;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -144,8 +145,7 @@ bool ParseConstants(const Json& constants, Catalog* out, std::string* error) {
                   fmt::format("constants: \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", Truncated(name)));
     }
     if (!value.is_number()) {
-      return Fail(error, fmt::format("constants: \"{}\" must be a number, found {}", Truncated(name),
-                                     Preview(value)));
+      return Fail(error, fmt::format("constants: \"{}\" must be a number, found {}", Truncated(name), Preview(value)));
     }
     out->constants.emplace_back(name, value.get<double>());
   }
@@ -177,12 +177,67 @@ bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, 
     return false;
   }
   if (!ParseDataType(type, &out->data_type)) {
-    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where, Truncated(type),
-                                   ListNames(kDataTypes)));
+    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where,
+                                   Truncated(type), ListNames(kDataTypes)));
   }
   if (!ParseUsageType(usage, &out->usage)) {
-    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where, Truncated(usage),
-                                   ListNames(kUsageTypes)));
+    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where,
+                                   Truncated(usage), ListNames(kUsageTypes)));
+  }
+  return true;
+}
+
+// One entry of "hardware_counters": like a counter without a formula, plus the vendor's name for it.
+bool ParseHardwareCounter(const Json& entry, std::size_t index, HardwareCounterDefinition* out, std::string* error) {
+  std::string where = fmt::format("hardware_counters[{}]", index);
+  if (!entry.is_object()) return Fail(error, fmt::format("{}: must be an object, found {}", where, Preview(entry)));
+  static constexpr std::array<std::string_view, 7> kFields{"name",  "group",         "description", "type",
+                                                           "usage", "hardware_name", "comment"};
+  for (const auto& item : entry.items()) {
+    if (std::find(kFields.begin(), kFields.end(), item.key()) == kFields.end()) {
+      return Fail(error, fmt::format("{}: unknown field \"{}\"", where, Truncated(item.key())));
+    }
+  }
+  if (!ReadString(entry, where, "name", &out->name, error)) return false;
+  if (!IsIdentifier(out->name)) {
+    return Fail(error, fmt::format("{}: field \"name\": \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", where,
+                                   Truncated(out->name)));
+  }
+  where = fmt::format("hardware_counters[{}] (\"{}\")", index, Truncated(out->name));
+  std::string type;
+  std::string usage;
+  if (!ReadString(entry, where, "group", &out->group, error) ||
+      !ReadString(entry, where, "description", &out->description, error) ||
+      !ReadString(entry, where, "type", &type, error) || !ReadString(entry, where, "usage", &usage, error)) {
+    return false;
+  }
+  if (entry.contains("hardware_name") && !ReadString(entry, where, "hardware_name", &out->hardware_name, error)) {
+    return false;
+  }
+  if (!ParseDataType(type, &out->data_type)) {
+    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where,
+                                   Truncated(type), ListNames(kDataTypes)));
+  }
+  if (!ParseUsageType(usage, &out->usage)) {
+    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where,
+                                   Truncated(usage), ListNames(kUsageTypes)));
+  }
+  return true;
+}
+
+bool ParseHardwareCounters(const Json& list, Catalog* out, std::string* error) {
+  if (!list.is_array()) {
+    return Fail(error, fmt::format("catalog: \"hardware_counters\" must be an array, found {}", list.type_name()));
+  }
+  out->hardware_counters.resize(list.size());
+  std::unordered_map<std::string, std::size_t> first_index;  // a formula name must mean one input
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!ParseHardwareCounter(list[i], i, &out->hardware_counters[i], error)) return false;
+    const auto [it, inserted] = first_index.emplace(out->hardware_counters[i].name, i);
+    if (!inserted) {
+      return Fail(error, fmt::format("hardware_counters[{}]: \"{}\" is already hardware_counters[{}]", i,
+                                     Truncated(it->first), it->second));
+    }
   }
   return true;
 }
@@ -211,15 +266,20 @@ bool ParseCatalog(std::string_view json_text, Catalog* out, std::string* error) 
   } catch (const Json::exception& e) {
     return Fail(error, fmt::format("catalog is not valid JSON: {}", Truncated(e.what(), 4 * kPreviewChars)));
   }
-  if (!root.is_object()) return Fail(error, "catalog must be a JSON object with \"counters\" (and optional \"constants\")");
+  if (!root.is_object())
+    return Fail(error, "catalog must be a JSON object with \"counters\" (and optional \"constants\")");
   for (const auto& item : root.items()) {
-    if (item.key() != "constants" && item.key() != "counters" && item.key() != "comment") {
+    if (item.key() != "constants" && item.key() != "counters" && item.key() != "comment" &&
+        item.key() != "hardware_counters") {
       return Fail(error, fmt::format("catalog: unknown top-level field \"{}\"", Truncated(item.key())));
     }
   }
   Catalog catalog;
   if (const auto constants = root.find("constants"); constants != root.end()) {
     if (!ParseConstants(*constants, &catalog, error)) return false;
+  }
+  if (const auto hardware = root.find("hardware_counters"); hardware != root.end()) {
+    if (!ParseHardwareCounters(*hardware, &catalog, error)) return false;
   }
   const auto counters = root.find("counters");
   if (counters == root.end()) return Fail(error, "catalog: missing field \"counters\"");

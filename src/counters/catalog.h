@@ -20,8 +20,20 @@ struct CounterDefinition {
   std::string formula;
 };
 
+// A hardware counter a catalog declares itself, for a device whose counters are data rather than code: Arm's
+// Mali G1 (catalogs/arm_mali_g1.json), which no backend reads, so nothing else could list them.
+struct HardwareCounterDefinition {
+  std::string name;  // what formulas refer to
+  std::string group;
+  std::string description;
+  GpaDataType data_type = kGpaDataTypeUint64;
+  GpaUsageType usage = kGpaUsageTypeItems;
+  std::string hardware_name;  // the vendor's own name for it (e.g. GPU_ACTIVE); may be empty
+};
+
 struct Catalog {
   std::vector<std::pair<std::string, double>> constants;
+  std::vector<HardwareCounterDefinition> hardware_counters;  // optional "hardware_counters"; usually empty
   std::vector<CounterDefinition> counters;
 };
 

@@ -138,9 +138,9 @@ bool CounterSet::Build(const std::vector<HardwareCounterInfo>& hardware, const s
     std::string key = ToLower(counter.name);
     const auto existing = set.by_lower_name_.find(key);
     if (existing != set.by_lower_name_.end()) {
-      Log(kGpaLoggingDebugCounterDefinitions, "counter \"{}\" ({}) is not exposed: \"{}\" (index {}) already has that name",
-          counter.name, counter.is_hardware ? "hardware" : "derived", set.counters_[existing->second].name,
-          existing->second);
+      Log(kGpaLoggingDebugCounterDefinitions,
+          "counter \"{}\" ({}) is not exposed: \"{}\" (index {}) already has that name", counter.name,
+          counter.is_hardware ? "hardware" : "derived", set.counters_[existing->second].name, existing->second);
       return;
     }
     set.by_lower_name_.emplace(std::move(key), set.size());

@@ -24,9 +24,9 @@ struct PublicCounter {
   std::string description;
   GpaDataType data_type = kGpaDataTypeFloat64;
   GpaUsageType usage = kGpaUsageTypeRatio;
-  GpaUuid uuid{};           // stable: derived from the name (name-based UUID), same on every run
-  Expression formula;       // inputs are HardwareCounterIndex values
-  bool is_hardware = false; // a raw hardware counter exposed as itself
+  GpaUuid uuid{};            // stable: derived from the name (name-based UUID), same on every run
+  Expression formula;        // inputs are HardwareCounterIndex values
+  bool is_hardware = false;  // a raw hardware counter exposed as itself
 };
 
 class CounterSet {

@@ -77,8 +77,8 @@ long long LeadingDigitExponent(std::string_view literal) {
   const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
   const std::size_t first = mantissa.find_first_of("123456789");
   if (first == std::string_view::npos) return 0;
-  const long long position = first < point ? static_cast<long long>(point - first) - 1
-                                            : -static_cast<long long>(first - point);
+  const long long position =
+      first < point ? static_cast<long long>(point - first) - 1 : -static_cast<long long>(first - point);
   return exponent + position;
 }
 
@@ -182,8 +182,8 @@ class ExpressionParser {
       std::size_t exponent = end + 1;
       if (exponent < text_.size() && (text_[exponent] == '+' || text_[exponent] == '-')) ++exponent;
       if (exponent >= text_.size() || !IsDigit(text_[exponent])) {
-        return Error(start, fmt::format("malformed number '{}': exponent has no digits",
-                                        text_.substr(start, exponent - start)));
+        return Error(
+            start, fmt::format("malformed number '{}': exponent has no digits", text_.substr(start, exponent - start)));
       }
       while (exponent < text_.size() && IsDigit(text_[exponent])) ++exponent;
       end = exponent;
@@ -251,9 +251,7 @@ class ExpressionParser {
   bool ParsePrimary(int depth) {
     const Token token = current_;
     switch (token.kind) {
-      case Token::Kind::kNumber:
-        Emit({Op::kPushConstant, 0, token.number});
-        return Advance();
+      case Token::Kind::kNumber: Emit({Op::kPushConstant, 0, token.number}); return Advance();
       case Token::Kind::kLeftParen:
         if (!Advance() || !ParseSum(depth + 1)) return false;
         return Expect(Token::Kind::kRightParen, "')' to close the '(' at column " + std::to_string(token.position + 1));
@@ -262,8 +260,7 @@ class ExpressionParser {
         if (current_.kind == Token::Kind::kLeftParen) return ParseCall(token, depth);
         return EmitName(token);
       }
-      default:
-        return Error(token, fmt::format("expected a number, a name, '-' or '(', found {}", Describe(token)));
+      default: return Error(token, fmt::format("expected a number, a name, '-' or '(', found {}", Describe(token)));
     }
   }
 
@@ -316,9 +313,8 @@ class ExpressionParser {
   bool EmitOperator(Op op, std::uint32_t arity, const Token& at) {
     std::vector<Instruction>& program = out_->program_;
     const bool all_constant =
-        program.size() >= arity && std::all_of(program.end() - arity, program.end(), [](const Instruction& i) {
-          return i.op == Op::kPushConstant;
-        });
+        program.size() >= arity && std::all_of(program.end() - arity, program.end(),
+                                               [](const Instruction& i) { return i.op == Op::kPushConstant; });
     if (!all_constant) {
       program.push_back({op, arity, 0.0});
       return true;
@@ -341,12 +337,11 @@ class ExpressionParser {
       case Op::kArgmax: value = ArgMax(arity, [operands](std::uint32_t i) { return operands[i].constant; }); break;
       default: break;
     }
-    const bool finite_operands = std::all_of(operands, operands + arity, [](const Instruction& i) {
-      return std::isfinite(i.constant);
-    });
+    const bool finite_operands =
+        std::all_of(operands, operands + arity, [](const Instruction& i) { return std::isfinite(i.constant); });
     if (finite_operands && !std::isfinite(value)) {
-      return Error(at, fmt::format("the constant operands of {} give {}, beyond the range of a double",
-                                   Describe(at), value));
+      return Error(
+          at, fmt::format("the constant operands of {} give {}, beyond the range of a double", Describe(at), value));
     }
     program.resize(program.size() - arity);
     program.push_back({Op::kPushConstant, 0, value});
@@ -359,12 +354,8 @@ class ExpressionParser {
     std::vector<std::uint32_t>& inputs = out_->inputs_;
     for (const Instruction& instruction : out_->program_) {
       switch (instruction.op) {
-        case Op::kPushInput:
-          inputs.push_back(instruction.arity_or_input);
-          [[fallthrough]];
-        case Op::kPushConstant:
-          ++depth;
-          break;
+        case Op::kPushInput: inputs.push_back(instruction.arity_or_input); [[fallthrough]];
+        case Op::kPushConstant: ++depth; break;
         case Op::kNegate: break;
         default: depth -= instruction.arity_or_input - 1; break;
       }
@@ -422,10 +413,22 @@ double Expression::Evaluate(const double* inputs) const {
       case Op::kPushConstant: stack[top++] = instruction.constant; break;
       case Op::kPushInput: stack[top++] = inputs[instruction.arity_or_input]; break;
       case Op::kNegate: stack[top - 1] = -stack[top - 1]; break;
-      case Op::kAdd: --top; stack[top - 1] += stack[top]; break;
-      case Op::kSubtract: --top; stack[top - 1] -= stack[top]; break;
-      case Op::kMultiply: --top; stack[top - 1] *= stack[top]; break;
-      case Op::kDivide: --top; stack[top - 1] = SafeDivide(stack[top - 1], stack[top]); break;
+      case Op::kAdd:
+        --top;
+        stack[top - 1] += stack[top];
+        break;
+      case Op::kSubtract:
+        --top;
+        stack[top - 1] -= stack[top];
+        break;
+      case Op::kMultiply:
+        --top;
+        stack[top - 1] *= stack[top];
+        break;
+      case Op::kDivide:
+        --top;
+        stack[top - 1] = SafeDivide(stack[top - 1], stack[top]);
+        break;
       case Op::kMin:
       case Op::kMax: {
         const std::uint32_t first = top - instruction.arity_or_input;

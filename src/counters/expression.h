@@ -1,6 +1,7 @@
 // The formula language of derived counters: numbers, names, + - * /, unary minus, parentheses,
 // min(a, b, ...), max(a, b, ...), argmax(a, b, ...) (0-based index of the largest argument). Names resolve,
-// when parsed, to hardware-counter inputs or to named constants. Parsed once (when a context opens); evaluated per sample without allocating.
+// when parsed, to hardware-counter inputs or to named constants. Parsed once (when a context opens); evaluated per
+// sample without allocating.
 #ifndef OPENGPA_COUNTERS_EXPRESSION_H_
 #define OPENGPA_COUNTERS_EXPRESSION_H_
 
@@ -41,7 +42,16 @@ class Expression {
 
  private:
   enum class Op : std::uint8_t {
-    kPushConstant, kPushInput, kNegate, kAdd, kSubtract, kMultiply, kDivide, kMin, kMax, kArgmax
+    kPushConstant,
+    kPushInput,
+    kNegate,
+    kAdd,
+    kSubtract,
+    kMultiply,
+    kDivide,
+    kMin,
+    kMax,
+    kArgmax
   };
   struct Instruction {
     Op op;

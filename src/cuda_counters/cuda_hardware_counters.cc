@@ -34,8 +34,7 @@ bool IsListedRollup(MetricKind kind, std::string_view suffix) {
       return std::find(kCounterRollups.begin(), kCounterRollups.end(), suffix) != kCounterRollups.end();
     case MetricKind::kRatio:
       return std::find(kRatioRollups.begin(), kRatioRollups.end(), suffix) != kRatioRollups.end();
-    case MetricKind::kThroughput:
-      return IsThroughputRollup(suffix);
+    case MetricKind::kThroughput: return IsThroughputRollup(suffix);
   }
   return false;
 }
@@ -108,7 +107,8 @@ HardwareCounterInfo DescribeMetric(std::string_view name, const MetricProperties
   info.name = std::string(name);
   info.unit = properties.hw_unit;
   info.group = properties.hw_unit.empty() ? std::string("cupti") : properties.hw_unit;
-  const std::string what = properties.description.empty() ? fmt::format("CUPTI metric {}", base) : properties.description;
+  const std::string what =
+      properties.description.empty() ? fmt::format("CUPTI metric {}", base) : properties.description;
   info.description = suffix.empty() ? what : fmt::format("{} ({})", what, RollupPhrase(suffix, info.group));
 
   const bool percent = EndsWith(suffix, ".pct") || suffix.find("pct_of_peak") != std::string_view::npos ||
@@ -158,7 +158,7 @@ GpaStatus BuildHardwareCounters(const CuptiHostMetrics& chip, const std::vector<
     if (listed.count(name) != 0) continue;
     MetricProperties properties;
     if (chip.Properties(name, &properties) != kGpaStatusOk) continue;  // a constant, or absent on this chip
-    if (SplitMetric(name).second.empty()) continue;  // a bare base metric has no value of its own
+    if (SplitMetric(name).second.empty()) continue;                    // a bare base metric has no value of its own
     listed.insert(name);
     counters.push_back(DescribeMetric(name, properties));
   }

@@ -21,8 +21,9 @@ std::vector<std::string> NamesInFormulas(const std::vector<std::string_view>& ca
 
 // Every rolled-up metric of the chip, then those of `extra_names` that are CUPTI metrics of the chip
 // and not already listed. Names are unique.
-[[nodiscard]] GpaStatus BuildHardwareCounters(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& extra_names,
-                                std::vector<HardwareCounterInfo>* out);
+[[nodiscard]] GpaStatus BuildHardwareCounters(const nvidia::CuptiHostMetrics& chip,
+                                              const std::vector<std::string>& extra_names,
+                                              std::vector<HardwareCounterInfo>* out);
 
 // How a full metric name is typed and described (exposed for tests).
 HardwareCounterInfo DescribeMetric(std::string_view name, const nvidia::MetricProperties& properties);

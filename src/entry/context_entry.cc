@@ -11,13 +11,14 @@ namespace {
 
 // Every bit GPA v3.17 defines for GpaInitialize (it lists only the default, 0) plus GPA's simultaneous-queues
 // bit, which GPA's own tests pass and OpenGPA accepts and ignores.
-constexpr GpaInitializeFlags kKnownInitializeBits = kGpaInitializeDefaultBit | kGpaInitializeSimultaneousQueuesEnableBit;
+constexpr GpaInitializeFlags kKnownInitializeBits =
+    kGpaInitializeDefaultBit | kGpaInitializeSimultaneousQueuesEnableBit;
 
 // Every bit GPA v3.17 defines for GpaOpenContext, the two obsolete ones included (accepted, no effect).
 constexpr GpaOpenContextFlags kKnownOpenContextBits =
     kGpaOpenContextHideDerivedCountersBit | kGpaOpenContextHideSoftwareCountersBit_obsolete |
-    kGpaOpenContextHideHardwareCountersBit_obsolete | kGpaOpenContextClockModeNoneBit | kGpaOpenContextClockModePeakBit |
-    kGpaOpenContextClockModeMinMemoryBit | kGpaOpenContextClockModeMinEngineBit |
+    kGpaOpenContextHideHardwareCountersBit_obsolete | kGpaOpenContextClockModeNoneBit |
+    kGpaOpenContextClockModePeakBit | kGpaOpenContextClockModeMinMemoryBit | kGpaOpenContextClockModeMinEngineBit |
     kGpaOpenContextEnableHardwareCountersBit;
 
 constexpr GpaOpenContextFlags kClockModeBits = kGpaOpenContextClockModeNoneBit | kGpaOpenContextClockModePeakBit |
@@ -48,7 +49,8 @@ GpaStatus GpaInitialize(GpaInitializeFlags flags) {
 GpaStatus GpaDestroy() {
   return Guarded("GpaDestroy", [&] {
     ExclusiveLock lock(Library().mutex);
-    if (!Library().initialized) return LogError(kGpaStatusErrorGpaNotInitialized, "GpaDestroy: GpaInitialize was not called");
+    if (!Library().initialized)
+      return LogError(kGpaStatusErrorGpaNotInitialized, "GpaDestroy: GpaInitialize was not called");
     if (Library().contexts.size() != 0) {
       Log(kGpaLoggingMessage, "GpaDestroy: closing {} context(s) left open", Library().contexts.size());
       Retired retired;
@@ -76,7 +78,8 @@ GpaStatus GpaOpenContext(void* context, GpaOpenContextFlags flags, GpaContextId*
       return LogError(kGpaStatusErrorInvalidParameter, "GpaOpenContext: flags {:#x} has unknown bits {:#x}", flags,
                       flags & ~known);
     }
-    if ((flags & kGpaOpenContextHideDerivedCountersBit) != 0 && (flags & kGpaOpenContextEnableHardwareCountersBit) == 0) {
+    if ((flags & kGpaOpenContextHideDerivedCountersBit) != 0 &&
+        (flags & kGpaOpenContextEnableHardwareCountersBit) == 0) {
       return LogError(kGpaStatusErrorInvalidParameter,
                       "GpaOpenContext: flags {:#x} hide the derived counters without "
                       "kGpaOpenContextEnableHardwareCountersBit: no counters would be exposed",

@@ -1,6 +1,6 @@
 // Counter interrogation: GpaGetNumCounters ... GpaGetUsageTypeAsStr.
-#include "platform/type_strings.h"
 #include "entry/entry_support.h"
+#include "platform/type_strings.h"
 
 using namespace opengpa;
 using namespace opengpa::entry;
@@ -101,8 +101,8 @@ GpaStatus GpaGetUsageTypeAsStr(GpaUsageType counter_usage_type, const char** usa
     const int usage = EnumArgument(counter_usage_type);
     const char* text = UsageTypeAsString(usage);
     if (text == nullptr) {
-      return LogError(kGpaStatusErrorInvalidParameter, "GpaGetUsageTypeAsStr: counter_usage_type {} is not a GpaUsageType",
-                      usage);
+      return LogError(kGpaStatusErrorInvalidParameter,
+                      "GpaGetUsageTypeAsStr: counter_usage_type {} is not a GpaUsageType", usage);
     }
     *usage_type_as_str = text;
     return kGpaStatusOk;

@@ -4,9 +4,9 @@
 #define OPENGPA_ENTRY_ENTRY_SUPPORT_H_
 
 #include "core/library_state.h"
-#include "platform/guarded.h"
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "platform/enum_argument.h"
+#include "platform/guarded.h"
 #include "platform/logging.h"
 
 namespace opengpa::entry {
@@ -34,7 +34,8 @@ using opengpa::NullArgument;
   return kGpaStatusOk;
 }
 
-[[nodiscard]] inline GpaStatus FindCommandList(const char* function, const char* argument, GpaCommandListId id, CommandList** out) {
+[[nodiscard]] inline GpaStatus FindCommandList(const char* function, const char* argument, GpaCommandListId id,
+                                               CommandList** out) {
   *out = Library().command_lists.Find(HandleValueOf(id));
   if (*out == nullptr) {
     return LogError(kGpaStatusErrorCommandListNotFound, "{}: {} {:#x} is not a command list of an existing session",
@@ -87,7 +88,7 @@ template <typename Body>
 // then `*output = read(Context&, const PublicCounter&)` under the library's shared lock.
 template <typename Output, typename Read>
 [[nodiscard]] GpaStatus ReadContextCounter(const char* function, const char* output_name, GpaContextId context_id,
-                             GpaUInt32 index, Output* output, Read&& read) {
+                                           GpaUInt32 index, Output* output, Read&& read) {
   return Guarded(function, [&] {
     if (output == nullptr) return NullArgument(function, output_name);
     if (context_id == nullptr) return NullArgument(function, "context_id");

@@ -18,7 +18,9 @@ bool CoreSampleType(int v4_type, int* type) {
     case SampleType::kDiscrete: *type = kGpaSessionSampleTypeDiscreteCounter; return true;
     case SampleType::kStreaming: *type = static_cast<int>(kGpaSessionSampleTypeStreamingCounter); return true;
     case SampleType::kSqtt: *type = static_cast<int>(kGpaSessionSampleTypeSqtt); return true;
-    case SampleType::kStreamingAndSqtt: *type = static_cast<int>(kGpaSessionSampleTypeStreamingCounterAndSqtt); return true;
+    case SampleType::kStreamingAndSqtt:
+      *type = static_cast<int>(kGpaSessionSampleTypeStreamingCounterAndSqtt);
+      return true;
   }
   return false;
 }

@@ -31,16 +31,17 @@ GpaStatus GpaBeginCommandList(GpaSessionId session_id, GpaUInt32 pass_index, voi
     if (session_id == nullptr) return NullArgument("GpaBeginCommandList", "session_id");
     ExclusiveLock lock(Library().mutex);
     Session* session = nullptr;
-    if (GpaStatus status = FindSession("GpaBeginCommandList", session_id, &session); status != kGpaStatusOk) return status;
+    if (GpaStatus status = FindSession("GpaBeginCommandList", session_id, &session); status != kGpaStatusOk)
+      return status;
     const int type = EnumArgument(command_list_type);
     if (command_list == nullptr && type != kGpaCommandListNone) {
-      return LogError(kGpaStatusErrorNullPointer, "GpaBeginCommandList: command_list is NULL but command_list_type is {}",
-                      type);
+      return LogError(kGpaStatusErrorNullPointer,
+                      "GpaBeginCommandList: command_list is NULL but command_list_type is {}", type);
     }
     if (command_list_id == nullptr) return NullArgument("GpaBeginCommandList", "command_list_id");
     if (type < kGpaCommandListNone || type >= kGpaCommandListLast) {
-      return LogError(kGpaStatusErrorInvalidParameter, "GpaBeginCommandList: command_list_type {} is not a GpaCommandListType",
-                      type);
+      return LogError(kGpaStatusErrorInvalidParameter,
+                      "GpaBeginCommandList: command_list_type {} is not a GpaCommandListType", type);
     }
     if (command_list != nullptr && type == kGpaCommandListNone) {
       return LogError(kGpaStatusErrorInvalidParameter,
@@ -48,7 +49,8 @@ GpaStatus GpaBeginCommandList(GpaSessionId session_id, GpaUInt32 pass_index, voi
                       command_list);
     }
     std::unique_ptr<CommandList> list;
-    if (GpaStatus status = session->BeginCommandList(pass_index, command_list, static_cast<GpaCommandListType>(type), &list);
+    if (GpaStatus status =
+            session->BeginCommandList(pass_index, command_list, static_cast<GpaCommandListType>(type), &list);
         status != kGpaStatusOk) {
       return status;
     }
@@ -79,11 +81,11 @@ GpaStatus GpaEndSample(GpaCommandListId command_list_id) {
 GpaStatus GpaContinueSampleOnCommandList(GpaUInt32 src_sample_id, GpaCommandListId primary_command_list_id) {
   return Guarded("GpaContinueSampleOnCommandList", [&] {
     if (!ActiveBackend().HasCommandLists()) return NoCommandLists("GpaContinueSampleOnCommandList");
-    if (primary_command_list_id == nullptr) return NullArgument("GpaContinueSampleOnCommandList", "primary_command_list_id");
-    return WithCommandList("GpaContinueSampleOnCommandList", "primary_command_list_id", primary_command_list_id,
-                           [&](CommandList& primary) {
-                             return primary.session->ContinueSample(src_sample_id, primary);
-                           });
+    if (primary_command_list_id == nullptr)
+      return NullArgument("GpaContinueSampleOnCommandList", "primary_command_list_id");
+    return WithCommandList(
+        "GpaContinueSampleOnCommandList", "primary_command_list_id", primary_command_list_id,
+        [&](CommandList& primary) { return primary.session->ContinueSample(src_sample_id, primary); });
   });
 }
 

@@ -61,9 +61,10 @@ GpaStatus CreateSessionOfType(GpaContextId context_id, int type, GpaSessionId* s
                       type);
     }
     if ((context->supported_sample_types() & required) != required) {
-      return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                      "GpaCreateSession: sample_type {} ({}) needs context sample types {:#x}; the context supports {:#x}",
-                      SampleTypeName(type), type, required, context->supported_sample_types());
+      return LogError(
+          kGpaStatusErrorIncompatibleSampleTypes,
+          "GpaCreateSession: sample_type {} ({}) needs context sample types {:#x}; the context supports {:#x}",
+          SampleTypeName(type), type, required, context->supported_sample_types());
     }
     const HandleValue id = Library().sessions.Add(std::make_unique<Session>(*context, type));
     if (id == 0) return LogError(kGpaStatusErrorFailed, "GpaCreateSession: too many sessions");

@@ -2,10 +2,10 @@
 #include <cstring>
 
 #include "core/backend.h"
-#include "platform/type_strings.h"
 #include "core/version.h"
 #include "entry/entry_support.h"
 #include "entry/gpa4/core_bridge.h"
+#include "platform/type_strings.h"
 
 using namespace opengpa;
 using namespace opengpa::entry;

@@ -7,8 +7,9 @@
 namespace opengpa::monitor {
 
 ExpositionFormat NegotiateFormat(std::string_view accept_header) {
-  return accept_header.find("application/openmetrics-text") != std::string_view::npos ? ExpositionFormat::kOpenMetrics
-                                                                                      : ExpositionFormat::kPrometheusText;
+  return accept_header.find("application/openmetrics-text") != std::string_view::npos
+             ? ExpositionFormat::kOpenMetrics
+             : ExpositionFormat::kPrometheusText;
 }
 
 std::string_view ContentType(ExpositionFormat format) {
@@ -31,10 +32,14 @@ namespace {
 std::string EscapeLabelValue(std::string_view text) {
   std::string escaped;
   for (char c : text) {
-    if (c == '\\') escaped += "\\\\";
-    else if (c == '"') escaped += "\\\"";
-    else if (c == '\n') escaped += "\\n";
-    else escaped += c;
+    if (c == '\\')
+      escaped += "\\\\";
+    else if (c == '"')
+      escaped += "\\\"";
+    else if (c == '\n')
+      escaped += "\\n";
+    else
+      escaped += c;
   }
   return escaped;
 }
@@ -43,10 +48,14 @@ std::string EscapeLabelValue(std::string_view text) {
 std::string EscapeHelp(std::string_view text, ExpositionFormat format) {
   std::string escaped;
   for (char c : text) {
-    if (c == '\\') escaped += "\\\\";
-    else if (c == '\n') escaped += "\\n";
-    else if (c == '"' && format == ExpositionFormat::kOpenMetrics) escaped += "\\\"";
-    else escaped += c;
+    if (c == '\\')
+      escaped += "\\\\";
+    else if (c == '\n')
+      escaped += "\\n";
+    else if (c == '"' && format == ExpositionFormat::kOpenMetrics)
+      escaped += "\\\"";
+    else
+      escaped += c;
   }
   return escaped;
 }

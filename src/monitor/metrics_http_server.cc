@@ -39,13 +39,16 @@ GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address) {
   in_addr ignored{};
   if (inet_pton(AF_INET, parsed.host.c_str(), &ignored) != 1) {
     return LogError(kGpaStatusErrorInvalidParameter,
-                    "metrics server: listen address '{}' has host '{}', which is not an IPv4 address", text, parsed.host);
+                    "metrics server: listen address '{}' has host '{}', which is not an IPv4 address", text,
+                    parsed.host);
   }
   unsigned long port = 0;
   bool digits = !port_text.empty() && port_text.size() <= 5;
   for (char c : port_text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) digits = false;
-    else port = port * 10 + static_cast<unsigned long>(c - '0');
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      digits = false;
+    else
+      port = port * 10 + static_cast<unsigned long>(c - '0');
   }
   if (!digits || port > 65535) {
     return LogError(kGpaStatusErrorInvalidParameter, "metrics server: listen address '{}' has port '{}', not 0..65535",

@@ -22,8 +22,8 @@
 #include <string>
 #include <string_view>
 
-#include "monitor/metrics_exposition.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "monitor/metrics_exposition.h"
 
 namespace opengpa::monitor {
 
@@ -64,9 +64,10 @@ class MetricsHttpServer {
  public:
   using BodyProvider = std::function<std::string(ExpositionFormat)>;
 
-  [[nodiscard]] static GpaStatus Start(const ListenAddress& address, BodyProvider provider, std::unique_ptr<MetricsHttpServer>* server);
+  [[nodiscard]] static GpaStatus Start(const ListenAddress& address, BodyProvider provider,
+                                       std::unique_ptr<MetricsHttpServer>* server);
   [[nodiscard]] static GpaStatus Start(const ListenAddress& address, const ServerLimits& limits, BodyProvider provider,
-                         std::unique_ptr<MetricsHttpServer>* server);
+                                       std::unique_ptr<MetricsHttpServer>* server);
 
   ~MetricsHttpServer();  // stops at once: closes the listening socket and every connection
   MetricsHttpServer(const MetricsHttpServer&) = delete;

@@ -41,8 +41,9 @@ class Monitor {
  public:
   [[nodiscard]] static GpaStatus Create(const MonitorOptions& options, std::unique_ptr<Monitor>* monitor);
   // With sources made by the caller (tests; embedders with their own source).
-  [[nodiscard]] static GpaStatus CreateWithSources(const MonitorOptions& options, std::vector<std::unique_ptr<CounterSource>> sources,
-                                     std::unique_ptr<Monitor>* monitor);
+  [[nodiscard]] static GpaStatus CreateWithSources(const MonitorOptions& options,
+                                                   std::vector<std::unique_ptr<CounterSource>> sources,
+                                                   std::unique_ptr<Monitor>* monitor);
 
   Monitor(const MonitorOptions& options, std::vector<std::unique_ptr<CounterSource>> sources);
   ~Monitor();

@@ -57,11 +57,13 @@ GpaStatus CreateMonitor(const OpenGpaMonitorConfig* config, OpenGpaMonitor* hand
                     config->struct_size, sizeof(OpenGpaMonitorConfig));
   }
   if (config->device_count > 0 && config->device_indices == nullptr) {
-    return LogError(kGpaStatusErrorNullPointer, "OpenGpaMonitorCreate: config->device_indices is null but device_count is {}",
+    return LogError(kGpaStatusErrorNullPointer,
+                    "OpenGpaMonitorCreate: config->device_indices is null but device_count is {}",
                     config->device_count);
   }
   if (config->counter_count > 0 && config->counter_names == nullptr) {
-    return LogError(kGpaStatusErrorNullPointer, "OpenGpaMonitorCreate: config->counter_names is null but counter_count is {}",
+    return LogError(kGpaStatusErrorNullPointer,
+                    "OpenGpaMonitorCreate: config->counter_names is null but counter_count is {}",
                     config->counter_count);
   }
   MonitorOptions options;
@@ -103,16 +105,16 @@ GpaStatus CreateMonitor(const OpenGpaMonitorConfig* config, OpenGpaMonitor* hand
 }  // namespace
 }  // namespace opengpa::monitor
 
+using opengpa::Guarded;
 using opengpa::LogError;
 using opengpa::monitor::ExpositionFormat;
 using opengpa::monitor::Find;
-using opengpa::Guarded;
 using opengpa::monitor::MonitorEntry;
 
 extern "C" {
 
 GPA_LIB_DECL GpaStatus OpenGpaMonitorRegisterLoggingCallback(GpaLoggingType logging_type,
-                                                              GpaLoggingCallbackPtrType callback) {
+                                                             GpaLoggingCallbackPtrType callback) {
   // A bit mask, read as the int a C caller passed (platform/enum_argument.h).
   opengpa::SetLoggingCallback(static_cast<unsigned>(opengpa::EnumArgument(logging_type)), callback);
   return kGpaStatusOk;
@@ -129,7 +131,8 @@ GPA_LIB_DECL GpaStatus OpenGpaMonitorDestroy(OpenGpaMonitor monitor) {
       std::lock_guard<std::mutex> lock(opengpa::monitor::g_table_mutex);
       const auto found = opengpa::monitor::g_monitors.find(reinterpret_cast<uintptr_t>(monitor));
       if (found == opengpa::monitor::g_monitors.end()) {
-        return LogError(kGpaStatusErrorInvalidParameter, "OpenGpaMonitorDestroy: monitor {} is not a live monitor handle",
+        return LogError(kGpaStatusErrorInvalidParameter,
+                        "OpenGpaMonitorDestroy: monitor {} is not a live monitor handle",
                         static_cast<const void*>(monitor));
       }
       entry = std::move(found->second);
@@ -155,7 +158,7 @@ GPA_LIB_DECL GpaStatus OpenGpaMonitorGetCounterCount(OpenGpaMonitor monitor, Gpa
 }
 
 GPA_LIB_DECL GpaStatus OpenGpaMonitorGetCounterInfo(OpenGpaMonitor monitor, GpaUInt32 index,
-                                                     OpenGpaMonitorCounterInfo* info) {
+                                                    OpenGpaMonitorCounterInfo* info) {
   return Guarded("OpenGpaMonitorGetCounterInfo", [&] {
     if (info == nullptr) return LogError(kGpaStatusErrorNullPointer, "OpenGpaMonitorGetCounterInfo: info is null");
     GpaStatus status;
@@ -163,17 +166,20 @@ GPA_LIB_DECL GpaStatus OpenGpaMonitorGetCounterInfo(OpenGpaMonitor monitor, GpaU
     if (entry == nullptr) return status;
     const auto& counters = entry->monitor->Counters();
     if (index >= counters.size()) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "OpenGpaMonitorGetCounterInfo: index {} >= counter count {}", index,
-                      counters.size());
+      return LogError(kGpaStatusErrorIndexOutOfRange, "OpenGpaMonitorGetCounterInfo: index {} >= counter count {}",
+                      index, counters.size());
     }
     const auto& counter = counters[index];
     info->name = counter.name.c_str();
     info->description = counter.description.c_str();
     info->unit = counter.unit.c_str();
-    info->kind = counter.kind == opengpa::monitor::CounterKind::kDelta ? kOpenGpaCounterKindDelta : kOpenGpaCounterKindGauge;
+    info->kind =
+        counter.kind == opengpa::monitor::CounterKind::kDelta ? kOpenGpaCounterKindDelta : kOpenGpaCounterKindGauge;
     switch (counter.origin) {
       case opengpa::monitor::CounterOrigin::kNvml: info->origin = kOpenGpaCounterOriginNvml; break;
-      case opengpa::monitor::CounterOrigin::kCuptiPmSampling: info->origin = kOpenGpaCounterOriginCuptiPmSampling; break;
+      case opengpa::monitor::CounterOrigin::kCuptiPmSampling:
+        info->origin = kOpenGpaCounterOriginCuptiPmSampling;
+        break;
       default: info->origin = kOpenGpaCounterOriginOther; break;
     }
     return kGpaStatusOk;
@@ -192,7 +198,7 @@ GPA_LIB_DECL GpaStatus OpenGpaMonitorGetDeviceCount(OpenGpaMonitor monitor, GpaU
 }
 
 GPA_LIB_DECL GpaStatus OpenGpaMonitorGetDeviceInfo(OpenGpaMonitor monitor, GpaUInt32 index,
-                                                    OpenGpaMonitorDeviceInfo* info) {
+                                                   OpenGpaMonitorDeviceInfo* info) {
   return Guarded("OpenGpaMonitorGetDeviceInfo", [&] {
     if (info == nullptr) return LogError(kGpaStatusErrorNullPointer, "OpenGpaMonitorGetDeviceInfo: info is null");
     GpaStatus status;
@@ -247,7 +253,8 @@ GPA_LIB_DECL GpaStatus OpenGpaMonitorRead(OpenGpaMonitor monitor, OpenGpaMonitor
 
 GPA_LIB_DECL GpaStatus OpenGpaMonitorGetDroppedRecordCount(OpenGpaMonitor monitor, GpaUInt64* count) {
   return Guarded("OpenGpaMonitorGetDroppedRecordCount", [&] {
-    if (count == nullptr) return LogError(kGpaStatusErrorNullPointer, "OpenGpaMonitorGetDroppedRecordCount: count is null");
+    if (count == nullptr)
+      return LogError(kGpaStatusErrorNullPointer, "OpenGpaMonitorGetDroppedRecordCount: count is null");
     GpaStatus status;
     auto entry = Find(monitor, "OpenGpaMonitorGetDroppedRecordCount", &status);
     if (entry == nullptr) return status;

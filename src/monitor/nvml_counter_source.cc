@@ -52,8 +52,8 @@ using Counter = NvmlCounterSource::Counter;
 const std::vector<Counter>& Catalog() {
   static const std::vector<Counter> catalog = {
       {{"gpu_utilization_percent",
-        "Percent of NVML's last sample period (1/6 s to 1 s) in which a kernel was running on the GPU",
-        "percent", CounterKind::kGauge, CounterOrigin::kNvml},
+        "Percent of NVML's last sample period (1/6 s to 1 s) in which a kernel was running on the GPU", "percent",
+        CounterKind::kGauge, CounterOrigin::kNvml},
        "nvmlDeviceGetUtilizationRates",
        [](const Functions& api) { return api.device_get_utilization_rates != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
@@ -68,23 +68,27 @@ const std::vector<Counter>& Catalog() {
          return ReadUtilization(api, device, value, true);
        }},
       {{"sm_clock_mhz", "Current SM clock", "MHz", CounterKind::kGauge, CounterOrigin::kNvml},
-       "nvmlDeviceGetClockInfo", [](const Functions& api) { return api.device_get_clock_info != nullptr; },
+       "nvmlDeviceGetClockInfo",
+       [](const Functions& api) { return api.device_get_clock_info != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          return ReadClock(api, device, nvidia::nvml::kClockSm, value);
        }},
       {{"graphics_clock_mhz", "Current graphics clock", "MHz", CounterKind::kGauge, CounterOrigin::kNvml},
-       "nvmlDeviceGetClockInfo", [](const Functions& api) { return api.device_get_clock_info != nullptr; },
+       "nvmlDeviceGetClockInfo",
+       [](const Functions& api) { return api.device_get_clock_info != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          return ReadClock(api, device, nvidia::nvml::kClockGraphics, value);
        }},
       {{"memory_clock_mhz", "Current memory clock", "MHz", CounterKind::kGauge, CounterOrigin::kNvml},
-       "nvmlDeviceGetClockInfo", [](const Functions& api) { return api.device_get_clock_info != nullptr; },
+       "nvmlDeviceGetClockInfo",
+       [](const Functions& api) { return api.device_get_clock_info != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          return ReadClock(api, device, nvidia::nvml::kClockMemory, value);
        }},
       {{"power_watts", "Power draw of the board (NVML reports milliwatts)", "W", CounterKind::kGauge,
         CounterOrigin::kNvml},
-       "nvmlDeviceGetPowerUsage", [](const Functions& api) { return api.device_get_power_usage != nullptr; },
+       "nvmlDeviceGetPowerUsage",
+       [](const Functions& api) { return api.device_get_power_usage != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          unsigned int milliwatts = 0;
          const Return status = api.device_get_power_usage(device, &milliwatts);
@@ -92,7 +96,8 @@ const std::vector<Counter>& Catalog() {
          return status;
        }},
       {{"temperature_celsius", "GPU core temperature", "Cel", CounterKind::kGauge, CounterOrigin::kNvml},
-       "nvmlDeviceGetTemperature", [](const Functions& api) { return api.device_get_temperature != nullptr; },
+       "nvmlDeviceGetTemperature",
+       [](const Functions& api) { return api.device_get_temperature != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          unsigned int celsius = 0;
          const Return status = api.device_get_temperature(device, nvidia::nvml::kTemperatureGpu, &celsius);
@@ -100,29 +105,31 @@ const std::vector<Counter>& Catalog() {
          return status;
        }},
       {{"pcie_tx_kilobytes_per_second",
-        "PCIe bytes sent by the GPU, in KB/s as NVML reports them (NVML measures a 20 ms window per read)",
-        "KB/s", CounterKind::kGauge, CounterOrigin::kNvml},
+        "PCIe bytes sent by the GPU, in KB/s as NVML reports them (NVML measures a 20 ms window per read)", "KB/s",
+        CounterKind::kGauge, CounterOrigin::kNvml},
        "nvmlDeviceGetPcieThroughput",
        [](const Functions& api) { return api.device_get_pcie_throughput != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          return ReadPcie(api, device, nvidia::nvml::kPcieTxBytes, value);
        }},
       {{"pcie_rx_kilobytes_per_second",
-        "PCIe bytes received by the GPU, in KB/s as NVML reports them (NVML measures a 20 ms window per read)",
-        "KB/s", CounterKind::kGauge, CounterOrigin::kNvml},
+        "PCIe bytes received by the GPU, in KB/s as NVML reports them (NVML measures a 20 ms window per read)", "KB/s",
+        CounterKind::kGauge, CounterOrigin::kNvml},
        "nvmlDeviceGetPcieThroughput",
        [](const Functions& api) { return api.device_get_pcie_throughput != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          return ReadPcie(api, device, nvidia::nvml::kPcieRxBytes, value);
        }},
-      {{"memory_used_bytes", "Device memory allocated by all processes and the driver", "bytes",
-        CounterKind::kGauge, CounterOrigin::kNvml},
-       "nvmlDeviceGetMemoryInfo", [](const Functions& api) { return api.device_get_memory_info != nullptr; },
+      {{"memory_used_bytes", "Device memory allocated by all processes and the driver", "bytes", CounterKind::kGauge,
+        CounterOrigin::kNvml},
+       "nvmlDeviceGetMemoryInfo",
+       [](const Functions& api) { return api.device_get_memory_info != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          return ReadMemory(api, device, value, false);
        }},
       {{"memory_total_bytes", "Device memory installed", "bytes", CounterKind::kGauge, CounterOrigin::kNvml},
-       "nvmlDeviceGetMemoryInfo", [](const Functions& api) { return api.device_get_memory_info != nullptr; },
+       "nvmlDeviceGetMemoryInfo",
+       [](const Functions& api) { return api.device_get_memory_info != nullptr; },
        [](const Functions& api, nvidia::nvml::Device device, double* value) {
          return ReadMemory(api, device, value, true);
        }},
@@ -148,8 +155,7 @@ const Counter* FindCounter(std::string_view name) {
 }
 
 uint64_t NanosecondsSinceEpoch(std::chrono::system_clock::time_point time) {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count());
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count());
 }
 
 }  // namespace
@@ -238,9 +244,10 @@ GpaStatus NvmlCounterSource::Create(const NvmlSourceOptions& options, std::uniqu
       const Return status = counter->read(api, device.handle, &value);
       if (status == nvidia::nvml::kSuccess) continue;
       if (explicit_counters || status != nvidia::nvml::kErrorNotSupported) {
-        return LogError(status == nvidia::nvml::kErrorNotSupported ? kGpaStatusErrorHardwareNotSupported : kGpaStatusErrorFailed,
-                        "NVML source: counter '{}' on GPU {}: {} failed: {}", counter->descriptor.name,
-                        device.identity.index, counter->symbol, library->Describe(status));
+        return LogError(
+            status == nvidia::nvml::kErrorNotSupported ? kGpaStatusErrorHardwareNotSupported : kGpaStatusErrorFailed,
+            "NVML source: counter '{}' on GPU {}: {} failed: {}", counter->descriptor.name, device.identity.index,
+            counter->symbol, library->Describe(status));
       }
       Log(kGpaLoggingMessage, "NVML source: leaving out '{}': GPU {} does not support it", counter->descriptor.name,
           device.identity.index);

@@ -17,7 +17,8 @@ namespace opengpa::monitor {
 using nvidia::kPmDecodePeriod;
 
 // The monitor's description of a PM sampling metric, from what CUPTI says about it on the host object's chip.
-[[nodiscard]] GpaStatus DescribePmMetric(const nvidia::PmHostObject& host, const std::string& metric, CounterDescriptor* descriptor);
+[[nodiscard]] GpaStatus DescribePmMetric(const nvidia::PmHostObject& host, const std::string& metric,
+                                         CounterDescriptor* descriptor);
 
 class PmDeviceSampler {
  public:

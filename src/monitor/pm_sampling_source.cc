@@ -16,9 +16,9 @@
 
 namespace opengpa::monitor {
 
+using nvidia::CudaDriverLibrary;
 using nvidia::PmHostObject;
 using nvidia::cupti::ChipName;
-using nvidia::CudaDriverLibrary;
 using nvidia::cupti::CuptiLibrary;
 using nvidia::cupti::ProfilerSession;
 
@@ -28,9 +28,9 @@ namespace {
 
 std::string FormatUuid(const CUuuid& uuid) {
   const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
-  return fmt::format("GPU-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
-                     b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
-                     b[15]);
+  return fmt::format(
+      "GPU-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}", b[0],
+      b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
 constexpr size_t kMinimumHardwareBuffer = size_t{4} << 20;
@@ -128,8 +128,9 @@ class PmSamplingSource final : public CounterSource {
         if (device.uuid.empty() ? candidate.index == device.index : candidate.uuid == device.uuid) found = ordinal;
       }
       if (found < 0) {
-        return LogError(kGpaStatusErrorIndexOutOfRange, "CUPTI PM sampling: GPU {} ({}) is not among the {} CUDA device(s)",
-                        device.index, device.uuid.empty() ? "by CUDA ordinal" : device.uuid, count);
+        return LogError(kGpaStatusErrorIndexOutOfRange,
+                        "CUPTI PM sampling: GPU {} ({}) is not among the {} CUDA device(s)", device.index,
+                        device.uuid.empty() ? "by CUDA ordinal" : device.uuid, count);
       }
       DeviceIdentity identity = cuda_devices[static_cast<size_t>(found)];
       identity.index = device.index;  // keep the caller's label
@@ -160,8 +161,8 @@ GpaStatus LoadCupti(const std::vector<std::string>& candidates, std::unique_ptr<
 GpaStatus LoadCuda(const std::vector<std::string>& candidates, std::unique_ptr<CudaDriverLibrary>* cuda) {
   GpaStatus status = kGpaStatusOk;
   std::string error;
-  *cuda = CudaDriverLibrary::Load(candidates.empty() ? nvidia::DefaultCudaDriverCandidates() : candidates, &status,
-                                  &error);
+  *cuda =
+      CudaDriverLibrary::Load(candidates.empty() ? nvidia::DefaultCudaDriverCandidates() : candidates, &status, &error);
   if (*cuda == nullptr) return LogError(status, "CUPTI PM sampling: {}", error);
   return kGpaStatusOk;
 }
@@ -185,7 +186,8 @@ GpaStatus CreatePmSamplingSource(const PmSamplingOptions& options, std::unique_p
     return LogError(kGpaStatusErrorInvalidParameter, "CUPTI PM sampling: interval_ns is 0");
   }
   if (options.hardware_buffer_bytes < kMinimumHardwareBuffer) {
-    return LogError(kGpaStatusErrorInvalidParameter, "CUPTI PM sampling: hardware_buffer_bytes {} is below the {} MiB minimum",
+    return LogError(kGpaStatusErrorInvalidParameter,
+                    "CUPTI PM sampling: hardware_buffer_bytes {} is below the {} MiB minimum",
                     options.hardware_buffer_bytes, kMinimumHardwareBuffer >> 20);
   }
   const std::vector<std::string> metrics = options.metrics.empty() ? DefaultPmMetrics() : options.metrics;

@@ -40,15 +40,17 @@ bool LooksLikePmMetricName(std::string_view name);
 
 // Creates the source: every failure (no libcupti, no GPU, unsupported chip, no permission, a metric
 // unknown or not fitting one pass) is a GPA status with a log message, never a crash.
-[[nodiscard]] GpaStatus CreatePmSamplingSource(const PmSamplingOptions& options, std::unique_ptr<CounterSource>* source);
+[[nodiscard]] GpaStatus CreatePmSamplingSource(const PmSamplingOptions& options,
+                                               std::unique_ptr<CounterSource>* source);
 
 // Lists the base metric names of `chip` ("GH100"), or of the first GPU's chip when `chip` is empty.
-[[nodiscard]] GpaStatus ListPmBaseMetrics(const std::string& chip, const std::vector<std::string>& cupti_library_candidates,
-                            std::string* resolved_chip, std::vector<std::string>* names);
+[[nodiscard]] GpaStatus ListPmBaseMetrics(const std::string& chip,
+                                          const std::vector<std::string>& cupti_library_candidates,
+                                          std::string* resolved_chip, std::vector<std::string>* names);
 // Describes `metrics` on `chip` and checks they fit one pass, without a GPU.
 [[nodiscard]] GpaStatus DescribePmMetrics(const std::string& chip, const std::vector<std::string>& metrics,
-                            const std::vector<std::string>& cupti_library_candidates,
-                            std::vector<CounterDescriptor>* descriptors);
+                                          const std::vector<std::string>& cupti_library_candidates,
+                                          std::vector<CounterDescriptor>* descriptors);
 
 }  // namespace opengpa::monitor
 

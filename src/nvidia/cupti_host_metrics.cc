@@ -14,24 +14,18 @@ namespace {
 
 CUpti_MetricType ToCupti(MetricKind kind) {
   switch (kind) {
-    case MetricKind::kCounter:
-      return CUPTI_METRIC_TYPE_COUNTER;
-    case MetricKind::kRatio:
-      return CUPTI_METRIC_TYPE_RATIO;
-    case MetricKind::kThroughput:
-      return CUPTI_METRIC_TYPE_THROUGHPUT;
+    case MetricKind::kCounter: return CUPTI_METRIC_TYPE_COUNTER;
+    case MetricKind::kRatio: return CUPTI_METRIC_TYPE_RATIO;
+    case MetricKind::kThroughput: return CUPTI_METRIC_TYPE_THROUGHPUT;
   }
   return CUPTI_METRIC_TYPE_COUNTER;
 }
 
 MetricKind FromCupti(CUpti_MetricType type) {
   switch (type) {
-    case CUPTI_METRIC_TYPE_RATIO:
-      return MetricKind::kRatio;
-    case CUPTI_METRIC_TYPE_THROUGHPUT:
-      return MetricKind::kThroughput;
-    default:
-      return MetricKind::kCounter;
+    case CUPTI_METRIC_TYPE_RATIO: return MetricKind::kRatio;
+    case CUPTI_METRIC_TYPE_THROUGHPUT: return MetricKind::kThroughput;
+    default: return MetricKind::kCounter;
   }
 }
 
@@ -155,7 +149,8 @@ GpaStatus CuptiHostMetrics::Properties(std::string_view metric, MetricProperties
 
 GpaStatus CuptiMetricConfig::Create(const CuptiHostMetrics& chip, std::vector<std::string> metrics,
                                     std::unique_ptr<CuptiMetricConfig>* out) {
-  if (metrics.empty()) return LogError(kGpaStatusErrorNoCountersEnabled, "a CUPTI configuration needs at least one metric");
+  if (metrics.empty())
+    return LogError(kGpaStatusErrorNoCountersEnabled, "a CUPTI configuration needs at least one metric");
   auto config = std::make_unique<CuptiMetricConfig>(Key{});
   config->metrics_ = std::move(metrics);
   for (const std::string& metric : config->metrics_) config->metric_pointers_.push_back(metric.c_str());

@@ -40,7 +40,7 @@ using HostObjectPtr = std::unique_ptr<CUpti_Profiler_Host_Object, HostObjectDele
 
 // Creates a range-profiler host object for `chip`; `counter_availability` may be empty.
 [[nodiscard]] GpaStatus CreateHostObject(std::string_view chip, const std::vector<std::uint8_t>& counter_availability,
-                           HostObjectPtr* out);
+                                         HostObjectPtr* out);
 
 // The chips the installed CUPTI can profile ("GV100", ..., "GH100", "AD102", "GB202", ...).
 std::vector<std::string> SupportedChips();
@@ -55,7 +55,7 @@ class CuptiHostMetrics {
 
   // Fails with kGpaStatusErrorHardwareNotSupported (logged) when CUPTI does not know `chip`.
   [[nodiscard]] static GpaStatus Create(std::string_view chip, std::vector<std::uint8_t> counter_availability,
-                          std::unique_ptr<CuptiHostMetrics>* out);
+                                        std::unique_ptr<CuptiHostMetrics>* out);
 
   const std::string& chip() const { return chip_; }
   const std::vector<std::uint8_t>& counter_availability() const { return counter_availability_; }
@@ -91,14 +91,15 @@ class CuptiMetricConfig {
   // Fails when CUPTI cannot schedule the set; the log names the first metric CUPTI refused (unknown on
   // this chip, or not collectable together with the metrics before it, as PCIe counters with SM counters).
   [[nodiscard]] static GpaStatus Create(const CuptiHostMetrics& chip, std::vector<std::string> metrics,
-                          std::unique_ptr<CuptiMetricConfig>* out);
+                                        std::unique_ptr<CuptiMetricConfig>* out);
 
   const std::vector<std::string>& metrics() const { return metrics_; }
   const std::vector<std::uint8_t>& image() const { return image_; }
   std::size_t pass_count() const { return pass_count_; }
 
   // values[i] = metrics()[i] for range `range_index` of a decoded counter-data image.
-  [[nodiscard]] GpaStatus Evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range_index, double* values) const;
+  [[nodiscard]] GpaStatus Evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range_index,
+                                   double* values) const;
 
  private:
   std::vector<std::string> metrics_;
@@ -111,7 +112,7 @@ class CuptiMetricConfig {
 // Ranges stored in a decoded counter-data image, and the name of one (nested names joined by '/').
 [[nodiscard]] GpaStatus CounterDataRangeCount(const std::vector<std::uint8_t>& counter_data, std::size_t* count);
 [[nodiscard]] GpaStatus CounterDataRangeName(const std::vector<std::uint8_t>& counter_data, std::size_t range_index,
-                               std::string* name);
+                                             std::string* name);
 
 }  // namespace opengpa::nvidia
 

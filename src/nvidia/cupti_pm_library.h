@@ -54,7 +54,8 @@ std::vector<std::string> DefaultCuptiCandidates();
 // named chip) needs nothing else: no GPU, no libcuda.
 class CuptiLibrary {
  public:
-  [[nodiscard]] static GpaStatus Load(const std::vector<std::string>& candidates, std::unique_ptr<CuptiLibrary>* library);
+  [[nodiscard]] static GpaStatus Load(const std::vector<std::string>& candidates,
+                                      std::unique_ptr<CuptiLibrary>* library);
   CuptiLibrary(std::unique_ptr<DynamicLibrary> library, const CuptiFunctions& functions)
       : library_(std::move(library)), functions_(functions) {}
   const CuptiFunctions& Api() const { return functions_; }

@@ -15,14 +15,10 @@ namespace {
 
 const char* SupportLevelText(CUpti_Profiler_Support_Level level) {
   switch (level) {
-    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
-      return "supported";
-    case CUPTI_PROFILER_CONFIGURATION_DISABLED:
-      return "disabled";
-    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED:
-      return "unsupported";
-    default:
-      return "unknown";
+    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED: return "supported";
+    case CUPTI_PROFILER_CONFIGURATION_DISABLED: return "disabled";
+    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED: return "unsupported";
+    default: return "unknown";
   }
 }
 
@@ -136,7 +132,9 @@ RangeProfilerFactory CuptiRangeProfilerFactory() {
   };
 }
 
-GpaStatus CuptiRangeSession::RangeCount(std::size_t* count) const { return CounterDataRangeCount(counter_data_, count); }
+GpaStatus CuptiRangeSession::RangeCount(std::size_t* count) const {
+  return CounterDataRangeCount(counter_data_, count);
+}
 
 GpaStatus CuptiRangeSession::RangeName(std::size_t range, std::string* name) const {
   return CounterDataRangeName(counter_data_, range, name);

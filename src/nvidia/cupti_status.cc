@@ -16,12 +16,9 @@ std::string CuptiResultText(CUptiResult result) {
 
 GpaStatus ToGpaStatus(CUptiResult result) {
   switch (result) {
-    case CUPTI_SUCCESS:
-      return kGpaStatusOk;
-    case CUPTI_ERROR_INVALID_PARAMETER:
-      return kGpaStatusErrorInvalidParameter;
-    case CUPTI_ERROR_INVALID_METRIC_NAME:
-      return kGpaStatusErrorCounterNotFound;
+    case CUPTI_SUCCESS: return kGpaStatusOk;
+    case CUPTI_ERROR_INVALID_PARAMETER: return kGpaStatusErrorInvalidParameter;
+    case CUPTI_ERROR_INVALID_METRIC_NAME: return kGpaStatusErrorCounterNotFound;
     case CUPTI_ERROR_NOT_SUPPORTED:
     case CUPTI_ERROR_NOT_COMPATIBLE:
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
@@ -29,10 +26,8 @@ GpaStatus ToGpaStatus(CUptiResult result) {
     case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_INVALID_CHIP_NAME:
-      return kGpaStatusErrorHardwareNotSupported;
-    default:
-      return kGpaStatusErrorFailed;
+    case CUPTI_ERROR_INVALID_CHIP_NAME: return kGpaStatusErrorHardwareNotSupported;
+    default: return kGpaStatusErrorFailed;
   }
 }
 

@@ -23,9 +23,9 @@ std::vector<GraphicsMetric> SampleableMetrics(const perfworks::ChipMetrics& chip
   std::vector<GraphicsMetric> metrics;
   for (MetricDescription& described : chip.ListMetrics()) {
     const bool counter = described.type == perfworks::kMetricCounter;
-    const bool wanted = counter ? EndsWith(described.name, ".sum")
-                                : described.type == perfworks::kMetricRatio ? EndsWith(described.name, ".pct")
-                                                                            : true;
+    const bool wanted = counter                                     ? EndsWith(described.name, ".sum")
+                        : described.type == perfworks::kMetricRatio ? EndsWith(described.name, ".pct")
+                                                                    : true;
     if (!wanted || !chip.IsSampleable(described.name)) continue;
     metrics.push_back({std::move(described), counter});
   }
@@ -54,7 +54,7 @@ const perfworks::PerfWorksLibrary* TargetLibrary(std::string* why) {
 }  // namespace
 
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForDevice(const perfworks::PerfWorksLibrary& library,
-                                                                         std::size_t index, std::string* why) {
+                                                                        std::size_t index, std::string* why) {
   perfworks::SamplerSupport support = perfworks::QuerySamplerSupport(library, index);
   if (!support.supported) {
     *why = support.why;
@@ -72,7 +72,7 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForDevice(const pe
 }
 
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForVulkan(const perfworks::VulkanDeviceHandles& handles,
-                                                                         std::string* why) {
+                                                                        std::string* why) {
   const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
   if (library == nullptr) return nullptr;
   std::size_t index = 0;
@@ -121,8 +121,8 @@ GpaStatus GraphicsCounterSource::BeginSampler(perfworks::TriggerSource trigger,
   auto clocks = perfworks::MakeParams<perfworks::DeviceGetClockStatusParams>();
   clocks.device_index = device_index_;
   if (library_.Target().device_get_clock_status(&clocks) == perfworks::kSuccess) {
-    static constexpr const char* kStatus[] = {"unknown",       "locked to rated TDP", "unlocked, boost enabled",
-                                              "unlocked, boost disabled", "locked", "unlocked"};
+    static constexpr const char* kStatus[] = {
+        "unknown", "locked to rated TDP", "unlocked, boost enabled", "unlocked, boost disabled", "locked", "unlocked"};
     const bool known = clocks.clock_status >= 0 && clocks.clock_status < 6;
     Log(kGpaLoggingMessage, "{}: GPU periodic sampler session begun; clocks {}", chip_,
         known ? kStatus[clocks.clock_status] : "in an unknown state");
@@ -143,8 +143,10 @@ void GraphicsCounterSource::WarnAboutOtherProcesses() const {
   std::string why;
   const auto others = OtherProcessesOnGpu(bus.domain, bus.bus, bus.device, &why);
   if (!others) {
-    Log(kGpaLoggingMessage, "{}: the GPU periodic sampler counts every process's work on this GPU, and NVML cannot "
-                            "say which others use it ({})", device_name_, why);
+    Log(kGpaLoggingMessage,
+        "{}: the GPU periodic sampler counts every process's work on this GPU, and NVML cannot "
+        "say which others use it ({})",
+        device_name_, why);
     return;
   }
   if (others->empty()) return;

@@ -56,8 +56,8 @@ class GraphicsCounterSource {
   explicit GraphicsCounterSource(const perfworks::PerfWorksLibrary& library) : library_(library) {}
   // Logs the other processes NVML sees on this GPU (the sampler counts their work too).
   void WarnAboutOtherProcesses() const;
-  static std::unique_ptr<GraphicsCounterSource> ForDevice(const perfworks::PerfWorksLibrary& library,
-                                                          std::size_t index, std::string* why);
+  static std::unique_ptr<GraphicsCounterSource> ForDevice(const perfworks::PerfWorksLibrary& library, std::size_t index,
+                                                          std::string* why);
 
   const perfworks::PerfWorksLibrary& library_;
   bool has_device_ = false;

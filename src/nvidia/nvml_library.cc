@@ -17,8 +17,7 @@ GpaStatus Library::Load(const std::vector<std::string>& candidates, std::unique_
   std::string error;
   std::unique_ptr<DynamicLibrary> loaded = DynamicLibrary::Open(candidates, &error);
   if (loaded == nullptr) {
-    return LogError(kGpaStatusErrorLibLoadFailed,
-                    "NVML: cannot load {} (is an NVIDIA driver installed?): {}",
+    return LogError(kGpaStatusErrorLibLoadFailed, "NVML: cannot load {} (is an NVIDIA driver installed?): {}",
                     fmt::join(candidates, " or "), error);
   }
 
@@ -39,9 +38,8 @@ GpaStatus Library::Load(const std::vector<std::string>& candidates, std::unique_
   };
   for (const Required& function : required) {
     if (!function.resolved) {
-      return LogError(kGpaStatusErrorDriverNotSupported,
-                      "NVML: {} does not export {} (driver too old or not NVML)", loaded->Name(),
-                      function.symbol);
+      return LogError(kGpaStatusErrorDriverNotSupported, "NVML: {} does not export {} (driver too old or not NVML)",
+                      loaded->Name(), function.symbol);
     }
   }
   // Optional: a counter whose function is missing is reported when that counter is asked for.

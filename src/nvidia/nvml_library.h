@@ -29,9 +29,9 @@ struct Memory {  // nvmlMemory_t (version 1)
   unsigned long long used;
 };
 enum ClockType : int { kClockGraphics = 0, kClockSm = 1, kClockMemory = 2 };  // nvmlClockType_t
-constexpr int kTemperatureGpu = 0;                                           // NVML_TEMPERATURE_GPU
-enum PcieCounter : int { kPcieTxBytes = 0, kPcieRxBytes = 1 };               // nvmlPcieUtilCounter_t
-constexpr unsigned int kStringBufferSize = 96;  // >= NVML's name and UUID buffer sizes
+constexpr int kTemperatureGpu = 0;                                            // NVML_TEMPERATURE_GPU
+enum PcieCounter : int { kPcieTxBytes = 0, kPcieRxBytes = 1 };                // nvmlPcieUtilCounter_t
+constexpr unsigned int kStringBufferSize = 96;                                // >= NVML's name and UUID buffer sizes
 constexpr Return kErrorInsufficientSize = 7;
 
 struct ProcessInfo {  // nvmlProcessInfo_t as the _v3 process queries fill it
@@ -56,21 +56,21 @@ struct Functions {
   Return (*init)() = nullptr;      // nvmlInit_v2
   Return (*shutdown)() = nullptr;  // nvmlShutdown
   const char* (*error_string)(Return) = nullptr;
-  Return (*device_get_count)(unsigned int*) = nullptr;                     // nvmlDeviceGetCount_v2
-  Return (*device_get_handle_by_index)(unsigned int, Device*) = nullptr;   // nvmlDeviceGetHandleByIndex_v2
+  Return (*device_get_count)(unsigned int*) = nullptr;                    // nvmlDeviceGetCount_v2
+  Return (*device_get_handle_by_index)(unsigned int, Device*) = nullptr;  // nvmlDeviceGetHandleByIndex_v2
   Return (*device_get_name)(Device, char*, unsigned int) = nullptr;
   Return (*device_get_uuid)(Device, char*, unsigned int) = nullptr;
   // ---- per counter
   Return (*device_get_utilization_rates)(Device, Utilization*) = nullptr;
-  Return (*device_get_clock_info)(Device, int, unsigned int*) = nullptr;   // MHz
-  Return (*device_get_max_clock_info)(Device, int, unsigned int*) = nullptr;  // MHz
-  Return (*device_get_power_usage)(Device, unsigned int*) = nullptr;       // milliwatts
-  Return (*device_get_temperature)(Device, int, unsigned int*) = nullptr;  // degrees C
-  Return (*device_get_pcie_throughput)(Device, int, unsigned int*) = nullptr;  // KB/s over 20 ms
-  Return (*device_get_memory_info)(Device, Memory*) = nullptr;                 // bytes
+  Return (*device_get_clock_info)(Device, int, unsigned int*) = nullptr;                 // MHz
+  Return (*device_get_max_clock_info)(Device, int, unsigned int*) = nullptr;             // MHz
+  Return (*device_get_power_usage)(Device, unsigned int*) = nullptr;                     // milliwatts
+  Return (*device_get_temperature)(Device, int, unsigned int*) = nullptr;                // degrees C
+  Return (*device_get_pcie_throughput)(Device, int, unsigned int*) = nullptr;            // KB/s over 20 ms
+  Return (*device_get_memory_info)(Device, Memory*) = nullptr;                           // bytes
   Return (*device_get_total_energy_consumption)(Device, unsigned long long*) = nullptr;  // mJ since driver load
   // ---- who else uses a GPU (the graphics backends' warning that the periodic sampler counts them too)
-  Return (*device_get_pci_info)(Device, PciInfo*) = nullptr;                                   // _v3
+  Return (*device_get_pci_info)(Device, PciInfo*) = nullptr;                                       // _v3
   Return (*device_get_compute_running_processes)(Device, unsigned int*, ProcessInfo*) = nullptr;   // _v3
   Return (*device_get_graphics_running_processes)(Device, unsigned int*, ProcessInfo*) = nullptr;  // _v3
 };

@@ -159,8 +159,8 @@ struct DeviceEvaluatorInitializeParams {  // NVPW_Device_MetricsEvaluator_Initia
   void* priv;
   std::uint8_t* scratch;
   std::size_t scratch_size;
-  const char* chip_name;                  // a virtual device of this chip, or
-  const std::uint8_t* counter_data;       // the device that wrote this counter data (preferred when given)
+  const char* chip_name;             // a virtual device of this chip, or
+  const std::uint8_t* counter_data;  // the device that wrote this counter data (preferred when given)
   std::size_t counter_data_size;
   MetricsEvaluator* evaluator;  // out
 };
@@ -305,7 +305,7 @@ struct PciBusId {  // NVPW_PciBusId
 struct DeviceGetPciBusIdsParams {  // NVPW_Device_GetPciBusIds
   std::size_t struct_size;
   void* priv;
-  PciBusId* bus_ids;        // room for device_count, indexed by PerfWorks device index
+  PciBusId* bus_ids;  // room for device_count, indexed by PerfWorks device index
   std::size_t device_count;
 };
 
@@ -368,7 +368,7 @@ struct EglContextGetDeviceIndexParams {  // NVPW_EGL_GraphicsContext_GetDeviceIn
 
 // --- target library: the GPU periodic sampler ----------------------------------------------------------------
 enum TriggerSource : std::uint32_t {
-  kTriggerCpu = 1,              // NVPW_GPU_PeriodicSampler_CpuTrigger
+  kTriggerCpu = 1,  // NVPW_GPU_PeriodicSampler_CpuTrigger
   kTriggerSysclkInterval = 2,
   kTriggerGpuTimeInterval = 3,  // every samplingInterval nanoseconds
   kTriggerEngine = 4,           // a trigger in the graphics pushbuffer (a command buffer's), from any process
@@ -380,13 +380,13 @@ struct SamplerIsGpuSupportedParams {
   std::size_t struct_size;
   void* priv;
   std::size_t device_index;
-  Bool supported;              // out
-  int architecture_level;      // out, SupportLevel
-  int sli_level;               // out
-  int vgpu_level;              // out
+  Bool supported;                  // out
+  int architecture_level;          // out, SupportLevel
+  int sli_level;                   // out
+  int vgpu_level;                  // out
   int confidential_compute_level;  // out
-  int cmp_level;               // out
-  int wsl_level;               // out
+  int cmp_level;                   // out
+  int wsl_level;                   // out
 };
 
 struct SamplerGetTriggerSourcesParams {
@@ -479,10 +479,10 @@ struct SamplerDecodeParams {  // NVPW_GPU_PeriodicSampler_DecodeCounters_V2
   std::size_t counter_data_size;
   std::size_t ranges_to_decode;  // must be 1
   Bool do_not_drop_samples;
-  std::size_t ranges_decoded;     // out
-  Bool record_buffer_overflow;    // out
-  std::size_t samples_dropped;    // out: the counter data had no room
-  std::size_t samples_merged;     // out: samples closer than the hardware can separate
+  std::size_t ranges_decoded;   // out
+  Bool record_buffer_overflow;  // out
+  std::size_t samples_dropped;  // out: the counter data had no room
+  std::size_t samples_merged;   // out: samples closer than the hardware can separate
 };
 
 struct CounterDataGetInfoParams {  // NVPW_PeriodicSampler_CounterData_GetInfo
@@ -512,7 +512,6 @@ struct CounterDataGetTriggerCountParams {  // NVPW_PeriodicSampler_CounterData_G
   std::size_t range_index;
   std::uint32_t trigger_count;  // out
 };
-
 
 // The size each parameter block is passed with: the offset just past its last member, which the library reads as
 // the block's version (trailing padding would make it a different one).

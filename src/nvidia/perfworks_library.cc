@@ -10,7 +10,8 @@ namespace {
 
 // The CUDA toolkit's folders, where CUPTI puts PerfWorks beside itself.
 std::vector<std::string> ToolkitCandidates(const char* file) {
-  return {file, fmt::format("/usr/local/cuda/lib64/{}", file), fmt::format("/usr/local/cuda/extras/CUPTI/lib64/{}", file),
+  return {file, fmt::format("/usr/local/cuda/lib64/{}", file),
+          fmt::format("/usr/local/cuda/extras/CUPTI/lib64/{}", file),
           fmt::format("/usr/local/cuda/targets/x86_64-linux/lib/{}", file), fmt::format("/opt/cuda/lib64/{}", file)};
 }
 
@@ -99,16 +100,32 @@ std::vector<std::string> DefaultTargetCandidates() {
 }
 
 std::string StatusName(Status status) {
-  static constexpr const char* kNames[] = {
-      "NVPA_STATUS_SUCCESS", "NVPA_STATUS_ERROR", "NVPA_STATUS_INTERNAL_ERROR", "NVPA_STATUS_NOT_INITIALIZED",
-      "NVPA_STATUS_NOT_LOADED", "NVPA_STATUS_FUNCTION_NOT_FOUND", "NVPA_STATUS_NOT_SUPPORTED",
-      "NVPA_STATUS_NOT_IMPLEMENTED", "NVPA_STATUS_INVALID_ARGUMENT", "NVPA_STATUS_INVALID_METRIC_ID",
-      "NVPA_STATUS_DRIVER_NOT_LOADED", "NVPA_STATUS_OUT_OF_MEMORY", "NVPA_STATUS_INVALID_THREAD_STATE",
-      "NVPA_STATUS_FAILED_CONTEXT_ALLOC", "NVPA_STATUS_UNSUPPORTED_GPU", "NVPA_STATUS_INSUFFICIENT_DRIVER_VERSION",
-      "NVPA_STATUS_OBJECT_NOT_REGISTERED", "NVPA_STATUS_INSUFFICIENT_PRIVILEGE", "NVPA_STATUS_INVALID_CONTEXT_STATE",
-      "NVPA_STATUS_INVALID_OBJECT_STATE", "NVPA_STATUS_RESOURCE_UNAVAILABLE", "NVPA_STATUS_DRIVER_LOADED_TOO_LATE",
-      "NVPA_STATUS_INSUFFICIENT_SPACE", "NVPA_STATUS_OBJECT_MISMATCH", "NVPA_STATUS_VIRTUALIZED_DEVICE_NOT_SUPPORTED",
-      "NVPA_STATUS_PROFILING_NOT_ALLOWED"};
+  static constexpr const char* kNames[] = {"NVPA_STATUS_SUCCESS",
+                                           "NVPA_STATUS_ERROR",
+                                           "NVPA_STATUS_INTERNAL_ERROR",
+                                           "NVPA_STATUS_NOT_INITIALIZED",
+                                           "NVPA_STATUS_NOT_LOADED",
+                                           "NVPA_STATUS_FUNCTION_NOT_FOUND",
+                                           "NVPA_STATUS_NOT_SUPPORTED",
+                                           "NVPA_STATUS_NOT_IMPLEMENTED",
+                                           "NVPA_STATUS_INVALID_ARGUMENT",
+                                           "NVPA_STATUS_INVALID_METRIC_ID",
+                                           "NVPA_STATUS_DRIVER_NOT_LOADED",
+                                           "NVPA_STATUS_OUT_OF_MEMORY",
+                                           "NVPA_STATUS_INVALID_THREAD_STATE",
+                                           "NVPA_STATUS_FAILED_CONTEXT_ALLOC",
+                                           "NVPA_STATUS_UNSUPPORTED_GPU",
+                                           "NVPA_STATUS_INSUFFICIENT_DRIVER_VERSION",
+                                           "NVPA_STATUS_OBJECT_NOT_REGISTERED",
+                                           "NVPA_STATUS_INSUFFICIENT_PRIVILEGE",
+                                           "NVPA_STATUS_INVALID_CONTEXT_STATE",
+                                           "NVPA_STATUS_INVALID_OBJECT_STATE",
+                                           "NVPA_STATUS_RESOURCE_UNAVAILABLE",
+                                           "NVPA_STATUS_DRIVER_LOADED_TOO_LATE",
+                                           "NVPA_STATUS_INSUFFICIENT_SPACE",
+                                           "NVPA_STATUS_OBJECT_MISMATCH",
+                                           "NVPA_STATUS_VIRTUALIZED_DEVICE_NOT_SUPPORTED",
+                                           "NVPA_STATUS_PROFILING_NOT_ALLOWED"};
   const bool known = status >= 0 && static_cast<std::size_t>(status) < std::size(kNames);
   return fmt::format("{} ({})", known ? kNames[status] : "unknown NVPA status", status);
 }

@@ -38,7 +38,8 @@ GpaStatus CounterDataPrefix(const HostFunctions& host, const std::string& chip,
   }
   host.builder_destroy(&destroy);
   if (s != kSuccess) {
-    return LogError(kGpaStatusErrorFailed, "the counter-data prefix for {} could not be built: {}", chip, StatusName(s));
+    return LogError(kGpaStatusErrorFailed, "the counter-data prefix for {} could not be built: {}", chip,
+                    StatusName(s));
   }
   return kGpaStatusOk;
 }

@@ -27,7 +27,7 @@ struct MetricDescription {
 
 // One sampler pass: the raw-metrics configuration image and the counter-data prefix for its metrics.
 struct PassConfig {
-  std::vector<std::size_t> metrics;        // indices into the planned list
+  std::vector<std::size_t> metrics;  // indices into the planned list
   std::vector<std::uint8_t> config_image;
   std::vector<std::uint8_t> counter_data_prefix;
 };

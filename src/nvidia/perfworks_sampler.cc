@@ -90,11 +90,11 @@ GpaStatus PeriodicSampler::Begin(const PerfWorksLibrary& library, std::size_t de
   begin.record_buffer_size = record_buffer;
   begin.record_buffer_append_mode = kKeepOldest;
   if (Status s = target.sampler_begin_session(&begin); s != kSuccess) {
-    const GpaStatus status = s == kStatusResourceUnavailable ? kGpaStatusErrorContextAlreadyOpen : kGpaStatusErrorFailed;
-    return LogError(status,
-                    "the GPU periodic sampler of device {} could not begin a session: {}{}", device_index,
-                    StatusName(s),
-                    s == kStatusResourceUnavailable ? " (another profiler, sampler or monitor holds its counters)" : "");
+    const GpaStatus status =
+        s == kStatusResourceUnavailable ? kGpaStatusErrorContextAlreadyOpen : kGpaStatusErrorFailed;
+    return LogError(
+        status, "the GPU periodic sampler of device {} could not begin a session: {}{}", device_index, StatusName(s),
+        s == kStatusResourceUnavailable ? " (another profiler, sampler or monitor holds its counters)" : "");
   }
   std::unique_ptr<PeriodicSampler> sampler(new PeriodicSampler(library, device_index, max_samples));
   sampler->in_session_ = true;

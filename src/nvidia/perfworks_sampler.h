@@ -30,10 +30,10 @@ struct DecodedSamples {
 struct SamplerSupport {
   bool supported = false;
   std::vector<std::uint32_t> trigger_sources;
-  std::string device_name;  // PerfWorks' names
-  std::string chip;         // "GH100"
+  std::string device_name;                 // PerfWorks' names
+  std::string chip;                        // "GH100"
   std::vector<std::uint8_t> availability;  // counter availability image; empty if another session holds it
-  std::string why;          // why not supported, or why availability is empty
+  std::string why;                         // why not supported, or why availability is empty
   bool HasTrigger(TriggerSource source) const;
 };
 

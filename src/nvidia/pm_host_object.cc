@@ -82,9 +82,12 @@ GpaStatus PmHostObject::Describe(const std::string& metric, PmMetricProperties* 
   properties->accumulates = Accumulates(metric, params.metricType);
   // CUPTI reports the base metric's unit; a percentage or rate submetric changes it.
   std::string unit = params.pDimUnit != nullptr ? params.pDimUnit : "";
-  if (metric.find(".pct_of_peak") != std::string::npos) unit = "percent";
-  else if (EndsWith(metric, ".per_second")) unit += "/s";
-  else if (EndsWith(metric, ".ratio")) unit = "ratio";
+  if (metric.find(".pct_of_peak") != std::string::npos)
+    unit = "percent";
+  else if (EndsWith(metric, ".per_second"))
+    unit += "/s";
+  else if (EndsWith(metric, ".ratio"))
+    unit = "ratio";
   properties->unit = unit;
   return kGpaStatusOk;
 }
@@ -92,8 +95,8 @@ GpaStatus PmHostObject::Describe(const std::string& metric, PmMetricProperties* 
 GpaStatus PmHostObject::BuildConfigImage(const std::vector<std::string>& metrics, std::vector<uint8_t>* image) {
   std::vector<const char*> names;
   for (const std::string& metric : metrics) names.push_back(metric.c_str());
-  auto add = MakeParams<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
-      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+  auto add =
+      MakeParams<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
   add.pHostObject = object_;
   add.ppMetricNames = names.data();
   add.numMetrics = names.size();
@@ -109,7 +112,8 @@ GpaStatus PmHostObject::BuildConfigImage(const std::vector<std::string>& metrics
                     cupti_.Describe(result));
   }
   image->assign(size.configImageSize, 0);
-  auto get = MakeParams<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+  auto get =
+      MakeParams<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
   get.pHostObject = object_;
   get.configImageSize = image->size();
   get.pConfigImage = image->data();

@@ -24,7 +24,7 @@ class PmHostObject {
  public:
   // `availability` is the device's counter-availability image, or empty for the chip's full list.
   [[nodiscard]] static GpaStatus Create(const cupti::CuptiLibrary& cupti, const std::string& chip,
-                          const std::vector<uint8_t>& availability, std::unique_ptr<PmHostObject>* host);
+                                        const std::vector<uint8_t>& availability, std::unique_ptr<PmHostObject>* host);
   PmHostObject(const cupti::CuptiLibrary& cupti, CUpti_Profiler_Host_Object* object, std::string chip)
       : cupti_(cupti), object_(object), chip_(std::move(chip)) {}
   ~PmHostObject();

@@ -9,8 +9,8 @@
 
 namespace opengpa {
 
-std::unique_ptr<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& candidates,
-                                                     std::string* error, Unload unload) {
+std::unique_ptr<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& candidates, std::string* error,
+                                                     Unload unload) {
   const int flags = RTLD_NOW | RTLD_LOCAL | (unload == Unload::kNever ? RTLD_NODELETE : 0);
   std::string errors;
   for (const std::string& candidate : candidates) {
@@ -38,8 +38,7 @@ DynamicLibrary::~DynamicLibrary() { dlclose(handle_); }
 void* DynamicLibrary::Symbol(const char* name) const { return dlsym(handle_, name); }
 
 std::vector<std::string> LibraryCandidates(const std::vector<std::string>& explicit_candidates,
-                                           const char* environment_variable,
-                                           const std::vector<std::string>& defaults) {
+                                           const char* environment_variable, const std::vector<std::string>& defaults) {
   if (!explicit_candidates.empty()) return explicit_candidates;
   std::vector<std::string> candidates;
   // secure_getenv: in a privileged process (set-user-ID or set-group-ID, file capabilities: the kernel's

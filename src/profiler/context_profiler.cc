@@ -10,8 +10,8 @@
 #include <optional>
 
 #include "cuda_counters/cuda_device.h"
-#include "profiler/graph_sampling.h"
 #include "nvidia/cuda_driver.h"
+#include "profiler/graph_sampling.h"
 
 namespace opengpa::inject_cuda {
 namespace {

@@ -35,12 +35,12 @@
 #include <string>
 #include <vector>
 
-#include "profiler/counter_plan.h"
-#include "profiler/kernel_launch.h"
-#include "profiler/flush_order.h"
-#include "profiler/l2_flush.h"
 #include "nvidia/cupti_host_metrics.h"
 #include "nvidia/cupti_range_session.h"
+#include "profiler/counter_plan.h"
+#include "profiler/flush_order.h"
+#include "profiler/kernel_launch.h"
+#include "profiler/l2_flush.h"
 #include "profiler/profile_environment.h"
 #include "profiler/sample_stream.h"
 
@@ -167,7 +167,7 @@ class ContextProfiler {
   std::unique_ptr<nvidia::CuptiMetricConfig> config_;
   std::unique_ptr<nvidia::CuptiRangeSession> session_;
   std::unique_ptr<L2Flush> l2_flush_;
-  FlushOrderChooser flush_order_;                   // for a flush in a context of its own
+  FlushOrderChooser flush_order_;                        // for a flush in a context of its own
   std::chrono::steady_clock::time_point batch_started_;  // the open batch's Start, for flush_order_
   std::vector<PendingLaunch> batch_;
   bool batch_open_ = false;  // the session is started and collecting this batch's ranges

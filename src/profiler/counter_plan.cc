@@ -7,11 +7,11 @@
 #include <optional>
 #include <set>
 
+#include "counters/catalog.h"
+#include "counters/counter_set.h"
 #include "cuda_counters/cuda_catalogs.h"
 #include "cuda_counters/cuda_hardware_counters.h"
 #include "platform/type_strings.h"
-#include "counters/catalog.h"
-#include "counters/counter_set.h"
 
 namespace opengpa::inject_cuda {
 namespace {

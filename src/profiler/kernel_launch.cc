@@ -35,10 +35,8 @@ bool IsKernelLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-      case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        return true;
-      default:
-        return false;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: return true;
+      default: return false;
     }
   }
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
@@ -50,10 +48,8 @@ bool IsKernelLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
       case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
       case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
       case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
-      case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
-        return true;
-      default:
-        return false;
+      case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000: return true;
+      default: return false;
     }
   }
   return false;
@@ -90,8 +86,7 @@ KernelLaunch DescribeLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, 
         }
         break;
       }
-      default:
-        break;
+      default: break;
     }
     return launch;
   }
@@ -120,8 +115,7 @@ KernelLaunch DescribeLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, 
       }
       break;
     }
-    default:
-      break;  // __cudaLaunchKernel: parameters not published; the nested driver callback supplies them
+    default: break;  // __cudaLaunchKernel: parameters not published; the nested driver callback supplies them
   }
   return launch;
 }

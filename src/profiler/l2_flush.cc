@@ -180,8 +180,7 @@ bool L2Flush::EnqueueHostOrdered(CUstream stream, void** arguments, std::string*
   if (result == CUDA_SUCCESS) result = driver.cuEventSynchronize(program_done_);
   if (result == CUDA_SUCCESS) {
     nvidia::ScopedCurrentContext current(driver, own_context_);
-    result =
-        driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, own_stream_, arguments, nullptr);
+    result = driver.cuLaunchKernel(kernel_, blocks_, 1, 1, kThreadsPerBlock, 1, 1, 0, own_stream_, arguments, nullptr);
     if (result == CUDA_SUCCESS) result = driver.cuEventRecord(flush_done_, own_stream_);
     if (result == CUDA_SUCCESS) result = driver.cuEventSynchronize(flush_done_);
   }

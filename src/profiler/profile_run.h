@@ -39,12 +39,12 @@ struct Sample {
   // The process that launched it: the profiled program or a program it started (exec'd children inherit the
   // injection); 0 where the stream does not say (streams written before processes were told apart).
   std::uint32_t pid = 0;
-  std::uint64_t index = 0;  // launch order within its process, from 0
-  std::string name;         // kernel name (demangled where the API gives a mangled one)
-  std::uint32_t queue = 0;  // Queue::id
+  std::uint64_t index = 0;                      // launch order within its process, from 0
+  std::string name;                             // kernel name (demangled where the API gives a mangled one)
+  std::uint32_t queue = 0;                      // Queue::id
   std::array<std::uint64_t, 3> grid{1, 1, 1};   // CUDA grid, or OpenCL global size / local size (work-groups)
   std::array<std::uint64_t, 3> block{1, 1, 1};  // CUDA block, or OpenCL local size
-  std::optional<std::uint64_t> start_ns;  // device timeline, when the API reports it
+  std::optional<std::uint64_t> start_ns;        // device timeline, when the API reports it
   std::optional<std::uint64_t> end_ns;
   std::vector<double> values;  // one per ProfiledCounter, same order
   // The NVTX push/pop ranges open on the launching thread, outermost first ("name", or "domain@name" for a
@@ -65,13 +65,13 @@ struct ProfileRun {
   // CUDA: the counters asked for, over `counters`; empty when `counters` are what was asked for (OpenCL).
   std::vector<OutputCounter> outputs;
   std::vector<std::pair<std::string, double>> constants;  // names the formulas of `outputs` may use
-  std::string replay;       // how the samples were collected: none, kernel, application ("" when not said)
-  std::uint32_t pass = 0;   // application replay: the pass of this run, of `passes`
+  std::string replay;      // how the samples were collected: none, kernel, application ("" when not said)
+  std::uint32_t pass = 0;  // application replay: the pass of this run, of `passes`
   std::uint32_t passes = 1;
   std::vector<Queue> queues;
-  std::vector<Sample> samples;  // grouped by process (in the order each first wrote), sorted by index within
-  double wall_time_s = 0.0;     // the profiled program's wall time under the profiler
-  int exit_code = 0;            // the profiled program's
+  std::vector<Sample> samples;        // grouped by process (in the order each first wrote), sorted by index within
+  double wall_time_s = 0.0;           // the profiled program's wall time under the profiler
+  int exit_code = 0;                  // the profiled program's
   std::vector<std::string> messages;  // what the injected library reported (warnings, errors)
 };
 

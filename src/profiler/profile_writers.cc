@@ -222,7 +222,8 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t m
     }
     table.rows.push_back(std::move(row));
   };
-  for (const auto* entry : order) add_row(entry->first, entry->second.launches, entry->second.sums, entry->second.finite);
+  for (const auto* entry : order)
+    add_row(entry->first, entry->second.launches, entry->second.sums, entry->second.finite);
   if (!order.empty()) add_row("(all kernels)", all_launches, all_sums, all_finite);
   table.max_width = max_width;
   WriteAligned(table, out);
@@ -271,16 +272,21 @@ nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {
       }
     }
     queue_cursor_us[sample.queue] = std::max(queue_cursor_us[sample.queue], ts_us + dur_us);
-    nlohmann::ordered_json args = {{"index", sample.index},
-                                   {"grid", Dimensions(sample.grid)},
-                                   {"block", Dimensions(sample.block)}};
+    nlohmann::ordered_json args = {
+        {"index", sample.index}, {"grid", Dimensions(sample.grid)}, {"block", Dimensions(sample.block)}};
     if (!sample.nvtx.empty()) args["nvtx"] = NvtxPath(sample);
     if (laid_out) args["timeline"] = "laid end to end (no device timestamps)";
     for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
       args[run.counters[i].name] = ValueJson(sample.values[i]);
     }
-    events.push_back({{"name", sample.name}, {"cat", run.api}, {"ph", "X"}, {"ts", ts_us}, {"dur", dur_us},
-                      {"pid", sample.pid == 0 ? 1 : sample.pid}, {"tid", sample.queue}, {"args", std::move(args)}});
+    events.push_back({{"name", sample.name},
+                      {"cat", run.api},
+                      {"ph", "X"},
+                      {"ts", ts_us},
+                      {"dur", dur_us},
+                      {"pid", sample.pid == 0 ? 1 : sample.pid},
+                      {"tid", sample.queue},
+                      {"args", std::move(args)}});
   }
   return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
 }

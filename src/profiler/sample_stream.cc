@@ -156,12 +156,14 @@ void SampleStreamWriter::WriteQueue(const Queue& queue) {
 }
 
 void SampleStreamWriter::WriteSample(const Sample& sample) {
-  nlohmann::ordered_json json = {{"type", "sample"},         {"index", sample.index},        {"name", sample.name},
-                         {"queue", sample.queue},    {"grid", Triple(sample.grid)},  {"block", Triple(sample.block)}};
+  nlohmann::ordered_json json = {
+      {"type", "sample"},      {"index", sample.index},       {"name", sample.name},
+      {"queue", sample.queue}, {"grid", Triple(sample.grid)}, {"block", Triple(sample.block)}};
   if (sample.start_ns) json["start_ns"] = *sample.start_ns;
   if (sample.end_ns) json["end_ns"] = *sample.end_ns;
   nlohmann::ordered_json values = nlohmann::ordered_json::array();
-  for (double value : sample.values) values.push_back(std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json());
+  for (double value : sample.values)
+    values.push_back(std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json());
   json["values"] = std::move(values);
   if (!sample.nvtx.empty()) json["nvtx"] = sample.nvtx;
   if (sample.context != 0) json["context"] = sample.context;

@@ -76,7 +76,7 @@ struct DeviceData {
   // The driver below offers VK_AMD_gpa_interface itself (AMD's): the layer forwards the extension's commands to
   // it and implements nothing (docs/vulkan-layer.md, "Pass-through").
   bool pass_through = false;
-  bool has_uuid = false;               // VkPhysicalDeviceIDProperties::deviceUUID was read
+  bool has_uuid = false;  // VkPhysicalDeviceIDProperties::deviceUUID was read
   std::uint8_t uuid[VK_UUID_SIZE] = {};
   // VK_KHR_performance_query counters cumulative samples may take: empty unless the layer enabled the
   // extension on this device and holds its profiling lock.

@@ -25,9 +25,9 @@ bool DriverOffersExtension(InstanceData& instance, VkPhysicalDevice physical_dev
 void FillGpaFeatures(VkPhysicalDeviceGpaFeaturesAMD* features, bool pipeline_statistics_query,
                      bool performance_counters) {
   features->perfCounters = pipeline_statistics_query || performance_counters ? VK_TRUE : VK_FALSE;
-  features->streamingPerfCounters = VK_FALSE;                               // no SPM
-  features->sqThreadTracing = VK_FALSE;                                     // no SQTT
-  features->clockModes = VK_FALSE;                                          // clocks are reported, never set
+  features->streamingPerfCounters = VK_FALSE;  // no SPM
+  features->sqThreadTracing = VK_FALSE;        // no SQTT
+  features->clockModes = VK_FALSE;             // clocks are reported, never set
 }
 
 void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties, std::uint32_t performance_counter_count) {

@@ -17,12 +17,12 @@
 // Floating types are signed; for them the comparison below is not an integer constant expression in C (clang
 // refuses it in _Static_assert, gcc accepts it as an extension), so _Generic answers first.
 #define ABI_IS_SIGNED(type) \
-  _Generic((type)0, float: 1, double: 1, long double: 1, default: ((type)((type)0 - 1) < (type)1))
+  _Generic((type)0, float : 1, double : 1, long double : 1, default : ((type)((type)0 - 1) < (type)1))
 
 _Static_assert(sizeof(void*) == 8, "the pins are LP64's (x86_64 and aarch64 Linux)");
 
-#include "tests/abi/abi_pins.h"
 #include "tests/abi/abi_extra_pins.h"
+#include "tests/abi/abi_pins.h"
 
 GpaFuncTableInfo* gpa_function_table_info = NULL;
 

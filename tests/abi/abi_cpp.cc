@@ -20,8 +20,8 @@
 
 static_assert(sizeof(void*) == 8, "the pins are LP64's (x86_64 and aarch64 Linux)");
 
-#include "tests/abi/abi_pins.h"
 #include "tests/abi/abi_extra_pins.h"
+#include "tests/abi/abi_pins.h"
 
 GpaApiManager* GpaApiManager::gpa_api_manager_ = nullptr;
 GpaFuncTableInfo* gpa_function_table_info = nullptr;

@@ -22,7 +22,8 @@ ABI_PIN(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetCounterUsageType) == 8 
 ABI_PIN(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetCounterUuid) == 8 + 8 * 11, "counter lib slot 11");
 ABI_PIN(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetCounterSampleType) == 8 + 8 * 12, "counter lib slot 12");
 ABI_PIN(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetCounterInfo) == 8 + 8 * 13, "counter lib slot 13");
-ABI_PIN(offsetof(GpaCounterLibFuncTable, GpaCounterLibComputeDerivedCounterResult) == 8 + 8 * 14, "counter lib slot 14");
+ABI_PIN(offsetof(GpaCounterLibFuncTable, GpaCounterLibComputeDerivedCounterResult) == 8 + 8 * 14,
+        "counter lib slot 14");
 ABI_PIN(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetPassCount) == 8 + 8 * 15, "counter lib slot 15");
 ABI_PIN(offsetof(GpaCounterLibFuncTable, GpaCounterLibGetCountersByPass) == 8 + 8 * 16, "counter lib slot 16");
 ABI_PIN(GPA_COUNTER_LIB_FUNC_TABLE_MAJOR_VERSION == 3, "counter lib major version 3");

@@ -69,17 +69,28 @@ ABI_PIN(((long long)(kGpaShaderMaskLs) == 5LL), "GpaShaderMask::kGpaShaderMaskLs
 ABI_PIN(((long long)(kGpaShaderMaskCs) == 6LL), "GpaShaderMask::kGpaShaderMaskCs is 6");
 ABI_PIN(((long long)(kGpaShaderMaskAll) == 7LL), "GpaShaderMask::kGpaShaderMaskAll is 7");
 ABI_PIN((sizeof(GpaHardwareAttributeType) == 4), "sizeof(GpaHardwareAttributeType) is 4");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumShaderEngines) == 0LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumShaderEngines is 0");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumShaderArrays) == 1LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumShaderArrays is 1");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumSimds) == 2LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumSimds is 2");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumComputeUnits) == 3LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumComputeUnits is 3");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumRenderBackends) == 4LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumRenderBackends is 4");
-ABI_PIN(((long long)(kGpaHardwareAttributeClocksPerPrimitive) == 5LL), "GpaHardwareAttributeType::kGpaHardwareAttributeClocksPerPrimitive is 5");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumPrimitivePipes) == 6LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumPrimitivePipes is 6");
-ABI_PIN(((long long)(kGpaHardwareAttributeTimestampFrequency) == 7LL), "GpaHardwareAttributeType::kGpaHardwareAttributeTimestampFrequency is 7");
-ABI_PIN(((long long)(kGpaHardwareAttributePeakVerticesPerClock) == 8LL), "GpaHardwareAttributeType::kGpaHardwareAttributePeakVerticesPerClock is 8");
-ABI_PIN(((long long)(kGpaHardwareAttributePeakPrimitivesPerClock) == 9LL), "GpaHardwareAttributeType::kGpaHardwareAttributePeakPrimitivesPerClock is 9");
-ABI_PIN(((long long)(kGpaHardwareAttributePeakPixelsPerClock) == 10LL), "GpaHardwareAttributeType::kGpaHardwareAttributePeakPixelsPerClock is 10");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumShaderEngines) == 0LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumShaderEngines is 0");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumShaderArrays) == 1LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumShaderArrays is 1");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumSimds) == 2LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumSimds is 2");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumComputeUnits) == 3LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumComputeUnits is 3");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumRenderBackends) == 4LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumRenderBackends is 4");
+ABI_PIN(((long long)(kGpaHardwareAttributeClocksPerPrimitive) == 5LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeClocksPerPrimitive is 5");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumPrimitivePipes) == 6LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumPrimitivePipes is 6");
+ABI_PIN(((long long)(kGpaHardwareAttributeTimestampFrequency) == 7LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeTimestampFrequency is 7");
+ABI_PIN(((long long)(kGpaHardwareAttributePeakVerticesPerClock) == 8LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributePeakVerticesPerClock is 8");
+ABI_PIN(((long long)(kGpaHardwareAttributePeakPrimitivesPerClock) == 9LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributePeakPrimitivesPerClock is 9");
+ABI_PIN(((long long)(kGpaHardwareAttributePeakPixelsPerClock) == 10LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributePeakPixelsPerClock is 10");
 ABI_PIN((sizeof(GpaStatus) == 4), "sizeof(GpaStatus) is 4");
 ABI_PIN(((long long)(kGpaStatusOk) == 0LL), "GpaStatus::kGpaStatusOk is 0");
 ABI_PIN(((long long)(kGpaStatusResultNotReady) == 1LL), "GpaStatus::kGpaStatusResultNotReady is 1");
@@ -92,57 +103,85 @@ ABI_PIN(((long long)(kGpaStatusErrorCounterNotFound) == -5LL), "GpaStatus::kGpaS
 ABI_PIN(((long long)(kGpaStatusErrorAlreadyEnabled) == -6LL), "GpaStatus::kGpaStatusErrorAlreadyEnabled is -6");
 ABI_PIN(((long long)(kGpaStatusErrorNoCountersEnabled) == -7LL), "GpaStatus::kGpaStatusErrorNoCountersEnabled is -7");
 ABI_PIN(((long long)(kGpaStatusErrorNotEnabled) == -8LL), "GpaStatus::kGpaStatusErrorNotEnabled is -8");
-ABI_PIN(((long long)(kGpaStatusErrorCommandListAlreadyEnded) == -9LL), "GpaStatus::kGpaStatusErrorCommandListAlreadyEnded is -9");
-ABI_PIN(((long long)(kGpaStatusErrorCommandListAlreadyStarted) == -10LL), "GpaStatus::kGpaStatusErrorCommandListAlreadyStarted is -10");
-ABI_PIN(((long long)(kGpaStatusErrorCommandListNotEnded) == -11LL), "GpaStatus::kGpaStatusErrorCommandListNotEnded is -11");
+ABI_PIN(((long long)(kGpaStatusErrorCommandListAlreadyEnded) == -9LL),
+        "GpaStatus::kGpaStatusErrorCommandListAlreadyEnded is -9");
+ABI_PIN(((long long)(kGpaStatusErrorCommandListAlreadyStarted) == -10LL),
+        "GpaStatus::kGpaStatusErrorCommandListAlreadyStarted is -10");
+ABI_PIN(((long long)(kGpaStatusErrorCommandListNotEnded) == -11LL),
+        "GpaStatus::kGpaStatusErrorCommandListNotEnded is -11");
 ABI_PIN(((long long)(kGpaStatusErrorNotEnoughPasses) == -12LL), "GpaStatus::kGpaStatusErrorNotEnoughPasses is -12");
 ABI_PIN(((long long)(kGpaStatusErrorSampleNotStarted) == -13LL), "GpaStatus::kGpaStatusErrorSampleNotStarted is -13");
-ABI_PIN(((long long)(kGpaStatusErrorSampleAlreadyStarted) == -14LL), "GpaStatus::kGpaStatusErrorSampleAlreadyStarted is -14");
+ABI_PIN(((long long)(kGpaStatusErrorSampleAlreadyStarted) == -14LL),
+        "GpaStatus::kGpaStatusErrorSampleAlreadyStarted is -14");
 ABI_PIN(((long long)(kGpaStatusErrorSampleNotEnded) == -15LL), "GpaStatus::kGpaStatusErrorSampleNotEnded is -15");
-ABI_PIN(((long long)(kGpaStatusErrorCannotChangeCountersWhenSampling) == -16LL), "GpaStatus::kGpaStatusErrorCannotChangeCountersWhenSampling is -16");
+ABI_PIN(((long long)(kGpaStatusErrorCannotChangeCountersWhenSampling) == -16LL),
+        "GpaStatus::kGpaStatusErrorCannotChangeCountersWhenSampling is -16");
 ABI_PIN(((long long)(kGpaStatusErrorSessionNotFound) == -17LL), "GpaStatus::kGpaStatusErrorSessionNotFound is -17");
 ABI_PIN(((long long)(kGpaStatusErrorSampleNotFound) == -18LL), "GpaStatus::kGpaStatusErrorSampleNotFound is -18");
 ABI_PIN(((long long)(kGpaStatusErrorContextNotFound) == -19LL), "GpaStatus::kGpaStatusErrorContextNotFound is -19");
-ABI_PIN(((long long)(kGpaStatusErrorCommandListNotFound) == -20LL), "GpaStatus::kGpaStatusErrorCommandListNotFound is -20");
-ABI_PIN(((long long)(kGpaStatusErrorReadingSampleResult) == -21LL), "GpaStatus::kGpaStatusErrorReadingSampleResult is -21");
-ABI_PIN(((long long)(kGpaStatusErrorVariableNumberOfSamplesInPasses) == -22LL), "GpaStatus::kGpaStatusErrorVariableNumberOfSamplesInPasses is -22");
+ABI_PIN(((long long)(kGpaStatusErrorCommandListNotFound) == -20LL),
+        "GpaStatus::kGpaStatusErrorCommandListNotFound is -20");
+ABI_PIN(((long long)(kGpaStatusErrorReadingSampleResult) == -21LL),
+        "GpaStatus::kGpaStatusErrorReadingSampleResult is -21");
+ABI_PIN(((long long)(kGpaStatusErrorVariableNumberOfSamplesInPasses) == -22LL),
+        "GpaStatus::kGpaStatusErrorVariableNumberOfSamplesInPasses is -22");
 ABI_PIN(((long long)(kGpaStatusErrorFailed) == -23LL), "GpaStatus::kGpaStatusErrorFailed is -23");
-ABI_PIN(((long long)(kGpaStatusErrorHardwareNotSupported) == -24LL), "GpaStatus::kGpaStatusErrorHardwareNotSupported is -24");
-ABI_PIN(((long long)(kGpaStatusErrorDriverNotSupported) == -25LL), "GpaStatus::kGpaStatusErrorDriverNotSupported is -25");
+ABI_PIN(((long long)(kGpaStatusErrorHardwareNotSupported) == -24LL),
+        "GpaStatus::kGpaStatusErrorHardwareNotSupported is -24");
+ABI_PIN(((long long)(kGpaStatusErrorDriverNotSupported) == -25LL),
+        "GpaStatus::kGpaStatusErrorDriverNotSupported is -25");
 ABI_PIN(((long long)(kGpaStatusErrorApiNotSupported) == -26LL), "GpaStatus::kGpaStatusErrorApiNotSupported is -26");
 ABI_PIN(((long long)(kGpaStatusErrorInvalidParameter) == -27LL), "GpaStatus::kGpaStatusErrorInvalidParameter is -27");
 ABI_PIN(((long long)(kGpaStatusErrorLibLoadFailed) == -28LL), "GpaStatus::kGpaStatusErrorLibLoadFailed is -28");
-ABI_PIN(((long long)(kGpaStatusErrorLibLoadMajorVersionMismatch) == -29LL), "GpaStatus::kGpaStatusErrorLibLoadMajorVersionMismatch is -29");
-ABI_PIN(((long long)(kGpaStatusErrorLibLoadMinorVersionMismatch) == -30LL), "GpaStatus::kGpaStatusErrorLibLoadMinorVersionMismatch is -30");
+ABI_PIN(((long long)(kGpaStatusErrorLibLoadMajorVersionMismatch) == -29LL),
+        "GpaStatus::kGpaStatusErrorLibLoadMajorVersionMismatch is -29");
+ABI_PIN(((long long)(kGpaStatusErrorLibLoadMinorVersionMismatch) == -30LL),
+        "GpaStatus::kGpaStatusErrorLibLoadMinorVersionMismatch is -30");
 ABI_PIN(((long long)(kGpaStatusErrorGpaNotInitialized) == -31LL), "GpaStatus::kGpaStatusErrorGpaNotInitialized is -31");
-ABI_PIN(((long long)(kGpaStatusErrorGpaAlreadyInitialized) == -32LL), "GpaStatus::kGpaStatusErrorGpaAlreadyInitialized is -32");
-ABI_PIN(((long long)(kGpaStatusErrorSampleInSecondaryCommandList) == -33LL), "GpaStatus::kGpaStatusErrorSampleInSecondaryCommandList is -33");
-ABI_PIN(((long long)(kGpaStatusErrorIncompatibleSampleTypes) == -34LL), "GpaStatus::kGpaStatusErrorIncompatibleSampleTypes is -34");
-ABI_PIN(((long long)(kGpaStatusErrorSessionAlreadyStarted) == -35LL), "GpaStatus::kGpaStatusErrorSessionAlreadyStarted is -35");
+ABI_PIN(((long long)(kGpaStatusErrorGpaAlreadyInitialized) == -32LL),
+        "GpaStatus::kGpaStatusErrorGpaAlreadyInitialized is -32");
+ABI_PIN(((long long)(kGpaStatusErrorSampleInSecondaryCommandList) == -33LL),
+        "GpaStatus::kGpaStatusErrorSampleInSecondaryCommandList is -33");
+ABI_PIN(((long long)(kGpaStatusErrorIncompatibleSampleTypes) == -34LL),
+        "GpaStatus::kGpaStatusErrorIncompatibleSampleTypes is -34");
+ABI_PIN(((long long)(kGpaStatusErrorSessionAlreadyStarted) == -35LL),
+        "GpaStatus::kGpaStatusErrorSessionAlreadyStarted is -35");
 ABI_PIN(((long long)(kGpaStatusErrorSessionNotStarted) == -36LL), "GpaStatus::kGpaStatusErrorSessionNotStarted is -36");
 ABI_PIN(((long long)(kGpaStatusErrorSessionNotEnded) == -37LL), "GpaStatus::kGpaStatusErrorSessionNotEnded is -37");
 ABI_PIN(((long long)(kGpaStatusErrorInvalidDataType) == -38LL), "GpaStatus::kGpaStatusErrorInvalidDataType is -38");
-ABI_PIN(((long long)(kGpaStatusErrorInvalidCounterEquation) == -39LL), "GpaStatus::kGpaStatusErrorInvalidCounterEquation is -39");
+ABI_PIN(((long long)(kGpaStatusErrorInvalidCounterEquation) == -39LL),
+        "GpaStatus::kGpaStatusErrorInvalidCounterEquation is -39");
 ABI_PIN(((long long)(kGpaStatusErrorTimeout) == -40LL), "GpaStatus::kGpaStatusErrorTimeout is -40");
 ABI_PIN(((long long)(kGpaStatusErrorLibAlreadyLoaded) == -41LL), "GpaStatus::kGpaStatusErrorLibAlreadyLoaded is -41");
-ABI_PIN(((long long)(kGpaStatusErrorOtherSessionActive) == -42LL), "GpaStatus::kGpaStatusErrorOtherSessionActive is -42");
+ABI_PIN(((long long)(kGpaStatusErrorOtherSessionActive) == -42LL),
+        "GpaStatus::kGpaStatusErrorOtherSessionActive is -42");
 ABI_PIN(((long long)(kGpaStatusErrorException) == -43LL), "GpaStatus::kGpaStatusErrorException is -43");
-ABI_PIN(((long long)(kGpaStatusErrorInvalidCounterGroupData) == -44LL), "GpaStatus::kGpaStatusErrorInvalidCounterGroupData is -44");
+ABI_PIN(((long long)(kGpaStatusErrorInvalidCounterGroupData) == -44LL),
+        "GpaStatus::kGpaStatusErrorInvalidCounterGroupData is -44");
 ABI_PIN(((long long)(kGpaStatusMin) == -44LL), "GpaStatus::kGpaStatusMin is -44");
 ABI_PIN(((long long)(kGpaStatusInternal) == 256LL), "GpaStatus::kGpaStatusInternal is 256");
 ABI_PIN((sizeof(GpaInitializeBits) == 4), "sizeof(GpaInitializeBits) is 4");
 ABI_PIN(((long long)(kGpaInitializeDefaultBit) == 0LL), "GpaInitializeBits::kGpaInitializeDefaultBit is 0");
 ABI_PIN((sizeof(GpaOpenContextBits) == 4), "sizeof(GpaOpenContextBits) is 4");
 ABI_PIN(((long long)(kGpaOpenContextDefaultBit) == 0LL), "GpaOpenContextBits::kGpaOpenContextDefaultBit is 0");
-ABI_PIN(((long long)(kGpaOpenContextHideDerivedCountersBit) == 1LL), "GpaOpenContextBits::kGpaOpenContextHideDerivedCountersBit is 1");
-ABI_PIN(((long long)(kGpaOpenContextHidePublicCountersBit) == 1LL), "GpaOpenContextBits::kGpaOpenContextHidePublicCountersBit is 1");
-ABI_PIN(((long long)(kGpaOpenContextHideSoftwareCountersBit_obsolete) == 2LL), "GpaOpenContextBits::kGpaOpenContextHideSoftwareCountersBit_obsolete is 2");
-ABI_PIN(((long long)(kGpaOpenContextHideHardwareCountersBit_obsolete) == 4LL), "GpaOpenContextBits::kGpaOpenContextHideHardwareCountersBit_obsolete is 4");
-ABI_PIN(((long long)(kGpaOpenContextClockModeNoneBit) == 8LL), "GpaOpenContextBits::kGpaOpenContextClockModeNoneBit is 8");
-ABI_PIN(((long long)(kGpaOpenContextClockModePeakBit) == 16LL), "GpaOpenContextBits::kGpaOpenContextClockModePeakBit is 16");
-ABI_PIN(((long long)(kGpaOpenContextClockModeMinMemoryBit) == 32LL), "GpaOpenContextBits::kGpaOpenContextClockModeMinMemoryBit is 32");
-ABI_PIN(((long long)(kGpaOpenContextClockModeMinEngineBit) == 64LL), "GpaOpenContextBits::kGpaOpenContextClockModeMinEngineBit is 64");
-ABI_PIN(((long long)(kGpaOpenContextEnableHardwareCountersBit) == 128LL), "GpaOpenContextBits::kGpaOpenContextEnableHardwareCountersBit is 128");
+ABI_PIN(((long long)(kGpaOpenContextHideDerivedCountersBit) == 1LL),
+        "GpaOpenContextBits::kGpaOpenContextHideDerivedCountersBit is 1");
+ABI_PIN(((long long)(kGpaOpenContextHidePublicCountersBit) == 1LL),
+        "GpaOpenContextBits::kGpaOpenContextHidePublicCountersBit is 1");
+ABI_PIN(((long long)(kGpaOpenContextHideSoftwareCountersBit_obsolete) == 2LL),
+        "GpaOpenContextBits::kGpaOpenContextHideSoftwareCountersBit_obsolete is 2");
+ABI_PIN(((long long)(kGpaOpenContextHideHardwareCountersBit_obsolete) == 4LL),
+        "GpaOpenContextBits::kGpaOpenContextHideHardwareCountersBit_obsolete is 4");
+ABI_PIN(((long long)(kGpaOpenContextClockModeNoneBit) == 8LL),
+        "GpaOpenContextBits::kGpaOpenContextClockModeNoneBit is 8");
+ABI_PIN(((long long)(kGpaOpenContextClockModePeakBit) == 16LL),
+        "GpaOpenContextBits::kGpaOpenContextClockModePeakBit is 16");
+ABI_PIN(((long long)(kGpaOpenContextClockModeMinMemoryBit) == 32LL),
+        "GpaOpenContextBits::kGpaOpenContextClockModeMinMemoryBit is 32");
+ABI_PIN(((long long)(kGpaOpenContextClockModeMinEngineBit) == 64LL),
+        "GpaOpenContextBits::kGpaOpenContextClockModeMinEngineBit is 64");
+ABI_PIN(((long long)(kGpaOpenContextEnableHardwareCountersBit) == 128LL),
+        "GpaOpenContextBits::kGpaOpenContextEnableHardwareCountersBit is 128");
 ABI_PIN((sizeof(GpaDataType) == 4), "sizeof(GpaDataType) is 4");
 ABI_PIN(((long long)(kGpaDataTypeFloat64) == 0LL), "GpaDataType::kGpaDataTypeFloat64 is 0");
 ABI_PIN(((long long)(kGpaDataTypeUint64) == 1LL), "GpaDataType::kGpaDataTypeUint64 is 1");
@@ -171,7 +210,8 @@ ABI_PIN(((long long)(kGpaLoggingAll) == 255LL), "GpaLoggingType::kGpaLoggingAll 
 ABI_PIN(((long long)(kGpaLoggingDebugError) == 256LL), "GpaLoggingType::kGpaLoggingDebugError is 256");
 ABI_PIN(((long long)(kGpaLoggingDebugMessage) == 512LL), "GpaLoggingType::kGpaLoggingDebugMessage is 512");
 ABI_PIN(((long long)(kGpaLoggingDebugTrace) == 1024LL), "GpaLoggingType::kGpaLoggingDebugTrace is 1024");
-ABI_PIN(((long long)(kGpaLoggingDebugCounterDefinitions) == 2048LL), "GpaLoggingType::kGpaLoggingDebugCounterDefinitions is 2048");
+ABI_PIN(((long long)(kGpaLoggingDebugCounterDefinitions) == 2048LL),
+        "GpaLoggingType::kGpaLoggingDebugCounterDefinitions is 2048");
 ABI_PIN(((long long)(kGpaLoggingInternal) == 4096LL), "GpaLoggingType::kGpaLoggingInternal is 4096");
 ABI_PIN(((long long)(kGpaLoggingDebugAll) == 65280LL), "GpaLoggingType::kGpaLoggingDebugAll is 65280");
 ABI_PIN((sizeof(GpaApiType) == 4), "sizeof(GpaApiType) is 4");
@@ -208,46 +248,75 @@ ABI_PIN(((long long)(kGpaCommandListPrimary) == 1LL), "GpaCommandListType::kGpaC
 ABI_PIN(((long long)(kGpaCommandListSecondary) == 2LL), "GpaCommandListType::kGpaCommandListSecondary is 2");
 ABI_PIN(((long long)(kGpaCommandListLast) == 3LL), "GpaCommandListType::kGpaCommandListLast is 3");
 ABI_PIN((sizeof(GpaCounterSampleType) == 4), "sizeof(GpaCounterSampleType) is 4");
-ABI_PIN(((long long)(kGpaCounterSampleTypeDiscrete) == 1LL), "GpaCounterSampleType::kGpaCounterSampleTypeDiscrete is 1");
+ABI_PIN(((long long)(kGpaCounterSampleTypeDiscrete) == 1LL),
+        "GpaCounterSampleType::kGpaCounterSampleTypeDiscrete is 1");
 ABI_PIN((sizeof(GpaContextSampleTypeBits) == 4), "sizeof(GpaContextSampleTypeBits) is 4");
-ABI_PIN(((long long)(kGpaContextSampleTypeDiscreteCounter) == 0LL), "GpaContextSampleTypeBits::kGpaContextSampleTypeDiscreteCounter is 0");
+ABI_PIN(((long long)(kGpaContextSampleTypeDiscreteCounter) == 0LL),
+        "GpaContextSampleTypeBits::kGpaContextSampleTypeDiscreteCounter is 0");
 ABI_PIN((sizeof(GpaSessionSampleType) == 4), "sizeof(GpaSessionSampleType) is 4");
-ABI_PIN(((long long)(kGpaSessionSampleTypeDiscreteCounter) == 0LL), "GpaSessionSampleType::kGpaSessionSampleTypeDiscreteCounter is 0");
+ABI_PIN(((long long)(kGpaSessionSampleTypeDiscreteCounter) == 0LL),
+        "GpaSessionSampleType::kGpaSessionSampleTypeDiscreteCounter is 0");
 ABI_PIN(((long long)(kGpaSessionSampleTypeLast) == 1LL), "GpaSessionSampleType::kGpaSessionSampleTypeLast is 1");
 ABI_PIN((sizeof(GpaHardwareAttribute) == 8), "sizeof(GpaHardwareAttribute) is 8");
 ABI_PIN((ABI_ALIGNOF(GpaHardwareAttribute) == 4), "alignof(GpaHardwareAttribute) is 4");
-ABI_PIN((offsetof(GpaHardwareAttribute, gpa_hardware_attribute_type) == 0), "GpaHardwareAttribute.gpa_hardware_attribute_type at offset 0");
-ABI_PIN((sizeof(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_type) == 4), "GpaHardwareAttribute.gpa_hardware_attribute_type is 4 bytes");
-ABI_PIN((offsetof(GpaHardwareAttribute, gpa_hardware_attribute_value) == 4), "GpaHardwareAttribute.gpa_hardware_attribute_value at offset 4");
-ABI_PIN((sizeof(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_value) == 4), "GpaHardwareAttribute.gpa_hardware_attribute_value is 4 bytes");
+ABI_PIN((offsetof(GpaHardwareAttribute, gpa_hardware_attribute_type) == 0),
+        "GpaHardwareAttribute.gpa_hardware_attribute_type at offset 0");
+ABI_PIN((sizeof(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_type) == 4),
+        "GpaHardwareAttribute.gpa_hardware_attribute_type is 4 bytes");
+ABI_PIN((offsetof(GpaHardwareAttribute, gpa_hardware_attribute_value) == 4),
+        "GpaHardwareAttribute.gpa_hardware_attribute_value at offset 4");
+ABI_PIN((sizeof(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_value) == 4),
+        "GpaHardwareAttribute.gpa_hardware_attribute_value is 4 bytes");
 ABI_PIN((sizeof(GpaCounterContextHardwareInfo) == 32), "sizeof(GpaCounterContextHardwareInfo) is 32");
 ABI_PIN((ABI_ALIGNOF(GpaCounterContextHardwareInfo) == 8), "alignof(GpaCounterContextHardwareInfo) is 8");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, vendor_id) == 0), "GpaCounterContextHardwareInfo.vendor_id at offset 0");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->vendor_id) == 4), "GpaCounterContextHardwareInfo.vendor_id is 4 bytes");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, device_id) == 4), "GpaCounterContextHardwareInfo.device_id at offset 4");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->device_id) == 4), "GpaCounterContextHardwareInfo.device_id is 4 bytes");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, revision_id) == 8), "GpaCounterContextHardwareInfo.revision_id at offset 8");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->revision_id) == 4), "GpaCounterContextHardwareInfo.revision_id is 4 bytes");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, gpa_hardware_attributes) == 16), "GpaCounterContextHardwareInfo.gpa_hardware_attributes at offset 16");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attributes) == 8), "GpaCounterContextHardwareInfo.gpa_hardware_attributes is 8 bytes");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, gpa_hardware_attribute_count) == 24), "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count at offset 24");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attribute_count) == 4), "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count is 4 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, vendor_id) == 0),
+        "GpaCounterContextHardwareInfo.vendor_id at offset 0");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->vendor_id) == 4),
+        "GpaCounterContextHardwareInfo.vendor_id is 4 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, device_id) == 4),
+        "GpaCounterContextHardwareInfo.device_id at offset 4");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->device_id) == 4),
+        "GpaCounterContextHardwareInfo.device_id is 4 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, revision_id) == 8),
+        "GpaCounterContextHardwareInfo.revision_id at offset 8");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->revision_id) == 4),
+        "GpaCounterContextHardwareInfo.revision_id is 4 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, gpa_hardware_attributes) == 16),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attributes at offset 16");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attributes) == 8),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attributes is 8 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, gpa_hardware_attribute_count) == 24),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count at offset 24");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attribute_count) == 4),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count is 4 bytes");
 ABI_PIN((sizeof(GpaHwCounter) == 20), "sizeof(GpaHwCounter) is 20");
 ABI_PIN((ABI_ALIGNOF(GpaHwCounter) == 4), "alignof(GpaHwCounter) is 4");
 ABI_PIN((offsetof(GpaHwCounter, is_timing_block) == 0), "GpaHwCounter.is_timing_block at offset 0");
 ABI_PIN((sizeof(((GpaHwCounter*)0)->is_timing_block) == 1), "GpaHwCounter.is_timing_block is 1 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_duration) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_duration at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_duration) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_duration is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_start) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_start at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_start) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_start is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_end) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_end at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_end) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_end is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_duration) == 4), "GpaHwCounter.gpu_time_top_to_bottom_duration at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_duration) == 4), "GpaHwCounter.gpu_time_top_to_bottom_duration is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_start) == 4), "GpaHwCounter.gpu_time_top_to_bottom_start at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_start) == 4), "GpaHwCounter.gpu_time_top_to_bottom_start is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_end) == 4), "GpaHwCounter.gpu_time_top_to_bottom_end at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_end) == 4), "GpaHwCounter.gpu_time_top_to_bottom_end is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_duration) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_duration at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_duration) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_duration is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_start) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_start at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_start) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_start is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_end) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_end at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_end) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_end is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_duration) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_duration at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_duration) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_duration is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_start) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_start at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_start) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_start is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_end) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_end at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_end) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_end is 4 bytes");
 ABI_PIN((offsetof(GpaHwCounter, gpa_hw_block) == 4), "GpaHwCounter.gpa_hw_block at offset 4");
 ABI_PIN((sizeof(((GpaHwCounter*)0)->gpa_hw_block) == 4), "GpaHwCounter.gpa_hw_block is 4 bytes");
 ABI_PIN((offsetof(GpaHwCounter, gpa_hw_block_instance) == 8), "GpaHwCounter.gpa_hw_block_instance at offset 8");
@@ -259,11 +328,16 @@ ABI_PIN((sizeof(((GpaHwCounter*)0)->gpa_shader_mask) == 4), "GpaHwCounter.gpa_sh
 ABI_PIN((sizeof(GpaDerivedCounterInfo) == 16), "sizeof(GpaDerivedCounterInfo) is 16");
 ABI_PIN((ABI_ALIGNOF(GpaDerivedCounterInfo) == 8), "alignof(GpaDerivedCounterInfo) is 8");
 ABI_PIN((offsetof(GpaDerivedCounterInfo, gpa_hw_counters) == 0), "GpaDerivedCounterInfo.gpa_hw_counters at offset 0");
-ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->gpa_hw_counters) == 8), "GpaDerivedCounterInfo.gpa_hw_counters is 8 bytes");
-ABI_PIN((offsetof(GpaDerivedCounterInfo, gpa_hw_counter_count) == 8), "GpaDerivedCounterInfo.gpa_hw_counter_count at offset 8");
-ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->gpa_hw_counter_count) == 4), "GpaDerivedCounterInfo.gpa_hw_counter_count is 4 bytes");
-ABI_PIN((offsetof(GpaDerivedCounterInfo, counter_usage_type) == 12), "GpaDerivedCounterInfo.counter_usage_type at offset 12");
-ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->counter_usage_type) == 4), "GpaDerivedCounterInfo.counter_usage_type is 4 bytes");
+ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->gpa_hw_counters) == 8),
+        "GpaDerivedCounterInfo.gpa_hw_counters is 8 bytes");
+ABI_PIN((offsetof(GpaDerivedCounterInfo, gpa_hw_counter_count) == 8),
+        "GpaDerivedCounterInfo.gpa_hw_counter_count at offset 8");
+ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->gpa_hw_counter_count) == 4),
+        "GpaDerivedCounterInfo.gpa_hw_counter_count is 4 bytes");
+ABI_PIN((offsetof(GpaDerivedCounterInfo, counter_usage_type) == 12),
+        "GpaDerivedCounterInfo.counter_usage_type at offset 12");
+ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->counter_usage_type) == 4),
+        "GpaDerivedCounterInfo.counter_usage_type is 4 bytes");
 ABI_PIN((sizeof(GpaCounterInfo) == 16), "sizeof(GpaCounterInfo) is 16");
 ABI_PIN((ABI_ALIGNOF(GpaCounterInfo) == 8), "alignof(GpaCounterInfo) is 8");
 ABI_PIN((offsetof(GpaCounterInfo, is_derived_counter) == 0), "GpaCounterInfo.is_derived_counter at offset 0");
@@ -290,10 +364,14 @@ ABI_PIN((offsetof(GpaPassCounter, counter_indices) == 8), "GpaPassCounter.counte
 ABI_PIN((sizeof(((GpaPassCounter*)0)->counter_indices) == 8), "GpaPassCounter.counter_indices is 8 bytes");
 ABI_PIN((sizeof(GpaCounterLibFuncTable) == 144), "sizeof(GpaCounterLibFuncTable) is 144");
 ABI_PIN((ABI_ALIGNOF(GpaCounterLibFuncTable) == 8), "alignof(GpaCounterLibFuncTable) is 8");
-ABI_PIN((offsetof(GpaCounterLibFuncTable, gpa_counter_lib_major_version) == 0), "GpaCounterLibFuncTable.gpa_counter_lib_major_version at offset 0");
-ABI_PIN((sizeof(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_major_version) == 4), "GpaCounterLibFuncTable.gpa_counter_lib_major_version is 4 bytes");
-ABI_PIN((offsetof(GpaCounterLibFuncTable, gpa_counter_lib_minor_version) == 4), "GpaCounterLibFuncTable.gpa_counter_lib_minor_version at offset 4");
-ABI_PIN((sizeof(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_minor_version) == 4), "GpaCounterLibFuncTable.gpa_counter_lib_minor_version is 4 bytes");
+ABI_PIN((offsetof(GpaCounterLibFuncTable, gpa_counter_lib_major_version) == 0),
+        "GpaCounterLibFuncTable.gpa_counter_lib_major_version at offset 0");
+ABI_PIN((sizeof(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_major_version) == 4),
+        "GpaCounterLibFuncTable.gpa_counter_lib_major_version is 4 bytes");
+ABI_PIN((offsetof(GpaCounterLibFuncTable, gpa_counter_lib_minor_version) == 4),
+        "GpaCounterLibFuncTable.gpa_counter_lib_minor_version at offset 4");
+ABI_PIN((sizeof(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_minor_version) == 4),
+        "GpaCounterLibFuncTable.gpa_counter_lib_minor_version is 4 bytes");
 ABI_PIN((sizeof(GpaFuncTableInfo) == 32), "sizeof(GpaFuncTableInfo) is 32");
 ABI_PIN((ABI_ALIGNOF(GpaFuncTableInfo) == 8), "alignof(GpaFuncTableInfo) is 8");
 ABI_PIN((offsetof(GpaFuncTableInfo, gpa_api_type) == 0), "GpaFuncTableInfo.gpa_api_type at offset 0");
@@ -303,7 +381,8 @@ ABI_PIN((sizeof(((GpaFuncTableInfo*)0)->gpa_func_table) == 8), "GpaFuncTableInfo
 ABI_PIN((offsetof(GpaFuncTableInfo, lib_handle) == 16), "GpaFuncTableInfo.lib_handle at offset 16");
 ABI_PIN((sizeof(((GpaFuncTableInfo*)0)->lib_handle) == 8), "GpaFuncTableInfo.lib_handle is 8 bytes");
 ABI_PIN((offsetof(GpaFuncTableInfo, next_func_table_info) == 24), "GpaFuncTableInfo.next_func_table_info at offset 24");
-ABI_PIN((sizeof(((GpaFuncTableInfo*)0)->next_func_table_info) == 8), "GpaFuncTableInfo.next_func_table_info is 8 bytes");
+ABI_PIN((sizeof(((GpaFuncTableInfo*)0)->next_func_table_info) == 8),
+        "GpaFuncTableInfo.next_func_table_info is 8 bytes");
 ABI_PIN((sizeof(GpaUuid) == 24), "sizeof(GpaUuid) is 24");
 ABI_PIN((ABI_ALIGNOF(GpaUuid) == 8), "alignof(GpaUuid) is 8");
 ABI_PIN((offsetof(GpaUuid, data_1) == 0), "GpaUuid.data_1 at offset 0");
@@ -318,23 +397,30 @@ ABI_PIN((sizeof(GpaFunctionTable) == 400), "sizeof(GpaFunctionTable) is 400");
 ABI_PIN((offsetof(GpaFunctionTable, major_version) == 0), "GpaFunctionTable.major_version at offset 0");
 ABI_PIN((offsetof(GpaFunctionTable, minor_version) == 4), "GpaFunctionTable.minor_version at offset 4");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetFuncTable) == 8), "GpaFunctionTable slot 0 is GpaGetFuncTable");
-ABI_PIN((offsetof(GpaFunctionTable, GpaRegisterLoggingCallback) == 16), "GpaFunctionTable slot 1 is GpaRegisterLoggingCallback");
+ABI_PIN((offsetof(GpaFunctionTable, GpaRegisterLoggingCallback) == 16),
+        "GpaFunctionTable slot 1 is GpaRegisterLoggingCallback");
 ABI_PIN((offsetof(GpaFunctionTable, GpaInitialize) == 24), "GpaFunctionTable slot 2 is GpaInitialize");
 ABI_PIN((offsetof(GpaFunctionTable, GpaDestroy) == 32), "GpaFunctionTable slot 3 is GpaDestroy");
 ABI_PIN((offsetof(GpaFunctionTable, GpaOpenContext) == 40), "GpaFunctionTable slot 4 is GpaOpenContext");
 ABI_PIN((offsetof(GpaFunctionTable, GpaCloseContext) == 48), "GpaFunctionTable slot 5 is GpaCloseContext");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetSupportedSampleTypes) == 56), "GpaFunctionTable slot 6 is GpaGetSupportedSampleTypes");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceAndRevisionId) == 64), "GpaFunctionTable slot 7 is GpaGetDeviceAndRevisionId");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetSupportedSampleTypes) == 56),
+        "GpaFunctionTable slot 6 is GpaGetSupportedSampleTypes");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceAndRevisionId) == 64),
+        "GpaFunctionTable slot 7 is GpaGetDeviceAndRevisionId");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceName) == 72), "GpaFunctionTable slot 8 is GpaGetDeviceName");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetNumCounters) == 80), "GpaFunctionTable slot 9 is GpaGetNumCounters");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterName) == 88), "GpaFunctionTable slot 10 is GpaGetCounterName");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterIndex) == 96), "GpaFunctionTable slot 11 is GpaGetCounterIndex");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterGroup) == 104), "GpaFunctionTable slot 12 is GpaGetCounterGroup");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterDescription) == 112), "GpaFunctionTable slot 13 is GpaGetCounterDescription");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterDataType) == 120), "GpaFunctionTable slot 14 is GpaGetCounterDataType");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterUsageType) == 128), "GpaFunctionTable slot 15 is GpaGetCounterUsageType");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterDescription) == 112),
+        "GpaFunctionTable slot 13 is GpaGetCounterDescription");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterDataType) == 120),
+        "GpaFunctionTable slot 14 is GpaGetCounterDataType");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterUsageType) == 128),
+        "GpaFunctionTable slot 15 is GpaGetCounterUsageType");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterUuid) == 136), "GpaFunctionTable slot 16 is GpaGetCounterUuid");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterSampleType) == 144), "GpaFunctionTable slot 17 is GpaGetCounterSampleType");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterSampleType) == 144),
+        "GpaFunctionTable slot 17 is GpaGetCounterSampleType");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetDataTypeAsStr) == 152), "GpaFunctionTable slot 18 is GpaGetDataTypeAsStr");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetUsageTypeAsStr) == 160), "GpaFunctionTable slot 19 is GpaGetUsageTypeAsStr");
 ABI_PIN((offsetof(GpaFunctionTable, GpaCreateSession) == 168), "GpaFunctionTable slot 20 is GpaCreateSession");
@@ -343,29 +429,37 @@ ABI_PIN((offsetof(GpaFunctionTable, GpaBeginSession) == 184), "GpaFunctionTable 
 ABI_PIN((offsetof(GpaFunctionTable, GpaEndSession) == 192), "GpaFunctionTable slot 23 is GpaEndSession");
 ABI_PIN((offsetof(GpaFunctionTable, GpaEnableCounter) == 200), "GpaFunctionTable slot 24 is GpaEnableCounter");
 ABI_PIN((offsetof(GpaFunctionTable, GpaDisableCounter) == 208), "GpaFunctionTable slot 25 is GpaDisableCounter");
-ABI_PIN((offsetof(GpaFunctionTable, GpaEnableCounterByName) == 216), "GpaFunctionTable slot 26 is GpaEnableCounterByName");
-ABI_PIN((offsetof(GpaFunctionTable, GpaDisableCounterByName) == 224), "GpaFunctionTable slot 27 is GpaDisableCounterByName");
+ABI_PIN((offsetof(GpaFunctionTable, GpaEnableCounterByName) == 216),
+        "GpaFunctionTable slot 26 is GpaEnableCounterByName");
+ABI_PIN((offsetof(GpaFunctionTable, GpaDisableCounterByName) == 224),
+        "GpaFunctionTable slot 27 is GpaDisableCounterByName");
 ABI_PIN((offsetof(GpaFunctionTable, GpaEnableAllCounters) == 232), "GpaFunctionTable slot 28 is GpaEnableAllCounters");
-ABI_PIN((offsetof(GpaFunctionTable, GpaDisableAllCounters) == 240), "GpaFunctionTable slot 29 is GpaDisableAllCounters");
+ABI_PIN((offsetof(GpaFunctionTable, GpaDisableAllCounters) == 240),
+        "GpaFunctionTable slot 29 is GpaDisableAllCounters");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetPassCount) == 248), "GpaFunctionTable slot 30 is GpaGetPassCount");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetNumEnabledCounters) == 256), "GpaFunctionTable slot 31 is GpaGetNumEnabledCounters");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetNumEnabledCounters) == 256),
+        "GpaFunctionTable slot 31 is GpaGetNumEnabledCounters");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetEnabledIndex) == 264), "GpaFunctionTable slot 32 is GpaGetEnabledIndex");
 ABI_PIN((offsetof(GpaFunctionTable, GpaIsCounterEnabled) == 272), "GpaFunctionTable slot 33 is GpaIsCounterEnabled");
 ABI_PIN((offsetof(GpaFunctionTable, GpaBeginCommandList) == 280), "GpaFunctionTable slot 34 is GpaBeginCommandList");
 ABI_PIN((offsetof(GpaFunctionTable, GpaEndCommandList) == 288), "GpaFunctionTable slot 35 is GpaEndCommandList");
 ABI_PIN((offsetof(GpaFunctionTable, GpaBeginSample) == 296), "GpaFunctionTable slot 36 is GpaBeginSample");
 ABI_PIN((offsetof(GpaFunctionTable, GpaEndSample) == 304), "GpaFunctionTable slot 37 is GpaEndSample");
-ABI_PIN((offsetof(GpaFunctionTable, GpaContinueSampleOnCommandList) == 312), "GpaFunctionTable slot 38 is GpaContinueSampleOnCommandList");
-ABI_PIN((offsetof(GpaFunctionTable, GpaCopySecondarySamples) == 320), "GpaFunctionTable slot 39 is GpaCopySecondarySamples");
+ABI_PIN((offsetof(GpaFunctionTable, GpaContinueSampleOnCommandList) == 312),
+        "GpaFunctionTable slot 38 is GpaContinueSampleOnCommandList");
+ABI_PIN((offsetof(GpaFunctionTable, GpaCopySecondarySamples) == 320),
+        "GpaFunctionTable slot 39 is GpaCopySecondarySamples");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleCount) == 328), "GpaFunctionTable slot 40 is GpaGetSampleCount");
 ABI_PIN((offsetof(GpaFunctionTable, GpaIsPassComplete) == 336), "GpaFunctionTable slot 41 is GpaIsPassComplete");
 ABI_PIN((offsetof(GpaFunctionTable, GpaIsSessionComplete) == 344), "GpaFunctionTable slot 42 is GpaIsSessionComplete");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleResultSize) == 352), "GpaFunctionTable slot 43 is GpaGetSampleResultSize");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleResultSize) == 352),
+        "GpaFunctionTable slot 43 is GpaGetSampleResultSize");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleResult) == 360), "GpaFunctionTable slot 44 is GpaGetSampleResult");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetStatusAsStr) == 368), "GpaFunctionTable slot 45 is GpaGetStatusAsStr");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleId) == 376), "GpaFunctionTable slot 46 is GpaGetSampleId");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetVersion) == 384), "GpaFunctionTable slot 47 is GpaGetVersion");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceGeneration) == 392), "GpaFunctionTable slot 48 is GpaGetDeviceGeneration");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceGeneration) == 392),
+        "GpaFunctionTable slot 48 is GpaGetDeviceGeneration");
 ABI_PIN((sizeof(GpaContextSampleTypeFlags) == 4), "sizeof(GpaContextSampleTypeFlags) is 4");
 ABI_PIN((ABI_IS_SIGNED(GpaContextSampleTypeFlags) == 0), "GpaContextSampleTypeFlags signed is 0");
 ABI_PIN((sizeof(GpaFlags) == 4), "sizeof(GpaFlags) is 4");
@@ -391,113 +485,256 @@ ABI_PIN((GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER == 400), "GPA_FUNCTION_TABLE_MI
 
 #ifdef __cplusplus
 // ---- C++ only: field and function-pointer types ----
-ABI_PIN((std::is_same<decltype(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_type), GpaHardwareAttributeType>::value), "GpaHardwareAttribute.gpa_hardware_attribute_type is GpaHardwareAttributeType");
-ABI_PIN((std::is_same<decltype(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_value), unsigned int>::value), "GpaHardwareAttribute.gpa_hardware_attribute_value is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->vendor_id), unsigned int>::value), "GpaCounterContextHardwareInfo.vendor_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->device_id), unsigned int>::value), "GpaCounterContextHardwareInfo.device_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->revision_id), unsigned int>::value), "GpaCounterContextHardwareInfo.revision_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attributes), _GpaHardwareAttribute*>::value), "GpaCounterContextHardwareInfo.gpa_hardware_attributes is _GpaHardwareAttribute*");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attribute_count), unsigned int>::value), "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->is_timing_block), bool>::value), "GpaHwCounter.is_timing_block is bool");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_duration), unsigned int>::value), "GpaHwCounter.gpu_time_bottom_to_bottom_duration is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_start), unsigned int>::value), "GpaHwCounter.gpu_time_bottom_to_bottom_start is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_end), unsigned int>::value), "GpaHwCounter.gpu_time_bottom_to_bottom_end is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_duration), unsigned int>::value), "GpaHwCounter.gpu_time_top_to_bottom_duration is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_start), unsigned int>::value), "GpaHwCounter.gpu_time_top_to_bottom_start is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_end), unsigned int>::value), "GpaHwCounter.gpu_time_top_to_bottom_end is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block), GpaHwBlock>::value), "GpaHwCounter.gpa_hw_block is GpaHwBlock");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block_instance), unsigned int>::value), "GpaHwCounter.gpa_hw_block_instance is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block_event_id), unsigned int>::value), "GpaHwCounter.gpa_hw_block_event_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_shader_mask), GpaShaderMask>::value), "GpaHwCounter.gpa_shader_mask is GpaShaderMask");
-ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->gpa_hw_counters), _GpaHwCounter*>::value), "GpaDerivedCounterInfo.gpa_hw_counters is _GpaHwCounter*");
-ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->gpa_hw_counter_count), unsigned int>::value), "GpaDerivedCounterInfo.gpa_hw_counter_count is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->counter_usage_type), GpaUsageType>::value), "GpaDerivedCounterInfo.counter_usage_type is GpaUsageType");
-ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->is_derived_counter), bool>::value), "GpaCounterInfo.is_derived_counter is bool");
-ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->gpa_derived_counter), _GpaDerivedCounterInfo*>::value), "GpaCounterInfo.gpa_derived_counter is _GpaDerivedCounterInfo*");
-ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->gpa_hw_counter), _GpaHwCounter*>::value), "GpaCounterInfo.gpa_hw_counter is _GpaHwCounter*");
-ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->is_derived_counter), bool>::value), "GpaCounterParam.is_derived_counter is bool");
-ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->derived_counter_name), char const*>::value), "GpaCounterParam.derived_counter_name is char const*");
-ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->gpa_hw_counter), _GpaHwCounter>::value), "GpaCounterParam.gpa_hw_counter is _GpaHwCounter");
-ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->pass_index), unsigned int>::value), "GpaPassCounter.pass_index is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->counter_count), unsigned int>::value), "GpaPassCounter.counter_count is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->counter_indices), unsigned int*>::value), "GpaPassCounter.counter_indices is unsigned int*");
-ABI_PIN((std::is_same<decltype(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_major_version), unsigned int>::value), "GpaCounterLibFuncTable.gpa_counter_lib_major_version is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_minor_version), unsigned int>::value), "GpaCounterLibFuncTable.gpa_counter_lib_minor_version is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->gpa_api_type), GpaApiType>::value), "GpaFuncTableInfo.gpa_api_type is GpaApiType");
-ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->gpa_func_table), _GpaFunctionTable*>::value), "GpaFuncTableInfo.gpa_func_table is _GpaFunctionTable*");
-ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->lib_handle), void*>::value), "GpaFuncTableInfo.lib_handle is void*");
-ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->next_func_table_info), void*>::value), "GpaFuncTableInfo.next_func_table_info is void*");
+ABI_PIN(
+    (std::is_same<decltype(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_type), GpaHardwareAttributeType>::value),
+    "GpaHardwareAttribute.gpa_hardware_attribute_type is GpaHardwareAttributeType");
+ABI_PIN((std::is_same<decltype(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_value), unsigned int>::value),
+        "GpaHardwareAttribute.gpa_hardware_attribute_value is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->vendor_id), unsigned int>::value),
+        "GpaCounterContextHardwareInfo.vendor_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->device_id), unsigned int>::value),
+        "GpaCounterContextHardwareInfo.device_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->revision_id), unsigned int>::value),
+        "GpaCounterContextHardwareInfo.revision_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attributes),
+                      _GpaHardwareAttribute*>::value),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attributes is _GpaHardwareAttribute*");
+ABI_PIN(
+    (std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attribute_count), unsigned int>::value),
+    "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->is_timing_block), bool>::value),
+        "GpaHwCounter.is_timing_block is bool");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_duration), unsigned int>::value),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_duration is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_start), unsigned int>::value),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_start is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_end), unsigned int>::value),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_end is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_duration), unsigned int>::value),
+        "GpaHwCounter.gpu_time_top_to_bottom_duration is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_start), unsigned int>::value),
+        "GpaHwCounter.gpu_time_top_to_bottom_start is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_end), unsigned int>::value),
+        "GpaHwCounter.gpu_time_top_to_bottom_end is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block), GpaHwBlock>::value),
+        "GpaHwCounter.gpa_hw_block is GpaHwBlock");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block_instance), unsigned int>::value),
+        "GpaHwCounter.gpa_hw_block_instance is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block_event_id), unsigned int>::value),
+        "GpaHwCounter.gpa_hw_block_event_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_shader_mask), GpaShaderMask>::value),
+        "GpaHwCounter.gpa_shader_mask is GpaShaderMask");
+ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->gpa_hw_counters), _GpaHwCounter*>::value),
+        "GpaDerivedCounterInfo.gpa_hw_counters is _GpaHwCounter*");
+ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->gpa_hw_counter_count), unsigned int>::value),
+        "GpaDerivedCounterInfo.gpa_hw_counter_count is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->counter_usage_type), GpaUsageType>::value),
+        "GpaDerivedCounterInfo.counter_usage_type is GpaUsageType");
+ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->is_derived_counter), bool>::value),
+        "GpaCounterInfo.is_derived_counter is bool");
+ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->gpa_derived_counter), _GpaDerivedCounterInfo*>::value),
+        "GpaCounterInfo.gpa_derived_counter is _GpaDerivedCounterInfo*");
+ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->gpa_hw_counter), _GpaHwCounter*>::value),
+        "GpaCounterInfo.gpa_hw_counter is _GpaHwCounter*");
+ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->is_derived_counter), bool>::value),
+        "GpaCounterParam.is_derived_counter is bool");
+ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->derived_counter_name), char const*>::value),
+        "GpaCounterParam.derived_counter_name is char const*");
+ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->gpa_hw_counter), _GpaHwCounter>::value),
+        "GpaCounterParam.gpa_hw_counter is _GpaHwCounter");
+ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->pass_index), unsigned int>::value),
+        "GpaPassCounter.pass_index is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->counter_count), unsigned int>::value),
+        "GpaPassCounter.counter_count is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->counter_indices), unsigned int*>::value),
+        "GpaPassCounter.counter_indices is unsigned int*");
+ABI_PIN((std::is_same<decltype(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_major_version), unsigned int>::value),
+        "GpaCounterLibFuncTable.gpa_counter_lib_major_version is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_minor_version), unsigned int>::value),
+        "GpaCounterLibFuncTable.gpa_counter_lib_minor_version is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->gpa_api_type), GpaApiType>::value),
+        "GpaFuncTableInfo.gpa_api_type is GpaApiType");
+ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->gpa_func_table), _GpaFunctionTable*>::value),
+        "GpaFuncTableInfo.gpa_func_table is _GpaFunctionTable*");
+ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->lib_handle), void*>::value),
+        "GpaFuncTableInfo.lib_handle is void*");
+ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->next_func_table_info), void*>::value),
+        "GpaFuncTableInfo.next_func_table_info is void*");
 ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_1), unsigned long>::value), "GpaUuid.data_1 is unsigned long");
 ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_2), unsigned short>::value), "GpaUuid.data_2 is unsigned short");
 ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_3), unsigned short>::value), "GpaUuid.data_3 is unsigned short");
-ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_4), unsigned char[8]>::value), "GpaUuid.data_4 is unsigned char [8]");
-ABI_PIN((std::is_same<GpaBeginCommandListPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, void*, GpaCommandListType, _GpaCommandListId**)>::value), "GpaBeginCommandListPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, void*, GpaCommandListType, _GpaCommandListId**)");
-ABI_PIN((std::is_same<GpaBeginSamplePtrType, GpaStatus (*)(unsigned int, _GpaCommandListId*)>::value), "GpaBeginSamplePtrType is GpaStatus (*)(unsigned int, _GpaCommandListId*)");
-ABI_PIN((std::is_same<GpaBeginSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaBeginSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaCloseContextPtrType, GpaStatus (*)(_GpaContextId*)>::value), "GpaCloseContextPtrType is GpaStatus (*)(_GpaContextId*)");
-ABI_PIN((std::is_same<GpaContinueSampleOnCommandListPtrType, GpaStatus (*)(unsigned int, _GpaCommandListId*)>::value), "GpaContinueSampleOnCommandListPtrType is GpaStatus (*)(unsigned int, _GpaCommandListId*)");
-ABI_PIN((std::is_same<GpaCopySecondarySamplesPtrType, GpaStatus (*)(_GpaCommandListId*, _GpaCommandListId*, unsigned int, unsigned int*)>::value), "GpaCopySecondarySamplesPtrType is GpaStatus (*)(_GpaCommandListId*, _GpaCommandListId*, unsigned int, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibCloseCounterContextPtrType, GpaStatus (*)(_GpaCounterContext*)>::value), "GpaCounterLibCloseCounterContextPtrType is GpaStatus (*)(_GpaCounterContext*)");
-ABI_PIN((std::is_same<GpaCounterLibComputeDerivedCounterResultPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned long long const*, unsigned int, double*)>::value), "GpaCounterLibComputeDerivedCounterResultPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned long long const*, unsigned int, double*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterDataTypePtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaDataType*)>::value), "GpaCounterLibGetCounterDataTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaDataType*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterDescriptionPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value), "GpaCounterLibGetCounterDescriptionPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterGroupPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value), "GpaCounterLibGetCounterGroupPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterIndexPtrType, GpaStatus (*)(_GpaCounterContext*, _GpaCounterParam const*, unsigned int*)>::value), "GpaCounterLibGetCounterIndexPtrType is GpaStatus (*)(_GpaCounterContext*, _GpaCounterParam const*, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterInfoPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaCounterInfo const**)>::value), "GpaCounterLibGetCounterInfoPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaCounterInfo const**)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterNamePtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value), "GpaCounterLibGetCounterNamePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterSampleTypePtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaCounterSampleType*)>::value), "GpaCounterLibGetCounterSampleTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaCounterSampleType*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterUsageTypePtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaUsageType*)>::value), "GpaCounterLibGetCounterUsageTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaUsageType*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterUuidPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaUuid*)>::value), "GpaCounterLibGetCounterUuidPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaUuid*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCountersByPassPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned int const*, unsigned int*, unsigned int*, _GpaPassCounter*)>::value), "GpaCounterLibGetCountersByPassPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned int const*, unsigned int*, unsigned int*, _GpaPassCounter*)");
-ABI_PIN((std::is_same<GpaCounterLibGetFuncTablePtrType, GpaStatus (*)(void*)>::value), "GpaCounterLibGetFuncTablePtrType is GpaStatus (*)(void*)");
-ABI_PIN((std::is_same<GpaCounterLibGetNumCountersPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int*)>::value), "GpaCounterLibGetNumCountersPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibGetPassCountPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int const*, unsigned int, unsigned int*)>::value), "GpaCounterLibGetPassCountPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int const*, unsigned int, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibGetVersionPtrType, GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)>::value), "GpaCounterLibGetVersionPtrType is GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibOpenCounterContextPtrType, GpaStatus (*)(GpaApiType, _GpaCounterContextHardwareInfo, unsigned int, unsigned char, _GpaCounterContext**)>::value), "GpaCounterLibOpenCounterContextPtrType is GpaStatus (*)(GpaApiType, _GpaCounterContextHardwareInfo, unsigned int, unsigned char, _GpaCounterContext**)");
-ABI_PIN((std::is_same<GpaCreateSessionPtrType, GpaStatus (*)(_GpaContextId*, GpaSessionSampleType, _GpaSessionId**)>::value), "GpaCreateSessionPtrType is GpaStatus (*)(_GpaContextId*, GpaSessionSampleType, _GpaSessionId**)");
-ABI_PIN((std::is_same<GpaDeleteSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaDeleteSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_4), unsigned char[8]>::value),
+        "GpaUuid.data_4 is unsigned char [8]");
+ABI_PIN((std::is_same<GpaBeginCommandListPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, void*, GpaCommandListType,
+                                                                _GpaCommandListId**)>::value),
+        "GpaBeginCommandListPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, void*, GpaCommandListType, "
+        "_GpaCommandListId**)");
+ABI_PIN((std::is_same<GpaBeginSamplePtrType, GpaStatus (*)(unsigned int, _GpaCommandListId*)>::value),
+        "GpaBeginSamplePtrType is GpaStatus (*)(unsigned int, _GpaCommandListId*)");
+ABI_PIN((std::is_same<GpaBeginSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaBeginSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaCloseContextPtrType, GpaStatus (*)(_GpaContextId*)>::value),
+        "GpaCloseContextPtrType is GpaStatus (*)(_GpaContextId*)");
+ABI_PIN((std::is_same<GpaContinueSampleOnCommandListPtrType, GpaStatus (*)(unsigned int, _GpaCommandListId*)>::value),
+        "GpaContinueSampleOnCommandListPtrType is GpaStatus (*)(unsigned int, _GpaCommandListId*)");
+ABI_PIN((std::is_same<GpaCopySecondarySamplesPtrType,
+                      GpaStatus (*)(_GpaCommandListId*, _GpaCommandListId*, unsigned int, unsigned int*)>::value),
+        "GpaCopySecondarySamplesPtrType is GpaStatus (*)(_GpaCommandListId*, _GpaCommandListId*, unsigned int, "
+        "unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibCloseCounterContextPtrType, GpaStatus (*)(_GpaCounterContext*)>::value),
+        "GpaCounterLibCloseCounterContextPtrType is GpaStatus (*)(_GpaCounterContext*)");
+ABI_PIN((std::is_same<GpaCounterLibComputeDerivedCounterResultPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned long long const*, unsigned int,
+                                    double*)>::value),
+        "GpaCounterLibComputeDerivedCounterResultPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned "
+        "long long const*, unsigned int, double*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterDataTypePtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaDataType*)>::value),
+        "GpaCounterLibGetCounterDataTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaDataType*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterDescriptionPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value),
+        "GpaCounterLibGetCounterDescriptionPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterGroupPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value),
+        "GpaCounterLibGetCounterGroupPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterIndexPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, _GpaCounterParam const*, unsigned int*)>::value),
+        "GpaCounterLibGetCounterIndexPtrType is GpaStatus (*)(_GpaCounterContext*, _GpaCounterParam const*, unsigned "
+        "int*)");
+ABI_PIN(
+    (std::is_same<GpaCounterLibGetCounterInfoPtrType,
+                  GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaCounterInfo const**)>::value),
+    "GpaCounterLibGetCounterInfoPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaCounterInfo const**)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterNamePtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value),
+        "GpaCounterLibGetCounterNamePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterSampleTypePtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaCounterSampleType*)>::value),
+        "GpaCounterLibGetCounterSampleTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, "
+        "GpaCounterSampleType*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterUsageTypePtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaUsageType*)>::value),
+        "GpaCounterLibGetCounterUsageTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaUsageType*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterUuidPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaUuid*)>::value),
+        "GpaCounterLibGetCounterUuidPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaUuid*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCountersByPassPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned int const*, unsigned int*,
+                                    unsigned int*, _GpaPassCounter*)>::value),
+        "GpaCounterLibGetCountersByPassPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned int "
+        "const*, unsigned int*, unsigned int*, _GpaPassCounter*)");
+ABI_PIN((std::is_same<GpaCounterLibGetFuncTablePtrType, GpaStatus (*)(void*)>::value),
+        "GpaCounterLibGetFuncTablePtrType is GpaStatus (*)(void*)");
+ABI_PIN((std::is_same<GpaCounterLibGetNumCountersPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int*)>::value),
+        "GpaCounterLibGetNumCountersPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibGetPassCountPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int const*, unsigned int, unsigned int*)>::value),
+        "GpaCounterLibGetPassCountPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int const*, unsigned int, "
+        "unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibGetVersionPtrType,
+                      GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)>::value),
+        "GpaCounterLibGetVersionPtrType is GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibOpenCounterContextPtrType,
+                      GpaStatus (*)(GpaApiType, _GpaCounterContextHardwareInfo, unsigned int, unsigned char,
+                                    _GpaCounterContext**)>::value),
+        "GpaCounterLibOpenCounterContextPtrType is GpaStatus (*)(GpaApiType, _GpaCounterContextHardwareInfo, unsigned "
+        "int, unsigned char, _GpaCounterContext**)");
+ABI_PIN((std::is_same<GpaCreateSessionPtrType,
+                      GpaStatus (*)(_GpaContextId*, GpaSessionSampleType, _GpaSessionId**)>::value),
+        "GpaCreateSessionPtrType is GpaStatus (*)(_GpaContextId*, GpaSessionSampleType, _GpaSessionId**)");
+ABI_PIN((std::is_same<GpaDeleteSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaDeleteSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
 ABI_PIN((std::is_same<GpaDestroyPtrType, GpaStatus (*)()>::value), "GpaDestroyPtrType is GpaStatus (*)()");
-ABI_PIN((std::is_same<GpaDisableAllCountersPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaDisableAllCountersPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaDisableCounterByNamePtrType, GpaStatus (*)(_GpaSessionId*, char const*)>::value), "GpaDisableCounterByNamePtrType is GpaStatus (*)(_GpaSessionId*, char const*)");
-ABI_PIN((std::is_same<GpaDisableCounterPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaDisableCounterPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaEnableAllCountersPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaEnableAllCountersPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaEnableCounterByNamePtrType, GpaStatus (*)(_GpaSessionId*, char const*)>::value), "GpaEnableCounterByNamePtrType is GpaStatus (*)(_GpaSessionId*, char const*)");
-ABI_PIN((std::is_same<GpaEnableCounterPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaEnableCounterPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaEndCommandListPtrType, GpaStatus (*)(_GpaCommandListId*)>::value), "GpaEndCommandListPtrType is GpaStatus (*)(_GpaCommandListId*)");
-ABI_PIN((std::is_same<GpaEndSamplePtrType, GpaStatus (*)(_GpaCommandListId*)>::value), "GpaEndSamplePtrType is GpaStatus (*)(_GpaCommandListId*)");
-ABI_PIN((std::is_same<GpaEndSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaEndSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaGetCounterDataTypePtrType, GpaStatus (*)(_GpaContextId*, unsigned int, GpaDataType*)>::value), "GpaGetCounterDataTypePtrType is GpaStatus (*)(_GpaContextId*, unsigned int, GpaDataType*)");
-ABI_PIN((std::is_same<GpaGetCounterDescriptionPtrType, GpaStatus (*)(_GpaContextId*, unsigned int, char const**)>::value), "GpaGetCounterDescriptionPtrType is GpaStatus (*)(_GpaContextId*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaGetCounterGroupPtrType, GpaStatus (*)(_GpaContextId*, unsigned int, char const**)>::value), "GpaGetCounterGroupPtrType is GpaStatus (*)(_GpaContextId*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaGetCounterIndexPtrType, GpaStatus (*)(_GpaContextId*, char const*, unsigned int*)>::value), "GpaGetCounterIndexPtrType is GpaStatus (*)(_GpaContextId*, char const*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetCounterNamePtrType, GpaStatus (*)(_GpaContextId*, unsigned int, char const**)>::value), "GpaGetCounterNamePtrType is GpaStatus (*)(_GpaContextId*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaGetCounterSampleTypePtrType, GpaStatus (*)(_GpaContextId*, unsigned int, GpaCounterSampleType*)>::value), "GpaGetCounterSampleTypePtrType is GpaStatus (*)(_GpaContextId*, unsigned int, GpaCounterSampleType*)");
-ABI_PIN((std::is_same<GpaGetCounterUsageTypePtrType, GpaStatus (*)(_GpaContextId*, unsigned int, GpaUsageType*)>::value), "GpaGetCounterUsageTypePtrType is GpaStatus (*)(_GpaContextId*, unsigned int, GpaUsageType*)");
-ABI_PIN((std::is_same<GpaGetCounterUuidPtrType, GpaStatus (*)(_GpaContextId*, unsigned int, _GpaUuid*)>::value), "GpaGetCounterUuidPtrType is GpaStatus (*)(_GpaContextId*, unsigned int, _GpaUuid*)");
-ABI_PIN((std::is_same<GpaGetDataTypeAsStrPtrType, GpaStatus (*)(GpaDataType, char const**)>::value), "GpaGetDataTypeAsStrPtrType is GpaStatus (*)(GpaDataType, char const**)");
-ABI_PIN((std::is_same<GpaGetDeviceAndRevisionIdPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*, unsigned int*)>::value), "GpaGetDeviceAndRevisionIdPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetDeviceGenerationPtrType, GpaStatus (*)(_GpaContextId*, GpaHwGeneration*)>::value), "GpaGetDeviceGenerationPtrType is GpaStatus (*)(_GpaContextId*, GpaHwGeneration*)");
-ABI_PIN((std::is_same<GpaGetDeviceNamePtrType, GpaStatus (*)(_GpaContextId*, char const**)>::value), "GpaGetDeviceNamePtrType is GpaStatus (*)(_GpaContextId*, char const**)");
-ABI_PIN((std::is_same<GpaGetEnabledIndexPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)>::value), "GpaGetEnabledIndexPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetFuncTablePtrType, GpaStatus (*)(void*)>::value), "GpaGetFuncTablePtrType is GpaStatus (*)(void*)");
-ABI_PIN((std::is_same<GpaGetNumCountersPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value), "GpaGetNumCountersPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetNumEnabledCountersPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaGetNumEnabledCountersPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetPassCountPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaGetPassCountPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetSampleCountPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaGetSampleCountPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetSampleIdPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)>::value), "GpaGetSampleIdPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetSampleResultPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long, void*)>::value), "GpaGetSampleResultPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long, void*)");
-ABI_PIN((std::is_same<GpaGetSampleResultSizePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long*)>::value), "GpaGetSampleResultSizePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long*)");
-ABI_PIN((std::is_same<GpaGetStatusAsStrPtrType, char const* (*)(GpaStatus)>::value), "GpaGetStatusAsStrPtrType is char const* (*)(GpaStatus)");
-ABI_PIN((std::is_same<GpaGetSupportedSampleTypesPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value), "GpaGetSupportedSampleTypesPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetUsageTypeAsStrPtrType, GpaStatus (*)(GpaUsageType, char const**)>::value), "GpaGetUsageTypeAsStrPtrType is GpaStatus (*)(GpaUsageType, char const**)");
-ABI_PIN((std::is_same<GpaGetVersionPtrType, GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)>::value), "GpaGetVersionPtrType is GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)");
-ABI_PIN((std::is_same<GpaInitializePtrType, GpaStatus (*)(unsigned int)>::value), "GpaInitializePtrType is GpaStatus (*)(unsigned int)");
-ABI_PIN((std::is_same<GpaIsCounterEnabledPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaIsCounterEnabledPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaIsPassCompletePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaIsPassCompletePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaIsSessionCompletePtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaIsSessionCompletePtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaLoggingCallbackPtrType, void (*)(GpaLoggingType, char const*)>::value), "GpaLoggingCallbackPtrType is void (*)(GpaLoggingType, char const*)");
-ABI_PIN((std::is_same<GpaOpenContextPtrType, GpaStatus (*)(void*, unsigned int, _GpaContextId**)>::value), "GpaOpenContextPtrType is GpaStatus (*)(void*, unsigned int, _GpaContextId**)");
-ABI_PIN((std::is_same<GpaRegisterLoggingCallbackPtrType, GpaStatus (*)(GpaLoggingType, void (*)(GpaLoggingType, char const*))>::value), "GpaRegisterLoggingCallbackPtrType is GpaStatus (*)(GpaLoggingType, void (*)(GpaLoggingType, char const*))");
+ABI_PIN((std::is_same<GpaDisableAllCountersPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaDisableAllCountersPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaDisableCounterByNamePtrType, GpaStatus (*)(_GpaSessionId*, char const*)>::value),
+        "GpaDisableCounterByNamePtrType is GpaStatus (*)(_GpaSessionId*, char const*)");
+ABI_PIN((std::is_same<GpaDisableCounterPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaDisableCounterPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaEnableAllCountersPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaEnableAllCountersPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaEnableCounterByNamePtrType, GpaStatus (*)(_GpaSessionId*, char const*)>::value),
+        "GpaEnableCounterByNamePtrType is GpaStatus (*)(_GpaSessionId*, char const*)");
+ABI_PIN((std::is_same<GpaEnableCounterPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaEnableCounterPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaEndCommandListPtrType, GpaStatus (*)(_GpaCommandListId*)>::value),
+        "GpaEndCommandListPtrType is GpaStatus (*)(_GpaCommandListId*)");
+ABI_PIN((std::is_same<GpaEndSamplePtrType, GpaStatus (*)(_GpaCommandListId*)>::value),
+        "GpaEndSamplePtrType is GpaStatus (*)(_GpaCommandListId*)");
+ABI_PIN((std::is_same<GpaEndSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaEndSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaGetCounterDataTypePtrType, GpaStatus (*)(_GpaContextId*, unsigned int, GpaDataType*)>::value),
+        "GpaGetCounterDataTypePtrType is GpaStatus (*)(_GpaContextId*, unsigned int, GpaDataType*)");
+ABI_PIN(
+    (std::is_same<GpaGetCounterDescriptionPtrType, GpaStatus (*)(_GpaContextId*, unsigned int, char const**)>::value),
+    "GpaGetCounterDescriptionPtrType is GpaStatus (*)(_GpaContextId*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaGetCounterGroupPtrType, GpaStatus (*)(_GpaContextId*, unsigned int, char const**)>::value),
+        "GpaGetCounterGroupPtrType is GpaStatus (*)(_GpaContextId*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaGetCounterIndexPtrType, GpaStatus (*)(_GpaContextId*, char const*, unsigned int*)>::value),
+        "GpaGetCounterIndexPtrType is GpaStatus (*)(_GpaContextId*, char const*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetCounterNamePtrType, GpaStatus (*)(_GpaContextId*, unsigned int, char const**)>::value),
+        "GpaGetCounterNamePtrType is GpaStatus (*)(_GpaContextId*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaGetCounterSampleTypePtrType,
+                      GpaStatus (*)(_GpaContextId*, unsigned int, GpaCounterSampleType*)>::value),
+        "GpaGetCounterSampleTypePtrType is GpaStatus (*)(_GpaContextId*, unsigned int, GpaCounterSampleType*)");
+ABI_PIN(
+    (std::is_same<GpaGetCounterUsageTypePtrType, GpaStatus (*)(_GpaContextId*, unsigned int, GpaUsageType*)>::value),
+    "GpaGetCounterUsageTypePtrType is GpaStatus (*)(_GpaContextId*, unsigned int, GpaUsageType*)");
+ABI_PIN((std::is_same<GpaGetCounterUuidPtrType, GpaStatus (*)(_GpaContextId*, unsigned int, _GpaUuid*)>::value),
+        "GpaGetCounterUuidPtrType is GpaStatus (*)(_GpaContextId*, unsigned int, _GpaUuid*)");
+ABI_PIN((std::is_same<GpaGetDataTypeAsStrPtrType, GpaStatus (*)(GpaDataType, char const**)>::value),
+        "GpaGetDataTypeAsStrPtrType is GpaStatus (*)(GpaDataType, char const**)");
+ABI_PIN((std::is_same<GpaGetDeviceAndRevisionIdPtrType,
+                      GpaStatus (*)(_GpaContextId*, unsigned int*, unsigned int*)>::value),
+        "GpaGetDeviceAndRevisionIdPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetDeviceGenerationPtrType, GpaStatus (*)(_GpaContextId*, GpaHwGeneration*)>::value),
+        "GpaGetDeviceGenerationPtrType is GpaStatus (*)(_GpaContextId*, GpaHwGeneration*)");
+ABI_PIN((std::is_same<GpaGetDeviceNamePtrType, GpaStatus (*)(_GpaContextId*, char const**)>::value),
+        "GpaGetDeviceNamePtrType is GpaStatus (*)(_GpaContextId*, char const**)");
+ABI_PIN((std::is_same<GpaGetEnabledIndexPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)>::value),
+        "GpaGetEnabledIndexPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetFuncTablePtrType, GpaStatus (*)(void*)>::value),
+        "GpaGetFuncTablePtrType is GpaStatus (*)(void*)");
+ABI_PIN((std::is_same<GpaGetNumCountersPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value),
+        "GpaGetNumCountersPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetNumEnabledCountersPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaGetNumEnabledCountersPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetPassCountPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaGetPassCountPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetSampleCountPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaGetSampleCountPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetSampleIdPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)>::value),
+        "GpaGetSampleIdPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)");
+ABI_PIN(
+    (std::is_same<GpaGetSampleResultPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long, void*)>::value),
+    "GpaGetSampleResultPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long, void*)");
+ABI_PIN(
+    (std::is_same<GpaGetSampleResultSizePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long*)>::value),
+    "GpaGetSampleResultSizePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long*)");
+ABI_PIN((std::is_same<GpaGetStatusAsStrPtrType, char const* (*)(GpaStatus)>::value),
+        "GpaGetStatusAsStrPtrType is char const* (*)(GpaStatus)");
+ABI_PIN((std::is_same<GpaGetSupportedSampleTypesPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value),
+        "GpaGetSupportedSampleTypesPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetUsageTypeAsStrPtrType, GpaStatus (*)(GpaUsageType, char const**)>::value),
+        "GpaGetUsageTypeAsStrPtrType is GpaStatus (*)(GpaUsageType, char const**)");
+ABI_PIN((std::is_same<GpaGetVersionPtrType,
+                      GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)>::value),
+        "GpaGetVersionPtrType is GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)");
+ABI_PIN((std::is_same<GpaInitializePtrType, GpaStatus (*)(unsigned int)>::value),
+        "GpaInitializePtrType is GpaStatus (*)(unsigned int)");
+ABI_PIN((std::is_same<GpaIsCounterEnabledPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaIsCounterEnabledPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaIsPassCompletePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaIsPassCompletePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaIsSessionCompletePtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaIsSessionCompletePtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaLoggingCallbackPtrType, void (*)(GpaLoggingType, char const*)>::value),
+        "GpaLoggingCallbackPtrType is void (*)(GpaLoggingType, char const*)");
+ABI_PIN((std::is_same<GpaOpenContextPtrType, GpaStatus (*)(void*, unsigned int, _GpaContextId**)>::value),
+        "GpaOpenContextPtrType is GpaStatus (*)(void*, unsigned int, _GpaContextId**)");
+ABI_PIN((std::is_same<GpaRegisterLoggingCallbackPtrType,
+                      GpaStatus (*)(GpaLoggingType, void (*)(GpaLoggingType, char const*))>::value),
+        "GpaRegisterLoggingCallbackPtrType is GpaStatus (*)(GpaLoggingType, void (*)(GpaLoggingType, char const*))");
 ABI_PIN((std::is_floating_point<GpaContextSampleTypeFlags>::value == 0), "GpaContextSampleTypeFlags floating is 0");
 ABI_PIN((std::is_floating_point<GpaFlags>::value == 0), "GpaFlags floating is 0");
 ABI_PIN((std::is_floating_point<GpaFloat32>::value == 1), "GpaFloat32 floating is 1");
@@ -520,8 +757,11 @@ ABI_PIN((sizeof(((GpaVkContextOpenInfo*)0)->physical_device) == 8), "GpaVkContex
 ABI_PIN((offsetof(GpaVkContextOpenInfo, device) == 16), "GpaVkContextOpenInfo.device at offset 16");
 ABI_PIN((sizeof(((GpaVkContextOpenInfo*)0)->device) == 8), "GpaVkContextOpenInfo.device is 8 bytes");
 #ifdef __cplusplus
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->instance), VkInstance_T*>::value), "GpaVkContextOpenInfo.instance is VkInstance_T*");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->physical_device), VkPhysicalDevice_T*>::value), "GpaVkContextOpenInfo.physical_device is VkPhysicalDevice_T*");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->device), VkDevice_T*>::value), "GpaVkContextOpenInfo.device is VkDevice_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->instance), VkInstance_T*>::value),
+        "GpaVkContextOpenInfo.instance is VkInstance_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->physical_device), VkPhysicalDevice_T*>::value),
+        "GpaVkContextOpenInfo.physical_device is VkPhysicalDevice_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->device), VkDevice_T*>::value),
+        "GpaVkContextOpenInfo.device is VkDevice_T*");
 #endif  // __cplusplus
 #endif  // ABI_PINS_WITH_VULKAN

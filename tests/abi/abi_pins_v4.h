@@ -74,18 +74,30 @@ ABI_PIN(((long long)(kGpaShaderMaskLs) == 5LL), "GpaShaderMask::kGpaShaderMaskLs
 ABI_PIN(((long long)(kGpaShaderMaskCs) == 6LL), "GpaShaderMask::kGpaShaderMaskCs is 6");
 ABI_PIN(((long long)(kGpaShaderMaskAll) == 7LL), "GpaShaderMask::kGpaShaderMaskAll is 7");
 ABI_PIN((sizeof(GpaHardwareAttributeType) == 4), "sizeof(GpaHardwareAttributeType) is 4");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumShaderEngines) == 0LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumShaderEngines is 0");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumShaderArrays) == 1LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumShaderArrays is 1");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumSimds) == 2LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumSimds is 2");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumComputeUnits) == 3LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumComputeUnits is 3");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumRenderBackends) == 4LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumRenderBackends is 4");
-ABI_PIN(((long long)(kGpaHardwareAttributeClocksPerPrimitive) == 5LL), "GpaHardwareAttributeType::kGpaHardwareAttributeClocksPerPrimitive is 5");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumPrimitivePipes) == 6LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumPrimitivePipes is 6");
-ABI_PIN(((long long)(kGpaHardwareAttributeTimestampFrequency) == 7LL), "GpaHardwareAttributeType::kGpaHardwareAttributeTimestampFrequency is 7");
-ABI_PIN(((long long)(kGpaHardwareAttributePeakVerticesPerClock) == 8LL), "GpaHardwareAttributeType::kGpaHardwareAttributePeakVerticesPerClock is 8");
-ABI_PIN(((long long)(kGpaHardwareAttributePeakPrimitivesPerClock) == 9LL), "GpaHardwareAttributeType::kGpaHardwareAttributePeakPrimitivesPerClock is 9");
-ABI_PIN(((long long)(kGpaHardwareAttributePeakPixelsPerClock) == 10LL), "GpaHardwareAttributeType::kGpaHardwareAttributePeakPixelsPerClock is 10");
-ABI_PIN(((long long)(kGpaHardwareAttributeNumWavesPerSimd) == 11LL), "GpaHardwareAttributeType::kGpaHardwareAttributeNumWavesPerSimd is 11");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumShaderEngines) == 0LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumShaderEngines is 0");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumShaderArrays) == 1LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumShaderArrays is 1");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumSimds) == 2LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumSimds is 2");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumComputeUnits) == 3LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumComputeUnits is 3");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumRenderBackends) == 4LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumRenderBackends is 4");
+ABI_PIN(((long long)(kGpaHardwareAttributeClocksPerPrimitive) == 5LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeClocksPerPrimitive is 5");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumPrimitivePipes) == 6LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumPrimitivePipes is 6");
+ABI_PIN(((long long)(kGpaHardwareAttributeTimestampFrequency) == 7LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeTimestampFrequency is 7");
+ABI_PIN(((long long)(kGpaHardwareAttributePeakVerticesPerClock) == 8LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributePeakVerticesPerClock is 8");
+ABI_PIN(((long long)(kGpaHardwareAttributePeakPrimitivesPerClock) == 9LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributePeakPrimitivesPerClock is 9");
+ABI_PIN(((long long)(kGpaHardwareAttributePeakPixelsPerClock) == 10LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributePeakPixelsPerClock is 10");
+ABI_PIN(((long long)(kGpaHardwareAttributeNumWavesPerSimd) == 11LL),
+        "GpaHardwareAttributeType::kGpaHardwareAttributeNumWavesPerSimd is 11");
 ABI_PIN((sizeof(GpaDriverType) == 4), "sizeof(GpaDriverType) is 4");
 ABI_PIN(((long long)(kIgnoreDriver) == 0LL), "GpaDriverType::kIgnoreDriver is 0");
 ABI_PIN(((long long)(kAmdProprietaryDriver) == 1LL), "GpaDriverType::kAmdProprietaryDriver is 1");
@@ -101,58 +113,86 @@ ABI_PIN(((long long)(kGpaStatusErrorCounterNotFound) == -5LL), "GpaStatus::kGpaS
 ABI_PIN(((long long)(kGpaStatusErrorAlreadyEnabled) == -6LL), "GpaStatus::kGpaStatusErrorAlreadyEnabled is -6");
 ABI_PIN(((long long)(kGpaStatusErrorNoCountersEnabled) == -7LL), "GpaStatus::kGpaStatusErrorNoCountersEnabled is -7");
 ABI_PIN(((long long)(kGpaStatusErrorNotEnabled) == -8LL), "GpaStatus::kGpaStatusErrorNotEnabled is -8");
-ABI_PIN(((long long)(kGpaStatusErrorCommandListAlreadyEnded) == -9LL), "GpaStatus::kGpaStatusErrorCommandListAlreadyEnded is -9");
-ABI_PIN(((long long)(kGpaStatusErrorCommandListAlreadyStarted) == -10LL), "GpaStatus::kGpaStatusErrorCommandListAlreadyStarted is -10");
-ABI_PIN(((long long)(kGpaStatusErrorCommandListNotEnded) == -11LL), "GpaStatus::kGpaStatusErrorCommandListNotEnded is -11");
+ABI_PIN(((long long)(kGpaStatusErrorCommandListAlreadyEnded) == -9LL),
+        "GpaStatus::kGpaStatusErrorCommandListAlreadyEnded is -9");
+ABI_PIN(((long long)(kGpaStatusErrorCommandListAlreadyStarted) == -10LL),
+        "GpaStatus::kGpaStatusErrorCommandListAlreadyStarted is -10");
+ABI_PIN(((long long)(kGpaStatusErrorCommandListNotEnded) == -11LL),
+        "GpaStatus::kGpaStatusErrorCommandListNotEnded is -11");
 ABI_PIN(((long long)(kGpaStatusErrorNotEnoughPasses) == -12LL), "GpaStatus::kGpaStatusErrorNotEnoughPasses is -12");
 ABI_PIN(((long long)(kGpaStatusErrorSampleNotStarted) == -13LL), "GpaStatus::kGpaStatusErrorSampleNotStarted is -13");
-ABI_PIN(((long long)(kGpaStatusErrorSampleAlreadyStarted) == -14LL), "GpaStatus::kGpaStatusErrorSampleAlreadyStarted is -14");
+ABI_PIN(((long long)(kGpaStatusErrorSampleAlreadyStarted) == -14LL),
+        "GpaStatus::kGpaStatusErrorSampleAlreadyStarted is -14");
 ABI_PIN(((long long)(kGpaStatusErrorSampleNotEnded) == -15LL), "GpaStatus::kGpaStatusErrorSampleNotEnded is -15");
-ABI_PIN(((long long)(kGpaStatusErrorCannotChangeCountersWhenSampling) == -16LL), "GpaStatus::kGpaStatusErrorCannotChangeCountersWhenSampling is -16");
+ABI_PIN(((long long)(kGpaStatusErrorCannotChangeCountersWhenSampling) == -16LL),
+        "GpaStatus::kGpaStatusErrorCannotChangeCountersWhenSampling is -16");
 ABI_PIN(((long long)(kGpaStatusErrorSessionNotFound) == -17LL), "GpaStatus::kGpaStatusErrorSessionNotFound is -17");
 ABI_PIN(((long long)(kGpaStatusErrorSampleNotFound) == -18LL), "GpaStatus::kGpaStatusErrorSampleNotFound is -18");
 ABI_PIN(((long long)(kGpaStatusErrorContextNotFound) == -19LL), "GpaStatus::kGpaStatusErrorContextNotFound is -19");
-ABI_PIN(((long long)(kGpaStatusErrorCommandListNotFound) == -20LL), "GpaStatus::kGpaStatusErrorCommandListNotFound is -20");
-ABI_PIN(((long long)(kGpaStatusErrorReadingSampleResult) == -21LL), "GpaStatus::kGpaStatusErrorReadingSampleResult is -21");
-ABI_PIN(((long long)(kGpaStatusErrorVariableNumberOfSamplesInPasses) == -22LL), "GpaStatus::kGpaStatusErrorVariableNumberOfSamplesInPasses is -22");
+ABI_PIN(((long long)(kGpaStatusErrorCommandListNotFound) == -20LL),
+        "GpaStatus::kGpaStatusErrorCommandListNotFound is -20");
+ABI_PIN(((long long)(kGpaStatusErrorReadingSampleResult) == -21LL),
+        "GpaStatus::kGpaStatusErrorReadingSampleResult is -21");
+ABI_PIN(((long long)(kGpaStatusErrorVariableNumberOfSamplesInPasses) == -22LL),
+        "GpaStatus::kGpaStatusErrorVariableNumberOfSamplesInPasses is -22");
 ABI_PIN(((long long)(kGpaStatusErrorFailed) == -23LL), "GpaStatus::kGpaStatusErrorFailed is -23");
-ABI_PIN(((long long)(kGpaStatusErrorHardwareNotSupported) == -24LL), "GpaStatus::kGpaStatusErrorHardwareNotSupported is -24");
-ABI_PIN(((long long)(kGpaStatusErrorDriverNotSupported) == -25LL), "GpaStatus::kGpaStatusErrorDriverNotSupported is -25");
+ABI_PIN(((long long)(kGpaStatusErrorHardwareNotSupported) == -24LL),
+        "GpaStatus::kGpaStatusErrorHardwareNotSupported is -24");
+ABI_PIN(((long long)(kGpaStatusErrorDriverNotSupported) == -25LL),
+        "GpaStatus::kGpaStatusErrorDriverNotSupported is -25");
 ABI_PIN(((long long)(kGpaStatusErrorApiNotSupported) == -26LL), "GpaStatus::kGpaStatusErrorApiNotSupported is -26");
 ABI_PIN(((long long)(kGpaStatusErrorInvalidParameter) == -27LL), "GpaStatus::kGpaStatusErrorInvalidParameter is -27");
 ABI_PIN(((long long)(kGpaStatusErrorLibLoadFailed) == -28LL), "GpaStatus::kGpaStatusErrorLibLoadFailed is -28");
-ABI_PIN(((long long)(kGpaStatusErrorLibLoadMajorVersionMismatch) == -29LL), "GpaStatus::kGpaStatusErrorLibLoadMajorVersionMismatch is -29");
-ABI_PIN(((long long)(kGpaStatusErrorLibLoadMinorVersionMismatch) == -30LL), "GpaStatus::kGpaStatusErrorLibLoadMinorVersionMismatch is -30");
+ABI_PIN(((long long)(kGpaStatusErrorLibLoadMajorVersionMismatch) == -29LL),
+        "GpaStatus::kGpaStatusErrorLibLoadMajorVersionMismatch is -29");
+ABI_PIN(((long long)(kGpaStatusErrorLibLoadMinorVersionMismatch) == -30LL),
+        "GpaStatus::kGpaStatusErrorLibLoadMinorVersionMismatch is -30");
 ABI_PIN(((long long)(kGpaStatusErrorGpaNotInitialized) == -31LL), "GpaStatus::kGpaStatusErrorGpaNotInitialized is -31");
-ABI_PIN(((long long)(kGpaStatusErrorGpaAlreadyInitialized) == -32LL), "GpaStatus::kGpaStatusErrorGpaAlreadyInitialized is -32");
-ABI_PIN(((long long)(kGpaStatusErrorSampleInSecondaryCommandList) == -33LL), "GpaStatus::kGpaStatusErrorSampleInSecondaryCommandList is -33");
-ABI_PIN(((long long)(kGpaStatusErrorIncompatibleSampleTypes) == -34LL), "GpaStatus::kGpaStatusErrorIncompatibleSampleTypes is -34");
-ABI_PIN(((long long)(kGpaStatusErrorSessionAlreadyStarted) == -35LL), "GpaStatus::kGpaStatusErrorSessionAlreadyStarted is -35");
+ABI_PIN(((long long)(kGpaStatusErrorGpaAlreadyInitialized) == -32LL),
+        "GpaStatus::kGpaStatusErrorGpaAlreadyInitialized is -32");
+ABI_PIN(((long long)(kGpaStatusErrorSampleInSecondaryCommandList) == -33LL),
+        "GpaStatus::kGpaStatusErrorSampleInSecondaryCommandList is -33");
+ABI_PIN(((long long)(kGpaStatusErrorIncompatibleSampleTypes) == -34LL),
+        "GpaStatus::kGpaStatusErrorIncompatibleSampleTypes is -34");
+ABI_PIN(((long long)(kGpaStatusErrorSessionAlreadyStarted) == -35LL),
+        "GpaStatus::kGpaStatusErrorSessionAlreadyStarted is -35");
 ABI_PIN(((long long)(kGpaStatusErrorSessionNotStarted) == -36LL), "GpaStatus::kGpaStatusErrorSessionNotStarted is -36");
 ABI_PIN(((long long)(kGpaStatusErrorSessionNotEnded) == -37LL), "GpaStatus::kGpaStatusErrorSessionNotEnded is -37");
 ABI_PIN(((long long)(kGpaStatusErrorInvalidDataType) == -38LL), "GpaStatus::kGpaStatusErrorInvalidDataType is -38");
-ABI_PIN(((long long)(kGpaStatusErrorInvalidCounterEquation) == -39LL), "GpaStatus::kGpaStatusErrorInvalidCounterEquation is -39");
+ABI_PIN(((long long)(kGpaStatusErrorInvalidCounterEquation) == -39LL),
+        "GpaStatus::kGpaStatusErrorInvalidCounterEquation is -39");
 ABI_PIN(((long long)(kGpaStatusErrorTimeout) == -40LL), "GpaStatus::kGpaStatusErrorTimeout is -40");
 ABI_PIN(((long long)(kGpaStatusErrorLibAlreadyLoaded) == -41LL), "GpaStatus::kGpaStatusErrorLibAlreadyLoaded is -41");
-ABI_PIN(((long long)(kGpaStatusErrorOtherSessionActive) == -42LL), "GpaStatus::kGpaStatusErrorOtherSessionActive is -42");
+ABI_PIN(((long long)(kGpaStatusErrorOtherSessionActive) == -42LL),
+        "GpaStatus::kGpaStatusErrorOtherSessionActive is -42");
 ABI_PIN(((long long)(kGpaStatusErrorException) == -43LL), "GpaStatus::kGpaStatusErrorException is -43");
-ABI_PIN(((long long)(kGpaStatusErrorInvalidCounterGroupData) == -44LL), "GpaStatus::kGpaStatusErrorInvalidCounterGroupData is -44");
+ABI_PIN(((long long)(kGpaStatusErrorInvalidCounterGroupData) == -44LL),
+        "GpaStatus::kGpaStatusErrorInvalidCounterGroupData is -44");
 ABI_PIN(((long long)(kGpaStatusMin) == -44LL), "GpaStatus::kGpaStatusMin is -44");
 ABI_PIN(((long long)(kGpaStatusInternal) == 256LL), "GpaStatus::kGpaStatusInternal is 256");
 ABI_PIN((sizeof(GpaInitializeBits) == 4), "sizeof(GpaInitializeBits) is 4");
 ABI_PIN(((long long)(kGpaInitializeDefaultBit) == 0LL), "GpaInitializeBits::kGpaInitializeDefaultBit is 0");
-ABI_PIN(((long long)(kGpaInitializeSimultaneousQueuesEnableBit) == 1LL), "GpaInitializeBits::kGpaInitializeSimultaneousQueuesEnableBit is 1");
+ABI_PIN(((long long)(kGpaInitializeSimultaneousQueuesEnableBit) == 1LL),
+        "GpaInitializeBits::kGpaInitializeSimultaneousQueuesEnableBit is 1");
 ABI_PIN(((long long)(kGpaInitializeEnableSqttBit) == 3LL), "GpaInitializeBits::kGpaInitializeEnableSqttBit is 3");
 ABI_PIN((sizeof(GpaOpenContextBits) == 4), "sizeof(GpaOpenContextBits) is 4");
 ABI_PIN(((long long)(kGpaOpenContextDefaultBit) == 0LL), "GpaOpenContextBits::kGpaOpenContextDefaultBit is 0");
-ABI_PIN(((long long)(kGpaOpenContextHideDerivedCountersBit) == 1LL), "GpaOpenContextBits::kGpaOpenContextHideDerivedCountersBit is 1");
-ABI_PIN(((long long)(kGpaOpenContextHidePublicCountersBit) == 1LL), "GpaOpenContextBits::kGpaOpenContextHidePublicCountersBit is 1");
-ABI_PIN(((long long)(kGpaOpenContextClockModeNoneBit) == 8LL), "GpaOpenContextBits::kGpaOpenContextClockModeNoneBit is 8");
-ABI_PIN(((long long)(kGpaOpenContextClockModePeakBit) == 16LL), "GpaOpenContextBits::kGpaOpenContextClockModePeakBit is 16");
-ABI_PIN(((long long)(kGpaOpenContextClockModeMinMemoryBit) == 32LL), "GpaOpenContextBits::kGpaOpenContextClockModeMinMemoryBit is 32");
-ABI_PIN(((long long)(kGpaOpenContextClockModeMinEngineBit) == 64LL), "GpaOpenContextBits::kGpaOpenContextClockModeMinEngineBit is 64");
-ABI_PIN(((long long)(kGpaOpenContextEnableHardwareCountersBit) == 128LL), "GpaOpenContextBits::kGpaOpenContextEnableHardwareCountersBit is 128");
-ABI_PIN(((long long)(kGpaOpenContextApiSpecificOptionsStart) == 268435456LL), "GpaOpenContextBits::kGpaOpenContextApiSpecificOptionsStart is 268435456");
+ABI_PIN(((long long)(kGpaOpenContextHideDerivedCountersBit) == 1LL),
+        "GpaOpenContextBits::kGpaOpenContextHideDerivedCountersBit is 1");
+ABI_PIN(((long long)(kGpaOpenContextHidePublicCountersBit) == 1LL),
+        "GpaOpenContextBits::kGpaOpenContextHidePublicCountersBit is 1");
+ABI_PIN(((long long)(kGpaOpenContextClockModeNoneBit) == 8LL),
+        "GpaOpenContextBits::kGpaOpenContextClockModeNoneBit is 8");
+ABI_PIN(((long long)(kGpaOpenContextClockModePeakBit) == 16LL),
+        "GpaOpenContextBits::kGpaOpenContextClockModePeakBit is 16");
+ABI_PIN(((long long)(kGpaOpenContextClockModeMinMemoryBit) == 32LL),
+        "GpaOpenContextBits::kGpaOpenContextClockModeMinMemoryBit is 32");
+ABI_PIN(((long long)(kGpaOpenContextClockModeMinEngineBit) == 64LL),
+        "GpaOpenContextBits::kGpaOpenContextClockModeMinEngineBit is 64");
+ABI_PIN(((long long)(kGpaOpenContextEnableHardwareCountersBit) == 128LL),
+        "GpaOpenContextBits::kGpaOpenContextEnableHardwareCountersBit is 128");
+ABI_PIN(((long long)(kGpaOpenContextApiSpecificOptionsStart) == 268435456LL),
+        "GpaOpenContextBits::kGpaOpenContextApiSpecificOptionsStart is 268435456");
 ABI_PIN((sizeof(GpaDataType) == 4), "sizeof(GpaDataType) is 4");
 ABI_PIN(((long long)(kGpaDataTypeFloat64) == 0LL), "GpaDataType::kGpaDataTypeFloat64 is 0");
 ABI_PIN(((long long)(kGpaDataTypeUint64) == 1LL), "GpaDataType::kGpaDataTypeUint64 is 1");
@@ -181,7 +221,8 @@ ABI_PIN(((long long)(kGpaLoggingAll) == 255LL), "GpaLoggingType::kGpaLoggingAll 
 ABI_PIN(((long long)(kGpaLoggingDebugError) == 256LL), "GpaLoggingType::kGpaLoggingDebugError is 256");
 ABI_PIN(((long long)(kGpaLoggingDebugMessage) == 512LL), "GpaLoggingType::kGpaLoggingDebugMessage is 512");
 ABI_PIN(((long long)(kGpaLoggingDebugTrace) == 1024LL), "GpaLoggingType::kGpaLoggingDebugTrace is 1024");
-ABI_PIN(((long long)(kGpaLoggingDebugCounterDefinitions) == 2048LL), "GpaLoggingType::kGpaLoggingDebugCounterDefinitions is 2048");
+ABI_PIN(((long long)(kGpaLoggingDebugCounterDefinitions) == 2048LL),
+        "GpaLoggingType::kGpaLoggingDebugCounterDefinitions is 2048");
 ABI_PIN(((long long)(kGpaLoggingInternal) == 4096LL), "GpaLoggingType::kGpaLoggingInternal is 4096");
 ABI_PIN(((long long)(kGpaLoggingDebugAll) == 65280LL), "GpaLoggingType::kGpaLoggingDebugAll is 65280");
 ABI_PIN((sizeof(GpaApiType) == 4), "sizeof(GpaApiType) is 4");
@@ -218,55 +259,89 @@ ABI_PIN(((long long)(kGpaCommandListPrimary) == 1LL), "GpaCommandListType::kGpaC
 ABI_PIN(((long long)(kGpaCommandListSecondary) == 2LL), "GpaCommandListType::kGpaCommandListSecondary is 2");
 ABI_PIN(((long long)(kGpaCommandListLast) == 3LL), "GpaCommandListType::kGpaCommandListLast is 3");
 ABI_PIN((sizeof(GpaCounterSampleType) == 4), "sizeof(GpaCounterSampleType) is 4");
-ABI_PIN(((long long)(kGpaCounterSampleTypeDiscrete) == 1LL), "GpaCounterSampleType::kGpaCounterSampleTypeDiscrete is 1");
-ABI_PIN(((long long)(kGpaCounterSampleTypeStreaming) == 2LL), "GpaCounterSampleType::kGpaCounterSampleTypeStreaming is 2");
+ABI_PIN(((long long)(kGpaCounterSampleTypeDiscrete) == 1LL),
+        "GpaCounterSampleType::kGpaCounterSampleTypeDiscrete is 1");
+ABI_PIN(((long long)(kGpaCounterSampleTypeStreaming) == 2LL),
+        "GpaCounterSampleType::kGpaCounterSampleTypeStreaming is 2");
 ABI_PIN((sizeof(GpaContextSampleTypeBits) == 4), "sizeof(GpaContextSampleTypeBits) is 4");
-ABI_PIN(((long long)(kGpaContextSampleTypeDiscreteCounter) == 1LL), "GpaContextSampleTypeBits::kGpaContextSampleTypeDiscreteCounter is 1");
-ABI_PIN(((long long)(kGpaContextSampleTypeStreamingCounter) == 2LL), "GpaContextSampleTypeBits::kGpaContextSampleTypeStreamingCounter is 2");
+ABI_PIN(((long long)(kGpaContextSampleTypeDiscreteCounter) == 1LL),
+        "GpaContextSampleTypeBits::kGpaContextSampleTypeDiscreteCounter is 1");
+ABI_PIN(((long long)(kGpaContextSampleTypeStreamingCounter) == 2LL),
+        "GpaContextSampleTypeBits::kGpaContextSampleTypeStreamingCounter is 2");
 ABI_PIN(((long long)(kGpaContextSampleTypeSqtt) == 4LL), "GpaContextSampleTypeBits::kGpaContextSampleTypeSqtt is 4");
 ABI_PIN((sizeof(GpaSessionSampleType) == 4), "sizeof(GpaSessionSampleType) is 4");
-ABI_PIN(((long long)(kGpaSessionSampleTypeDiscreteCounter) == 0LL), "GpaSessionSampleType::kGpaSessionSampleTypeDiscreteCounter is 0");
-ABI_PIN(((long long)(kGpaSessionSampleTypeStreamingCounter) == 1LL), "GpaSessionSampleType::kGpaSessionSampleTypeStreamingCounter is 1");
+ABI_PIN(((long long)(kGpaSessionSampleTypeDiscreteCounter) == 0LL),
+        "GpaSessionSampleType::kGpaSessionSampleTypeDiscreteCounter is 0");
+ABI_PIN(((long long)(kGpaSessionSampleTypeStreamingCounter) == 1LL),
+        "GpaSessionSampleType::kGpaSessionSampleTypeStreamingCounter is 1");
 ABI_PIN(((long long)(kGpaSessionSampleTypeSqtt) == 2LL), "GpaSessionSampleType::kGpaSessionSampleTypeSqtt is 2");
-ABI_PIN(((long long)(kGpaSessionSampleTypeStreamingCounterAndSqtt) == 3LL), "GpaSessionSampleType::kGpaSessionSampleTypeStreamingCounterAndSqtt is 3");
+ABI_PIN(((long long)(kGpaSessionSampleTypeStreamingCounterAndSqtt) == 3LL),
+        "GpaSessionSampleType::kGpaSessionSampleTypeStreamingCounterAndSqtt is 3");
 ABI_PIN(((long long)(kGpaSessionSampleTypeLast) == 4LL), "GpaSessionSampleType::kGpaSessionSampleTypeLast is 4");
 ABI_PIN((sizeof(GpaSqttInstructionBits) == 4), "sizeof(GpaSqttInstructionBits) is 4");
 ABI_PIN(((long long)(kGpaSqttInstructionTypeNone) == 0LL), "GpaSqttInstructionBits::kGpaSqttInstructionTypeNone is 0");
-ABI_PIN(((long long)(kGpaSqttInstructionTypeAll) == 2147483647LL), "GpaSqttInstructionBits::kGpaSqttInstructionTypeAll is 2147483647");
+ABI_PIN(((long long)(kGpaSqttInstructionTypeAll) == 2147483647LL),
+        "GpaSqttInstructionBits::kGpaSqttInstructionTypeAll is 2147483647");
 ABI_PIN((sizeof(GpaHardwareAttribute) == 8), "sizeof(GpaHardwareAttribute) is 8");
 ABI_PIN((ABI_ALIGNOF(GpaHardwareAttribute) == 4), "alignof(GpaHardwareAttribute) is 4");
-ABI_PIN((offsetof(GpaHardwareAttribute, gpa_hardware_attribute_type) == 0), "GpaHardwareAttribute.gpa_hardware_attribute_type at offset 0");
-ABI_PIN((sizeof(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_type) == 4), "GpaHardwareAttribute.gpa_hardware_attribute_type is 4 bytes");
-ABI_PIN((offsetof(GpaHardwareAttribute, gpa_hardware_attribute_value) == 4), "GpaHardwareAttribute.gpa_hardware_attribute_value at offset 4");
-ABI_PIN((sizeof(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_value) == 4), "GpaHardwareAttribute.gpa_hardware_attribute_value is 4 bytes");
+ABI_PIN((offsetof(GpaHardwareAttribute, gpa_hardware_attribute_type) == 0),
+        "GpaHardwareAttribute.gpa_hardware_attribute_type at offset 0");
+ABI_PIN((sizeof(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_type) == 4),
+        "GpaHardwareAttribute.gpa_hardware_attribute_type is 4 bytes");
+ABI_PIN((offsetof(GpaHardwareAttribute, gpa_hardware_attribute_value) == 4),
+        "GpaHardwareAttribute.gpa_hardware_attribute_value at offset 4");
+ABI_PIN((sizeof(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_value) == 4),
+        "GpaHardwareAttribute.gpa_hardware_attribute_value is 4 bytes");
 ABI_PIN((sizeof(GpaCounterContextHardwareInfo) == 32), "sizeof(GpaCounterContextHardwareInfo) is 32");
 ABI_PIN((ABI_ALIGNOF(GpaCounterContextHardwareInfo) == 8), "alignof(GpaCounterContextHardwareInfo) is 8");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, vendor_id) == 0), "GpaCounterContextHardwareInfo.vendor_id at offset 0");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->vendor_id) == 4), "GpaCounterContextHardwareInfo.vendor_id is 4 bytes");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, device_id) == 4), "GpaCounterContextHardwareInfo.device_id at offset 4");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->device_id) == 4), "GpaCounterContextHardwareInfo.device_id is 4 bytes");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, revision_id) == 8), "GpaCounterContextHardwareInfo.revision_id at offset 8");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->revision_id) == 4), "GpaCounterContextHardwareInfo.revision_id is 4 bytes");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, gpa_hardware_attributes) == 16), "GpaCounterContextHardwareInfo.gpa_hardware_attributes at offset 16");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attributes) == 8), "GpaCounterContextHardwareInfo.gpa_hardware_attributes is 8 bytes");
-ABI_PIN((offsetof(GpaCounterContextHardwareInfo, gpa_hardware_attribute_count) == 24), "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count at offset 24");
-ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attribute_count) == 4), "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count is 4 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, vendor_id) == 0),
+        "GpaCounterContextHardwareInfo.vendor_id at offset 0");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->vendor_id) == 4),
+        "GpaCounterContextHardwareInfo.vendor_id is 4 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, device_id) == 4),
+        "GpaCounterContextHardwareInfo.device_id at offset 4");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->device_id) == 4),
+        "GpaCounterContextHardwareInfo.device_id is 4 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, revision_id) == 8),
+        "GpaCounterContextHardwareInfo.revision_id at offset 8");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->revision_id) == 4),
+        "GpaCounterContextHardwareInfo.revision_id is 4 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, gpa_hardware_attributes) == 16),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attributes at offset 16");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attributes) == 8),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attributes is 8 bytes");
+ABI_PIN((offsetof(GpaCounterContextHardwareInfo, gpa_hardware_attribute_count) == 24),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count at offset 24");
+ABI_PIN((sizeof(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attribute_count) == 4),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count is 4 bytes");
 ABI_PIN((sizeof(GpaHwCounter) == 20), "sizeof(GpaHwCounter) is 20");
 ABI_PIN((ABI_ALIGNOF(GpaHwCounter) == 4), "alignof(GpaHwCounter) is 4");
 ABI_PIN((offsetof(GpaHwCounter, is_timing_block) == 0), "GpaHwCounter.is_timing_block at offset 0");
 ABI_PIN((sizeof(((GpaHwCounter*)0)->is_timing_block) == 1), "GpaHwCounter.is_timing_block is 1 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_duration) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_duration at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_duration) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_duration is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_start) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_start at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_start) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_start is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_end) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_end at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_end) == 4), "GpaHwCounter.gpu_time_bottom_to_bottom_end is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_duration) == 4), "GpaHwCounter.gpu_time_top_to_bottom_duration at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_duration) == 4), "GpaHwCounter.gpu_time_top_to_bottom_duration is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_start) == 4), "GpaHwCounter.gpu_time_top_to_bottom_start at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_start) == 4), "GpaHwCounter.gpu_time_top_to_bottom_start is 4 bytes");
-ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_end) == 4), "GpaHwCounter.gpu_time_top_to_bottom_end at offset 4");
-ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_end) == 4), "GpaHwCounter.gpu_time_top_to_bottom_end is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_duration) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_duration at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_duration) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_duration is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_start) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_start at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_start) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_start is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_bottom_to_bottom_end) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_end at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_end) == 4),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_end is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_duration) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_duration at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_duration) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_duration is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_start) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_start at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_start) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_start is 4 bytes");
+ABI_PIN((offsetof(GpaHwCounter, gpu_time_top_to_bottom_end) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_end at offset 4");
+ABI_PIN((sizeof(((GpaHwCounter*)0)->gpu_time_top_to_bottom_end) == 4),
+        "GpaHwCounter.gpu_time_top_to_bottom_end is 4 bytes");
 ABI_PIN((offsetof(GpaHwCounter, gpa_hw_block) == 4), "GpaHwCounter.gpa_hw_block at offset 4");
 ABI_PIN((sizeof(((GpaHwCounter*)0)->gpa_hw_block) == 4), "GpaHwCounter.gpa_hw_block is 4 bytes");
 ABI_PIN((offsetof(GpaHwCounter, gpa_hw_block_instance) == 8), "GpaHwCounter.gpa_hw_block_instance at offset 8");
@@ -278,11 +353,16 @@ ABI_PIN((sizeof(((GpaHwCounter*)0)->gpa_shader_mask) == 4), "GpaHwCounter.gpa_sh
 ABI_PIN((sizeof(GpaDerivedCounterInfo) == 16), "sizeof(GpaDerivedCounterInfo) is 16");
 ABI_PIN((ABI_ALIGNOF(GpaDerivedCounterInfo) == 8), "alignof(GpaDerivedCounterInfo) is 8");
 ABI_PIN((offsetof(GpaDerivedCounterInfo, gpa_hw_counters) == 0), "GpaDerivedCounterInfo.gpa_hw_counters at offset 0");
-ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->gpa_hw_counters) == 8), "GpaDerivedCounterInfo.gpa_hw_counters is 8 bytes");
-ABI_PIN((offsetof(GpaDerivedCounterInfo, gpa_hw_counter_count) == 8), "GpaDerivedCounterInfo.gpa_hw_counter_count at offset 8");
-ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->gpa_hw_counter_count) == 4), "GpaDerivedCounterInfo.gpa_hw_counter_count is 4 bytes");
-ABI_PIN((offsetof(GpaDerivedCounterInfo, counter_usage_type) == 12), "GpaDerivedCounterInfo.counter_usage_type at offset 12");
-ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->counter_usage_type) == 4), "GpaDerivedCounterInfo.counter_usage_type is 4 bytes");
+ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->gpa_hw_counters) == 8),
+        "GpaDerivedCounterInfo.gpa_hw_counters is 8 bytes");
+ABI_PIN((offsetof(GpaDerivedCounterInfo, gpa_hw_counter_count) == 8),
+        "GpaDerivedCounterInfo.gpa_hw_counter_count at offset 8");
+ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->gpa_hw_counter_count) == 4),
+        "GpaDerivedCounterInfo.gpa_hw_counter_count is 4 bytes");
+ABI_PIN((offsetof(GpaDerivedCounterInfo, counter_usage_type) == 12),
+        "GpaDerivedCounterInfo.counter_usage_type at offset 12");
+ABI_PIN((sizeof(((GpaDerivedCounterInfo*)0)->counter_usage_type) == 4),
+        "GpaDerivedCounterInfo.counter_usage_type is 4 bytes");
 ABI_PIN((sizeof(GpaCounterInfo) == 16), "sizeof(GpaCounterInfo) is 16");
 ABI_PIN((ABI_ALIGNOF(GpaCounterInfo) == 8), "alignof(GpaCounterInfo) is 8");
 ABI_PIN((offsetof(GpaCounterInfo, is_derived_counter) == 0), "GpaCounterInfo.is_derived_counter at offset 0");
@@ -324,15 +404,22 @@ ABI_PIN((sizeof(((GpaSupportedSampleTypeInfo*)0)->vendor_id) == 4), "GpaSupporte
 ABI_PIN((offsetof(GpaSupportedSampleTypeInfo, device_id) == 4), "GpaSupportedSampleTypeInfo.device_id at offset 4");
 ABI_PIN((sizeof(((GpaSupportedSampleTypeInfo*)0)->device_id) == 4), "GpaSupportedSampleTypeInfo.device_id is 4 bytes");
 ABI_PIN((offsetof(GpaSupportedSampleTypeInfo, revision_id) == 8), "GpaSupportedSampleTypeInfo.revision_id at offset 8");
-ABI_PIN((sizeof(((GpaSupportedSampleTypeInfo*)0)->revision_id) == 4), "GpaSupportedSampleTypeInfo.revision_id is 4 bytes");
-ABI_PIN((offsetof(GpaSupportedSampleTypeInfo, driver_info) == 12), "GpaSupportedSampleTypeInfo.driver_info at offset 12");
-ABI_PIN((sizeof(((GpaSupportedSampleTypeInfo*)0)->driver_info) == 16), "GpaSupportedSampleTypeInfo.driver_info is 16 bytes");
+ABI_PIN((sizeof(((GpaSupportedSampleTypeInfo*)0)->revision_id) == 4),
+        "GpaSupportedSampleTypeInfo.revision_id is 4 bytes");
+ABI_PIN((offsetof(GpaSupportedSampleTypeInfo, driver_info) == 12),
+        "GpaSupportedSampleTypeInfo.driver_info at offset 12");
+ABI_PIN((sizeof(((GpaSupportedSampleTypeInfo*)0)->driver_info) == 16),
+        "GpaSupportedSampleTypeInfo.driver_info is 16 bytes");
 ABI_PIN((sizeof(GpaCounterLibFuncTable) == 160), "sizeof(GpaCounterLibFuncTable) is 160");
 ABI_PIN((ABI_ALIGNOF(GpaCounterLibFuncTable) == 8), "alignof(GpaCounterLibFuncTable) is 8");
-ABI_PIN((offsetof(GpaCounterLibFuncTable, gpa_counter_lib_major_version) == 0), "GpaCounterLibFuncTable.gpa_counter_lib_major_version at offset 0");
-ABI_PIN((sizeof(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_major_version) == 4), "GpaCounterLibFuncTable.gpa_counter_lib_major_version is 4 bytes");
-ABI_PIN((offsetof(GpaCounterLibFuncTable, gpa_counter_lib_minor_version) == 4), "GpaCounterLibFuncTable.gpa_counter_lib_minor_version at offset 4");
-ABI_PIN((sizeof(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_minor_version) == 4), "GpaCounterLibFuncTable.gpa_counter_lib_minor_version is 4 bytes");
+ABI_PIN((offsetof(GpaCounterLibFuncTable, gpa_counter_lib_major_version) == 0),
+        "GpaCounterLibFuncTable.gpa_counter_lib_major_version at offset 0");
+ABI_PIN((sizeof(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_major_version) == 4),
+        "GpaCounterLibFuncTable.gpa_counter_lib_major_version is 4 bytes");
+ABI_PIN((offsetof(GpaCounterLibFuncTable, gpa_counter_lib_minor_version) == 4),
+        "GpaCounterLibFuncTable.gpa_counter_lib_minor_version at offset 4");
+ABI_PIN((sizeof(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_minor_version) == 4),
+        "GpaCounterLibFuncTable.gpa_counter_lib_minor_version is 4 bytes");
 ABI_PIN((sizeof(GpaFuncTableInfo) == 32), "sizeof(GpaFuncTableInfo) is 32");
 ABI_PIN((ABI_ALIGNOF(GpaFuncTableInfo) == 8), "alignof(GpaFuncTableInfo) is 8");
 ABI_PIN((offsetof(GpaFuncTableInfo, gpa_api_type) == 0), "GpaFuncTableInfo.gpa_api_type at offset 0");
@@ -342,7 +429,8 @@ ABI_PIN((sizeof(((GpaFuncTableInfo*)0)->gpa_func_table) == 8), "GpaFuncTableInfo
 ABI_PIN((offsetof(GpaFuncTableInfo, lib_handle) == 16), "GpaFuncTableInfo.lib_handle at offset 16");
 ABI_PIN((sizeof(((GpaFuncTableInfo*)0)->lib_handle) == 8), "GpaFuncTableInfo.lib_handle is 8 bytes");
 ABI_PIN((offsetof(GpaFuncTableInfo, next_func_table_info) == 24), "GpaFuncTableInfo.next_func_table_info at offset 24");
-ABI_PIN((sizeof(((GpaFuncTableInfo*)0)->next_func_table_info) == 8), "GpaFuncTableInfo.next_func_table_info is 8 bytes");
+ABI_PIN((sizeof(((GpaFuncTableInfo*)0)->next_func_table_info) == 8),
+        "GpaFuncTableInfo.next_func_table_info is 8 bytes");
 ABI_PIN((sizeof(GpaUuid) == 16), "sizeof(GpaUuid) is 16");
 ABI_PIN((ABI_ALIGNOF(GpaUuid) == 4), "alignof(GpaUuid) is 4");
 ABI_PIN((offsetof(GpaUuid, data_1) == 0), "GpaUuid.data_1 at offset 0");
@@ -368,11 +456,14 @@ ABI_PIN((ABI_ALIGNOF(GpaSpmData) == 8), "alignof(GpaSpmData) is 8");
 ABI_PIN((offsetof(GpaSpmData, number_of_timestamps) == 0), "GpaSpmData.number_of_timestamps at offset 0");
 ABI_PIN((sizeof(((GpaSpmData*)0)->number_of_timestamps) == 4), "GpaSpmData.number_of_timestamps is 4 bytes");
 ABI_PIN((offsetof(GpaSpmData, number_of_spm_counter_info) == 4), "GpaSpmData.number_of_spm_counter_info at offset 4");
-ABI_PIN((sizeof(((GpaSpmData*)0)->number_of_spm_counter_info) == 4), "GpaSpmData.number_of_spm_counter_info is 4 bytes");
+ABI_PIN((sizeof(((GpaSpmData*)0)->number_of_spm_counter_info) == 4),
+        "GpaSpmData.number_of_spm_counter_info is 4 bytes");
 ABI_PIN((offsetof(GpaSpmData, number_of_counter_data) == 8), "GpaSpmData.number_of_counter_data at offset 8");
 ABI_PIN((sizeof(((GpaSpmData*)0)->number_of_counter_data) == 4), "GpaSpmData.number_of_counter_data is 4 bytes");
-ABI_PIN((offsetof(GpaSpmData, number_of_bytes_per_counter_data) == 12), "GpaSpmData.number_of_bytes_per_counter_data at offset 12");
-ABI_PIN((sizeof(((GpaSpmData*)0)->number_of_bytes_per_counter_data) == 4), "GpaSpmData.number_of_bytes_per_counter_data is 4 bytes");
+ABI_PIN((offsetof(GpaSpmData, number_of_bytes_per_counter_data) == 12),
+        "GpaSpmData.number_of_bytes_per_counter_data at offset 12");
+ABI_PIN((sizeof(((GpaSpmData*)0)->number_of_bytes_per_counter_data) == 4),
+        "GpaSpmData.number_of_bytes_per_counter_data is 4 bytes");
 ABI_PIN((offsetof(GpaSpmData, timestamps) == 16), "GpaSpmData.timestamps at offset 16");
 ABI_PIN((sizeof(((GpaSpmData*)0)->timestamps) == 8), "GpaSpmData.timestamps is 8 bytes");
 ABI_PIN((offsetof(GpaSpmData, spm_counter_info) == 24), "GpaSpmData.spm_counter_info at offset 24");
@@ -383,24 +474,32 @@ ABI_PIN((sizeof(GpaFunctionTable) == 584), "sizeof(GpaFunctionTable) is 584");
 ABI_PIN((offsetof(GpaFunctionTable, major_version) == 0), "GpaFunctionTable.major_version at offset 0");
 ABI_PIN((offsetof(GpaFunctionTable, minor_version) == 4), "GpaFunctionTable.minor_version at offset 4");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetFuncTable) == 8), "GpaFunctionTable slot 0 is GpaGetFuncTable");
-ABI_PIN((offsetof(GpaFunctionTable, GpaRegisterLoggingCallback) == 16), "GpaFunctionTable slot 1 is GpaRegisterLoggingCallback");
+ABI_PIN((offsetof(GpaFunctionTable, GpaRegisterLoggingCallback) == 16),
+        "GpaFunctionTable slot 1 is GpaRegisterLoggingCallback");
 ABI_PIN((offsetof(GpaFunctionTable, GpaInitialize) == 24), "GpaFunctionTable slot 2 is GpaInitialize");
 ABI_PIN((offsetof(GpaFunctionTable, GpaDestroy) == 32), "GpaFunctionTable slot 3 is GpaDestroy");
 ABI_PIN((offsetof(GpaFunctionTable, GpaOpenContext) == 40), "GpaFunctionTable slot 4 is GpaOpenContext");
 ABI_PIN((offsetof(GpaFunctionTable, GpaCloseContext) == 48), "GpaFunctionTable slot 5 is GpaCloseContext");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetSupportedSampleTypes) == 56), "GpaFunctionTable slot 6 is GpaGetSupportedSampleTypes");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceAndRevisionId) == 64), "GpaFunctionTable slot 7 is GpaGetDeviceAndRevisionId");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetSupportedSampleTypes) == 56),
+        "GpaFunctionTable slot 6 is GpaGetSupportedSampleTypes");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceAndRevisionId) == 64),
+        "GpaFunctionTable slot 7 is GpaGetDeviceAndRevisionId");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceName) == 72), "GpaFunctionTable slot 8 is GpaGetDeviceName");
-ABI_PIN((offsetof(GpaFunctionTable, GpaUpdateDeviceInformation) == 80), "GpaFunctionTable slot 9 is GpaUpdateDeviceInformation");
+ABI_PIN((offsetof(GpaFunctionTable, GpaUpdateDeviceInformation) == 80),
+        "GpaFunctionTable slot 9 is GpaUpdateDeviceInformation");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetNumCounters) == 88), "GpaFunctionTable slot 10 is GpaGetNumCounters");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterName) == 96), "GpaFunctionTable slot 11 is GpaGetCounterName");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterIndex) == 104), "GpaFunctionTable slot 12 is GpaGetCounterIndex");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterGroup) == 112), "GpaFunctionTable slot 13 is GpaGetCounterGroup");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterDescription) == 120), "GpaFunctionTable slot 14 is GpaGetCounterDescription");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterDataType) == 128), "GpaFunctionTable slot 15 is GpaGetCounterDataType");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterUsageType) == 136), "GpaFunctionTable slot 16 is GpaGetCounterUsageType");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterDescription) == 120),
+        "GpaFunctionTable slot 14 is GpaGetCounterDescription");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterDataType) == 128),
+        "GpaFunctionTable slot 15 is GpaGetCounterDataType");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterUsageType) == 136),
+        "GpaFunctionTable slot 16 is GpaGetCounterUsageType");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterUuid) == 144), "GpaFunctionTable slot 17 is GpaGetCounterUuid");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterSampleType) == 152), "GpaFunctionTable slot 18 is GpaGetCounterSampleType");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetCounterSampleType) == 152),
+        "GpaFunctionTable slot 18 is GpaGetCounterSampleType");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetDataTypeAsStr) == 160), "GpaFunctionTable slot 19 is GpaGetDataTypeAsStr");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetUsageTypeAsStr) == 168), "GpaFunctionTable slot 20 is GpaGetUsageTypeAsStr");
 ABI_PIN((offsetof(GpaFunctionTable, GpaCreateSession) == 176), "GpaFunctionTable slot 21 is GpaCreateSession");
@@ -409,51 +508,71 @@ ABI_PIN((offsetof(GpaFunctionTable, GpaBeginSession) == 192), "GpaFunctionTable 
 ABI_PIN((offsetof(GpaFunctionTable, GpaEndSession) == 200), "GpaFunctionTable slot 24 is GpaEndSession");
 ABI_PIN((offsetof(GpaFunctionTable, GpaResetSession) == 208), "GpaFunctionTable slot 25 is GpaResetSession");
 ABI_PIN((offsetof(GpaFunctionTable, GpaAbortSession) == 216), "GpaFunctionTable slot 26 is GpaAbortSession");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSqttGetInstructionMask) == 224), "GpaFunctionTable slot 27 is GpaSqttGetInstructionMask");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSqttSetInstructionMask) == 232), "GpaFunctionTable slot 28 is GpaSqttSetInstructionMask");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSqttGetComputeUnitId) == 240), "GpaFunctionTable slot 29 is GpaSqttGetComputeUnitId");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSqttSetComputeUnitId) == 248), "GpaFunctionTable slot 30 is GpaSqttSetComputeUnitId");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSqttGetInstructionMask) == 224),
+        "GpaFunctionTable slot 27 is GpaSqttGetInstructionMask");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSqttSetInstructionMask) == 232),
+        "GpaFunctionTable slot 28 is GpaSqttSetInstructionMask");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSqttGetComputeUnitId) == 240),
+        "GpaFunctionTable slot 29 is GpaSqttGetComputeUnitId");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSqttSetComputeUnitId) == 248),
+        "GpaFunctionTable slot 30 is GpaSqttSetComputeUnitId");
 ABI_PIN((offsetof(GpaFunctionTable, GpaSqttBegin) == 256), "GpaFunctionTable slot 31 is GpaSqttBegin");
 ABI_PIN((offsetof(GpaFunctionTable, GpaSqttEnd) == 264), "GpaFunctionTable slot 32 is GpaSqttEnd");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSqttGetSampleResultSize) == 272), "GpaFunctionTable slot 33 is GpaSqttGetSampleResultSize");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSqttGetSampleResult) == 280), "GpaFunctionTable slot 34 is GpaSqttGetSampleResult");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSpmSetSampleInterval) == 288), "GpaFunctionTable slot 35 is GpaSpmSetSampleInterval");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSqttGetSampleResultSize) == 272),
+        "GpaFunctionTable slot 33 is GpaSqttGetSampleResultSize");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSqttGetSampleResult) == 280),
+        "GpaFunctionTable slot 34 is GpaSqttGetSampleResult");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSpmSetSampleInterval) == 288),
+        "GpaFunctionTable slot 35 is GpaSpmSetSampleInterval");
 ABI_PIN((offsetof(GpaFunctionTable, GpaSpmSetDuration) == 296), "GpaFunctionTable slot 36 is GpaSpmSetDuration");
 ABI_PIN((offsetof(GpaFunctionTable, GpaSpmBegin) == 304), "GpaFunctionTable slot 37 is GpaSpmBegin");
 ABI_PIN((offsetof(GpaFunctionTable, GpaSpmEnd) == 312), "GpaFunctionTable slot 38 is GpaSpmEnd");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSpmGetSampleResultSize) == 320), "GpaFunctionTable slot 39 is GpaSpmGetSampleResultSize");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSpmGetSampleResult) == 328), "GpaFunctionTable slot 40 is GpaSpmGetSampleResult");
-ABI_PIN((offsetof(GpaFunctionTable, GpaSpmCalculateDerivedCounters) == 336), "GpaFunctionTable slot 41 is GpaSpmCalculateDerivedCounters");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSpmGetSampleResultSize) == 320),
+        "GpaFunctionTable slot 39 is GpaSpmGetSampleResultSize");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSpmGetSampleResult) == 328),
+        "GpaFunctionTable slot 40 is GpaSpmGetSampleResult");
+ABI_PIN((offsetof(GpaFunctionTable, GpaSpmCalculateDerivedCounters) == 336),
+        "GpaFunctionTable slot 41 is GpaSpmCalculateDerivedCounters");
 ABI_PIN((offsetof(GpaFunctionTable, GpaEnableCounter) == 344), "GpaFunctionTable slot 42 is GpaEnableCounter");
 ABI_PIN((offsetof(GpaFunctionTable, GpaDisableCounter) == 352), "GpaFunctionTable slot 43 is GpaDisableCounter");
-ABI_PIN((offsetof(GpaFunctionTable, GpaEnableCounterByName) == 360), "GpaFunctionTable slot 44 is GpaEnableCounterByName");
-ABI_PIN((offsetof(GpaFunctionTable, GpaDisableCounterByName) == 368), "GpaFunctionTable slot 45 is GpaDisableCounterByName");
+ABI_PIN((offsetof(GpaFunctionTable, GpaEnableCounterByName) == 360),
+        "GpaFunctionTable slot 44 is GpaEnableCounterByName");
+ABI_PIN((offsetof(GpaFunctionTable, GpaDisableCounterByName) == 368),
+        "GpaFunctionTable slot 45 is GpaDisableCounterByName");
 ABI_PIN((offsetof(GpaFunctionTable, GpaEnableAllCounters) == 376), "GpaFunctionTable slot 46 is GpaEnableAllCounters");
-ABI_PIN((offsetof(GpaFunctionTable, GpaDisableAllCounters) == 384), "GpaFunctionTable slot 47 is GpaDisableAllCounters");
+ABI_PIN((offsetof(GpaFunctionTable, GpaDisableAllCounters) == 384),
+        "GpaFunctionTable slot 47 is GpaDisableAllCounters");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetPassCount) == 392), "GpaFunctionTable slot 48 is GpaGetPassCount");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetNumEnabledCounters) == 400), "GpaFunctionTable slot 49 is GpaGetNumEnabledCounters");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetNumEnabledCounters) == 400),
+        "GpaFunctionTable slot 49 is GpaGetNumEnabledCounters");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetEnabledIndex) == 408), "GpaFunctionTable slot 50 is GpaGetEnabledIndex");
 ABI_PIN((offsetof(GpaFunctionTable, GpaIsCounterEnabled) == 416), "GpaFunctionTable slot 51 is GpaIsCounterEnabled");
 ABI_PIN((offsetof(GpaFunctionTable, GpaBeginCommandList) == 424), "GpaFunctionTable slot 52 is GpaBeginCommandList");
 ABI_PIN((offsetof(GpaFunctionTable, GpaEndCommandList) == 432), "GpaFunctionTable slot 53 is GpaEndCommandList");
 ABI_PIN((offsetof(GpaFunctionTable, GpaBeginSample) == 440), "GpaFunctionTable slot 54 is GpaBeginSample");
 ABI_PIN((offsetof(GpaFunctionTable, GpaEndSample) == 448), "GpaFunctionTable slot 55 is GpaEndSample");
-ABI_PIN((offsetof(GpaFunctionTable, GpaContinueSampleOnCommandList) == 456), "GpaFunctionTable slot 56 is GpaContinueSampleOnCommandList");
-ABI_PIN((offsetof(GpaFunctionTable, GpaCopySecondarySamples) == 464), "GpaFunctionTable slot 57 is GpaCopySecondarySamples");
+ABI_PIN((offsetof(GpaFunctionTable, GpaContinueSampleOnCommandList) == 456),
+        "GpaFunctionTable slot 56 is GpaContinueSampleOnCommandList");
+ABI_PIN((offsetof(GpaFunctionTable, GpaCopySecondarySamples) == 464),
+        "GpaFunctionTable slot 57 is GpaCopySecondarySamples");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleCount) == 472), "GpaFunctionTable slot 58 is GpaGetSampleCount");
 ABI_PIN((offsetof(GpaFunctionTable, GpaIsPassComplete) == 480), "GpaFunctionTable slot 59 is GpaIsPassComplete");
 ABI_PIN((offsetof(GpaFunctionTable, GpaIsSessionComplete) == 488), "GpaFunctionTable slot 60 is GpaIsSessionComplete");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleResultSize) == 496), "GpaFunctionTable slot 61 is GpaGetSampleResultSize");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleResultSize) == 496),
+        "GpaFunctionTable slot 61 is GpaGetSampleResultSize");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleResult) == 504), "GpaFunctionTable slot 62 is GpaGetSampleResult");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetStatusAsStr) == 512), "GpaFunctionTable slot 63 is GpaGetStatusAsStr");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetSampleId) == 520), "GpaFunctionTable slot 64 is GpaGetSampleId");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetVersion) == 528), "GpaFunctionTable slot 65 is GpaGetVersion");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceGeneration) == 536), "GpaFunctionTable slot 66 is GpaGetDeviceGeneration");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceMaxWaveSlots) == 544), "GpaFunctionTable slot 67 is GpaGetDeviceMaxWaveSlots");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceGeneration) == 536),
+        "GpaFunctionTable slot 66 is GpaGetDeviceGeneration");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceMaxWaveSlots) == 544),
+        "GpaFunctionTable slot 67 is GpaGetDeviceMaxWaveSlots");
 ABI_PIN((offsetof(GpaFunctionTable, GpaSqttSpmBegin) == 552), "GpaFunctionTable slot 68 is GpaSqttSpmBegin");
 ABI_PIN((offsetof(GpaFunctionTable, GpaSqttSpmEnd) == 560), "GpaFunctionTable slot 69 is GpaSqttSpmEnd");
 ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceMaxVgprs) == 568), "GpaFunctionTable slot 70 is GpaGetDeviceMaxVgprs");
-ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceMaxLdsBytes) == 576), "GpaFunctionTable slot 71 is GpaGetDeviceMaxLdsBytes");
+ABI_PIN((offsetof(GpaFunctionTable, GpaGetDeviceMaxLdsBytes) == 576),
+        "GpaFunctionTable slot 71 is GpaGetDeviceMaxLdsBytes");
 ABI_PIN((sizeof(GpaContextSampleTypeFlags) == 4), "sizeof(GpaContextSampleTypeFlags) is 4");
 ABI_PIN((ABI_IS_SIGNED(GpaContextSampleTypeFlags) == 0), "GpaContextSampleTypeFlags signed is 0");
 ABI_PIN((sizeof(GpaFlags) == 4), "sizeof(GpaFlags) is 4");
@@ -481,157 +600,353 @@ ABI_PIN((GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER == 584), "GPA_FUNCTION_TABLE_MI
 
 #ifdef __cplusplus
 // ---- C++ only: field and function-pointer types ----
-ABI_PIN((std::is_same<decltype(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_type), GpaHardwareAttributeType>::value), "GpaHardwareAttribute.gpa_hardware_attribute_type is GpaHardwareAttributeType");
-ABI_PIN((std::is_same<decltype(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_value), unsigned int>::value), "GpaHardwareAttribute.gpa_hardware_attribute_value is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->vendor_id), unsigned int>::value), "GpaCounterContextHardwareInfo.vendor_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->device_id), unsigned int>::value), "GpaCounterContextHardwareInfo.device_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->revision_id), unsigned int>::value), "GpaCounterContextHardwareInfo.revision_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attributes), _GpaHardwareAttribute*>::value), "GpaCounterContextHardwareInfo.gpa_hardware_attributes is _GpaHardwareAttribute*");
-ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attribute_count), unsigned int>::value), "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->is_timing_block), bool>::value), "GpaHwCounter.is_timing_block is bool");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_duration), unsigned int>::value), "GpaHwCounter.gpu_time_bottom_to_bottom_duration is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_start), unsigned int>::value), "GpaHwCounter.gpu_time_bottom_to_bottom_start is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_end), unsigned int>::value), "GpaHwCounter.gpu_time_bottom_to_bottom_end is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_duration), unsigned int>::value), "GpaHwCounter.gpu_time_top_to_bottom_duration is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_start), unsigned int>::value), "GpaHwCounter.gpu_time_top_to_bottom_start is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_end), unsigned int>::value), "GpaHwCounter.gpu_time_top_to_bottom_end is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block), GpaHwBlock>::value), "GpaHwCounter.gpa_hw_block is GpaHwBlock");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block_instance), unsigned int>::value), "GpaHwCounter.gpa_hw_block_instance is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block_event_id), unsigned int>::value), "GpaHwCounter.gpa_hw_block_event_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_shader_mask), GpaShaderMask>::value), "GpaHwCounter.gpa_shader_mask is GpaShaderMask");
-ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->gpa_hw_counters), _GpaHwCounter*>::value), "GpaDerivedCounterInfo.gpa_hw_counters is _GpaHwCounter*");
-ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->gpa_hw_counter_count), unsigned int>::value), "GpaDerivedCounterInfo.gpa_hw_counter_count is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->counter_usage_type), GpaUsageType>::value), "GpaDerivedCounterInfo.counter_usage_type is GpaUsageType");
-ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->is_derived_counter), bool>::value), "GpaCounterInfo.is_derived_counter is bool");
-ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->gpa_derived_counter), _GpaDerivedCounterInfo*>::value), "GpaCounterInfo.gpa_derived_counter is _GpaDerivedCounterInfo*");
-ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->gpa_hw_counter), _GpaHwCounter*>::value), "GpaCounterInfo.gpa_hw_counter is _GpaHwCounter*");
-ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->is_derived_counter), bool>::value), "GpaCounterParam.is_derived_counter is bool");
-ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->derived_counter_name), char const*>::value), "GpaCounterParam.derived_counter_name is char const*");
-ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->gpa_hw_counter), _GpaHwCounter>::value), "GpaCounterParam.gpa_hw_counter is _GpaHwCounter");
-ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->pass_index), unsigned int>::value), "GpaPassCounter.pass_index is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->counter_count), unsigned int>::value), "GpaPassCounter.counter_count is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->counter_indices), unsigned int*>::value), "GpaPassCounter.counter_indices is unsigned int*");
-ABI_PIN((std::is_same<decltype(((GpaDriverInfo*)0)->driver_type), GpaDriverType>::value), "GpaDriverInfo.driver_type is GpaDriverType");
-ABI_PIN((std::is_same<decltype(((GpaDriverInfo*)0)->major), unsigned int>::value), "GpaDriverInfo.major is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaDriverInfo*)0)->minor), unsigned int>::value), "GpaDriverInfo.minor is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaDriverInfo*)0)->update), unsigned int>::value), "GpaDriverInfo.update is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSupportedSampleTypeInfo*)0)->vendor_id), unsigned int>::value), "GpaSupportedSampleTypeInfo.vendor_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSupportedSampleTypeInfo*)0)->device_id), unsigned int>::value), "GpaSupportedSampleTypeInfo.device_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSupportedSampleTypeInfo*)0)->revision_id), unsigned int>::value), "GpaSupportedSampleTypeInfo.revision_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSupportedSampleTypeInfo*)0)->driver_info), _GpaDriverInfo>::value), "GpaSupportedSampleTypeInfo.driver_info is _GpaDriverInfo");
-ABI_PIN((std::is_same<decltype(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_major_version), unsigned int>::value), "GpaCounterLibFuncTable.gpa_counter_lib_major_version is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_minor_version), unsigned int>::value), "GpaCounterLibFuncTable.gpa_counter_lib_minor_version is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->gpa_api_type), GpaApiType>::value), "GpaFuncTableInfo.gpa_api_type is GpaApiType");
-ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->gpa_func_table), _GpaFunctionTable*>::value), "GpaFuncTableInfo.gpa_func_table is _GpaFunctionTable*");
-ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->lib_handle), void*>::value), "GpaFuncTableInfo.lib_handle is void*");
-ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->next_func_table_info), void*>::value), "GpaFuncTableInfo.next_func_table_info is void*");
+ABI_PIN(
+    (std::is_same<decltype(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_type), GpaHardwareAttributeType>::value),
+    "GpaHardwareAttribute.gpa_hardware_attribute_type is GpaHardwareAttributeType");
+ABI_PIN((std::is_same<decltype(((GpaHardwareAttribute*)0)->gpa_hardware_attribute_value), unsigned int>::value),
+        "GpaHardwareAttribute.gpa_hardware_attribute_value is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->vendor_id), unsigned int>::value),
+        "GpaCounterContextHardwareInfo.vendor_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->device_id), unsigned int>::value),
+        "GpaCounterContextHardwareInfo.device_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->revision_id), unsigned int>::value),
+        "GpaCounterContextHardwareInfo.revision_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attributes),
+                      _GpaHardwareAttribute*>::value),
+        "GpaCounterContextHardwareInfo.gpa_hardware_attributes is _GpaHardwareAttribute*");
+ABI_PIN(
+    (std::is_same<decltype(((GpaCounterContextHardwareInfo*)0)->gpa_hardware_attribute_count), unsigned int>::value),
+    "GpaCounterContextHardwareInfo.gpa_hardware_attribute_count is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->is_timing_block), bool>::value),
+        "GpaHwCounter.is_timing_block is bool");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_duration), unsigned int>::value),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_duration is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_start), unsigned int>::value),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_start is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_bottom_to_bottom_end), unsigned int>::value),
+        "GpaHwCounter.gpu_time_bottom_to_bottom_end is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_duration), unsigned int>::value),
+        "GpaHwCounter.gpu_time_top_to_bottom_duration is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_start), unsigned int>::value),
+        "GpaHwCounter.gpu_time_top_to_bottom_start is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpu_time_top_to_bottom_end), unsigned int>::value),
+        "GpaHwCounter.gpu_time_top_to_bottom_end is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block), GpaHwBlock>::value),
+        "GpaHwCounter.gpa_hw_block is GpaHwBlock");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block_instance), unsigned int>::value),
+        "GpaHwCounter.gpa_hw_block_instance is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_hw_block_event_id), unsigned int>::value),
+        "GpaHwCounter.gpa_hw_block_event_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaHwCounter*)0)->gpa_shader_mask), GpaShaderMask>::value),
+        "GpaHwCounter.gpa_shader_mask is GpaShaderMask");
+ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->gpa_hw_counters), _GpaHwCounter*>::value),
+        "GpaDerivedCounterInfo.gpa_hw_counters is _GpaHwCounter*");
+ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->gpa_hw_counter_count), unsigned int>::value),
+        "GpaDerivedCounterInfo.gpa_hw_counter_count is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaDerivedCounterInfo*)0)->counter_usage_type), GpaUsageType>::value),
+        "GpaDerivedCounterInfo.counter_usage_type is GpaUsageType");
+ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->is_derived_counter), bool>::value),
+        "GpaCounterInfo.is_derived_counter is bool");
+ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->gpa_derived_counter), _GpaDerivedCounterInfo*>::value),
+        "GpaCounterInfo.gpa_derived_counter is _GpaDerivedCounterInfo*");
+ABI_PIN((std::is_same<decltype(((GpaCounterInfo*)0)->gpa_hw_counter), _GpaHwCounter*>::value),
+        "GpaCounterInfo.gpa_hw_counter is _GpaHwCounter*");
+ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->is_derived_counter), bool>::value),
+        "GpaCounterParam.is_derived_counter is bool");
+ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->derived_counter_name), char const*>::value),
+        "GpaCounterParam.derived_counter_name is char const*");
+ABI_PIN((std::is_same<decltype(((GpaCounterParam*)0)->gpa_hw_counter), _GpaHwCounter>::value),
+        "GpaCounterParam.gpa_hw_counter is _GpaHwCounter");
+ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->pass_index), unsigned int>::value),
+        "GpaPassCounter.pass_index is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->counter_count), unsigned int>::value),
+        "GpaPassCounter.counter_count is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaPassCounter*)0)->counter_indices), unsigned int*>::value),
+        "GpaPassCounter.counter_indices is unsigned int*");
+ABI_PIN((std::is_same<decltype(((GpaDriverInfo*)0)->driver_type), GpaDriverType>::value),
+        "GpaDriverInfo.driver_type is GpaDriverType");
+ABI_PIN((std::is_same<decltype(((GpaDriverInfo*)0)->major), unsigned int>::value),
+        "GpaDriverInfo.major is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaDriverInfo*)0)->minor), unsigned int>::value),
+        "GpaDriverInfo.minor is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaDriverInfo*)0)->update), unsigned int>::value),
+        "GpaDriverInfo.update is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSupportedSampleTypeInfo*)0)->vendor_id), unsigned int>::value),
+        "GpaSupportedSampleTypeInfo.vendor_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSupportedSampleTypeInfo*)0)->device_id), unsigned int>::value),
+        "GpaSupportedSampleTypeInfo.device_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSupportedSampleTypeInfo*)0)->revision_id), unsigned int>::value),
+        "GpaSupportedSampleTypeInfo.revision_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSupportedSampleTypeInfo*)0)->driver_info), _GpaDriverInfo>::value),
+        "GpaSupportedSampleTypeInfo.driver_info is _GpaDriverInfo");
+ABI_PIN((std::is_same<decltype(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_major_version), unsigned int>::value),
+        "GpaCounterLibFuncTable.gpa_counter_lib_major_version is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaCounterLibFuncTable*)0)->gpa_counter_lib_minor_version), unsigned int>::value),
+        "GpaCounterLibFuncTable.gpa_counter_lib_minor_version is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->gpa_api_type), GpaApiType>::value),
+        "GpaFuncTableInfo.gpa_api_type is GpaApiType");
+ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->gpa_func_table), _GpaFunctionTable*>::value),
+        "GpaFuncTableInfo.gpa_func_table is _GpaFunctionTable*");
+ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->lib_handle), void*>::value),
+        "GpaFuncTableInfo.lib_handle is void*");
+ABI_PIN((std::is_same<decltype(((GpaFuncTableInfo*)0)->next_func_table_info), void*>::value),
+        "GpaFuncTableInfo.next_func_table_info is void*");
 ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_1), unsigned int>::value), "GpaUuid.data_1 is unsigned int");
 ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_2), unsigned short>::value), "GpaUuid.data_2 is unsigned short");
 ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_3), unsigned short>::value), "GpaUuid.data_3 is unsigned short");
-ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_4), unsigned char[8]>::value), "GpaUuid.data_4 is unsigned char [8]");
-ABI_PIN((std::is_same<decltype(((GpaSpmCounterInfo*)0)->gpu_block_id), unsigned int>::value), "GpaSpmCounterInfo.gpu_block_id is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSpmCounterInfo*)0)->gpu_block_instance), unsigned int>::value), "GpaSpmCounterInfo.gpu_block_instance is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSpmCounterInfo*)0)->data_offset), unsigned int>::value), "GpaSpmCounterInfo.data_offset is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSpmCounterInfo*)0)->event_index), unsigned int>::value), "GpaSpmCounterInfo.event_index is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->number_of_timestamps), unsigned int>::value), "GpaSpmData.number_of_timestamps is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->number_of_spm_counter_info), unsigned int>::value), "GpaSpmData.number_of_spm_counter_info is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->number_of_counter_data), unsigned int>::value), "GpaSpmData.number_of_counter_data is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->number_of_bytes_per_counter_data), unsigned int>::value), "GpaSpmData.number_of_bytes_per_counter_data is unsigned int");
-ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->timestamps), unsigned long const*>::value), "GpaSpmData.timestamps is unsigned long const*");
-ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->spm_counter_info), GpaSpmCounterInfo const*>::value), "GpaSpmData.spm_counter_info is GpaSpmCounterInfo const*");
-ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->counter_data_16bit), unsigned short const*>::value), "GpaSpmData.counter_data_16bit is unsigned short const*");
-ABI_PIN((std::is_same<GpaAbortSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaAbortSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaBeginCommandListPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, void*, GpaCommandListType, _GpaCommandListId**)>::value), "GpaBeginCommandListPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, void*, GpaCommandListType, _GpaCommandListId**)");
-ABI_PIN((std::is_same<GpaBeginSamplePtrType, GpaStatus (*)(unsigned int, _GpaCommandListId*)>::value), "GpaBeginSamplePtrType is GpaStatus (*)(unsigned int, _GpaCommandListId*)");
-ABI_PIN((std::is_same<GpaBeginSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaBeginSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaCloseContextPtrType, GpaStatus (*)(_GpaContextId*)>::value), "GpaCloseContextPtrType is GpaStatus (*)(_GpaContextId*)");
-ABI_PIN((std::is_same<GpaContinueSampleOnCommandListPtrType, GpaStatus (*)(unsigned int, _GpaCommandListId*)>::value), "GpaContinueSampleOnCommandListPtrType is GpaStatus (*)(unsigned int, _GpaCommandListId*)");
-ABI_PIN((std::is_same<GpaCopySecondarySamplesPtrType, GpaStatus (*)(_GpaCommandListId*, _GpaCommandListId*, unsigned int, unsigned int*)>::value), "GpaCopySecondarySamplesPtrType is GpaStatus (*)(_GpaCommandListId*, _GpaCommandListId*, unsigned int, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibCloseCounterContextPtrType, GpaStatus (*)(_GpaCounterContext*)>::value), "GpaCounterLibCloseCounterContextPtrType is GpaStatus (*)(_GpaCounterContext*)");
-ABI_PIN((std::is_same<GpaCounterLibComputeDerivedCounterResultPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned long const*, unsigned int, double*)>::value), "GpaCounterLibComputeDerivedCounterResultPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned long const*, unsigned int, double*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterDataTypePtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaDataType*)>::value), "GpaCounterLibGetCounterDataTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaDataType*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterDescriptionPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value), "GpaCounterLibGetCounterDescriptionPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterGroupPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value), "GpaCounterLibGetCounterGroupPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterIndexPtrType, GpaStatus (*)(_GpaCounterContext*, _GpaCounterParam const*, unsigned int*)>::value), "GpaCounterLibGetCounterIndexPtrType is GpaStatus (*)(_GpaCounterContext*, _GpaCounterParam const*, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterInfoPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaCounterInfo const**)>::value), "GpaCounterLibGetCounterInfoPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaCounterInfo const**)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterNamePtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value), "GpaCounterLibGetCounterNamePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterSampleTypePtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaCounterSampleType*)>::value), "GpaCounterLibGetCounterSampleTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaCounterSampleType*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterUsageTypePtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaUsageType*)>::value), "GpaCounterLibGetCounterUsageTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaUsageType*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCounterUuidPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaUuid*)>::value), "GpaCounterLibGetCounterUuidPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaUuid*)");
-ABI_PIN((std::is_same<GpaCounterLibGetCountersByPassPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned int const*, unsigned int*, unsigned int*, _GpaPassCounter*)>::value), "GpaCounterLibGetCountersByPassPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned int const*, unsigned int*, unsigned int*, _GpaPassCounter*)");
-ABI_PIN((std::is_same<GpaCounterLibGetFuncTablePtrType, GpaStatus (*)(void*)>::value), "GpaCounterLibGetFuncTablePtrType is GpaStatus (*)(void*)");
-ABI_PIN((std::is_same<GpaCounterLibGetNumCountersPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int*)>::value), "GpaCounterLibGetNumCountersPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibGetPassCountPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int const*, unsigned int, unsigned int*)>::value), "GpaCounterLibGetPassCountPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int const*, unsigned int, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibGetSupportedSampleTypesPtrType, GpaStatus (*)(GpaApiType, _GpaSupportedSampleTypeInfo const*, unsigned int*)>::value), "GpaCounterLibGetSupportedSampleTypesPtrType is GpaStatus (*)(GpaApiType, _GpaSupportedSampleTypeInfo const*, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibGetVersionPtrType, GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)>::value), "GpaCounterLibGetVersionPtrType is GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)");
-ABI_PIN((std::is_same<GpaCounterLibOpenCounterContextPtrType, GpaStatus (*)(GpaApiType, GpaSessionSampleType, _GpaCounterContextHardwareInfo, unsigned int, _GpaCounterContext**)>::value), "GpaCounterLibOpenCounterContextPtrType is GpaStatus (*)(GpaApiType, GpaSessionSampleType, _GpaCounterContextHardwareInfo, unsigned int, _GpaCounterContext**)");
-ABI_PIN((std::is_same<GpaCounterlibComputeDerivedSpmCounterResultsPtrType, GpaStatus (*)(_GpaCounterContext*, GpaSpmData const*, unsigned long, unsigned int const*, double*)>::value), "GpaCounterlibComputeDerivedSpmCounterResultsPtrType is GpaStatus (*)(_GpaCounterContext*, GpaSpmData const*, unsigned long, unsigned int const*, double*)");
-ABI_PIN((std::is_same<GpaCreateSessionPtrType, GpaStatus (*)(_GpaContextId*, GpaSessionSampleType, _GpaSessionId**)>::value), "GpaCreateSessionPtrType is GpaStatus (*)(_GpaContextId*, GpaSessionSampleType, _GpaSessionId**)");
-ABI_PIN((std::is_same<GpaDeleteSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaDeleteSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<decltype(((GpaUuid*)0)->data_4), unsigned char[8]>::value),
+        "GpaUuid.data_4 is unsigned char [8]");
+ABI_PIN((std::is_same<decltype(((GpaSpmCounterInfo*)0)->gpu_block_id), unsigned int>::value),
+        "GpaSpmCounterInfo.gpu_block_id is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSpmCounterInfo*)0)->gpu_block_instance), unsigned int>::value),
+        "GpaSpmCounterInfo.gpu_block_instance is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSpmCounterInfo*)0)->data_offset), unsigned int>::value),
+        "GpaSpmCounterInfo.data_offset is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSpmCounterInfo*)0)->event_index), unsigned int>::value),
+        "GpaSpmCounterInfo.event_index is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->number_of_timestamps), unsigned int>::value),
+        "GpaSpmData.number_of_timestamps is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->number_of_spm_counter_info), unsigned int>::value),
+        "GpaSpmData.number_of_spm_counter_info is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->number_of_counter_data), unsigned int>::value),
+        "GpaSpmData.number_of_counter_data is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->number_of_bytes_per_counter_data), unsigned int>::value),
+        "GpaSpmData.number_of_bytes_per_counter_data is unsigned int");
+ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->timestamps), unsigned long const*>::value),
+        "GpaSpmData.timestamps is unsigned long const*");
+ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->spm_counter_info), GpaSpmCounterInfo const*>::value),
+        "GpaSpmData.spm_counter_info is GpaSpmCounterInfo const*");
+ABI_PIN((std::is_same<decltype(((GpaSpmData*)0)->counter_data_16bit), unsigned short const*>::value),
+        "GpaSpmData.counter_data_16bit is unsigned short const*");
+ABI_PIN((std::is_same<GpaAbortSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaAbortSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaBeginCommandListPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, void*, GpaCommandListType,
+                                                                _GpaCommandListId**)>::value),
+        "GpaBeginCommandListPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, void*, GpaCommandListType, "
+        "_GpaCommandListId**)");
+ABI_PIN((std::is_same<GpaBeginSamplePtrType, GpaStatus (*)(unsigned int, _GpaCommandListId*)>::value),
+        "GpaBeginSamplePtrType is GpaStatus (*)(unsigned int, _GpaCommandListId*)");
+ABI_PIN((std::is_same<GpaBeginSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaBeginSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaCloseContextPtrType, GpaStatus (*)(_GpaContextId*)>::value),
+        "GpaCloseContextPtrType is GpaStatus (*)(_GpaContextId*)");
+ABI_PIN((std::is_same<GpaContinueSampleOnCommandListPtrType, GpaStatus (*)(unsigned int, _GpaCommandListId*)>::value),
+        "GpaContinueSampleOnCommandListPtrType is GpaStatus (*)(unsigned int, _GpaCommandListId*)");
+ABI_PIN((std::is_same<GpaCopySecondarySamplesPtrType,
+                      GpaStatus (*)(_GpaCommandListId*, _GpaCommandListId*, unsigned int, unsigned int*)>::value),
+        "GpaCopySecondarySamplesPtrType is GpaStatus (*)(_GpaCommandListId*, _GpaCommandListId*, unsigned int, "
+        "unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibCloseCounterContextPtrType, GpaStatus (*)(_GpaCounterContext*)>::value),
+        "GpaCounterLibCloseCounterContextPtrType is GpaStatus (*)(_GpaCounterContext*)");
+ABI_PIN((std::is_same<GpaCounterLibComputeDerivedCounterResultPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned long const*, unsigned int,
+                                    double*)>::value),
+        "GpaCounterLibComputeDerivedCounterResultPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned "
+        "long const*, unsigned int, double*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterDataTypePtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaDataType*)>::value),
+        "GpaCounterLibGetCounterDataTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaDataType*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterDescriptionPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value),
+        "GpaCounterLibGetCounterDescriptionPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterGroupPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value),
+        "GpaCounterLibGetCounterGroupPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterIndexPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, _GpaCounterParam const*, unsigned int*)>::value),
+        "GpaCounterLibGetCounterIndexPtrType is GpaStatus (*)(_GpaCounterContext*, _GpaCounterParam const*, unsigned "
+        "int*)");
+ABI_PIN(
+    (std::is_same<GpaCounterLibGetCounterInfoPtrType,
+                  GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaCounterInfo const**)>::value),
+    "GpaCounterLibGetCounterInfoPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaCounterInfo const**)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterNamePtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)>::value),
+        "GpaCounterLibGetCounterNamePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterSampleTypePtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaCounterSampleType*)>::value),
+        "GpaCounterLibGetCounterSampleTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, "
+        "GpaCounterSampleType*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterUsageTypePtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaUsageType*)>::value),
+        "GpaCounterLibGetCounterUsageTypePtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, GpaUsageType*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCounterUuidPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaUuid*)>::value),
+        "GpaCounterLibGetCounterUuidPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, _GpaUuid*)");
+ABI_PIN((std::is_same<GpaCounterLibGetCountersByPassPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned int const*, unsigned int*,
+                                    unsigned int*, _GpaPassCounter*)>::value),
+        "GpaCounterLibGetCountersByPassPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int, unsigned int "
+        "const*, unsigned int*, unsigned int*, _GpaPassCounter*)");
+ABI_PIN((std::is_same<GpaCounterLibGetFuncTablePtrType, GpaStatus (*)(void*)>::value),
+        "GpaCounterLibGetFuncTablePtrType is GpaStatus (*)(void*)");
+ABI_PIN((std::is_same<GpaCounterLibGetNumCountersPtrType, GpaStatus (*)(_GpaCounterContext*, unsigned int*)>::value),
+        "GpaCounterLibGetNumCountersPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibGetPassCountPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, unsigned int const*, unsigned int, unsigned int*)>::value),
+        "GpaCounterLibGetPassCountPtrType is GpaStatus (*)(_GpaCounterContext*, unsigned int const*, unsigned int, "
+        "unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibGetSupportedSampleTypesPtrType,
+                      GpaStatus (*)(GpaApiType, _GpaSupportedSampleTypeInfo const*, unsigned int*)>::value),
+        "GpaCounterLibGetSupportedSampleTypesPtrType is GpaStatus (*)(GpaApiType, _GpaSupportedSampleTypeInfo const*, "
+        "unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibGetVersionPtrType,
+                      GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)>::value),
+        "GpaCounterLibGetVersionPtrType is GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)");
+ABI_PIN((std::is_same<GpaCounterLibOpenCounterContextPtrType,
+                      GpaStatus (*)(GpaApiType, GpaSessionSampleType, _GpaCounterContextHardwareInfo, unsigned int,
+                                    _GpaCounterContext**)>::value),
+        "GpaCounterLibOpenCounterContextPtrType is GpaStatus (*)(GpaApiType, GpaSessionSampleType, "
+        "_GpaCounterContextHardwareInfo, unsigned int, _GpaCounterContext**)");
+ABI_PIN((std::is_same<GpaCounterlibComputeDerivedSpmCounterResultsPtrType,
+                      GpaStatus (*)(_GpaCounterContext*, GpaSpmData const*, unsigned long, unsigned int const*,
+                                    double*)>::value),
+        "GpaCounterlibComputeDerivedSpmCounterResultsPtrType is GpaStatus (*)(_GpaCounterContext*, GpaSpmData const*, "
+        "unsigned long, unsigned int const*, double*)");
+ABI_PIN((std::is_same<GpaCreateSessionPtrType,
+                      GpaStatus (*)(_GpaContextId*, GpaSessionSampleType, _GpaSessionId**)>::value),
+        "GpaCreateSessionPtrType is GpaStatus (*)(_GpaContextId*, GpaSessionSampleType, _GpaSessionId**)");
+ABI_PIN((std::is_same<GpaDeleteSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaDeleteSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
 ABI_PIN((std::is_same<GpaDestroyPtrType, GpaStatus (*)()>::value), "GpaDestroyPtrType is GpaStatus (*)()");
-ABI_PIN((std::is_same<GpaDisableAllCountersPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaDisableAllCountersPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaDisableCounterByNamePtrType, GpaStatus (*)(_GpaSessionId*, char const*)>::value), "GpaDisableCounterByNamePtrType is GpaStatus (*)(_GpaSessionId*, char const*)");
-ABI_PIN((std::is_same<GpaDisableCounterPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaDisableCounterPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaEnableAllCountersPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaEnableAllCountersPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaEnableCounterByNamePtrType, GpaStatus (*)(_GpaSessionId*, char const*)>::value), "GpaEnableCounterByNamePtrType is GpaStatus (*)(_GpaSessionId*, char const*)");
-ABI_PIN((std::is_same<GpaEnableCounterPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaEnableCounterPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaEndCommandListPtrType, GpaStatus (*)(_GpaCommandListId*)>::value), "GpaEndCommandListPtrType is GpaStatus (*)(_GpaCommandListId*)");
-ABI_PIN((std::is_same<GpaEndSamplePtrType, GpaStatus (*)(_GpaCommandListId*)>::value), "GpaEndSamplePtrType is GpaStatus (*)(_GpaCommandListId*)");
-ABI_PIN((std::is_same<GpaEndSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaEndSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaGetCounterDataTypePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, GpaDataType*)>::value), "GpaGetCounterDataTypePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, GpaDataType*)");
-ABI_PIN((std::is_same<GpaGetCounterDescriptionPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)>::value), "GpaGetCounterDescriptionPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaGetCounterGroupPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)>::value), "GpaGetCounterGroupPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaGetCounterIndexPtrType, GpaStatus (*)(_GpaSessionId*, char const*, unsigned int*)>::value), "GpaGetCounterIndexPtrType is GpaStatus (*)(_GpaSessionId*, char const*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetCounterNamePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)>::value), "GpaGetCounterNamePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)");
-ABI_PIN((std::is_same<GpaGetCounterSampleTypePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, GpaCounterSampleType*)>::value), "GpaGetCounterSampleTypePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, GpaCounterSampleType*)");
-ABI_PIN((std::is_same<GpaGetCounterUsageTypePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, GpaUsageType*)>::value), "GpaGetCounterUsageTypePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, GpaUsageType*)");
-ABI_PIN((std::is_same<GpaGetCounterUuidPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, _GpaUuid*)>::value), "GpaGetCounterUuidPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, _GpaUuid*)");
-ABI_PIN((std::is_same<GpaGetDataTypeAsStrPtrType, GpaStatus (*)(GpaDataType, char const**)>::value), "GpaGetDataTypeAsStrPtrType is GpaStatus (*)(GpaDataType, char const**)");
-ABI_PIN((std::is_same<GpaGetDeviceAndRevisionIdPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*, unsigned int*)>::value), "GpaGetDeviceAndRevisionIdPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetDeviceGenerationPtrType, GpaStatus (*)(_GpaContextId*, GpaHwGeneration*)>::value), "GpaGetDeviceGenerationPtrType is GpaStatus (*)(_GpaContextId*, GpaHwGeneration*)");
-ABI_PIN((std::is_same<GpaGetDeviceMaxLdsBytesPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value), "GpaGetDeviceMaxLdsBytesPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetDeviceMaxVgprsPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value), "GpaGetDeviceMaxVgprsPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetDeviceMaxWaveSlotsPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value), "GpaGetDeviceMaxWaveSlotsPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetDeviceNamePtrType, GpaStatus (*)(_GpaContextId*, char const**)>::value), "GpaGetDeviceNamePtrType is GpaStatus (*)(_GpaContextId*, char const**)");
-ABI_PIN((std::is_same<GpaGetEnabledIndexPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)>::value), "GpaGetEnabledIndexPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetFuncTablePtrType, GpaStatus (*)(void*)>::value), "GpaGetFuncTablePtrType is GpaStatus (*)(void*)");
-ABI_PIN((std::is_same<GpaGetNumCountersPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaGetNumCountersPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetNumEnabledCountersPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaGetNumEnabledCountersPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetPassCountPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaGetPassCountPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetSampleCountPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaGetSampleCountPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetSampleIdPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)>::value), "GpaGetSampleIdPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetSampleResultPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long, void*)>::value), "GpaGetSampleResultPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long, void*)");
-ABI_PIN((std::is_same<GpaGetSampleResultSizePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long*)>::value), "GpaGetSampleResultSizePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long*)");
-ABI_PIN((std::is_same<GpaGetStatusAsStrPtrType, char const* (*)(GpaStatus)>::value), "GpaGetStatusAsStrPtrType is char const* (*)(GpaStatus)");
-ABI_PIN((std::is_same<GpaGetSupportedSampleTypesPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value), "GpaGetSupportedSampleTypesPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaGetUsageTypeAsStrPtrType, GpaStatus (*)(GpaUsageType, char const**)>::value), "GpaGetUsageTypeAsStrPtrType is GpaStatus (*)(GpaUsageType, char const**)");
-ABI_PIN((std::is_same<GpaGetVersionPtrType, GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)>::value), "GpaGetVersionPtrType is GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)");
-ABI_PIN((std::is_same<GpaInitializePtrType, GpaStatus (*)(unsigned int)>::value), "GpaInitializePtrType is GpaStatus (*)(unsigned int)");
-ABI_PIN((std::is_same<GpaIsCounterEnabledPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaIsCounterEnabledPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaIsPassCompletePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaIsPassCompletePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaIsSessionCompletePtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaIsSessionCompletePtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaLoggingCallbackPtrType, void (*)(GpaLoggingType, char const*)>::value), "GpaLoggingCallbackPtrType is void (*)(GpaLoggingType, char const*)");
-ABI_PIN((std::is_same<GpaOpenContextPtrType, GpaStatus (*)(void*, unsigned int, _GpaContextId**)>::value), "GpaOpenContextPtrType is GpaStatus (*)(void*, unsigned int, _GpaContextId**)");
-ABI_PIN((std::is_same<GpaRegisterLoggingCallbackPtrType, GpaStatus (*)(GpaLoggingType, void (*)(GpaLoggingType, char const*))>::value), "GpaRegisterLoggingCallbackPtrType is GpaStatus (*)(GpaLoggingType, void (*)(GpaLoggingType, char const*))");
-ABI_PIN((std::is_same<GpaResetSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value), "GpaResetSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
-ABI_PIN((std::is_same<GpaSpmBeginPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value), "GpaSpmBeginPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
-ABI_PIN((std::is_same<GpaSpmCalculateDerivedCountersPtrType, GpaStatus (*)(_GpaSessionId*, GpaSpmData*, unsigned int, unsigned long*)>::value), "GpaSpmCalculateDerivedCountersPtrType is GpaStatus (*)(_GpaSessionId*, GpaSpmData*, unsigned int, unsigned long*)");
-ABI_PIN((std::is_same<GpaSpmEndPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value), "GpaSpmEndPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
-ABI_PIN((std::is_same<GpaSpmGetSampleResultPtrType, GpaStatus (*)(_GpaSessionId*, unsigned long, void*)>::value), "GpaSpmGetSampleResultPtrType is GpaStatus (*)(_GpaSessionId*, unsigned long, void*)");
-ABI_PIN((std::is_same<GpaSpmGetSampleResultSizePtrType, GpaStatus (*)(_GpaSessionId*, unsigned long*)>::value), "GpaSpmGetSampleResultSizePtrType is GpaStatus (*)(_GpaSessionId*, unsigned long*)");
-ABI_PIN((std::is_same<GpaSpmSetDurationPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaSpmSetDurationPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaSpmSetSampleIntervalPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaSpmSetSampleIntervalPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaSqttBeginPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value), "GpaSqttBeginPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
-ABI_PIN((std::is_same<GpaSqttEndPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value), "GpaSqttEndPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
-ABI_PIN((std::is_same<GpaSqttGetComputeUnitIdPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaSqttGetComputeUnitIdPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaSqttGetInstructionMaskPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value), "GpaSqttGetInstructionMaskPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
-ABI_PIN((std::is_same<GpaSqttGetSampleResultPtrType, GpaStatus (*)(_GpaSessionId*, unsigned long, void*)>::value), "GpaSqttGetSampleResultPtrType is GpaStatus (*)(_GpaSessionId*, unsigned long, void*)");
-ABI_PIN((std::is_same<GpaSqttGetSampleResultSizePtrType, GpaStatus (*)(_GpaSessionId*, unsigned long*)>::value), "GpaSqttGetSampleResultSizePtrType is GpaStatus (*)(_GpaSessionId*, unsigned long*)");
-ABI_PIN((std::is_same<GpaSqttSetComputeUnitIdPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaSqttSetComputeUnitIdPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaSqttSetInstructionMaskPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value), "GpaSqttSetInstructionMaskPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
-ABI_PIN((std::is_same<GpaSqttSpmBeginPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value), "GpaSqttSpmBeginPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
-ABI_PIN((std::is_same<GpaSqttSpmEndPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value), "GpaSqttSpmEndPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
-ABI_PIN((std::is_same<GpaUpdateDeviceInformationPtrType, GpaStatus (*)(_GpaContextId*, unsigned int, unsigned int, unsigned int, unsigned int)>::value), "GpaUpdateDeviceInformationPtrType is GpaStatus (*)(_GpaContextId*, unsigned int, unsigned int, unsigned int, unsigned int)");
+ABI_PIN((std::is_same<GpaDisableAllCountersPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaDisableAllCountersPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaDisableCounterByNamePtrType, GpaStatus (*)(_GpaSessionId*, char const*)>::value),
+        "GpaDisableCounterByNamePtrType is GpaStatus (*)(_GpaSessionId*, char const*)");
+ABI_PIN((std::is_same<GpaDisableCounterPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaDisableCounterPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaEnableAllCountersPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaEnableAllCountersPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaEnableCounterByNamePtrType, GpaStatus (*)(_GpaSessionId*, char const*)>::value),
+        "GpaEnableCounterByNamePtrType is GpaStatus (*)(_GpaSessionId*, char const*)");
+ABI_PIN((std::is_same<GpaEnableCounterPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaEnableCounterPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaEndCommandListPtrType, GpaStatus (*)(_GpaCommandListId*)>::value),
+        "GpaEndCommandListPtrType is GpaStatus (*)(_GpaCommandListId*)");
+ABI_PIN((std::is_same<GpaEndSamplePtrType, GpaStatus (*)(_GpaCommandListId*)>::value),
+        "GpaEndSamplePtrType is GpaStatus (*)(_GpaCommandListId*)");
+ABI_PIN((std::is_same<GpaEndSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaEndSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaGetCounterDataTypePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, GpaDataType*)>::value),
+        "GpaGetCounterDataTypePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, GpaDataType*)");
+ABI_PIN(
+    (std::is_same<GpaGetCounterDescriptionPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)>::value),
+    "GpaGetCounterDescriptionPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaGetCounterGroupPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)>::value),
+        "GpaGetCounterGroupPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaGetCounterIndexPtrType, GpaStatus (*)(_GpaSessionId*, char const*, unsigned int*)>::value),
+        "GpaGetCounterIndexPtrType is GpaStatus (*)(_GpaSessionId*, char const*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetCounterNamePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)>::value),
+        "GpaGetCounterNamePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, char const**)");
+ABI_PIN((std::is_same<GpaGetCounterSampleTypePtrType,
+                      GpaStatus (*)(_GpaSessionId*, unsigned int, GpaCounterSampleType*)>::value),
+        "GpaGetCounterSampleTypePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, GpaCounterSampleType*)");
+ABI_PIN(
+    (std::is_same<GpaGetCounterUsageTypePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, GpaUsageType*)>::value),
+    "GpaGetCounterUsageTypePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, GpaUsageType*)");
+ABI_PIN((std::is_same<GpaGetCounterUuidPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, _GpaUuid*)>::value),
+        "GpaGetCounterUuidPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, _GpaUuid*)");
+ABI_PIN((std::is_same<GpaGetDataTypeAsStrPtrType, GpaStatus (*)(GpaDataType, char const**)>::value),
+        "GpaGetDataTypeAsStrPtrType is GpaStatus (*)(GpaDataType, char const**)");
+ABI_PIN((std::is_same<GpaGetDeviceAndRevisionIdPtrType,
+                      GpaStatus (*)(_GpaContextId*, unsigned int*, unsigned int*)>::value),
+        "GpaGetDeviceAndRevisionIdPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetDeviceGenerationPtrType, GpaStatus (*)(_GpaContextId*, GpaHwGeneration*)>::value),
+        "GpaGetDeviceGenerationPtrType is GpaStatus (*)(_GpaContextId*, GpaHwGeneration*)");
+ABI_PIN((std::is_same<GpaGetDeviceMaxLdsBytesPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value),
+        "GpaGetDeviceMaxLdsBytesPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetDeviceMaxVgprsPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value),
+        "GpaGetDeviceMaxVgprsPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetDeviceMaxWaveSlotsPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value),
+        "GpaGetDeviceMaxWaveSlotsPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetDeviceNamePtrType, GpaStatus (*)(_GpaContextId*, char const**)>::value),
+        "GpaGetDeviceNamePtrType is GpaStatus (*)(_GpaContextId*, char const**)");
+ABI_PIN((std::is_same<GpaGetEnabledIndexPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)>::value),
+        "GpaGetEnabledIndexPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetFuncTablePtrType, GpaStatus (*)(void*)>::value),
+        "GpaGetFuncTablePtrType is GpaStatus (*)(void*)");
+ABI_PIN((std::is_same<GpaGetNumCountersPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaGetNumCountersPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetNumEnabledCountersPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaGetNumEnabledCountersPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetPassCountPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaGetPassCountPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetSampleCountPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaGetSampleCountPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetSampleIdPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)>::value),
+        "GpaGetSampleIdPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned int*)");
+ABI_PIN(
+    (std::is_same<GpaGetSampleResultPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long, void*)>::value),
+    "GpaGetSampleResultPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long, void*)");
+ABI_PIN(
+    (std::is_same<GpaGetSampleResultSizePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long*)>::value),
+    "GpaGetSampleResultSizePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int, unsigned long*)");
+ABI_PIN((std::is_same<GpaGetStatusAsStrPtrType, char const* (*)(GpaStatus)>::value),
+        "GpaGetStatusAsStrPtrType is char const* (*)(GpaStatus)");
+ABI_PIN((std::is_same<GpaGetSupportedSampleTypesPtrType, GpaStatus (*)(_GpaContextId*, unsigned int*)>::value),
+        "GpaGetSupportedSampleTypesPtrType is GpaStatus (*)(_GpaContextId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaGetUsageTypeAsStrPtrType, GpaStatus (*)(GpaUsageType, char const**)>::value),
+        "GpaGetUsageTypeAsStrPtrType is GpaStatus (*)(GpaUsageType, char const**)");
+ABI_PIN((std::is_same<GpaGetVersionPtrType,
+                      GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)>::value),
+        "GpaGetVersionPtrType is GpaStatus (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*)");
+ABI_PIN((std::is_same<GpaInitializePtrType, GpaStatus (*)(unsigned int)>::value),
+        "GpaInitializePtrType is GpaStatus (*)(unsigned int)");
+ABI_PIN((std::is_same<GpaIsCounterEnabledPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaIsCounterEnabledPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaIsPassCompletePtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaIsPassCompletePtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaIsSessionCompletePtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaIsSessionCompletePtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaLoggingCallbackPtrType, void (*)(GpaLoggingType, char const*)>::value),
+        "GpaLoggingCallbackPtrType is void (*)(GpaLoggingType, char const*)");
+ABI_PIN((std::is_same<GpaOpenContextPtrType, GpaStatus (*)(void*, unsigned int, _GpaContextId**)>::value),
+        "GpaOpenContextPtrType is GpaStatus (*)(void*, unsigned int, _GpaContextId**)");
+ABI_PIN((std::is_same<GpaRegisterLoggingCallbackPtrType,
+                      GpaStatus (*)(GpaLoggingType, void (*)(GpaLoggingType, char const*))>::value),
+        "GpaRegisterLoggingCallbackPtrType is GpaStatus (*)(GpaLoggingType, void (*)(GpaLoggingType, char const*))");
+ABI_PIN((std::is_same<GpaResetSessionPtrType, GpaStatus (*)(_GpaSessionId*)>::value),
+        "GpaResetSessionPtrType is GpaStatus (*)(_GpaSessionId*)");
+ABI_PIN((std::is_same<GpaSpmBeginPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value),
+        "GpaSpmBeginPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
+ABI_PIN((std::is_same<GpaSpmCalculateDerivedCountersPtrType,
+                      GpaStatus (*)(_GpaSessionId*, GpaSpmData*, unsigned int, unsigned long*)>::value),
+        "GpaSpmCalculateDerivedCountersPtrType is GpaStatus (*)(_GpaSessionId*, GpaSpmData*, unsigned int, unsigned "
+        "long*)");
+ABI_PIN((std::is_same<GpaSpmEndPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value),
+        "GpaSpmEndPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
+ABI_PIN((std::is_same<GpaSpmGetSampleResultPtrType, GpaStatus (*)(_GpaSessionId*, unsigned long, void*)>::value),
+        "GpaSpmGetSampleResultPtrType is GpaStatus (*)(_GpaSessionId*, unsigned long, void*)");
+ABI_PIN((std::is_same<GpaSpmGetSampleResultSizePtrType, GpaStatus (*)(_GpaSessionId*, unsigned long*)>::value),
+        "GpaSpmGetSampleResultSizePtrType is GpaStatus (*)(_GpaSessionId*, unsigned long*)");
+ABI_PIN((std::is_same<GpaSpmSetDurationPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaSpmSetDurationPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaSpmSetSampleIntervalPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaSpmSetSampleIntervalPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaSqttBeginPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value),
+        "GpaSqttBeginPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
+ABI_PIN((std::is_same<GpaSqttEndPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value),
+        "GpaSqttEndPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
+ABI_PIN((std::is_same<GpaSqttGetComputeUnitIdPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaSqttGetComputeUnitIdPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaSqttGetInstructionMaskPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int*)>::value),
+        "GpaSqttGetInstructionMaskPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int*)");
+ABI_PIN((std::is_same<GpaSqttGetSampleResultPtrType, GpaStatus (*)(_GpaSessionId*, unsigned long, void*)>::value),
+        "GpaSqttGetSampleResultPtrType is GpaStatus (*)(_GpaSessionId*, unsigned long, void*)");
+ABI_PIN((std::is_same<GpaSqttGetSampleResultSizePtrType, GpaStatus (*)(_GpaSessionId*, unsigned long*)>::value),
+        "GpaSqttGetSampleResultSizePtrType is GpaStatus (*)(_GpaSessionId*, unsigned long*)");
+ABI_PIN((std::is_same<GpaSqttSetComputeUnitIdPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaSqttSetComputeUnitIdPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaSqttSetInstructionMaskPtrType, GpaStatus (*)(_GpaSessionId*, unsigned int)>::value),
+        "GpaSqttSetInstructionMaskPtrType is GpaStatus (*)(_GpaSessionId*, unsigned int)");
+ABI_PIN((std::is_same<GpaSqttSpmBeginPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value),
+        "GpaSqttSpmBeginPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
+ABI_PIN((std::is_same<GpaSqttSpmEndPtrType, GpaStatus (*)(_GpaSessionId*, void*)>::value),
+        "GpaSqttSpmEndPtrType is GpaStatus (*)(_GpaSessionId*, void*)");
+ABI_PIN((std::is_same<GpaUpdateDeviceInformationPtrType,
+                      GpaStatus (*)(_GpaContextId*, unsigned int, unsigned int, unsigned int, unsigned int)>::value),
+        "GpaUpdateDeviceInformationPtrType is GpaStatus (*)(_GpaContextId*, unsigned int, unsigned int, unsigned int, "
+        "unsigned int)");
 ABI_PIN((std::is_floating_point<GpaContextSampleTypeFlags>::value == 0), "GpaContextSampleTypeFlags floating is 0");
 ABI_PIN((std::is_floating_point<GpaFlags>::value == 0), "GpaFlags floating is 0");
 ABI_PIN((std::is_floating_point<GpaFloat32>::value == 1), "GpaFloat32 floating is 1");
@@ -647,7 +962,8 @@ ABI_PIN((std::is_floating_point<GpaUInt8>::value == 0), "GpaUInt8 floating is 0"
 
 #ifdef ABI_PINS_WITH_VULKAN
 ABI_PIN((sizeof(GpaOpenContextBitsVk) == 4), "sizeof(GpaOpenContextBitsVk) is 4");
-ABI_PIN(((long long)(kGpaOpenContextVkUseInfoType2) == 268435456LL), "GpaOpenContextBitsVk::kGpaOpenContextVkUseInfoType2 is 268435456");
+ABI_PIN(((long long)(kGpaOpenContextVkUseInfoType2) == 268435456LL),
+        "GpaOpenContextBitsVk::kGpaOpenContextVkUseInfoType2 is 268435456");
 ABI_PIN((sizeof(GpaVkContextOpenInfo) == 24), "sizeof(GpaVkContextOpenInfo) is 24");
 ABI_PIN((ABI_ALIGNOF(GpaVkContextOpenInfo) == 8), "alignof(GpaVkContextOpenInfo) is 8");
 ABI_PIN((offsetof(GpaVkContextOpenInfo, instance) == 0), "GpaVkContextOpenInfo.instance at offset 0");
@@ -661,21 +977,36 @@ ABI_PIN((ABI_ALIGNOF(GpaVkContextOpenInfo2) == 8), "alignof(GpaVkContextOpenInfo
 ABI_PIN((offsetof(GpaVkContextOpenInfo2, instance) == 0), "GpaVkContextOpenInfo2.instance at offset 0");
 ABI_PIN((sizeof(((GpaVkContextOpenInfo2*)0)->instance) == 8), "GpaVkContextOpenInfo2.instance is 8 bytes");
 ABI_PIN((offsetof(GpaVkContextOpenInfo2, physical_device) == 8), "GpaVkContextOpenInfo2.physical_device at offset 8");
-ABI_PIN((sizeof(((GpaVkContextOpenInfo2*)0)->physical_device) == 8), "GpaVkContextOpenInfo2.physical_device is 8 bytes");
+ABI_PIN((sizeof(((GpaVkContextOpenInfo2*)0)->physical_device) == 8),
+        "GpaVkContextOpenInfo2.physical_device is 8 bytes");
 ABI_PIN((offsetof(GpaVkContextOpenInfo2, device) == 16), "GpaVkContextOpenInfo2.device at offset 16");
 ABI_PIN((sizeof(((GpaVkContextOpenInfo2*)0)->device) == 8), "GpaVkContextOpenInfo2.device is 8 bytes");
-ABI_PIN((offsetof(GpaVkContextOpenInfo2, get_instance_proc_addr) == 24), "GpaVkContextOpenInfo2.get_instance_proc_addr at offset 24");
-ABI_PIN((sizeof(((GpaVkContextOpenInfo2*)0)->get_instance_proc_addr) == 8), "GpaVkContextOpenInfo2.get_instance_proc_addr is 8 bytes");
-ABI_PIN((offsetof(GpaVkContextOpenInfo2, get_device_proc_addr) == 32), "GpaVkContextOpenInfo2.get_device_proc_addr at offset 32");
-ABI_PIN((sizeof(((GpaVkContextOpenInfo2*)0)->get_device_proc_addr) == 8), "GpaVkContextOpenInfo2.get_device_proc_addr is 8 bytes");
+ABI_PIN((offsetof(GpaVkContextOpenInfo2, get_instance_proc_addr) == 24),
+        "GpaVkContextOpenInfo2.get_instance_proc_addr at offset 24");
+ABI_PIN((sizeof(((GpaVkContextOpenInfo2*)0)->get_instance_proc_addr) == 8),
+        "GpaVkContextOpenInfo2.get_instance_proc_addr is 8 bytes");
+ABI_PIN((offsetof(GpaVkContextOpenInfo2, get_device_proc_addr) == 32),
+        "GpaVkContextOpenInfo2.get_device_proc_addr at offset 32");
+ABI_PIN((sizeof(((GpaVkContextOpenInfo2*)0)->get_device_proc_addr) == 8),
+        "GpaVkContextOpenInfo2.get_device_proc_addr is 8 bytes");
 #ifdef __cplusplus
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->instance), VkInstance_T*>::value), "GpaVkContextOpenInfo.instance is VkInstance_T*");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->physical_device), VkPhysicalDevice_T*>::value), "GpaVkContextOpenInfo.physical_device is VkPhysicalDevice_T*");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->device), VkDevice_T*>::value), "GpaVkContextOpenInfo.device is VkDevice_T*");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->instance), VkInstance_T*>::value), "GpaVkContextOpenInfo2.instance is VkInstance_T*");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->physical_device), VkPhysicalDevice_T*>::value), "GpaVkContextOpenInfo2.physical_device is VkPhysicalDevice_T*");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->device), VkDevice_T*>::value), "GpaVkContextOpenInfo2.device is VkDevice_T*");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->get_instance_proc_addr), void (*(*)(VkInstance_T*, char const*))()>::value), "GpaVkContextOpenInfo2.get_instance_proc_addr is void (*(*)(VkInstance_T*, char const*))()");
-ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->get_device_proc_addr), void (*(*)(VkDevice_T*, char const*))()>::value), "GpaVkContextOpenInfo2.get_device_proc_addr is void (*(*)(VkDevice_T*, char const*))()");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->instance), VkInstance_T*>::value),
+        "GpaVkContextOpenInfo.instance is VkInstance_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->physical_device), VkPhysicalDevice_T*>::value),
+        "GpaVkContextOpenInfo.physical_device is VkPhysicalDevice_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo*)0)->device), VkDevice_T*>::value),
+        "GpaVkContextOpenInfo.device is VkDevice_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->instance), VkInstance_T*>::value),
+        "GpaVkContextOpenInfo2.instance is VkInstance_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->physical_device), VkPhysicalDevice_T*>::value),
+        "GpaVkContextOpenInfo2.physical_device is VkPhysicalDevice_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->device), VkDevice_T*>::value),
+        "GpaVkContextOpenInfo2.device is VkDevice_T*");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->get_instance_proc_addr),
+                      void (*(*)(VkInstance_T*, char const*))()>::value),
+        "GpaVkContextOpenInfo2.get_instance_proc_addr is void (*(*)(VkInstance_T*, char const*))()");
+ABI_PIN((std::is_same<decltype(((GpaVkContextOpenInfo2*)0)->get_device_proc_addr),
+                      void (*(*)(VkDevice_T*, char const*))()>::value),
+        "GpaVkContextOpenInfo2.get_device_proc_addr is void (*(*)(VkDevice_T*, char const*))()");
 #endif  // __cplusplus
 #endif  // ABI_PINS_WITH_VULKAN

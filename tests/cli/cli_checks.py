@@ -279,6 +279,58 @@ def list_group_keeps_only_that_group(ctx):
     expect(result.returncode != 0 and "NoSuchGroup" in result.stderr, result.stderr)
 
 
+def repository_data(name):
+    """Lines of tests/counters/data/<name> (the Mali G1 reference's extractions), comments left out."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "counters", "data", name)
+    with open(path) as f:
+        return [line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")]
+
+
+@check
+def list_counter_library_shows_a_mali_g1_by_its_ids(ctx):
+    # Arm's vendor id and a Mali-G1-Ultra's device id through libGPUPerfAPICounters.so (docs/arm-mali.md): the
+    # Vulkan catalog's counters, then every counter of Arm's reference, raw ones with --hardware.
+    mali = ctx.json_output("counters.schema.json", "list", "--api", "vk", "--vendor-id", "0x13B5", "--device-id",
+                           "0xE800", "--hardware")
+    other = ctx.json_output("counters.schema.json", "list", "--api", "vk", "--vendor-id", "0x1002", "--device-id",
+                            "0x744C", "--hardware")
+    names = [c["name"] for c in mali["counters"]]
+    expect(len(names) == len(other["counters"]) + 308, f"{len(names)} counters, {len(other['counters'])} without Mali")
+    missing = [n for n in repository_data("mali_g1_counter_names.txt") if n not in names]
+    expect(not missing, f"counters of the reference not listed: {missing}")
+    by_name = {c["name"]: c for c in mali["counters"]}
+    for line in repository_data("mali_g1_formulas.txt"):
+        name, formula = line.split(" = ", 1)
+        expect(by_name[name].get("formula") == formula, f"{name}: {by_name[name].get('formula')} != {formula}")
+    expect(by_name["MaliExtBusRdStallRate"]["usage"] == "percentage", by_name["MaliExtBusRdStallRate"])
+    expect(by_name["MaliExtBusRdBy"]["usage"] == "bytes", by_name["MaliExtBusRdBy"])
+    expect(by_name["MaliGPUActiveCy"]["usage"] == "cycles" and by_name["MaliGPUActiveCy"]["data_type"] == "gpa_uint64",
+           by_name["MaliGPUActiveCy"])
+    expect("GPU_ACTIVE" in by_name["MaliGPUActiveCy"]["description"], by_name["MaliGPUActiveCy"])
+    expect(mali["device"]["device_id"] == 0xE800 and mali["formulas_available"], mali["device"])
+    # A group of the reference, and the same counters on OpenCL without --hardware.
+    shader = ctx.json_output("counters.schema.json", "list", "--api", "cl", "--vendor-id", "0x13B5", "--device-id",
+                             "0xE800", "--group", "shader core arithmetic unit")
+    expect(shader["counters"] and all(c["group"] == "Shader Core Arithmetic Unit" for c in shader["counters"]),
+           shader["counters"])
+
+
+@check
+def list_counter_library_refuses_what_it_cannot_serve_naming_why(ctx):
+    result = ctx.run("list", "--api", "cuda", "--vendor-id", "0x13B5", "--device-id", "0xE800", expect_ok=False)
+    expect(result.returncode == 1 and "CUDA needs vendor_id 0x10DE" in result.stderr, result.stderr)
+    result = ctx.run("list", "--api", "vk", "--vendor-id", "0x13B5", "--device-id", "E800", expect_ok=False)
+    expect(result.returncode == 1 and "'E800' is not a 32-bit id" in result.stderr, result.stderr)
+    result = ctx.run("list", "--vendor-id", "0x13B5", "--device-id", "0xE800", expect_ok=False)
+    expect(result.returncode == 1 and "--api" in result.stderr, result.stderr)
+    result = ctx.run("list", "--api", "vk", "--vendor-id", "0x13B5", "--device-id", "0xE800", "--chip", "GH100",
+                     expect_ok=False)
+    expect(result.returncode == 1 and "--chip" in result.stderr, result.stderr)
+    # Another Arm GPU (a Mali-G725) has the API's catalog only, and says why when asked.
+    result = ctx.run("list", "--api", "vk", "--vendor-id", "0x13B5", "--device-id", "0xD800", "--names", "-v")
+    expect("MaliGPUActiveCy" not in result.stdout and "is no Mali G1" in result.stderr, result.stderr)
+
+
 # ---- passes -------------------------------------------------------------------------------------
 
 RAW = ["gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
@@ -650,7 +702,8 @@ def profile_keeps_everything_through_repeated_sigint_and_sigterm(ctx):
         stdout, stderr = process.communicate(timeout=60)
         expect(process.returncode == 128 + number,
                f"{signal.Signals(number).name} x{sent}: exit {process.returncode}, expected {128 + number}\n{stderr}")
-        expect("arrived while the results were written" in stderr, f"no signal landed after the program ended?\n{stderr}")
+        expect("arrived while the results were written" in stderr,
+               f"no signal landed after the program ended?\n{stderr}")
         complete = expect_complete_or_absent(out, "run", LAUNCHES)
         expect(len(complete) == 3, f"{signal.Signals(number).name}: only {complete} written\n{stderr}")
         stream = kept_stream(stderr)

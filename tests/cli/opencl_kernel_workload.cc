@@ -26,13 +26,13 @@ __kernel void fill2d(__global float* out, int width) {
 }
 )CLC";
 
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    cl_int status_ = (call);                                                     \
-    if (status_ != CL_SUCCESS) {                                                 \
+#define CHECK(call)                                                                \
+  do {                                                                             \
+    cl_int status_ = (call);                                                       \
+    if (status_ != CL_SUCCESS) {                                                   \
       std::fprintf(stderr, "%s failed: %d (line %d)\n", #call, status_, __LINE__); \
-      std::exit(1);                                                              \
-    }                                                                            \
+      std::exit(1);                                                                \
+    }                                                                              \
   } while (0)
 
 }  // namespace

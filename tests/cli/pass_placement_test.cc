@@ -14,7 +14,7 @@ namespace {
 struct ModelLibrary {
   std::map<std::uint32_t, char> block_of;
   std::map<char, std::uint32_t> slots;
-  std::set<std::uint32_t> loner;  // refused together with any other counter
+  std::set<std::uint32_t> loner;        // refused together with any other counter
   std::map<std::uint32_t, int> domain;  // counters of two different domains are refused together (0: any)
   int calls = 0;
 
@@ -78,12 +78,13 @@ TEST(PassPlacementTest, ALargeSetIsPlacedWithFewQuestions) {
   std::string error;
   std::size_t progress_calls = 0;
   std::size_t last_placed = 0;
-  auto placement = PlaceCountersInPasses(counters, library.Oracle(), &error, [&](std::size_t placed, std::size_t total) {
-    ++progress_calls;
-    EXPECT_GT(placed, last_placed);
-    EXPECT_EQ(total, 1000u);
-    last_placed = placed;
-  });
+  auto placement =
+      PlaceCountersInPasses(counters, library.Oracle(), &error, [&](std::size_t placed, std::size_t total) {
+        ++progress_calls;
+        EXPECT_GT(placed, last_placed);
+        EXPECT_EQ(total, 1000u);
+        last_placed = placed;
+      });
   ASSERT_TRUE(placement) << error;
   EXPECT_EQ(placement->library_passes, 20u);
   EXPECT_EQ(placement->placed_passes, 20u);
@@ -121,8 +122,8 @@ TEST(PassPlacementTest, ASetTheLibraryRefusesSplitsIntoAsFewSessionsAsItAllows) 
 }
 
 TEST(PassPlacementTest, EveryGroupIsASetTheLibraryCollectsInItsOwnPassCount) {
-  ModelLibrary library{{{0, 'a'}, {1, 'a'}, {2, 'a'}, {3, 'b'}, {4, 'b'}, {5, 'c'}},
-                       {{'a', 1}, {'b', 2}, {'c', 1}}, {}, {}};
+  ModelLibrary library{
+      {{0, 'a'}, {1, 'a'}, {2, 'a'}, {3, 'b'}, {4, 'b'}, {5, 'c'}}, {{'a', 1}, {'b', 2}, {'c', 1}}, {}, {}};
   std::string error;
   auto placement = PlaceCountersInPasses({0, 1, 2, 3, 4, 5}, library.Oracle(), &error);
   ASSERT_TRUE(placement) << error;

@@ -64,8 +64,8 @@ TEST_F(BackendFailureTest, SampleFailuresAreReturnedAndRecordNothing) {
   ASSERT_EQ(GpaGetSampleId(session, 0, &id), kGpaStatusOk);
   EXPECT_EQ(id, 5u);
   // Slot 0 is sample 5's: the failed begin did not take a slot.
-  EXPECT_EQ(Results(session, 5),
-            std::vector<GpaUInt64>{static_cast<GpaUInt64>(fake::FakeHardwareValue(0, 0) + fake::FakeHardwareValue(1, 0))});
+  EXPECT_EQ(Results(session, 5), std::vector<GpaUInt64>{static_cast<GpaUInt64>(fake::FakeHardwareValue(0, 0) +
+                                                                               fake::FakeHardwareValue(1, 0))});
 }
 
 TEST_F(BackendFailureTest, ContinuingAnEndedSampleFails) {

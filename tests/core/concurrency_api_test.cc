@@ -168,9 +168,8 @@ class BlockedReaderTest : public GpaApiTest {
   // Starts a GpaGetSampleResult of sample 0 that waits in the device until hold_reads is cleared.
   void StartBlockedReader(GpaSessionId session) {
     device_.hold_reads = true;
-    reader_ = std::thread([this, session] {
-      reader_status_ = GpaGetSampleResult(session, 0, sizeof reader_value_, &reader_value_);
-    });
+    reader_ = std::thread(
+        [this, session] { reader_status_ = GpaGetSampleResult(session, 0, sizeof reader_value_, &reader_value_); });
     ASSERT_TRUE(ReadsWaiting(device_, 1)) << "the reader never reached the device";
   }
 
@@ -250,7 +249,8 @@ TEST_F(BlockedReaderTest, DeletingTheSessionBeingReadWaitsForTheReaderAndStalesT
   });
   // The id is stale as soon as the delete took it out, while the session object waits for its reader.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (GpaIsSessionComplete(session) != kGpaStatusErrorSessionNotFound && std::chrono::steady_clock::now() < give_up) {
+  while (GpaIsSessionComplete(session) != kGpaStatusErrorSessionNotFound &&
+         std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   EXPECT_EQ(GpaIsSessionComplete(session), kGpaStatusErrorSessionNotFound);
@@ -270,7 +270,8 @@ TEST_F(BlockedReaderTest, ClosingTheContextBeingReadWaitsForTheReader) {
   StartBlockedReader(session);
   std::thread closer([&] { EXPECT_EQ(GpaCloseContext(context_), kGpaStatusOk); });
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (GpaIsSessionComplete(session) != kGpaStatusErrorSessionNotFound && std::chrono::steady_clock::now() < give_up) {
+  while (GpaIsSessionComplete(session) != kGpaStatusErrorSessionNotFound &&
+         std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   EXPECT_EQ(device_.sessions_alive.load(), 1);

@@ -199,16 +199,14 @@ class FakeSession : public BackendSession {
     if (slot >= ended.size()) ended.resize(slot + 1, 0);
     ended[slot] = 1;
   }
-  bool WasEnded(GpaUInt32 pass, SampleSlot slot) const {
-    return slot < ended_[pass].size() && ended_[pass][slot] != 0;
-  }
+  bool WasEnded(GpaUInt32 pass, SampleSlot slot) const { return slot < ended_[pass].size() && ended_[pass][slot] != 0; }
 
   FakeDevice& device_;
   std::vector<HardwareCounterIndex> counters_;
   std::vector<GpaUInt32> pass_of_;
-  std::vector<std::vector<std::uint8_t>> ended_;              // [pass][slot]
+  std::vector<std::vector<std::uint8_t>> ended_;  // [pass][slot]
   std::size_t slots_seen_ = 0;
-  std::vector<std::map<SampleSlot, SampleSlot>> copies_;      // [pass]: primary slot -> secondary slot
+  std::vector<std::map<SampleSlot, SampleSlot>> copies_;  // [pass]: primary slot -> secondary slot
   bool streaming_;
   int stream_state_ = 0;  // 0 not begun, 1 streaming, 2 stopped
   std::uint64_t interval_ns_ = 0;

@@ -36,20 +36,20 @@ inline constexpr std::uint64_t kStreamBeginNs = 1'000'000;
 
 struct FakeDevice {
   // Configuration, read when the context opens / the session begins.
-  std::uint32_t block_limit = 8;       // counters of one block collected per pass (>= 1)
-  bool supports_continue = true;       // ContinueSample
-  bool supports_secondary = true;      // CopySecondarySamples
+  std::uint32_t block_limit = 8;         // counters of one block collected per pass (>= 1)
+  bool supports_continue = true;         // ContinueSample
+  bool supports_secondary = true;        // CopySecondarySamples
   GpaStatus open_status = kGpaStatusOk;  // what OpenContext returns
   GpaContextSampleTypeFlags sample_types = kGpaContextSampleTypeDiscreteCounter;
-  GpaStatus read_status = kGpaStatusOk;  // what ReadResults returns
+  GpaStatus read_status = kGpaStatusOk;           // what ReadResults returns
   GpaStatus begin_session_status = kGpaStatusOk;  // what BackendSession::Begin returns
   GpaStatus end_session_status = kGpaStatusOk;    // what BackendSession::End returns
   GpaStatus command_list_status = kGpaStatusOk;   // what BeginCommandList / EndCommandList return
   GpaStatus sample_status = kGpaStatusOk;         // what BeginSample / EndSample return
-  bool throw_in_open = false;            // OpenContext throws std::runtime_error
-  bool throw_in_samples = false;         // BeginSample throws std::bad_alloc
-  // The execution resources GPA 4's device-limit queries report (0: the device does not say). tests/python/fake_device.py
-  // mirrors this struct field for field: change both.
+  bool throw_in_open = false;                     // OpenContext throws std::runtime_error
+  bool throw_in_samples = false;                  // BeginSample throws std::bad_alloc
+  // The execution resources GPA 4's device-limit queries report (0: the device does not say).
+  // tests/python/fake_device.py mirrors this struct field for field: change both.
   std::uint32_t compute_units = 0;
   std::uint32_t simds = 0;
   std::uint32_t waves_per_simd = 0;

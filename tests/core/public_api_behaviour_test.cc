@@ -273,7 +273,8 @@ TEST_P(PublicApiTest, ContinuingAndCopyingSamplesAreNotSupportedWithoutCommandLi
   for (GpaUInt32 count : {0u, 1u, 0x7FFFFFFFu}) {
     GpaUInt32* ids = count == 1 ? &new_ids : nullptr;
     EXPECT_EQ(gpa_->GpaCopySecondarySamples(nullptr, nullptr, count, ids), ListStatus(kGpaStatusErrorNullPointer));
-    EXPECT_EQ(gpa_->GpaCopySecondarySamples(nullptr, bad_secondary_, count, ids), ListStatus(kGpaStatusErrorNullPointer));
+    EXPECT_EQ(gpa_->GpaCopySecondarySamples(nullptr, bad_secondary_, count, ids),
+              ListStatus(kGpaStatusErrorNullPointer));
     EXPECT_EQ(gpa_->GpaCopySecondarySamples(bad_list_, nullptr, count, ids),
               ListStatus(kGpaStatusErrorCommandListNotFound));
     EXPECT_EQ(gpa_->GpaCopySecondarySamples(bad_list_, bad_list_, count, ids),

@@ -43,7 +43,8 @@ class ResultsTest : public GpaApiTest {
         ASSERT_EQ(GpaGetCounterDataType(context_, index, &type), kGpaStatusOk);
         const double expected = ExpectedValue(name, slot);
         if (type == kGpaDataTypeUint64) {
-          EXPECT_EQ(values[e], static_cast<GpaUInt64>(std::llround(expected))) << name << " sample " << sample_ids[slot];
+          EXPECT_EQ(values[e], static_cast<GpaUInt64>(std::llround(expected)))
+              << name << " sample " << sample_ids[slot];
         } else {
           EXPECT_DOUBLE_EQ(AsDouble(values[e]), expected) << name << " sample " << sample_ids[slot];
         }
@@ -53,8 +54,8 @@ class ResultsTest : public GpaApiTest {
 };
 
 TEST_F(ResultsTest, EveryDerivedCounterIsEvaluatedFromTheHardwareValues) {
-  GpaSessionId session = BegunSession({"FakeTotalWork", "FakeBusyPercent", "FakeBytesPerItem", "FakeTimeMs",
-                                       "FakeScaledBytes", "FakeNegative"});
+  GpaSessionId session = BegunSession(
+      {"FakeTotalWork", "FakeBusyPercent", "FakeBytesPerItem", "FakeTimeMs", "FakeScaledBytes", "FakeNegative"});
   ASSERT_EQ(PassCount(session), 1u);
   const std::vector<GpaUInt32> ids = {0, 1, 2, 3};
   RecordAllPasses(session, ids);

@@ -266,9 +266,11 @@ TEST_F(SecondarySamplesTest, CopyRejectsNullAndUnknownLists) {
   EXPECT_EQ(GpaCopySecondarySamples(primary, nullptr, 1, ids), kGpaStatusErrorNullPointer);
   EXPECT_THAT(ErrorLog::Last(), HasSubstr("primary_command_list_id"));
   EXPECT_EQ(GpaCopySecondarySamples(primary, primary, 1, nullptr), kGpaStatusErrorNullPointer);
-  EXPECT_EQ(GpaCopySecondarySamples(GarbageId<GpaCommandListId>(), primary, 1, ids), kGpaStatusErrorCommandListNotFound);
+  EXPECT_EQ(GpaCopySecondarySamples(GarbageId<GpaCommandListId>(), primary, 1, ids),
+            kGpaStatusErrorCommandListNotFound);
   EXPECT_THAT(ErrorLog::Last(), HasSubstr("secondary_command_list_id"));
-  EXPECT_EQ(GpaCopySecondarySamples(primary, GarbageId<GpaCommandListId>(), 1, ids), kGpaStatusErrorCommandListNotFound);
+  EXPECT_EQ(GpaCopySecondarySamples(primary, GarbageId<GpaCommandListId>(), 1, ids),
+            kGpaStatusErrorCommandListNotFound);
   EXPECT_THAT(ErrorLog::Last(), HasSubstr("primary_command_list_id"));
 }
 

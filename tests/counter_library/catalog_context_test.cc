@@ -80,16 +80,19 @@ TEST_P(CatalogContextTest, AnySetIsOnePassHoldingEveryHardwareCounterBehindIt) {
   EXPECT_EQ(passes, 1u);
 
   GpaUInt32 pass_count = 0;
-  ASSERT_EQ(lib_.GpaCounterLibGetCountersByPass(context, count, all.data(), &pass_count, nullptr, nullptr), kGpaStatusOk);
+  ASSERT_EQ(lib_.GpaCounterLibGetCountersByPass(context, count, all.data(), &pass_count, nullptr, nullptr),
+            kGpaStatusOk);
   ASSERT_EQ(pass_count, 1u);
   GpaUInt32 in_pass = 0;
-  ASSERT_EQ(lib_.GpaCounterLibGetCountersByPass(context, count, all.data(), &pass_count, &in_pass, nullptr), kGpaStatusOk);
+  ASSERT_EQ(lib_.GpaCounterLibGetCountersByPass(context, count, all.data(), &pass_count, &in_pass, nullptr),
+            kGpaStatusOk);
   std::vector<GpaUInt32> indices(in_pass);
   GpaPassCounter pass{};  // the caller names the pass and the room it gives, as AMD's clients do
   pass.pass_index = 0;
   pass.counter_count = in_pass;
   pass.counter_indices = indices.data();
-  ASSERT_EQ(lib_.GpaCounterLibGetCountersByPass(context, count, all.data(), &pass_count, &in_pass, &pass), kGpaStatusOk);
+  ASSERT_EQ(lib_.GpaCounterLibGetCountersByPass(context, count, all.data(), &pass_count, &in_pass, &pass),
+            kGpaStatusOk);
   EXPECT_EQ(pass.pass_index, 0u);
   EXPECT_EQ(pass.counter_count, in_pass);
 
@@ -110,9 +113,11 @@ TEST_P(CatalogContextTest, AnySetIsOnePassHoldingEveryHardwareCounterBehindIt) {
 
 TEST_P(CatalogContextTest, HardwareCountersAreExposedAfterTheDerivedOnesWhenEnabled) {
   GpaCounterContext derived_only = Open(GetParam().api, Device(0x8086, 0x56A0));
-  GpaCounterContext with_hardware = Open(GetParam().api, Device(0x8086, 0x56A0), kGpaOpenContextEnableHardwareCountersBit);
-  GpaCounterContext hardware_only = Open(GetParam().api, Device(0x8086, 0x56A0),
-                                         kGpaOpenContextEnableHardwareCountersBit | kGpaOpenContextHideDerivedCountersBit);
+  GpaCounterContext with_hardware =
+      Open(GetParam().api, Device(0x8086, 0x56A0), kGpaOpenContextEnableHardwareCountersBit);
+  GpaCounterContext hardware_only =
+      Open(GetParam().api, Device(0x8086, 0x56A0),
+           kGpaOpenContextEnableHardwareCountersBit | kGpaOpenContextHideDerivedCountersBit);
   ASSERT_NE(hardware_only, nullptr);
   const auto derived = Names(derived_only);
   const auto all = Names(with_hardware);
@@ -136,9 +141,12 @@ TEST_P(CatalogContextTest, HardwareCountersAreExposedAfterTheDerivedOnesWhenEnab
 }
 
 INSTANTIATE_TEST_SUITE_P(Apis, CatalogContextTest,
-                         ::testing::Values(CatalogCase{kGpaApiVulkan, "vulkan.json"}, CatalogCase{kGpaApiOpengl, "opengl.json"},
+                         ::testing::Values(CatalogCase{kGpaApiVulkan, "vulkan.json"},
+                                           CatalogCase{kGpaApiOpengl, "opengl.json"},
                                            CatalogCase{kGpaApiOpencl, "opencl.json"}),
-                         [](const auto& info) { return std::string(info.param.file).substr(0, std::strlen(info.param.file) - 5); });
+                         [](const auto& info) {
+                           return std::string(info.param.file).substr(0, std::strlen(info.param.file) - 5);
+                         });
 
 TEST_F(CounterLibraryTest, VulkanVertexReuseNamesItsTwoStatisticsAndFollowsItsFormula) {
   GpaCounterContext context = Open(kGpaApiVulkan, Device(0x1002, 0x744C), kGpaOpenContextEnableHardwareCountersBit);

@@ -77,7 +77,8 @@ TEST_F(CounterLibraryErrorTest, VersionNeedsEveryOutput) {
   GpaUInt32 major = 0, minor = 0, build = 0, update = 0;
   ASSERT_EQ(lib_.GpaCounterLibGetVersion(&major, &minor, &build, &update), kGpaStatusOk);
   EXPECT_EQ(major, 3u);
-  ExpectRefused(lib_.GpaCounterLibGetVersion(&major, &minor, nullptr, &update), kGpaStatusErrorNullPointer, "build_number");
+  ExpectRefused(lib_.GpaCounterLibGetVersion(&major, &minor, nullptr, &update), kGpaStatusErrorNullPointer,
+                "build_number");
 }
 
 TEST_F(CounterLibraryErrorTest, OpenRefusesWhatItCannotServe) {
@@ -85,12 +86,13 @@ TEST_F(CounterLibraryErrorTest, OpenRefusesWhatItCannotServe) {
   const GpaCounterContextHardwareInfo amd = Device(0x1002, 0x744C);
   ExpectRefused(lib_.GpaCounterLibOpenCounterContext(kGpaApiVulkan, amd, 0, 1, nullptr), kGpaStatusErrorNullPointer,
                 "gpa_virtual_context");
-  ExpectRefused(lib_.GpaCounterLibOpenCounterContext(kGpaApiVulkan, amd, 0, 0, &context), kGpaStatusErrorInvalidParameter,
-                "generate_asic_specific_counters must be 1");
-  ExpectRefused(lib_.GpaCounterLibOpenCounterContext(kGpaApiVulkan, amd, kGpaOpenContextHideDerivedCountersBit, 1, &context),
-                kGpaStatusErrorInvalidParameter, "no counter would be exposed");
-  ExpectRefused(lib_.GpaCounterLibOpenCounterContext(kGpaApiDirectx12, amd, 0, 1, &context), kGpaStatusErrorApiNotSupported,
-                "DirectX");
+  ExpectRefused(lib_.GpaCounterLibOpenCounterContext(kGpaApiVulkan, amd, 0, 0, &context),
+                kGpaStatusErrorInvalidParameter, "generate_asic_specific_counters must be 1");
+  ExpectRefused(
+      lib_.GpaCounterLibOpenCounterContext(kGpaApiVulkan, amd, kGpaOpenContextHideDerivedCountersBit, 1, &context),
+      kGpaStatusErrorInvalidParameter, "no counter would be exposed");
+  ExpectRefused(lib_.GpaCounterLibOpenCounterContext(kGpaApiDirectx12, amd, 0, 1, &context),
+                kGpaStatusErrorApiNotSupported, "DirectX");
   ExpectRefused(lib_.GpaCounterLibOpenCounterContext(static_cast<GpaApiType>(kGpaApiCuda), amd, 0, 1, &context),
                 kGpaStatusErrorHardwareNotSupported, "vendor_id 0x10DE");
   ExpectRefused(lib_.GpaCounterLibOpenCounterContext(static_cast<GpaApiType>(kGpaApiCuda), Device(0x10DE, 0x1234), 0, 1,
@@ -177,22 +179,29 @@ TEST_F(CounterLibraryErrorTest, PerCounterQueriesCheckIndexAndOutput) {
   GpaUuid uuid{};
   GpaCounterSampleType sample_type{};
   const GpaCounterInfo* info = nullptr;
-  ExpectRefused(lib_.GpaCounterLibGetCounterName(context_, count_, &text), kGpaStatusErrorIndexOutOfRange, "gpa_counter_index");
-  ExpectRefused(lib_.GpaCounterLibGetCounterGroup(context_, count_, &text), kGpaStatusErrorIndexOutOfRange, "gpa_counter_index");
+  ExpectRefused(lib_.GpaCounterLibGetCounterName(context_, count_, &text), kGpaStatusErrorIndexOutOfRange,
+                "gpa_counter_index");
+  ExpectRefused(lib_.GpaCounterLibGetCounterGroup(context_, count_, &text), kGpaStatusErrorIndexOutOfRange,
+                "gpa_counter_index");
   ExpectRefused(lib_.GpaCounterLibGetCounterDescription(context_, count_ + 5, &text), kGpaStatusErrorIndexOutOfRange,
                 "gpa_counter_index");
   ExpectRefused(lib_.GpaCounterLibGetCounterDataType(context_, count_, &type), kGpaStatusErrorIndexOutOfRange, ">=");
   ExpectRefused(lib_.GpaCounterLibGetCounterUsageType(context_, count_, &usage), kGpaStatusErrorIndexOutOfRange, ">=");
   ExpectRefused(lib_.GpaCounterLibGetCounterUuid(context_, count_, &uuid), kGpaStatusErrorIndexOutOfRange, ">=");
-  ExpectRefused(lib_.GpaCounterLibGetCounterSampleType(context_, count_, &sample_type), kGpaStatusErrorIndexOutOfRange, ">=");
-  ExpectRefused(lib_.GpaCounterLibGetCounterInfo(context_, count_, &info), kGpaStatusErrorFailed, ">=");  // AMD's status
+  ExpectRefused(lib_.GpaCounterLibGetCounterSampleType(context_, count_, &sample_type), kGpaStatusErrorIndexOutOfRange,
+                ">=");
+  ExpectRefused(lib_.GpaCounterLibGetCounterInfo(context_, count_, &info), kGpaStatusErrorFailed,
+                ">=");  // AMD's status
 
   ExpectRefused(lib_.GpaCounterLibGetCounterName(context_, 0, nullptr), kGpaStatusErrorNullPointer, "gpa_counter_name");
-  ExpectRefused(lib_.GpaCounterLibGetCounterGroup(context_, 0, nullptr), kGpaStatusErrorNullPointer, "gpa_counter_group");
+  ExpectRefused(lib_.GpaCounterLibGetCounterGroup(context_, 0, nullptr), kGpaStatusErrorNullPointer,
+                "gpa_counter_group");
   ExpectRefused(lib_.GpaCounterLibGetCounterDescription(context_, 0, nullptr), kGpaStatusErrorNullPointer,
                 "gpa_counter_description");
-  ExpectRefused(lib_.GpaCounterLibGetCounterDataType(context_, 0, nullptr), kGpaStatusErrorNullPointer, "gpa_counter_data_type");
-  ExpectRefused(lib_.GpaCounterLibGetCounterUsageType(context_, 0, nullptr), kGpaStatusErrorNullPointer, "gpa_counter_usage_type");
+  ExpectRefused(lib_.GpaCounterLibGetCounterDataType(context_, 0, nullptr), kGpaStatusErrorNullPointer,
+                "gpa_counter_data_type");
+  ExpectRefused(lib_.GpaCounterLibGetCounterUsageType(context_, 0, nullptr), kGpaStatusErrorNullPointer,
+                "gpa_counter_usage_type");
   ExpectRefused(lib_.GpaCounterLibGetCounterUuid(context_, 0, nullptr), kGpaStatusErrorNullPointer, "gpa_counter_uuid");
   ExpectRefused(lib_.GpaCounterLibGetCounterSampleType(context_, 0, nullptr), kGpaStatusErrorNullPointer,
                 "gpa_counter_sample_type");
@@ -204,9 +213,12 @@ TEST_F(CounterLibraryErrorTest, CounterIndexLookupsThatFindNothing) {
   GpaCounterParam param{};
   param.is_derived_counter = true;
   param.derived_counter_name = "NoSuchCounter";
-  ExpectRefused(lib_.GpaCounterLibGetCounterIndex(context_, &param, &index), kGpaStatusErrorCounterNotFound, "NoSuchCounter");
-  ExpectRefused(lib_.GpaCounterLibGetCounterIndex(context_, nullptr, &index), kGpaStatusErrorNullPointer, "gpa_counter_info");
-  ExpectRefused(lib_.GpaCounterLibGetCounterIndex(context_, &param, nullptr), kGpaStatusErrorNullPointer, "gpa_counter_index");
+  ExpectRefused(lib_.GpaCounterLibGetCounterIndex(context_, &param, &index), kGpaStatusErrorCounterNotFound,
+                "NoSuchCounter");
+  ExpectRefused(lib_.GpaCounterLibGetCounterIndex(context_, nullptr, &index), kGpaStatusErrorNullPointer,
+                "gpa_counter_info");
+  ExpectRefused(lib_.GpaCounterLibGetCounterIndex(context_, &param, nullptr), kGpaStatusErrorNullPointer,
+                "gpa_counter_index");
   param.derived_counter_name = nullptr;
   ExpectRefused(lib_.GpaCounterLibGetCounterIndex(context_, &param, &index), kGpaStatusErrorNullPointer,
                 "derived_counter_name");
@@ -230,33 +242,36 @@ TEST_F(CounterLibraryErrorTest, DerivedResultNeedsOneValuePerHardwareCounter) {
   const GpaUInt64 values[3] = {1, 2, 3};
   double result = 0;
   // AMD's statuses: Failed for a count that does not match and for an index that is no counter.
-  ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, reuse, values, 3, &result), kGpaStatusErrorFailed,
-                "gpa_hw_counter_result_count 3");
+  ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, reuse, values, 3, &result),
+                kGpaStatusErrorFailed, "gpa_hw_counter_result_count 3");
   ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, reuse, values, 0, &result),
                 kGpaStatusErrorInvalidParameter, "gpa_hw_counter_result_count is 0");
-  ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, reuse, nullptr, 2, &result), kGpaStatusErrorNullPointer,
-                "gpa_hw_counter_result");
-  ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, reuse, values, 2, nullptr), kGpaStatusErrorNullPointer,
-                "gpa_derived_counter_result");
-  ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, count_, values, 2, &result), kGpaStatusErrorFailed,
-                "gpa_derived_counter_index");
+  ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, reuse, nullptr, 2, &result),
+                kGpaStatusErrorNullPointer, "gpa_hw_counter_result");
+  ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, reuse, values, 2, nullptr),
+                kGpaStatusErrorNullPointer, "gpa_derived_counter_result");
+  ExpectRefused(lib_.GpaCounterLibComputeDerivedCounterResult(context_, count_, values, 2, &result),
+                kGpaStatusErrorFailed, "gpa_derived_counter_index");
 }
 
 TEST_F(CounterLibraryErrorTest, PassQueriesCheckTheirIndicesAndBuffers) {
   GpaUInt32 passes = 0;
   const GpaUInt32 bad[] = {0, count_};
-  ExpectRefused(lib_.GpaCounterLibGetPassCount(context_, nullptr, 2, &passes), kGpaStatusErrorNullPointer, "gpa_counter_indices");
+  ExpectRefused(lib_.GpaCounterLibGetPassCount(context_, nullptr, 2, &passes), kGpaStatusErrorNullPointer,
+                "gpa_counter_indices");
   ExpectRefused(lib_.GpaCounterLibGetPassCount(context_, bad, 2, &passes), kGpaStatusErrorIndexOutOfRange,
                 "gpa_counter_indices[1]");
-  ExpectRefused(lib_.GpaCounterLibGetPassCount(context_, bad, 1, nullptr), kGpaStatusErrorNullPointer, "number_of_pass_req");
-  ExpectRefused(lib_.GpaCounterLibGetPassCount(context_, nullptr, 0, &passes), kGpaStatusErrorNullPointer, "gpa_counter_indices");
+  ExpectRefused(lib_.GpaCounterLibGetPassCount(context_, bad, 1, nullptr), kGpaStatusErrorNullPointer,
+                "number_of_pass_req");
+  ExpectRefused(lib_.GpaCounterLibGetPassCount(context_, nullptr, 0, &passes), kGpaStatusErrorNullPointer,
+                "gpa_counter_indices");
   ExpectRefused(lib_.GpaCounterLibGetPassCount(context_, bad, 0, &passes), kGpaStatusErrorInvalidParameter,
                 "gpa_counter_count is 0");
 
   GpaUInt32 pass_count = 0;
   GpaUInt32 per_pass[1] = {};
-  ExpectRefused(lib_.GpaCounterLibGetCountersByPass(context_, 1, bad, nullptr, nullptr, nullptr), kGpaStatusErrorNullPointer,
-                "pass_count");
+  ExpectRefused(lib_.GpaCounterLibGetCountersByPass(context_, 1, bad, nullptr, nullptr, nullptr),
+                kGpaStatusErrorNullPointer, "pass_count");
   ExpectRefused(lib_.GpaCounterLibGetCountersByPass(context_, 2, bad, &pass_count, nullptr, nullptr),
                 kGpaStatusErrorIndexOutOfRange, "gpa_counter_indices[1]");
   ExpectRefused(lib_.GpaCounterLibGetCountersByPass(context_, 0, bad, &pass_count, nullptr, nullptr),

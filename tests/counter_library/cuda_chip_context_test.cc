@@ -160,8 +160,8 @@ TEST_P(CudaChipContextTest, PassCountsEqualTheLiveLibrarysForTheSameSets) {
 }
 
 TEST_P(CudaChipContextTest, GpuBusyIsItsFormulaOverTwoCuptiMetrics) {
-  GpaCounterContext with_hardware =
-      Open(static_cast<GpaApiType>(kGpaApiCuda), Device(0x10DE, GetParam().device_id), kGpaOpenContextEnableHardwareCountersBit);
+  GpaCounterContext with_hardware = Open(static_cast<GpaApiType>(kGpaApiCuda), Device(0x10DE, GetParam().device_id),
+                                         kGpaOpenContextEnableHardwareCountersBit);
   ASSERT_NE(with_hardware, nullptr);
   const GpaUInt32 busy = IndexOf(with_hardware, "GPUBusy");
   // max(min(gr__cycles_active.avg / gr__cycles_elapsed.avg * 100, 100), 0); CUPTI's .avg values are float64

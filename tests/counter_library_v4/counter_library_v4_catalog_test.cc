@@ -135,6 +135,37 @@ TEST_F(CatalogV4Test, VertexReuseAndPixelsPerPrimitiveAreTheirFormulasOverTheVal
   EXPECT_DOUBLE_EQ(result, 3.0);
 }
 
+TEST_F(CatalogV4Test, AMaliG1sCountersAndItsAttributesReachTheV4TableToo) {
+  // Arm's vendor id and a Mali-G1-Ultra's product id, with 12 shader cores and 2 L2 slices as attributes (GPA 4's
+  // enum and OpenGPA's extension values, which mean the same in both sets): the 124 derived counters of Arm's
+  // reference beside the API's own, on Vulkan and OpenGL (docs/arm-mali.md).
+  GpaHardwareAttribute attributes[] = {{kGpaHardwareAttributeNumComputeUnits, 12},
+                                       {kGpaHardwareAttributeL2SliceCount, 2}};
+  GpaCounterContextHardwareInfo g1 = Device(0x13B5, 0xE800);
+  g1.gpa_hardware_attributes = attributes;
+  g1.gpa_hardware_attribute_count = 2;
+  for (GpaApiType api : {kGpaApiVulkan, kGpaApiOpengl}) {
+    const std::vector<std::string> api_only = Names(Open(api, Device(0x1002, 0x744C)));
+    EXPECT_EQ(Names(Open(api, g1)).size(), api_only.size() + 124) << api;
+  }
+  GpaCounterContext context = Open(kGpaApiVulkan, g1, kGpaOpenContextEnableHardwareCountersBit);
+  ASSERT_NE(context, nullptr);
+  // "Shader core clock ratio": 6000 active cycles summed over the 12 cores = 500 per core, of 1000 GPU active
+  // cycles = 50 %.
+  const GpaUInt32 any_util = IndexOf(context, "MaliAnyUtil");
+  std::vector<GpaUInt64> values = ValuesFor(context, any_util, {{"MaliAnyActiveCy", 6000}, {"MaliGPUActiveCy", 1000}});
+  double result = -1;
+  ASSERT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context, any_util, values.data(), 2, &result), kGpaStatusOk)
+      << Errors();
+  EXPECT_DOUBLE_EQ(result, 50.0);
+  // "Read stall rate": 300 stall cycles over 2 slices = 150 of 1000 GPU active cycles = 15 %.
+  const GpaUInt32 stall_rate = IndexOf(context, "MaliExtBusRdStallRate");
+  values = ValuesFor(context, stall_rate, {{"MaliExtBusRdStallCy", 300}, {"MaliGPUActiveCy", 1000}});
+  ASSERT_EQ(lib_.GpaCounterLibComputeDerivedCounterResult(context, stall_rate, values.data(), 2, &result),
+            kGpaStatusOk);
+  EXPECT_DOUBLE_EQ(result, 15.0);
+}
+
 TEST_F(CatalogV4Test, SpmResultsAreEachCountersFormulaAtEachTimestampFrom16BitValues) {
   GpaCounterContext context = Open(kGpaApiOpengl, Device(0x1002, 0x744C), kGpaOpenContextEnableHardwareCountersBit);
   ASSERT_NE(context, nullptr);

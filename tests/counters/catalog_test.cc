@@ -17,7 +17,7 @@ std::string CatalogError(const std::string& json) {
 // A valid counter entry with one field replaced (or removed when `value` is empty).
 std::string CounterWith(const std::string& field, const std::string& value) {
   const std::pair<const char*, const char*> fields[] = {
-      {"name", R"("GPUBusy")"},  {"group", R"("Timing")"},      {"description", R"("Busy %")"},
+      {"name", R"("GPUBusy")"}, {"group", R"("Timing")"},     {"description", R"("Busy %")"},
       {"type", R"("float64")"}, {"usage", R"("percentage")"}, {"formula", R"("a / b * 100")"}};
   std::string entry = "{";
   for (const auto& [name, default_value] : fields) {
@@ -73,9 +73,9 @@ TEST(CatalogTest, TypeAndUsageNamesMapToGpaEnums) {
   EXPECT_FALSE(ParseDataType("double", &type));
 
   const std::pair<const char*, GpaUsageType> usages[] = {
-      {"ratio", kGpaUsageTypeRatio},       {"percentage", kGpaUsageTypePercentage},
-      {"cycles", kGpaUsageTypeCycles},     {"milliseconds", kGpaUsageTypeMilliseconds},
-      {"bytes", kGpaUsageTypeBytes},       {"items", kGpaUsageTypeItems},
+      {"ratio", kGpaUsageTypeRatio},         {"percentage", kGpaUsageTypePercentage},
+      {"cycles", kGpaUsageTypeCycles},       {"milliseconds", kGpaUsageTypeMilliseconds},
+      {"bytes", kGpaUsageTypeBytes},         {"items", kGpaUsageTypeItems},
       {"kilobytes", kGpaUsageTypeKilobytes}, {"nanoseconds", kGpaUsageTypeNanoseconds}};
   for (const auto& [name, expected] : usages) {
     GpaUsageType usage = kGpaUsageTypeLast;
@@ -116,7 +116,8 @@ TEST(CatalogTest, EveryCounterFieldIsRequired) {
 }
 
 TEST(CatalogTest, CounterFieldsMustBeNonEmptyStrings) {
-  EXPECT_EQ(CatalogError(CounterWith("group", "7")), "counters[0] (\"GPUBusy\"): field \"group\" must be a string, found 7");
+  EXPECT_EQ(CatalogError(CounterWith("group", "7")),
+            "counters[0] (\"GPUBusy\"): field \"group\" must be a string, found 7");
   EXPECT_EQ(CatalogError(CounterWith("formula", R"("")")), "counters[0] (\"GPUBusy\"): field \"formula\" is empty");
   EXPECT_EQ(CatalogError(CounterWith("name", R"("GPU Busy")")),
             "counters[0]: field \"name\": \"GPU Busy\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)");
@@ -171,6 +172,60 @@ TEST(CatalogTest, ErrorsCutLongValuesAndNames) {
   EXPECT_EQ(error.substr(error.size() - 5), ",...]") << error;
   error = CatalogError("{\"counters\": [\"" + long_text);  // unterminated: the parser's message is cut too
   EXPECT_LT(error.size(), 400u) << error;
+}
+
+// A catalog may declare the hardware counters its formulas read (catalogs/README.md: Arm's Mali G1, which no
+// backend reads).
+TEST(CatalogTest, DeclaredHardwareCountersAreReadWithEveryField) {
+  const char* json = R"({
+    "hardware_counters": [
+      {"name": "MaliGPUActiveCy", "group": "GPU Front-end", "description": "Cycles with work", "type": "uint64",
+       "usage": "cycles", "hardware_name": "GPU_ACTIVE", "comment": "why"},
+      {"name": "TIME_SPAN", "group": "Constants", "description": "Seconds", "type": "float64", "usage": "ratio"}
+    ],
+    "counters": []})";
+  Catalog catalog;
+  std::string error;
+  ASSERT_TRUE(ParseCatalog(json, &catalog, &error)) << error;
+  ASSERT_EQ(catalog.hardware_counters.size(), 2u);
+  const HardwareCounterDefinition& active = catalog.hardware_counters[0];
+  EXPECT_EQ(active.name, "MaliGPUActiveCy");
+  EXPECT_EQ(active.group, "GPU Front-end");
+  EXPECT_EQ(active.description, "Cycles with work");
+  EXPECT_EQ(active.data_type, kGpaDataTypeUint64);
+  EXPECT_EQ(active.usage, kGpaUsageTypeCycles);
+  EXPECT_EQ(active.hardware_name, "GPU_ACTIVE");
+  EXPECT_EQ(catalog.hardware_counters[1].data_type, kGpaDataTypeFloat64);
+  EXPECT_EQ(catalog.hardware_counters[1].usage, kGpaUsageTypeRatio);
+  EXPECT_EQ(catalog.hardware_counters[1].hardware_name, "");
+}
+
+TEST(CatalogTest, DeclaredHardwareCountersAreCheckedLikeCounters) {
+  EXPECT_EQ(CatalogError(R"({"hardware_counters": {}, "counters": []})"),
+            "catalog: \"hardware_counters\" must be an array, found object");
+  EXPECT_EQ(CatalogError(R"({"hardware_counters": [{"name": "A", "group": "G", "description": "d", "type": "uint64",
+                                                    "usage": "items", "formula": "x"}], "counters": []})"),
+            "hardware_counters[0]: unknown field \"formula\"");
+  EXPECT_EQ(CatalogError(R"({"hardware_counters": [{"name": "A", "group": "G", "description": "d", "type": "uint64"}],
+                             "counters": []})"),
+            "hardware_counters[0] (\"A\"): missing field \"usage\"");
+  EXPECT_EQ(CatalogError(R"({"hardware_counters": [{"name": "A B", "group": "G", "description": "d", "type": "uint64",
+                                                    "usage": "items"}], "counters": []})"),
+            "hardware_counters[0]: field \"name\": \"A B\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)");
+  EXPECT_EQ(CatalogError(R"({"hardware_counters": [{"name": "A", "group": "G", "description": "d", "type": "int",
+                                                    "usage": "items"}], "counters": []})"),
+            "hardware_counters[0] (\"A\"): field \"type\": unknown type \"int\" (expected one of float64, uint64)");
+  EXPECT_EQ(CatalogError(R"({"hardware_counters": [{"name": "A", "group": "G", "description": "d", "type": "uint64",
+                                                    "usage": "items", "hardware_name": ""}], "counters": []})"),
+            "hardware_counters[0] (\"A\"): field \"hardware_name\" is empty");
+}
+
+TEST(CatalogTest, ADeclaredHardwareCounterNameMeansOneInput) {
+  EXPECT_EQ(CatalogError(R"({"hardware_counters": [
+      {"name": "A", "group": "G", "description": "d", "type": "uint64", "usage": "items"},
+      {"name": "B", "group": "G", "description": "d", "type": "uint64", "usage": "items"},
+      {"name": "A", "group": "H", "description": "e", "type": "float64", "usage": "ratio"}], "counters": []})"),
+            "hardware_counters[2]: \"A\" is already hardware_counters[0]");
 }
 
 TEST(CatalogTest, NullOutputIsAnErrorNotACrash) {

@@ -76,7 +76,8 @@ TEST_F(CounterSetTest, DerivedCountersComeFirstInCatalogOrderThenHardware) {
   CounterSet set;
   std::string error;
   ASSERT_TRUE(CounterSet::Build(Hardware(), {catalog}, {}, true, &set, &error)) << error;
-  EXPECT_EQ(Names(set), (std::vector<std::string>{"GPUTime", "GPUBusy", "start", "end", "busy_cycles", "total_cycles"}));
+  EXPECT_EQ(Names(set),
+            (std::vector<std::string>{"GPUTime", "GPUBusy", "start", "end", "busy_cycles", "total_cycles"}));
   EXPECT_FALSE(set.at(0).is_hardware);
   EXPECT_EQ(set.at(0).usage, kGpaUsageTypeNanoseconds);
   EXPECT_EQ(set.at(0).description, "about GPUTime");
@@ -110,23 +111,26 @@ TEST_F(CounterSetTest, FormulasReadHardwareCountersByIndex) {
 }
 
 TEST_F(CounterSetTest, CounterNamingAnAbsentHardwareCounterIsHiddenAndLogged) {
-  const std::string catalog = CatalogOf({Counter("DramBytes", "dram__bytes_read.sum + dram__bytes_write.sum"),
-                                         Counter("GPUTime", "end - start")});
+  const std::string catalog = CatalogOf(
+      {Counter("DramBytes", "dram__bytes_read.sum + dram__bytes_write.sum"), Counter("GPUTime", "end - start")});
   CounterSet set;
   std::string error;
   ASSERT_TRUE(CounterSet::Build(Hardware(), {catalog}, {}, false, &set, &error)) << error;
   EXPECT_EQ(Names(set), (std::vector<std::string>{"GPUTime"}));
   EXPECT_FALSE(set.Find("DramBytes").has_value());
-  EXPECT_TRUE(LogContains("counter \"DramBytes\" is hidden: its formula names dram__bytes_read.sum, "
-                          "dram__bytes_write.sum which this device lacks"));
+  EXPECT_TRUE(
+      LogContains("counter \"DramBytes\" is hidden: its formula names dram__bytes_read.sum, "
+                  "dram__bytes_write.sum which this device lacks"));
 }
 
 TEST_F(CounterSetTest, MalformedFormulaIsAnErrorEvenWhenItAlsoNamesAnAbsentCounter) {
   CounterSet set;
   std::string error;
-  EXPECT_FALSE(CounterSet::Build(Hardware(), {CatalogOf({Counter("Bad", "missing_counter + ")})}, {}, false, &set, &error));
-  EXPECT_EQ(error, "catalog 0, counters[0] (\"Bad\"): formula \"missing_counter + \": column 19: expected a number, "
-                   "a name, '-' or '(', found the end of the formula");
+  EXPECT_FALSE(
+      CounterSet::Build(Hardware(), {CatalogOf({Counter("Bad", "missing_counter + ")})}, {}, false, &set, &error));
+  EXPECT_EQ(error,
+            "catalog 0, counters[0] (\"Bad\"): formula \"missing_counter + \": column 19: expected a number, "
+            "a name, '-' or '(', found the end of the formula");
 }
 
 TEST_F(CounterSetTest, MalformedCatalogIsAnErrorNamingTheCatalog) {
@@ -139,13 +143,13 @@ TEST_F(CounterSetTest, MalformedCatalogIsAnErrorNamingTheCatalog) {
 TEST_F(CounterSetTest, NamesResolveToHardwareThenCatalogConstantsThenBackendConstants) {
   // "start" is both a hardware counter and a constant: the hardware counter wins.
   // "WIDTH" is a catalog and a backend constant: the catalog's value wins.
-  const std::string catalog = CatalogOf(
-      {Counter("UsesStart", "start"), Counter("UsesWidth", "WIDTH"), Counter("UsesSmCount", "SM_COUNT")},
-      R"({"start": 5, "WIDTH": 4})");
+  const std::string catalog =
+      CatalogOf({Counter("UsesStart", "start"), Counter("UsesWidth", "WIDTH"), Counter("UsesSmCount", "SM_COUNT")},
+                R"({"start": 5, "WIDTH": 4})");
   CounterSet set;
   std::string error;
-  ASSERT_TRUE(CounterSet::Build(Hardware(), {catalog}, {{"WIDTH", 8}, {"SM_COUNT", 132}, {"start", 6}}, false, &set,
-                                &error))
+  ASSERT_TRUE(
+      CounterSet::Build(Hardware(), {catalog}, {{"WIDTH", 8}, {"SM_COUNT", 132}, {"start", 6}}, false, &set, &error))
       << error;
   const double raw[] = {1000, 0, 0, 0};
   EXPECT_DOUBLE_EQ(set.at(0).formula.Evaluate(raw), 1000.0);
@@ -178,8 +182,8 @@ TEST_F(CounterSetTest, FirstCounterOfANameWinsAndTheDuplicateIsLogged) {
 
 TEST_F(CounterSetTest, AHiddenDefinitionLetsALaterOneOfTheSameNameStand) {
   // The fallback pattern: the preferred formula first, a coarser one for devices that lack its inputs.
-  const std::string catalog =
-      CatalogOf({Counter("GPUBusy", "sm__cycles_active.avg / total_cycles"), Counter("GPUBusy", "busy_cycles / total_cycles")});
+  const std::string catalog = CatalogOf(
+      {Counter("GPUBusy", "sm__cycles_active.avg / total_cycles"), Counter("GPUBusy", "busy_cycles / total_cycles")});
   CounterSet set;
   std::string error;
   ASSERT_TRUE(CounterSet::Build(Hardware(), {catalog}, {}, false, &set, &error)) << error;
@@ -219,8 +223,9 @@ TEST_F(CounterSetTest, UuidsAreNameBasedVersion5AndStableAcrossBuilds) {
 }
 
 TEST_F(CounterSetTest, HardwareNeededIsTheSortedUnionOfInputs) {
-  const std::string catalog = CatalogOf({Counter("GPUTime", "end - start"), Counter("Busy", "busy_cycles / total_cycles"),
-                                         Counter("Mixed", "total_cycles + end")});
+  const std::string catalog =
+      CatalogOf({Counter("GPUTime", "end - start"), Counter("Busy", "busy_cycles / total_cycles"),
+                 Counter("Mixed", "total_cycles + end")});
   CounterSet set;
   std::string error;
   ASSERT_TRUE(CounterSet::Build(Hardware(), {catalog}, {}, true, &set, &error)) << error;

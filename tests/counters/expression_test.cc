@@ -173,13 +173,16 @@ TEST(ExpressionTest, ErrorsNameTheColumnAndTheToken) {
   EXPECT_EQ(ParseError("a b"), "formula \"a b\": column 3: expected an operator or the end of the formula, found 'b'");
   EXPECT_EQ(ParseError("a + foo"), "formula \"a + foo\": column 5: unknown name 'foo'");
   EXPECT_EQ(ParseError("a # b"), "formula \"a # b\": column 3: unexpected character '#'");
-  EXPECT_EQ(ParseError("(a + b"), "formula \"(a + b\": column 7: expected ')' to close the '(' at column 1, found the end of the formula");
-  EXPECT_EQ(ParseError("a * "), "formula \"a * \": column 5: expected a number, a name, '-' or '(', found the end of the formula");
+  EXPECT_EQ(ParseError("(a + b"),
+            "formula \"(a + b\": column 7: expected ')' to close the '(' at column 1, found the end of the formula");
+  EXPECT_EQ(ParseError("a * "),
+            "formula \"a * \": column 5: expected a number, a name, '-' or '(', found the end of the formula");
 }
 
 TEST(ExpressionTest, NonPrintableBytesAreReportedInHex) {
   EXPECT_EQ(ParseError("a \xc3\xa9"), "formula \"a \xc3\xa9\": column 3: unexpected byte 0xc3");
-  EXPECT_EQ(ParseError(std::string_view("a\0b", 3)), std::string("formula \"a\0b\": column 2: unexpected byte 0x00", 45));
+  EXPECT_EQ(ParseError(std::string_view("a\0b", 3)),
+            std::string("formula \"a\0b\": column 2: unexpected byte 0x00", 45));
 }
 
 TEST(ExpressionTest, EmptyFormulasAreRejected) {
@@ -244,9 +247,11 @@ TEST(ExpressionTest, LiteralsBelowTheSmallestDoubleReadAsZeroAndAboveTheLargestA
 
 TEST(ExpressionTest, FunctionCallsAreChecked) {
   EXPECT_EQ(ParseError("min(a)"), "formula \"min(a)\": column 1: min() needs at least 2 arguments, found 1");
-  EXPECT_EQ(ParseError("sqrt(a, b)"), "formula \"sqrt(a, b)\": column 1: unknown function 'sqrt' (only min, max and argmax exist)");
+  EXPECT_EQ(ParseError("sqrt(a, b)"),
+            "formula \"sqrt(a, b)\": column 1: unknown function 'sqrt' (only min, max and argmax exist)");
   EXPECT_EQ(ParseError("max(a, b"),
-            "formula \"max(a, b\": column 9: expected ',' or ')' in the arguments of max() at column 1, found the end of the formula");
+            "formula \"max(a, b\": column 9: expected ',' or ')' in the arguments of max() at column 1, found the end "
+            "of the formula");
   EXPECT_EQ(ParseError("max()"), "formula \"max()\": column 5: expected a number, a name, '-' or '(', found ')'");
   EXPECT_EQ(ParseError("max(a,)"), "formula \"max(a,)\": column 7: expected a number, a name, '-' or '(', found ')'");
 }
@@ -329,9 +334,7 @@ std::string Print(const Node& node) {
   };
   char number[64];
   switch (node.kind) {
-    case Node::Kind::kNumber:
-      std::snprintf(number, sizeof(number), "%.17g", node.number);
-      return number;
+    case Node::Kind::kNumber: std::snprintf(number, sizeof(number), "%.17g", node.number); return number;
     case Node::Kind::kInput: return std::string(1, static_cast<char>('a' + node.input));
     case Node::Kind::kConstant: return "PI";
     case Node::Kind::kNegate: return "-" + wrap(*node.children[0], Precedence(*node.children[0]) < 3);

@@ -132,13 +132,12 @@ TEST_F(MaliSeedFormulasTest, EveryLibGpuCountersDerivationParses) {
 
 TEST_F(MaliSeedFormulasTest, QueueUtilizationIsClampedToAPercentage) {
   // ((queued - stalled) / active) * 100, clamped to [0, 100].
-  EXPECT_DOUBLE_EQ(Evaluate("MaliCompQueueUtil", {{"MaliCompQueuedCy", 800},
-                                                  {"MaliCompQueueAssignStallCy", 200},
-                                                  {"MaliGPUActiveCy", 1000}}),
-                   60.0);
+  EXPECT_DOUBLE_EQ(
+      Evaluate("MaliCompQueueUtil",
+               {{"MaliCompQueuedCy", 800}, {"MaliCompQueueAssignStallCy", 200}, {"MaliGPUActiveCy", 1000}}),
+      60.0);
   EXPECT_DOUBLE_EQ(Evaluate("MaliCompQueueUtil", {{"MaliCompQueuedCy", 3000}, {"MaliGPUActiveCy", 1000}}), 100.0);
-  EXPECT_DOUBLE_EQ(Evaluate("MaliCompQueueUtil", {{"MaliCompQueueAssignStallCy", 50}, {"MaliGPUActiveCy", 1000}}),
-                   0.0);
+  EXPECT_DOUBLE_EQ(Evaluate("MaliCompQueueUtil", {{"MaliCompQueueAssignStallCy", 50}, {"MaliGPUActiveCy", 1000}}), 0.0);
   EXPECT_DOUBLE_EQ(Evaluate("MaliCompQueueUtil", {{"MaliCompQueuedCy", 10}}), 0.0);  // idle GPU: 0, not NaN
 }
 

@@ -48,30 +48,51 @@ std::map<std::string, Catalog> ParsedCatalogs() {
 // for the compute counters: FetchSize and WriteSize in kilobytes) and, for PSPixelsIn, GPA v2's table.
 // GPA defines every derived counter as float64.
 const std::map<std::string, GpaUsageType>& GpaUsages() {
-  static const std::map<std::string, GpaUsageType> usages{
-      {"GPUTime", kGpaUsageTypeNanoseconds},      {"ExecutionDuration", kGpaUsageTypeNanoseconds},
-      {"ExecutionStart", kGpaUsageTypeNanoseconds}, {"ExecutionEnd", kGpaUsageTypeNanoseconds},
-      {"GPUBusy", kGpaUsageTypePercentage},       {"GPUBusyCycles", kGpaUsageTypeCycles},
-      {"CSBusy", kGpaUsageTypePercentage},        {"CSBusyCycles", kGpaUsageTypeCycles},
-      {"CSTime", kGpaUsageTypeNanoseconds},       {"VSVerticesIn", kGpaUsageTypeItems},
-      {"HSPatches", kGpaUsageTypeItems},          {"DSVerticesIn", kGpaUsageTypeItems},
-      {"GSPrimsIn", kGpaUsageTypeItems},          {"PrimitivesIn", kGpaUsageTypeItems},
-      {"PSPixelsIn", kGpaUsageTypeItems},         {"CSThreadGroups", kGpaUsageTypeItems},
-      {"CSThreads", kGpaUsageTypeItems},          {"CSThreadGroupSize", kGpaUsageTypeItems},
-      {"Wavefronts", kGpaUsageTypeItems},         {"VALUInsts", kGpaUsageTypeItems},
-      {"SALUInsts", kGpaUsageTypeItems},          {"VFetchInsts", kGpaUsageTypeItems},
-      {"VWriteInsts", kGpaUsageTypeItems},        {"VALUUtilization", kGpaUsageTypePercentage},
-      {"VALUBusy", kGpaUsageTypePercentage},      {"SALUBusy", kGpaUsageTypePercentage},
-      {"LDSInsts", kGpaUsageTypeItems},           {"LDSBankConflict", kGpaUsageTypePercentage},
-      {"FlatVMemInsts", kGpaUsageTypeItems},      {"FlatLDSInsts", kGpaUsageTypeItems},
-      {"ALUStalledByLDS", kGpaUsageTypePercentage}, {"MemUnitStalled", kGpaUsageTypePercentage},
-      {"FetchSize", kGpaUsageTypeKilobytes},      {"WriteSize", kGpaUsageTypeKilobytes},
-      {"L0CacheHit", kGpaUsageTypePercentage},    {"L2CacheHit", kGpaUsageTypePercentage},
-      {"L2CacheMiss", kGpaUsageTypePercentage},   {"L2CacheRequestCount", kGpaUsageTypeItems},
-      {"L2CacheHitCount", kGpaUsageTypeItems},    {"L2CacheMissCount", kGpaUsageTypeItems},
-      {"LocalVidMemBytes", kGpaUsageTypeBytes},   {"PcieBytes", kGpaUsageTypeBytes},
-      {"SFetchInsts", kGpaUsageTypeItems},        {"GDSInsts", kGpaUsageTypeItems},
-      {"L1CacheHit", kGpaUsageTypePercentage}};
+  static const std::map<std::string, GpaUsageType> usages{{"GPUTime", kGpaUsageTypeNanoseconds},
+                                                          {"ExecutionDuration", kGpaUsageTypeNanoseconds},
+                                                          {"ExecutionStart", kGpaUsageTypeNanoseconds},
+                                                          {"ExecutionEnd", kGpaUsageTypeNanoseconds},
+                                                          {"GPUBusy", kGpaUsageTypePercentage},
+                                                          {"GPUBusyCycles", kGpaUsageTypeCycles},
+                                                          {"CSBusy", kGpaUsageTypePercentage},
+                                                          {"CSBusyCycles", kGpaUsageTypeCycles},
+                                                          {"CSTime", kGpaUsageTypeNanoseconds},
+                                                          {"VSVerticesIn", kGpaUsageTypeItems},
+                                                          {"HSPatches", kGpaUsageTypeItems},
+                                                          {"DSVerticesIn", kGpaUsageTypeItems},
+                                                          {"GSPrimsIn", kGpaUsageTypeItems},
+                                                          {"PrimitivesIn", kGpaUsageTypeItems},
+                                                          {"PSPixelsIn", kGpaUsageTypeItems},
+                                                          {"CSThreadGroups", kGpaUsageTypeItems},
+                                                          {"CSThreads", kGpaUsageTypeItems},
+                                                          {"CSThreadGroupSize", kGpaUsageTypeItems},
+                                                          {"Wavefronts", kGpaUsageTypeItems},
+                                                          {"VALUInsts", kGpaUsageTypeItems},
+                                                          {"SALUInsts", kGpaUsageTypeItems},
+                                                          {"VFetchInsts", kGpaUsageTypeItems},
+                                                          {"VWriteInsts", kGpaUsageTypeItems},
+                                                          {"VALUUtilization", kGpaUsageTypePercentage},
+                                                          {"VALUBusy", kGpaUsageTypePercentage},
+                                                          {"SALUBusy", kGpaUsageTypePercentage},
+                                                          {"LDSInsts", kGpaUsageTypeItems},
+                                                          {"LDSBankConflict", kGpaUsageTypePercentage},
+                                                          {"FlatVMemInsts", kGpaUsageTypeItems},
+                                                          {"FlatLDSInsts", kGpaUsageTypeItems},
+                                                          {"ALUStalledByLDS", kGpaUsageTypePercentage},
+                                                          {"MemUnitStalled", kGpaUsageTypePercentage},
+                                                          {"FetchSize", kGpaUsageTypeKilobytes},
+                                                          {"WriteSize", kGpaUsageTypeKilobytes},
+                                                          {"L0CacheHit", kGpaUsageTypePercentage},
+                                                          {"L2CacheHit", kGpaUsageTypePercentage},
+                                                          {"L2CacheMiss", kGpaUsageTypePercentage},
+                                                          {"L2CacheRequestCount", kGpaUsageTypeItems},
+                                                          {"L2CacheHitCount", kGpaUsageTypeItems},
+                                                          {"L2CacheMissCount", kGpaUsageTypeItems},
+                                                          {"LocalVidMemBytes", kGpaUsageTypeBytes},
+                                                          {"PcieBytes", kGpaUsageTypeBytes},
+                                                          {"SFetchInsts", kGpaUsageTypeItems},
+                                                          {"GDSInsts", kGpaUsageTypeItems},
+                                                          {"L1CacheHit", kGpaUsageTypePercentage}};
   return usages;
 }
 
@@ -97,7 +118,8 @@ TEST(RepositoryCatalogsTest, GpaNamesCarryGpaDataTypeAndUsage) {
       const auto it = GpaUsages().find(counter.name);
       if (it == GpaUsages().end()) continue;
       used.insert(counter.name);
-      EXPECT_EQ(counter.data_type, kGpaDataTypeFloat64) << file << " " << counter.name << ": GPA's data type is float64";
+      EXPECT_EQ(counter.data_type, kGpaDataTypeFloat64)
+          << file << " " << counter.name << ": GPA's data type is float64";
       EXPECT_EQ(counter.usage, it->second) << file << " " << counter.name << ": not GPA's usage";
     }
   }
@@ -116,9 +138,9 @@ TEST(RepositoryCatalogsTest, NoBackendUsesAGpaNameForADifferentQuantity) {
       {{"vulkan.json", "PAPixelsPerTriangle"}, "PSPixelsPerPrimitive divides by primitives before culling"},
       {{"opengl.json", "PAPixelsPerTriangle"}, "PSPixelsPerPrimitive divides by primitives before culling"}};
   // Names retired by the one-vocabulary change: no catalog may bring them back.
-  const std::set<std::string> retired{"InputVertices", "InputPrimitives", "PSInvocations", "GSInvocations",
-                                      "GSPrimitivesOut", "ClipperPrimitivesOut", "L1SectorCount",
-                                      "L1SectorHitCount", "L1SectorMissCount"};
+  const std::set<std::string> retired{"InputVertices", "InputPrimitives",  "PSInvocations",
+                                      "GSInvocations", "GSPrimitivesOut",  "ClipperPrimitivesOut",
+                                      "L1SectorCount", "L1SectorHitCount", "L1SectorMissCount"};
   for (const auto& [file, catalog] : ParsedCatalogs()) {
     for (const CounterDefinition& counter : catalog.counters) {
       const auto it = refused.find({file, counter.name});

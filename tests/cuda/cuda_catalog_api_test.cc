@@ -42,22 +42,49 @@ std::vector<CatalogCounter> CatalogCounters() {
 
 struct ChipExpectation {
   const char* chip;
-  std::set<std::string> absent;        // counters whose metrics the chip does not have
-  GpaUInt32 default_groups_passes;     // Timing + General + GlobalMemory + MemoryCache together
+  std::set<std::string> absent;     // counters whose metrics the chip does not have
+  GpaUInt32 default_groups_passes;  // Timing + General + GlobalMemory + MemoryCache together
   std::map<std::string, GpaUInt32> group_passes;
 };
 
 // Pass counts from CUPTI 13.0's scheduler; docs/cuda.md shows the same table.
 const std::vector<ChipExpectation>& Expectations() {
   static const std::vector<ChipExpectation> expectations{
-      {"GH100", {}, 1, {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 3},
-                        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}, {"ComputeUnit", 7}}},
-      {"AD102", {"NvlinkReceivedBytes", "NvlinkTransmittedBytes", "NvlinkBytes"}, 1,
-       {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 3},
-        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},
+      {"GH100",
+       {},
+       1,
+       {{"Timing", 1},
+        {"General", 1},
+        {"GlobalMemory", 1},
+        {"MemoryCache", 1},
+        {"ComputeShader", 3},
+        {"LocalMemory", 1},
+        {"Interconnect", 1},
+        {"MemoryCacheSectors", 2},
+        {"ComputeUnit", 7}}},
+      {"AD102",
+       {"NvlinkReceivedBytes", "NvlinkTransmittedBytes", "NvlinkBytes"},
+       1,
+       {{"Timing", 1},
+        {"General", 1},
+        {"GlobalMemory", 1},
+        {"MemoryCache", 1},
+        {"ComputeShader", 3},
+        {"LocalMemory", 1},
+        {"Interconnect", 1},
+        {"MemoryCacheSectors", 2}}},
       // GA100 has no gr__ctas_launched: CSThreadGroups falls back to sm__ctas_launched, which needs its own pass.
-      {"GA100", {}, 2, {{"Timing", 1}, {"General", 1}, {"GlobalMemory", 1}, {"MemoryCache", 1}, {"ComputeShader", 2},
-                        {"LocalMemory", 1}, {"Interconnect", 1}, {"MemoryCacheSectors", 2}}},
+      {"GA100",
+       {},
+       2,
+       {{"Timing", 1},
+        {"General", 1},
+        {"GlobalMemory", 1},
+        {"MemoryCache", 1},
+        {"ComputeShader", 2},
+        {"LocalMemory", 1},
+        {"Interconnect", 1},
+        {"MemoryCacheSectors", 2}}},
       // Volta and Turing have fewer L2/DRAM counter slots; Volta has no uniform datapath (SALU counters).
       {"GV100", {"SALUInsts", "SALUBusy"}, 3, {{"GlobalMemory", 2}, {"MemoryCache", 3}}},
       {"TU102", {}, 2, {{"GlobalMemory", 2}}},

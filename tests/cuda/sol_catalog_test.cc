@@ -12,8 +12,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::vector<std::string> kSpeedOfLight = {"SOL_SM",        "SOL_Memory",     "SOL_L1TEX",       "SOL_L2",
-                                                "SOL_DRAM",      "GPUBottleneck",  "GPUBusiestUnit",  "GPUBottleneckSOL"};
+const std::vector<std::string> kSpeedOfLight = {"SOL_SM",   "SOL_Memory",    "SOL_L1TEX",      "SOL_L2",
+                                                "SOL_DRAM", "GPUBottleneck", "GPUBusiestUnit", "GPUBottleneckSOL"};
 
 class SolCatalogTest : public CudaApiTest, public ::testing::WithParamInterface<const char*> {
  protected:
@@ -58,8 +58,7 @@ TEST_P(SolCatalogTest, EverySolFormulaResolvesToThroughputMetricsOfTheChip) {
 }
 
 TEST_P(SolCatalogTest, SolValuesArePercentagesAndTheBottleneckIsAnIndex) {
-  for (const char* name : {"SOL_SM", "SOL_Memory", "SOL_L1TEX", "SOL_L2", "SOL_DRAM", "GPUBottleneckSOL",
-                                  "SOL_PCIe"}) {
+  for (const char* name : {"SOL_SM", "SOL_Memory", "SOL_L1TEX", "SOL_L2", "SOL_DRAM", "GPUBottleneckSOL", "SOL_PCIe"}) {
     GpaDataType type = kGpaDataTypeUint64;
     GpaUsageType usage = kGpaUsageTypeItems;
     ASSERT_EQ(GpaGetCounterDataType(context_, Index(name), &type), kGpaStatusOk);
@@ -108,11 +107,12 @@ TEST_P(SolCatalogTest, TheGroupIsSchedulableAndItsPassCountIsReported) {
   EXPECT_EQ(PassCount(context_, {"GPUBottleneck", "GPUBusiestUnit", "GPUBottleneckSOL"}),
             PassCount(context_, {"GPUBottleneck"}));
   // GPUTime comes along without another pass.
-  EXPECT_EQ(PassCount(context_, [] {
-              std::vector<std::string> names = kSpeedOfLight;
-              names.push_back("GPUTime");
-              return names;
-            }()),
+  EXPECT_EQ(PassCount(context_,
+                      [] {
+                        std::vector<std::string> names = kSpeedOfLight;
+                        names.push_back("GPUTime");
+                        return names;
+                      }()),
             group_passes);
 }
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda_counters/cuda_catalogs.h"
 #include "backends/cuda/cuda_session.h"
 #include "counters/catalog.h"
 #include "counters/expression.h"
+#include "cuda_counters/cuda_catalogs.h"
 
 namespace opengpa::cuda {
 namespace {

@@ -35,12 +35,12 @@ TEST_F(ClGpa2Test, TimingCountersAreMillisecondsThatBracketTheKernelsOfTheSample
   cl_command_queue queue = env_->queue();
   const auto start = std::chrono::steady_clock::now();
   std::string error;
-  auto values = RecordV2({"GPUTime", "ExecutionStart", "ExecutionEnd", "ExecutionDuration", "QueueToStartLatency"},
-                         {[&] {
-                           env_->EnqueueSpin(queue, kIterations, &first);
-                           env_->EnqueueSpin(queue, kIterations, &second);
-                         }},
-                         [queue] { clFinish(queue); }, &error);
+  auto values = RecordV2(
+      {"GPUTime", "ExecutionStart", "ExecutionEnd", "ExecutionDuration", "QueueToStartLatency"}, {[&] {
+        env_->EnqueueSpin(queue, kIterations, &first);
+        env_->EnqueueSpin(queue, kIterations, &second);
+      }},
+      [queue] { clFinish(queue); }, &error);
   const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(values.size(), 1u) << error;
   const double kernels_ms = ProfiledNs(first, CL_PROFILING_COMMAND_START, second, CL_PROFILING_COMMAND_END) / 1e6;
@@ -74,7 +74,8 @@ TEST_F(ClGpa2Test, SamplesAreOrderedInTimeAcrossTheSession) {
   cl_command_queue queue = env_->queue();
   std::string error;
   std::vector<std::function<void()>> work(3, [&] { env_->EnqueueSpin(queue, kIterations / 4, nullptr); });
-  auto values = RecordV2({"ExecutionStart", "ExecutionEnd"}, work, [queue] { clFinish(queue); }, &error);
+  auto values = RecordV2(
+      {"ExecutionStart", "ExecutionEnd"}, work, [queue] { clFinish(queue); }, &error);
   ASSERT_EQ(values.size(), 3u) << error;
   for (size_t i = 1; i < values.size(); ++i) {
     EXPECT_GE(values[i]["ExecutionStart"], values[i - 1]["ExecutionEnd"]) << "sample " << i;

@@ -70,11 +70,13 @@ TEST_F(CudaGpa2Test, AnOfflineContextListsTheCountersOfTheV3ContextOfTheSameChip
     EXPECT_STREQ(v2_name, v3_name);  // the CUDA catalogs already use v2 names where v2 has one
     ASSERT_EQ(GPA_GetCounterUsageType(i, &v2_usage), GPA_STATUS_OK);
     ASSERT_EQ(GpaGetCounterUsageType(v3_context, i, &v3_usage), kGpaStatusOk);
-    const std::map<GpaUsageType, GPA_Usage_Type> expected = {
-        {kGpaUsageTypeNanoseconds, GPA_USAGE_TYPE_MILLISECONDS}, {kGpaUsageTypePercentage, GPA_USAGE_TYPE_PERCENTAGE},
-        {kGpaUsageTypeBytes, GPA_USAGE_TYPE_BYTES},              {kGpaUsageTypeKilobytes, GPA_USAGE_TYPE_KILOBYTES},
-        {kGpaUsageTypeItems, GPA_USAGE_TYPE_ITEMS},              {kGpaUsageTypeCycles, GPA_USAGE_TYPE_CYCLES},
-        {kGpaUsageTypeRatio, GPA_USAGE_TYPE_RATIO}};
+    const std::map<GpaUsageType, GPA_Usage_Type> expected = {{kGpaUsageTypeNanoseconds, GPA_USAGE_TYPE_MILLISECONDS},
+                                                             {kGpaUsageTypePercentage, GPA_USAGE_TYPE_PERCENTAGE},
+                                                             {kGpaUsageTypeBytes, GPA_USAGE_TYPE_BYTES},
+                                                             {kGpaUsageTypeKilobytes, GPA_USAGE_TYPE_KILOBYTES},
+                                                             {kGpaUsageTypeItems, GPA_USAGE_TYPE_ITEMS},
+                                                             {kGpaUsageTypeCycles, GPA_USAGE_TYPE_CYCLES},
+                                                             {kGpaUsageTypeRatio, GPA_USAGE_TYPE_RATIO}};
     ASSERT_EQ(expected.count(v3_usage), 1u) << v2_name;
     EXPECT_EQ(v2_usage, expected.at(v3_usage)) << v2_name;
   }

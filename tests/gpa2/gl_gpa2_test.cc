@@ -27,7 +27,8 @@ class GlGpa2Test : public GlTest {
     ASSERT_EQ(GPA_Initialize(), GPA_STATUS_OK);
     ASSERT_EQ(GPA_OpenContext(gl_->context()), GPA_STATUS_OK);
     std::string error;
-    v2_ = RecordV2(v2_counters, work, [] { glFinish(); }, &error);
+    v2_ = RecordV2(
+        v2_counters, work, [] { glFinish(); }, &error);
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
     EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
     EXPECT_EQ(GPA_Destroy(), GPA_STATUS_OK);
@@ -59,7 +60,8 @@ TEST_F(GlGpa2Test, V2ReadsTheVerticesAndPrimitivesOfEachDrawAsV3Does) {
 TEST_F(GlGpa2Test, V2CountsEveryPixelOfBlockAlignedSquaresOnceAsV3Does) {
   // Block-aligned squares tiling the viewport: each pixel shaded exactly once, no helper invocations.
   const int squares = (kWidth / 16) * (kHeight / 16);
-  std::vector<std::function<void()>> work = {[this, squares] { workloads_.DrawAlignedSquares(squares, kWidth, kHeight); }};
+  std::vector<std::function<void()>> work = {
+      [this, squares] { workloads_.DrawAlignedSquares(squares, kWidth, kHeight); }};
   const std::vector<std::string> counters = {"PSPixelsIn", "SamplesPassed"};
   MeasureBothWays(counters, counters, work);
   EXPECT_EQ(v2_[0]["PSPixelsIn"], kWidth * kHeight);
@@ -85,8 +87,8 @@ TEST_F(GlGpa2Test, V2GpuTimeIsInMillisecondsAndBoundedByTheHostTime) {
   EXPECT_EQ(usage, GPA_USAGE_TYPE_MILLISECONDS);  // v2's GPUTime; v3 measures nanoseconds
   std::string error;
   const auto start = std::chrono::steady_clock::now();
-  auto values = RecordV2({"GPUTime"}, {[this] { workloads_.DrawHeavyFullScreenTriangle(2000); }},
-                         [] { glFinish(); }, &error);
+  auto values = RecordV2(
+      {"GPUTime"}, {[this] { workloads_.DrawHeavyFullScreenTriangle(2000); }}, [] { glFinish(); }, &error);
   const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(values.size(), 1u) << error;
   EXPECT_GT(values[0]["GPUTime"], 0.0);

@@ -62,7 +62,7 @@ TEST_F(Gpa2Test, CoreMessagesReachTheV2CallbackAsErrors) {
   V2Log::Clear();
   EXPECT_EQ(GPA_BeginSample(1), GPA_STATUS_ERROR_FAILED);
   EXPECT_TRUE(V2Log::Has(GPA_LOGGING_ERROR, "the backend could not begin sample_id 1"));  // the core's message
-  EXPECT_TRUE(V2Log::Has(GPA_LOGGING_ERROR, "GPA_BeginSample"));  // the v2 face's
+  EXPECT_TRUE(V2Log::Has(GPA_LOGGING_ERROR, "GPA_BeginSample"));                          // the v2 face's
 }
 
 TEST_F(Gpa2Test, InitializeTwiceFailsAndSaysWhy) {
@@ -172,7 +172,7 @@ TEST_F(Gpa2Test, CloseContextDeletesItsSessionsAndMakesTheFirstOpenContextCurren
   ASSERT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
   EXPECT_EQ(second.sessions_alive, 0);
   EXPECT_EQ(GPA_OpenContext(&device_), GPA_STATUS_ERROR_COUNTERS_ALREADY_OPEN);  // the first is still open...
-  EXPECT_EQ(RecordSession({"FakeTotalWork"}, {1}), 1u);                         // ...and current
+  EXPECT_EQ(RecordSession({"FakeTotalWork"}, {1}), 1u);                          // ...and current
   ASSERT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
   EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_ERROR_COUNTERS_NOT_OPEN);
 }

@@ -34,7 +34,8 @@ inline std::vector<V2Values> RecordV2(const std::vector<std::string>& counters,
   GPA_Status status = GPA_DisableAllCounters();
   if (status != GPA_STATUS_OK) return fail("GPA_DisableAllCounters", status);
   for (const std::string& name : counters) {
-    if ((status = GPA_EnableCounterStr(name.c_str())) != GPA_STATUS_OK) return fail("GPA_EnableCounterStr " + name, status);
+    if ((status = GPA_EnableCounterStr(name.c_str())) != GPA_STATUS_OK)
+      return fail("GPA_EnableCounterStr " + name, status);
   }
   gpa_uint32 session = 0, passes = 0;
   if ((status = GPA_BeginSession(&session)) != GPA_STATUS_OK) return fail("GPA_BeginSession", status);

@@ -147,13 +147,16 @@ TEST_F(Gpa2Test, GetSampleOfAnotherTypeIsCounterNotOfSpecifiedTypeAndNamesTheRig
   gpa_uint32 u32 = 0;
   gpa_float64 f64 = 0;
   gpa_float32 f32 = 0;
-  EXPECT_EQ(GPA_GetSampleFloat64(session, 0, Index("FakeTotalWork"), &f64), GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+  EXPECT_EQ(GPA_GetSampleFloat64(session, 0, Index("FakeTotalWork"), &f64),
+            GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
   EXPECT_THAT(V2Log::LastError(), HasSubstr("GPA_GetSampleUInt64"));
   EXPECT_EQ(GPA_GetSampleUInt64(session, 0, Index("FakeTimeMs"), &u64), GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
   EXPECT_THAT(V2Log::LastError(), HasSubstr("GPA_GetSampleFloat64"));
   // No catalog has 32-bit counters: the 32-bit reads refuse every counter.
-  EXPECT_EQ(GPA_GetSampleUInt32(session, 0, Index("FakeTotalWork"), &u32), GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
-  EXPECT_EQ(GPA_GetSampleFloat32(session, 0, Index("FakeTimeMs"), &f32), GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+  EXPECT_EQ(GPA_GetSampleUInt32(session, 0, Index("FakeTotalWork"), &u32),
+            GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+  EXPECT_EQ(GPA_GetSampleFloat32(session, 0, Index("FakeTimeMs"), &f32),
+            GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
 }
 
 TEST_F(Gpa2Test, GetSampleOfASessionStillRecordedIsSamplingNotEnded) {
@@ -201,9 +204,9 @@ TEST_F(Gpa2Test, ValuesAreThoseAV3ClientReadsForTheSameWork) {
   Open();
   gpa_uint32 count = 0;
   ASSERT_EQ(GPA_GetNumCounters(&count), GPA_STATUS_OK);
-  const gpa_uint32 v2_session = RecordSession({"FakeTotalWork", "FakeBusyPercent", "FakeBytesPerItem", "FakeTimeMs",
-                                               "FakeScaledBytes", "FakeNegative"},
-                                              {3, 9});
+  const gpa_uint32 v2_session = RecordSession(
+      {"FakeTotalWork", "FakeBusyPercent", "FakeBytesPerItem", "FakeTimeMs", "FakeScaledBytes", "FakeNegative"},
+      {3, 9});
 
   // The same samples through the v3 API, on a second fake device of the same library.
   fake::FakeDevice v3_device;
@@ -252,7 +255,8 @@ TEST_F(Gpa2Test, ValuesAreThoseAV3ClientReadsForTheSameWork) {
 TEST_F(Gpa2Test, AContextKeepsItsLast32SessionsAndForgetsOlderOnes) {
   Open();
   gpa_uint32 last = 0;
-  for (int i = 0; i < 33; ++i) last = RecordSession(i == 0 ? std::vector<const char*>{"FakeTotalWork"} : std::vector<const char*>{}, {0});
+  for (int i = 0; i < 33; ++i)
+    last = RecordSession(i == 0 ? std::vector<const char*>{"FakeTotalWork"} : std::vector<const char*>{}, {0});
   ASSERT_EQ(last, 33u);
   bool ready = false;
   EXPECT_EQ(GPA_IsSessionReady(&ready, 1), GPA_STATUS_ERROR_SESSION_NOT_FOUND);  // replaced by session 33

@@ -48,7 +48,8 @@ class VkGpa2Test : public ::testing::Test {
   }
 
   // Draws triangles[i] grid triangles inside sample i, recording into *command_buffer.
-  std::vector<std::function<void()>> Draws(const std::vector<std::uint32_t>& triangles, VkCommandBuffer* command_buffer) {
+  std::vector<std::function<void()>> Draws(const std::vector<std::uint32_t>& triangles,
+                                           VkCommandBuffer* command_buffer) {
     std::vector<std::function<void()>> work;
     for (std::uint32_t count : triangles) {
       work.push_back([this, count, command_buffer] {
@@ -133,7 +134,8 @@ class VkGpa2Test : public ::testing::Test {
       vkEndCommandBuffer(command_buffer);
       EXPECT_GE(device_->SubmitAndWait({command_buffer}), 0);
     };
-    auto values = RecordV2(counters, Draws(triangles, &command_buffer), [] {}, error, hooks);
+    auto values = RecordV2(
+        counters, Draws(triangles, &command_buffer), [] {}, error, hooks);
     EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_OK);
     EXPECT_EQ(GPA_Destroy(), GPA_STATUS_OK);
     return values;
@@ -147,8 +149,8 @@ class VkGpa2Test : public ::testing::Test {
 
 TEST_F(VkGpa2Test, V2ReadsThePipelineStatisticsOfEachDrawAsV3DoesAndAsTheDrawsDictate) {
   const std::vector<std::uint32_t> triangles = {1, 40, 1000};
-  const std::vector<std::string> counters = {"IAVerticesIn", "IAPrimitivesIn", "VSVerticesIn", "PrimitivesIn",
-                                             "ClipperPrimsOut", "PSPixelsIn"};
+  const std::vector<std::string> counters = {"IAVerticesIn", "IAPrimitivesIn",  "VSVerticesIn",
+                                             "PrimitivesIn", "ClipperPrimsOut", "PSPixelsIn"};
   const auto v3 = MeasureV3(counters, triangles);
   std::string error;
   const auto v2 = MeasureV2(counters, triangles, &error);

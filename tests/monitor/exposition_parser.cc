@@ -70,10 +70,14 @@ bool Unescape(std::string_view text, bool quote_must_be_escaped, std::string* ou
     if (text[i] == '\\') {
       if (i + 1 == text.size()) return false;
       const char next = text[++i];
-      if (next == '\\') *out += '\\';
-      else if (next == '"') *out += '"';
-      else if (next == 'n') *out += '\n';
-      else return false;
+      if (next == '\\')
+        *out += '\\';
+      else if (next == '"')
+        *out += '"';
+      else if (next == 'n')
+        *out += '\n';
+      else
+        return false;
     } else if (text[i] == '"' && quote_must_be_escaped) {
       return false;
     } else if (text[i] == '\n') {
@@ -181,10 +185,12 @@ bool Parse(std::string_view text, bool openmetrics, ParsedExposition* parsed, st
         current->has_help = true;
       } else {
         if (!current->type.empty()) return Fail(line_number, "second TYPE for '" + name + "'", error);
-        const std::set<std::string> types = openmetrics
-            ? std::set<std::string>{"counter", "gauge", "histogram", "gaugehistogram", "stateset", "info", "summary", "unknown"}
-            : std::set<std::string>{"counter", "gauge", "histogram", "summary", "untyped"};
-        if (types.count(std::string(value)) == 0) return Fail(line_number, "unknown type '" + std::string(value) + "'", error);
+        const std::set<std::string> types =
+            openmetrics ? std::set<std::string>{"counter",  "gauge", "histogram", "gaugehistogram",
+                                                "stateset", "info",  "summary",   "unknown"}
+                        : std::set<std::string>{"counter", "gauge", "histogram", "summary", "untyped"};
+        if (types.count(std::string(value)) == 0)
+          return Fail(line_number, "unknown type '" + std::string(value) + "'", error);
         current->type = std::string(value);
         if (openmetrics && current->type == "counter" && name.size() > 6 && name.substr(name.size() - 6) == "_total") {
           return Fail(line_number, "OpenMetrics counter family '" + name + "' must not end in _total", error);
@@ -203,14 +209,17 @@ bool Parse(std::string_view text, bool openmetrics, ParsedExposition* parsed, st
     std::string expected = current->name;
     if (openmetrics && current->type == "counter") expected += "_total";
     if (sample.name != expected) {
-      return Fail(line_number, "sample '" + sample.name + "' does not belong to family '" + current->name + "' (expected '" +
-                                   expected + "')", error);
+      return Fail(line_number,
+                  "sample '" + sample.name + "' does not belong to family '" + current->name + "' (expected '" +
+                      expected + "')",
+                  error);
     }
     if (openmetrics && current->type == "counter" && !(sample.value >= 0)) {
       return Fail(line_number, "OpenMetrics counter value must be a non-negative number", error);
     }
     for (const ParsedSample& other : current->samples) {
-      if (other.labels == sample.labels) return Fail(line_number, "duplicate label set in '" + sample.name + "'", error);
+      if (other.labels == sample.labels)
+        return Fail(line_number, "duplicate label set in '" + sample.name + "'", error);
     }
     current->samples.push_back(std::move(sample));
   }

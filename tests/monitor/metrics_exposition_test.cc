@@ -16,7 +16,8 @@ MetricsView TwoGpuView() {
   MetricsView view;
   view.counters = {
       {"power_watts", "Power draw", "W", CounterKind::kGauge, CounterOrigin::kNvml},
-      {"dram__bytes_read.sum", "# of bytes read from DRAM", "byte", CounterKind::kDelta, CounterOrigin::kCuptiPmSampling},
+      {"dram__bytes_read.sum", "# of bytes read from DRAM", "byte", CounterKind::kDelta,
+       CounterOrigin::kCuptiPmSampling},
       {"temperature_celsius", "Temperature", "Cel", CounterKind::kGauge, CounterOrigin::kNvml},
   };
   view.devices = {{0, "GPU-0000", "NVIDIA \"Test\" GPU \\ 0"}, {3, "GPU-3333", "Second\nline"}};
@@ -72,8 +73,10 @@ TEST(FormatMetrics, DeltasBecomeCountersOfTheRunningTotal) {
   ParsedExposition open_metrics;
   ParsedExposition prometheus;
   std::string error;
-  ASSERT_TRUE(testing::ParseOpenMetrics(FormatMetrics(TwoGpuView(), ExpositionFormat::kOpenMetrics), &open_metrics, &error));
-  ASSERT_TRUE(testing::ParsePrometheusText(FormatMetrics(TwoGpuView(), ExpositionFormat::kPrometheusText), &prometheus, &error));
+  ASSERT_TRUE(
+      testing::ParseOpenMetrics(FormatMetrics(TwoGpuView(), ExpositionFormat::kOpenMetrics), &open_metrics, &error));
+  ASSERT_TRUE(testing::ParsePrometheusText(FormatMetrics(TwoGpuView(), ExpositionFormat::kPrometheusText), &prometheus,
+                                           &error));
   // OpenMetrics names the family without _total; Prometheus text names the sample.
   const auto* family = open_metrics.Find("opengpa_dram__bytes_read_sum");
   ASSERT_NE(family, nullptr);

@@ -113,8 +113,9 @@ class ServerTest : public ::testing::Test {
 };
 
 TEST_F(ServerTest, ServesOpenMetricsWhenTheAcceptHeaderAsksForIt) {
-  const std::string response = Exchange(
-      server_->Port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: application/openmetrics-text;version=1.0.0\r\n\r\n");
+  const std::string response =
+      Exchange(server_->Port(),
+               "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: application/openmetrics-text;version=1.0.0\r\n\r\n");
   EXPECT_EQ(StatusLine(response), "HTTP/1.1 200 OK");
   EXPECT_NE(response.find("Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8\r\n"),
             std::string::npos);
@@ -466,7 +467,8 @@ TEST(MetricsHttpServer, RejectsLimitsBelowOne) {
   std::unique_ptr<MetricsHttpServer> server;
   ServerLimits limits;
   limits.max_connections = 0;
-  EXPECT_EQ(MetricsHttpServer::Start({"127.0.0.1", 0}, limits, [](ExpositionFormat) { return std::string(); }, &server),
+  EXPECT_EQ(MetricsHttpServer::Start(
+                {"127.0.0.1", 0}, limits, [](ExpositionFormat) { return std::string(); }, &server),
             kGpaStatusErrorInvalidParameter);
   EXPECT_EQ(server, nullptr);
 }
@@ -485,22 +487,25 @@ TEST(MetricsHttpServer, BindsToLoopbackWhenGivenOnlyAPort) {
   ListenAddress address;
   ASSERT_EQ(ParseListenAddress("0", &address), kGpaStatusOk);
   std::unique_ptr<MetricsHttpServer> server;
-  ASSERT_EQ(MetricsHttpServer::Start(address, [](ExpositionFormat) { return std::string("# EOF\n"); }, &server),
+  ASSERT_EQ(MetricsHttpServer::Start(
+                address, [](ExpositionFormat) { return std::string("# EOF\n"); }, &server),
             kGpaStatusOk);
   EXPECT_EQ(server->Address().host, "127.0.0.1");
 }
 
 TEST(MetricsHttpServer, ReportsAPortInUseInsteadOfFailingSilently) {
   std::unique_ptr<MetricsHttpServer> first;
-  ASSERT_EQ(MetricsHttpServer::Start({"127.0.0.1", 0}, [](ExpositionFormat) { return std::string(); }, &first),
+  ASSERT_EQ(MetricsHttpServer::Start(
+                {"127.0.0.1", 0}, [](ExpositionFormat) { return std::string(); }, &first),
             kGpaStatusOk);
   testing::LogCapture log;
   std::unique_ptr<MetricsHttpServer> second;
-  EXPECT_EQ(MetricsHttpServer::Start({"127.0.0.1", first->Port()}, [](ExpositionFormat) { return std::string(); },
-                                     &second),
+  EXPECT_EQ(MetricsHttpServer::Start(
+                {"127.0.0.1", first->Port()}, [](ExpositionFormat) { return std::string(); }, &second),
             kGpaStatusErrorFailed);
   EXPECT_EQ(second, nullptr);
-  EXPECT_NE(log.Text().find("cannot serve on 127.0.0.1:" + std::to_string(first->Port())), std::string::npos) << log.Text();
+  EXPECT_NE(log.Text().find("cannot serve on 127.0.0.1:" + std::to_string(first->Port())), std::string::npos)
+      << log.Text();
 }
 
 TEST(ParseListenAddress, ReadsPortsHostsAndLocalhost) {

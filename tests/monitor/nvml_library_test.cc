@@ -1,7 +1,7 @@
 // NVML's absence and breakage must give a clean status and a message saying what is wrong, never a
 // crash: CI has no NVIDIA driver, and fake libraries built next to this test supply the broken cases.
-#include "monitor/nvml_counter_source.h"
 #include "nvidia/nvml_library.h"
+#include "monitor/nvml_counter_source.h"
 
 #include <gtest/gtest.h>
 

@@ -24,7 +24,8 @@ TEST(PmSamplingHost, TheDefaultMetricsFitOnePassOnGh100WithKindsAndUnits) {
     EXPECT_FALSE(d.description.empty()) << d.name;
   }
   auto find = [&](const std::string& name) {
-    return *std::find_if(descriptors.begin(), descriptors.end(), [&](const CounterDescriptor& d) { return d.name == name; });
+    return *std::find_if(descriptors.begin(), descriptors.end(),
+                         [&](const CounterDescriptor& d) { return d.name == name; });
   };
   EXPECT_EQ(find("dram__bytes_read.sum").kind, CounterKind::kDelta);
   EXPECT_EQ(find("dram__bytes_read.sum").unit, "byte");
@@ -92,7 +93,8 @@ TEST(PmSamplingSource, RejectsAHardwareBufferBelowFourMebibytes) {
   options.hardware_buffer_bytes = size_t{1} << 20;
   std::unique_ptr<CounterSource> source;
   EXPECT_EQ(CreatePmSamplingSource(options, &source), kGpaStatusErrorInvalidParameter);
-  EXPECT_NE(log.Text().find("hardware_buffer_bytes 1048576 is below the 4 MiB minimum"), std::string::npos) << log.Text();
+  EXPECT_NE(log.Text().find("hardware_buffer_bytes 1048576 is below the 4 MiB minimum"), std::string::npos)
+      << log.Text();
 }
 
 TEST(PmSamplingSource, RejectsAZeroInterval) {

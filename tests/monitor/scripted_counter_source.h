@@ -16,8 +16,7 @@ namespace opengpa::monitor::testing {
 
 class ScriptedCounterSource final : public CounterSource {
  public:
-  explicit ScriptedCounterSource(std::string prefix, std::vector<uint32_t> devices = {0})
-      : prefix_(std::move(prefix)) {
+  explicit ScriptedCounterSource(std::string prefix, std::vector<uint32_t> devices = {0}) : prefix_(std::move(prefix)) {
     counters_ = {{prefix_ + "_poll_number", "the poll's number", "items", CounterKind::kGauge, CounterOrigin::kTest},
                  {prefix_ + "_polls", "one per poll", "items", CounterKind::kDelta, CounterOrigin::kTest}};
     for (uint32_t index : devices) devices_.push_back({index, "GPU-test-" + std::to_string(index), "Test GPU"});
@@ -51,7 +50,8 @@ class ScriptedCounterSource final : public CounterSource {
  private:
   void Emit(double gauge, std::vector<MonitorRecord>* records) {
     const uint64_t now = static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
     for (const DeviceIdentity& device : devices_) {
       records->push_back({now, 0, device.index, 0, gauge});
       records->push_back({now, 1000, device.index, 1, 1.0});

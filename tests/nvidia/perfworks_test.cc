@@ -31,31 +31,37 @@ constexpr std::size_t SizeOf() {
 
 // The blocks no public header declares, checked against the facts they were written from.
 static_assert(SizeOf<VkInsertTriggerParams>() == 32, "the library checks a 32-byte trigger block");
-static_assert(offsetof(VkInsertTriggerParams, device_index) == 16 && offsetof(VkInsertTriggerParams, command_buffer) == 24);
+static_assert(offsetof(VkInsertTriggerParams, device_index) == 16 &&
+              offsetof(VkInsertTriggerParams, command_buffer) == 24);
 static_assert(SizeOf<SamplerDeviceParams>() == 24);
 
 #ifdef OPENGPA_HAVE_NVPERF_HEADERS
 TEST(PerfWorksDeclarations, HaveTheSizesOfTheToolkitsHeadersWhereTheToolkitDeclaresThem) {
   EXPECT_EQ(SizeOf<InitializeParams>(), NVPW_InitializeHost_Params_STRUCT_SIZE);
-  EXPECT_EQ(SizeOf<RawConfigSetCounterAvailabilityParams>(), NVPW_RawMetricsConfig_SetCounterAvailability_Params_STRUCT_SIZE);
+  EXPECT_EQ(SizeOf<RawConfigSetCounterAvailabilityParams>(),
+            NVPW_RawMetricsConfig_SetCounterAvailability_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<RawConfigBeginPassGroupParams>(), NVPW_RawMetricsConfig_BeginPassGroup_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<RawMetricRequest>(), NVPA_RAW_METRIC_REQUEST_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<RawConfigAddMetricsParams>(), NVPW_RawMetricsConfig_AddMetrics_Params_STRUCT_SIZE);
-  EXPECT_EQ(SizeOf<RawConfigIsAddMetricsPossibleParams>(), NVPW_RawMetricsConfig_IsAddMetricsPossible_Params_STRUCT_SIZE);
+  EXPECT_EQ(SizeOf<RawConfigIsAddMetricsPossibleParams>(),
+            NVPW_RawMetricsConfig_IsAddMetricsPossible_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<RawConfigParams>(), NVPW_RawMetricsConfig_EndPassGroup_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<RawConfigGenerateImageParams>(), NVPW_RawMetricsConfig_GenerateConfigImage_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<RawConfigGetImageParams>(), NVPW_RawMetricsConfig_GetConfigImage_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<CounterDataBuilderCreateParams>(), NVPW_CounterDataBuilder_Create_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<CounterDataBuilderAddMetricsParams>(), NVPW_CounterDataBuilder_AddMetrics_Params_STRUCT_SIZE);
-  EXPECT_EQ(SizeOf<CounterDataBuilderGetPrefixParams>(), NVPW_CounterDataBuilder_GetCounterDataPrefix_Params_STRUCT_SIZE);
+  EXPECT_EQ(SizeOf<CounterDataBuilderGetPrefixParams>(),
+            NVPW_CounterDataBuilder_GetCounterDataPrefix_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<EvaluatorGetMetricNamesParams>(), NVPW_MetricsEvaluator_GetMetricNames_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<EvaluatorNameToRequestParams>(),
             NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest_Params_STRUCT_SIZE);
-  EXPECT_EQ(SizeOf<EvaluatorRawDependenciesParams>(), NVPW_MetricsEvaluator_GetMetricRawDependencies_Params_STRUCT_SIZE);
+  EXPECT_EQ(SizeOf<EvaluatorRawDependenciesParams>(),
+            NVPW_MetricsEvaluator_GetMetricRawDependencies_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<EvaluatorSetDeviceAttributesParams>(), NVPW_MetricsEvaluator_SetDeviceAttributes_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<EvaluatorEvaluateParams>(), NVPW_MetricsEvaluator_EvaluateToGpuValues_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<EvaluatorCounterPropertiesParams>(), NVPW_MetricsEvaluator_GetCounterProperties_Params_STRUCT_SIZE);
-  EXPECT_EQ(SizeOf<EvaluatorRatioPropertiesParams>(), NVPW_MetricsEvaluator_GetRatioMetricProperties_Params_STRUCT_SIZE);
+  EXPECT_EQ(SizeOf<EvaluatorRatioPropertiesParams>(),
+            NVPW_MetricsEvaluator_GetRatioMetricProperties_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<EvaluatorThroughputPropertiesParams>(),
             NVPW_MetricsEvaluator_GetThroughputMetricProperties_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<EvaluatorHwUnitToStringParams>(), NVPW_MetricsEvaluator_HwUnitToString_Params_STRUCT_SIZE);
@@ -66,7 +72,8 @@ TEST(PerfWorksDeclarations, HaveTheSizesOfTheToolkitsHeadersWhereTheToolkitDecla
   EXPECT_EQ(SizeOf<DeviceGetPciBusIdsParams>(), NVPW_Device_GetPciBusIds_Params_STRUCT_SIZE);
   EXPECT_EQ(sizeof(PciBusId), sizeof(NVPW_PciBusId));
   EXPECT_EQ(SizeOf<CounterDataGetInfoParams>(), NVPW_PeriodicSampler_CounterData_GetInfo_Params_STRUCT_SIZE);
-  EXPECT_EQ(SizeOf<CounterDataGetSampleTimeParams>(), NVPW_PeriodicSampler_CounterData_GetSampleTime_Params_STRUCT_SIZE);
+  EXPECT_EQ(SizeOf<CounterDataGetSampleTimeParams>(),
+            NVPW_PeriodicSampler_CounterData_GetSampleTime_Params_STRUCT_SIZE);
   EXPECT_EQ(SizeOf<CounterDataGetTriggerCountParams>(),
             NVPW_PeriodicSampler_CounterData_GetTriggerCount_Params_STRUCT_SIZE);
 }

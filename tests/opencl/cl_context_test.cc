@@ -70,7 +70,7 @@ TEST_F(ClContextTest, KeepsWorkingAfterTheApplicationReleasesItsQueue) {
   ASSERT_EQ(GpaEndCommandList(list), kGpaStatusOk);
   ASSERT_EQ(GpaEndSession(session), kGpaStatusOk);
   clReleaseCommandQueue(queue);  // GPA holds its own reference
-  double gpu_time = 0;  // GPUTime is float64, GPA's data type
+  double gpu_time = 0;           // GPUTime is float64, GPA's data type
   ASSERT_EQ(GpaGetSampleResult(session, 0, sizeof gpu_time, &gpu_time), kGpaStatusOk) << GpaLog::Text();
   EXPECT_GT(gpu_time, 0.0);
   GpaDeleteSession(session);

@@ -16,7 +16,9 @@ __kernel void spin(__global float* data, int iterations) {
 }
 )";
 
-std::string Failure(const char* call, cl_int status) { return std::string(call) + " returned " + std::to_string(status); }
+std::string Failure(const char* call, cl_int status) {
+  return std::string(call) + " returned " + std::to_string(status);
+}
 
 std::string PlatformName(cl_platform_id platform) {
   char name[256] = {};
@@ -67,7 +69,8 @@ std::unique_ptr<ClEnvironment> ClEnvironment::Create(std::string* error) {
   }
   const char* source = kSource;
   env->program_ = clCreateProgramWithSource(env->context_, 1, &source, nullptr, &status);
-  if (status != CL_SUCCESS || (status = clBuildProgram(env->program_, 1, &env->device_, "", nullptr, nullptr)) != CL_SUCCESS) {
+  if (status != CL_SUCCESS ||
+      (status = clBuildProgram(env->program_, 1, &env->device_, "", nullptr, nullptr)) != CL_SUCCESS) {
     *error = Failure("clBuildProgram", status);
     return nullptr;
   }
@@ -82,7 +85,8 @@ std::unique_ptr<ClEnvironment> ClEnvironment::Create(std::string* error) {
     return nullptr;
   }
   const float zero = 0.0f;
-  clEnqueueFillBuffer(env->queue_, env->buffer_, &zero, sizeof zero, 0, kWorkItems * sizeof(float), 0, nullptr, nullptr);
+  clEnqueueFillBuffer(env->queue_, env->buffer_, &zero, sizeof zero, 0, kWorkItems * sizeof(float), 0, nullptr,
+                      nullptr);
   // PoCL compiles a kernel for its work size at the first enqueue: do it here, outside every measurement.
   env->EnqueueSpin(env->queue_, 1, nullptr);
   clFinish(env->queue_);

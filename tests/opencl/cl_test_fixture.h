@@ -80,7 +80,8 @@ class ClTest : public ::testing::Test {
     std::vector<SampleValues> values;
     std::string failed_call;
     cl_command_queue queue = env_->queue();
-    GpaStatus status = sampler_->Run(counters, work, [queue] { clFinish(queue); }, &values, &failed_call);
+    GpaStatus status = sampler_->Run(
+        counters, work, [queue] { clFinish(queue); }, &values, &failed_call);
     EXPECT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
     return values;
   }

@@ -23,8 +23,7 @@ TEST_F(ClTimingTest, ASampleBracketsTheKernelsEnqueuedInsideIt) {
   cl_event first = nullptr;
   cl_event second = nullptr;
   const auto start = Clock::now();
-  auto values = Collect({"GPUTime", "ExecutionStart", "ExecutionEnd", "ExecutionDuration"},
-                        {[&] {
+  auto values = Collect({"GPUTime", "ExecutionStart", "ExecutionEnd", "ExecutionDuration"}, {[&] {
                           env_->EnqueueSpin(env_->queue(), kIterations, &first);
                           env_->EnqueueSpin(env_->queue(), kIterations, &second);
                         }});
@@ -128,9 +127,9 @@ TEST_F(ClTimingTest, SamplesBracketTheirKernelsOnAnOutOfOrderQueueToo) {
   cl_event inside = nullptr;
   std::vector<SampleValues> values;
   std::string failed_call;
-  GpaStatus status = sampler_->Run({"BeginMarkerEnd", "EndMarkerStart", "GPUTime"},
-                                   {[&] { env_->EnqueueSpin(queue, kIterations, &inside); }},
-                                   [queue] { clFinish(queue); }, &values, &failed_call);
+  GpaStatus status = sampler_->Run(
+      {"BeginMarkerEnd", "EndMarkerStart", "GPUTime"}, {[&] { env_->EnqueueSpin(queue, kIterations, &inside); }},
+      [queue] { clFinish(queue); }, &values, &failed_call);
   ASSERT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
   const double inside_ns = ProfiledNs(inside, CL_PROFILING_COMMAND_START, inside, CL_PROFILING_COMMAND_END);
   clReleaseEvent(inside);

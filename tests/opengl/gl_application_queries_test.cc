@@ -43,8 +43,9 @@ TEST_F(GlApplicationQueriesTest, CountersOnOtherTargetsStillSampleInsideTheAppli
   glBeginQuery(GL_VERTICES_SUBMITTED_ARB, app_query);
   std::vector<SampleValues> values;
   std::string failed_call;
-  GpaStatus status = sampler_->Run({"GPUTime", "IAPrimitivesIn"}, {[this] { workloads_.DrawSmallTriangles(4); }},
-                                   [] { glFinish(); }, &values, &failed_call);
+  GpaStatus status = sampler_->Run(
+      {"GPUTime", "IAPrimitivesIn"}, {[this] { workloads_.DrawSmallTriangles(4); }}, [] { glFinish(); }, &values,
+      &failed_call);
   glEndQuery(GL_VERTICES_SUBMITTED_ARB);
   ASSERT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
@@ -76,12 +77,12 @@ TEST_F(GlApplicationQueriesTest, ResultsReportTheLossWhenTheApplicationEndsGpasQ
   OpenGpa();
   std::vector<SampleValues> values;
   std::string failed_call;
-  GpaStatus status = sampler_->Run({"IAVerticesIn"},
-                                   {[this] {
-                                     workloads_.DrawSmallTriangles(4);
-                                     glEndQuery(GL_VERTICES_SUBMITTED_ARB);  // ends GPA's query: a misuse
-                                   }},
-                                   [] { glFinish(); }, &values, &failed_call);
+  GpaStatus status = sampler_->Run(
+      {"IAVerticesIn"}, {[this] {
+        workloads_.DrawSmallTriangles(4);
+        glEndQuery(GL_VERTICES_SUBMITTED_ARB);  // ends GPA's query: a misuse
+      }},
+      [] { glFinish(); }, &values, &failed_call);
   EXPECT_EQ(status, kGpaStatusErrorReadingSampleResult);
   EXPECT_EQ(failed_call, "GpaGetSampleResult");
   EXPECT_NE(GpaLog::Text().find("no longer active"), std::string::npos) << GpaLog::Text();

@@ -49,13 +49,21 @@ TEST_F(GlContextTest, RejectsAnyContextWhenNoneIsCurrent) {
 TEST_F(GlContextTest, ExposesGpuTimeAndPipelineStatisticsWithGroupsAndDescriptions) {
   OpenGpa(kGpaOpenContextDefaultBit);
   std::vector<std::string> names = sampler_->CounterNames();
-  const std::vector<std::pair<std::string, std::string>> expected = {
-      {"GPUTime", "Timing"},           {"ExecutionStart", "Timing"},      {"ExecutionEnd", "Timing"},
-      {"IAVerticesIn", "InputAssembly"}, {"IAPrimitivesIn", "InputAssembly"},
-      {"VSVerticesIn", "VertexShader"}, {"HSPatches", "HullShader"},       {"DSVerticesIn", "DomainShader"},
-      {"GSPrimsIn", "GeometryShader"}, {"GSPrimsOut", "GeometryShader"},  {"PrimitivesIn", "PrimitiveAssembly"},
-      {"ClipperPrimsOut", "PrimitiveAssembly"}, {"PSPixelsIn", "PixelShader"}, {"CSThreads", "ComputeShader"},
-      {"SamplesPassed", "DepthAndStencil"}};
+  const std::vector<std::pair<std::string, std::string>> expected = {{"GPUTime", "Timing"},
+                                                                     {"ExecutionStart", "Timing"},
+                                                                     {"ExecutionEnd", "Timing"},
+                                                                     {"IAVerticesIn", "InputAssembly"},
+                                                                     {"IAPrimitivesIn", "InputAssembly"},
+                                                                     {"VSVerticesIn", "VertexShader"},
+                                                                     {"HSPatches", "HullShader"},
+                                                                     {"DSVerticesIn", "DomainShader"},
+                                                                     {"GSPrimsIn", "GeometryShader"},
+                                                                     {"GSPrimsOut", "GeometryShader"},
+                                                                     {"PrimitivesIn", "PrimitiveAssembly"},
+                                                                     {"ClipperPrimsOut", "PrimitiveAssembly"},
+                                                                     {"PSPixelsIn", "PixelShader"},
+                                                                     {"CSThreads", "ComputeShader"},
+                                                                     {"SamplesPassed", "DepthAndStencil"}};
   for (const auto& [name, group] : expected) {
     GpaUInt32 index = 0;
     ASSERT_EQ(GpaGetCounterIndex(sampler_->context(), name.c_str(), &index), kGpaStatusOk) << name;
@@ -69,18 +77,19 @@ TEST_F(GlContextTest, ExposesGpuTimeAndPipelineStatisticsWithGroupsAndDescriptio
     EXPECT_GT(std::string(description).size(), 20u) << name;
     EXPECT_EQ(usage, group == "Timing" ? kGpaUsageTypeNanoseconds : kGpaUsageTypeItems) << name;
   }
-  EXPECT_FALSE(Contains(names, "GL_TIMESTAMP_BEGIN")) << "hardware counters need kGpaOpenContextEnableHardwareCountersBit";
+  EXPECT_FALSE(Contains(names, "GL_TIMESTAMP_BEGIN"))
+      << "hardware counters need kGpaOpenContextEnableHardwareCountersBit";
 }
 
 TEST_F(GlContextTest, ExposesTheQueriesThemselvesAsHardwareCountersWhenAsked) {
   OpenGpa(kGpaOpenContextEnableHardwareCountersBit);
   std::vector<std::string> names = sampler_->CounterNames();
-  for (const char* name : {"GL_TIMESTAMP_BEGIN", "GL_TIMESTAMP_END", "GL_VERTICES_SUBMITTED", "GL_PRIMITIVES_SUBMITTED",
-                           "GL_VERTEX_SHADER_INVOCATIONS", "GL_TESS_CONTROL_SHADER_PATCHES",
-                           "GL_TESS_EVALUATION_SHADER_INVOCATIONS", "GL_GEOMETRY_SHADER_INVOCATIONS",
-                           "GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED", "GL_CLIPPING_INPUT_PRIMITIVES",
-                           "GL_CLIPPING_OUTPUT_PRIMITIVES", "GL_FRAGMENT_SHADER_INVOCATIONS",
-                           "GL_COMPUTE_SHADER_INVOCATIONS", "GL_SAMPLES_PASSED"}) {
+  for (const char* name :
+       {"GL_TIMESTAMP_BEGIN", "GL_TIMESTAMP_END", "GL_VERTICES_SUBMITTED", "GL_PRIMITIVES_SUBMITTED",
+        "GL_VERTEX_SHADER_INVOCATIONS", "GL_TESS_CONTROL_SHADER_PATCHES", "GL_TESS_EVALUATION_SHADER_INVOCATIONS",
+        "GL_GEOMETRY_SHADER_INVOCATIONS", "GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED", "GL_CLIPPING_INPUT_PRIMITIVES",
+        "GL_CLIPPING_OUTPUT_PRIMITIVES", "GL_FRAGMENT_SHADER_INVOCATIONS", "GL_COMPUTE_SHADER_INVOCATIONS",
+        "GL_SAMPLES_PASSED"}) {
     EXPECT_TRUE(Contains(names, name)) << name;
   }
 }

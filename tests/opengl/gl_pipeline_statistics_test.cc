@@ -49,7 +49,8 @@ TEST_F(GlPipelineStatisticsTest, TrianglesWhollyOutsideTheViewVolumeAreCountedAs
   const std::vector<std::pair<int, int>> inside_outside = {{100, 0}, {100, 28}, {0, 64}};
   std::vector<std::function<void()>> work;
   for (const auto& [inside, outside] : inside_outside) {
-    work.push_back([this, inside = inside, outside = outside] { workloads_.DrawTrianglesPartlyOutside(inside, outside); });
+    work.push_back(
+        [this, inside = inside, outside = outside] { workloads_.DrawTrianglesPartlyOutside(inside, outside); });
   }
   auto values = Collect({"IAPrimitivesIn", "PrimitivesIn", "ClipperPrimsOut", "ClipperPrimsRejected", "PSPixelsIn",
                          "PSPixelsPerPrimitive"},
@@ -62,7 +63,8 @@ TEST_F(GlPipelineStatisticsTest, TrianglesWhollyOutsideTheViewVolumeAreCountedAs
     EXPECT_EQ(values[i]["ClipperPrimsOut"], inside) << "sample " << i;
     EXPECT_EQ(values[i]["ClipperPrimsRejected"], outside) << "sample " << i;
     // The triangles outside shade nothing, so pixels per primitive is that of the triangles inside.
-    EXPECT_EQ(values[i]["PSPixelsPerPrimitive"], inside == 0 ? 0.0 : values[i]["PSPixelsIn"] / inside) << "sample " << i;
+    EXPECT_EQ(values[i]["PSPixelsPerPrimitive"], inside == 0 ? 0.0 : values[i]["PSPixelsIn"] / inside)
+        << "sample " << i;
   }
   EXPECT_EQ(values[0]["PSPixelsIn"], values[1]["PSPixelsIn"]) << "the same 100 triangles are shaded";
   EXPECT_EQ(values[2]["PSPixelsIn"], 0);
@@ -70,12 +72,12 @@ TEST_F(GlPipelineStatisticsTest, TrianglesWhollyOutsideTheViewVolumeAreCountedAs
 
 TEST_F(GlPipelineStatisticsTest, PassesEveryPixelOfAFullScreenTriangleExactlyOnce) {
   OpenGpa();
-  auto values = Collect({"SamplesPassed", "PSPixelsIn", "IAPrimitivesIn"},
-                        {[this] { workloads_.DrawFullScreenTriangle(); },
-                         [this] {
-                           workloads_.DrawFullScreenTriangle();
-                           workloads_.DrawFullScreenTriangle();
-                         }});
+  auto values =
+      Collect({"SamplesPassed", "PSPixelsIn", "IAPrimitivesIn"}, {[this] { workloads_.DrawFullScreenTriangle(); },
+                                                                  [this] {
+                                                                    workloads_.DrawFullScreenTriangle();
+                                                                    workloads_.DrawFullScreenTriangle();
+                                                                  }});
   ASSERT_EQ(values.size(), 2u);
   const double pixels = kWidth * kHeight;
   EXPECT_EQ(values[0]["SamplesPassed"], pixels);
@@ -92,10 +94,10 @@ TEST_F(GlPipelineStatisticsTest, PassesEveryPixelOfAFullScreenTriangleExactlyOnc
 TEST_F(GlPipelineStatisticsTest, ShadesEachPixelOfBlockAlignedSquaresExactlyOnce) {
   OpenGpa();
   const int squares = (kWidth / 16) * (kHeight / 16);
-  auto values = Collect({"SamplesPassed", "PSPixelsIn", "IAVerticesIn", "IAPrimitivesIn", "ClipperPrimsOut",
-                         "PSPixelsPerPrimitive"},
-                        {[this] { workloads_.DrawAlignedSquares(1, kWidth, kHeight); },
-                         [this, squares] { workloads_.DrawAlignedSquares(squares, kWidth, kHeight); }});
+  auto values = Collect(
+      {"SamplesPassed", "PSPixelsIn", "IAVerticesIn", "IAPrimitivesIn", "ClipperPrimsOut", "PSPixelsPerPrimitive"},
+      {[this] { workloads_.DrawAlignedSquares(1, kWidth, kHeight); },
+       [this, squares] { workloads_.DrawAlignedSquares(squares, kWidth, kHeight); }});
   ASSERT_EQ(values.size(), 2u);
   EXPECT_EQ(values[0]["IAVerticesIn"], 1);
   EXPECT_EQ(values[0]["IAPrimitivesIn"], 1);
@@ -126,8 +128,8 @@ TEST_F(GlPipelineStatisticsTest, CountsGeometryShaderInputsAndTheTrianglesItEmit
 TEST_F(GlPipelineStatisticsTest, CountsTessellationPatchesAndEvaluations) {
   OpenGpa();
   const int patches = 11;
-  auto values = Collect({"HSPatches", "DSVerticesIn", "PrimitivesIn"},
-                        {[this] { workloads_.DrawTessellatedPatches(patches); }});
+  auto values =
+      Collect({"HSPatches", "DSVerticesIn", "PrimitivesIn"}, {[this] { workloads_.DrawTessellatedPatches(patches); }});
   ASSERT_EQ(values.size(), 1u);
   EXPECT_EQ(values[0]["HSPatches"], patches);
   // Level 1 everywhere: one triangle per patch, whose 3 corners the evaluation shader places.
@@ -141,7 +143,8 @@ TEST_F(GlPipelineStatisticsTest, CountsTessellationPatchesAndEvaluations) {
 
 TEST_F(GlPipelineStatisticsTest, CountsComputeInvocationsOfADispatch) {
   OpenGpa();
-  auto values = Collect({"CSThreads"}, {[this] { workloads_.Dispatch(5, 3, 2); }, [this] { workloads_.Dispatch(1, 1, 1); }});
+  auto values =
+      Collect({"CSThreads"}, {[this] { workloads_.Dispatch(5, 3, 2); }, [this] { workloads_.Dispatch(1, 1, 1); }});
   ASSERT_EQ(values.size(), 2u);
   const int local = GlWorkloads::kLocalSizeX * GlWorkloads::kLocalSizeY;
   EXPECT_EQ(values[0]["CSThreads"], 5 * 3 * 2 * local);

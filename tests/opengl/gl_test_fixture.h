@@ -61,7 +61,8 @@ class GlTest : public ::testing::Test {
                                     const std::vector<std::function<void()>>& work) {
     std::vector<SampleValues> values;
     std::string failed_call;
-    GpaStatus status = sampler_->Run(counters, work, [] { glFinish(); }, &values, &failed_call);
+    GpaStatus status = sampler_->Run(
+        counters, work, [] { glFinish(); }, &values, &failed_call);
     EXPECT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
     return values;
   }

@@ -130,9 +130,9 @@ TEST_F(GlTimingTest, TheApplicationsTimeElapsedQueryAcrossASampleStillWorks) {
   std::string failed_call;
   // The application's GL_TIME_ELAPSED query is active from before GpaBeginSession to after GpaEndSession.
   glBeginQuery(GL_TIME_ELAPSED, app_query);
-  GpaStatus status = sampler_->Run({"GPUTime", "SamplesPassed"},
-                                   {[this] { workloads_.DrawHeavyFullScreenTriangle(kIterations); }}, nullptr, &values,
-                                   &failed_call);
+  GpaStatus status =
+      sampler_->Run({"GPUTime", "SamplesPassed"}, {[this] { workloads_.DrawHeavyFullScreenTriangle(kIterations); }},
+                    nullptr, &values, &failed_call);
   glEndQuery(GL_TIME_ELAPSED);
   ASSERT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
@@ -157,13 +157,13 @@ TEST_F(GlTimingTest, ASampleAroundTheApplicationsTimeElapsedQueryLeavesBothValid
   const auto start = Clock::now();
   std::vector<SampleValues> values;
   std::string failed_call;
-  GpaStatus status = sampler_->Run({"GPUTime"},
-                                   {[&] {
-                                     glBeginQuery(GL_TIME_ELAPSED, app_query);  // the application's query, inside
-                                     workloads_.DrawHeavyFullScreenTriangle(kIterations);
-                                     glEndQuery(GL_TIME_ELAPSED);
-                                   }},
-                                   [] { glFinish(); }, &values, &failed_call);
+  GpaStatus status = sampler_->Run(
+      {"GPUTime"}, {[&] {
+        glBeginQuery(GL_TIME_ELAPSED, app_query);  // the application's query, inside
+        workloads_.DrawHeavyFullScreenTriangle(kIterations);
+        glEndQuery(GL_TIME_ELAPSED);
+      }},
+      [] { glFinish(); }, &values, &failed_call);
   ASSERT_EQ(status, kGpaStatusOk) << failed_call << "\n" << GpaLog::Text();
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
   GLuint64 app_elapsed = 0;

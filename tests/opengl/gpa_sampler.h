@@ -100,8 +100,8 @@ class GpaSampler {
                              "GpaCreateSession", failed_call);
     if (status != kGpaStatusOk) return status;
     for (const std::string& name : counters) {
-      status = Check(GpaEnableCounterByName(*session, name.c_str()), "GpaEnableCounterByName(" + name + ")",
-                     failed_call);
+      status =
+          Check(GpaEnableCounterByName(*session, name.c_str()), "GpaEnableCounterByName(" + name + ")", failed_call);
       if (status != kGpaStatusOk) return status;
     }
     return Check(GpaBeginSession(*session), "GpaBeginSession", failed_call);
@@ -154,8 +154,8 @@ class GpaSampler {
     out->assign(work.size(), SampleValues{});
     for (GpaUInt32 i = 0; i < work.size(); ++i) {
       std::vector<GpaUInt64> raw(enabled);
-      status = Check(GpaGetSampleResult(session, i, raw.size() * sizeof(GpaUInt64), raw.data()),
-                     "GpaGetSampleResult", failed_call);
+      status = Check(GpaGetSampleResult(session, i, raw.size() * sizeof(GpaUInt64), raw.data()), "GpaGetSampleResult",
+                     failed_call);
       if (status != kGpaStatusOk) return status;
       for (GpaUInt32 e = 0; e < enabled; ++e) {
         GpaUInt32 index = 0;
@@ -185,7 +185,8 @@ class GpaSampler {
 inline double FastestOf(const std::vector<SampleValues>& values, const std::string& counter, std::size_t first,
                         std::size_t stride) {
   double fastest = values.at(first).at(counter);
-  for (std::size_t i = first + stride; i < values.size(); i += stride) fastest = std::min(fastest, values[i].at(counter));
+  for (std::size_t i = first + stride; i < values.size(); i += stride)
+    fastest = std::min(fastest, values[i].at(counter));
   return fastest;
 }
 

@@ -19,8 +19,7 @@ TEST(FlushOrderTest, TimesHostThenGpuAfterTheWarmUpBatchAndKeepsHostWhenItIsChea
   const auto message = chooser.OnBatchEnd(3.4 * kLaunches, kLaunches);
   ASSERT_TRUE(message.has_value());
   EXPECT_TRUE(chooser.host_ordered());
-  EXPECT_NE(message->find("by host waits from now on: 1.30 ms per launch with host waits, 3.40 ms"),
-            std::string::npos)
+  EXPECT_NE(message->find("by host waits from now on: 1.30 ms per launch with host waits, 3.40 ms"), std::string::npos)
       << *message;
   EXPECT_FALSE(chooser.OnBatchEnd(100.0 * kLaunches, kLaunches).has_value());  // chosen once, for good
   EXPECT_TRUE(chooser.host_ordered());

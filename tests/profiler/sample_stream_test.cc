@@ -21,7 +21,9 @@ class StreamFileTest : public ::testing::Test {
     path_ = pattern;
   }
   void TearDown() override { unlink(path_.c_str()); }
-  std::unique_ptr<SampleStreamWriter> Writer() { return std::make_unique<SampleStreamWriter>(std::fopen(path_.c_str(), "a")); }
+  std::unique_ptr<SampleStreamWriter> Writer() {
+    return std::make_unique<SampleStreamWriter>(std::fopen(path_.c_str(), "a"));
+  }
   // A writer as the library in another process of the program (an exec'd child) opens it.
   std::unique_ptr<SampleStreamWriter> WriterOf(std::uint32_t pid) {
     return std::make_unique<SampleStreamWriter>(std::fopen(path_.c_str(), "a"), pid);

@@ -81,9 +81,8 @@ TEST_F(VulkanGpaTest, ContextReportsTheVulkanDeviceNameIdsAndGeneration) {
 TEST_F(VulkanGpaTest, ContextOffersTimingAndEveryPipelineStatisticCounter) {
   const std::set<std::string> names = CounterNames(gpa(), context());
   for (const char* expected : {"GPUTime", "ExecutionDuration", "ExecutionStart", "ExecutionEnd", "IAVerticesIn",
-                               "IAPrimitivesIn", "VSVerticesIn", "VSVertexReuse", "PrimitivesIn",
-                               "ClipperPrimsOut", "ClipperPrimsRejected", "PSPixelsIn", "PSPixelsPerPrimitive",
-                               "CSThreads"}) {
+                               "IAPrimitivesIn", "VSVerticesIn", "VSVertexReuse", "PrimitivesIn", "ClipperPrimsOut",
+                               "ClipperPrimsRejected", "PSPixelsIn", "PSPixelsPerPrimitive", "CSThreads"}) {
     EXPECT_EQ(names.count(expected), 1u) << expected;
   }
   if (device().has_geometry_shader()) {
@@ -175,7 +174,8 @@ TEST_F(VulkanGpaTest, SessionsOfAnyVulkanCounterSetTakeOnePass) {
     if (counters.empty()) {
       ASSERT_EQ(gpa().GpaEnableAllCounters(session), kGpaStatusOk);
     }
-    for (const std::string& name : counters) ASSERT_EQ(gpa().GpaEnableCounterByName(session, name.c_str()), kGpaStatusOk);
+    for (const std::string& name : counters)
+      ASSERT_EQ(gpa().GpaEnableCounterByName(session, name.c_str()), kGpaStatusOk);
     GpaUInt32 passes = 0;
     ASSERT_EQ(gpa().GpaGetPassCount(session, &passes), kGpaStatusOk);
     EXPECT_EQ(passes, 1u) << counters.size() << " counters";

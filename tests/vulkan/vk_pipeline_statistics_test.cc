@@ -99,11 +99,11 @@ class FullScreenTest : public VulkanGpaTest {
     std::string error;
     auto target = RenderTarget::Create(device(), width, height, &error);
     EXPECT_TRUE(target) << error;
-    auto pipeline = target ? GraphicsPipeline::Create(device(), *target, Geometry::kFullScreenTriangle, &error) : nullptr;
+    auto pipeline =
+        target ? GraphicsPipeline::Create(device(), *target, Geometry::kFullScreenTriangle, &error) : nullptr;
     EXPECT_TRUE(pipeline) << error;
     if (!pipeline) return {};
-    GpaSessionId session = BeginSessionWith({"PSPixelsIn", "PrimitivesIn", "ClipperPrimsOut",
-                                             "PSPixelsPerPrimitive"});
+    GpaSessionId session = BeginSessionWith({"PSPixelsIn", "PrimitivesIn", "ClipperPrimsOut", "PSPixelsPerPrimitive"});
     VkCommandBuffer command_buffer = BeginPrimary();
     GpaCommandListId list = BeginList(session, command_buffer);
     target->Begin(command_buffer, VK_SUBPASS_CONTENTS_INLINE);
@@ -122,7 +122,9 @@ class FullScreenTest : public VulkanGpaTest {
     EXPECT_EQ(values["PSPixelsPerPrimitive"], values["PSPixelsIn"]);
     return values;
   }
-  static double RoundUp(std::uint32_t value, std::uint32_t block) { return double((value + block - 1) / block * block); }
+  static double RoundUp(std::uint32_t value, std::uint32_t block) {
+    return double((value + block - 1) / block * block);
+  }
 };
 
 // With sides that are multiples of 4 no shading block straddles the target's edge: the count is exact.
@@ -172,9 +174,9 @@ TEST_F(FullScreenTest, PollingBetweenTheSubmissionsOfAPassLeavesEachFragmentCoun
   EXPECT_EQ(Read(session, 1)["PSPixelsIn"], 256.0 * 192);
 }
 
-
-class ComputeTest : public VulkanGpaTest,
-                    public ::testing::WithParamInterface<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> {};
+class ComputeTest
+    : public VulkanGpaTest,
+      public ::testing::WithParamInterface<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> {};
 
 TEST_P(ComputeTest, DispatchCountsExactlyGroupsTimesWorkgroupSizeInvocations) {
   const auto [x, y, z, local_size] = GetParam();

@@ -51,10 +51,12 @@ TEST_F(VulkanGpaTest, ExecutionStartCountsFromBeginSessionWithCalibratedTimestam
   ASSERT_EQ(gpa().GpaEndCommandList(list), kGpaStatusOk);
   vkEndCommandBuffer(command_buffer);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const double before_submit_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begun).count();
+  const double before_submit_ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begun).count();
   const double host_ns = device().SubmitAndWait({command_buffer});
   ASSERT_GT(host_ns, 0);
-  const double after_wait_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begun).count();
+  const double after_wait_ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begun).count();
   ASSERT_EQ(gpa().GpaEndSession(session), kGpaStatusOk);
   SampleValues values = Read(session, 0);
   // Clocks differ in rate by far less than 1% over this span; allow 1 ms for the calibration itself.

@@ -34,8 +34,7 @@ void VulkanGpaTest::SetUpTestSuite() {
     return;
   }
   std::vector<std::string> paths = {OPENGPA_VK_LIBRARY};  // the build tree's, then beside the test
-  for (const std::string& path :
-       client::GpaLibraryPaths("libGPUPerfAPIVK.so", "", client::FoldersBesideExecutable())) {
+  for (const std::string& path : client::GpaLibraryPaths("libGPUPerfAPIVK.so", "", client::FoldersBesideExecutable())) {
     paths.push_back(path);
   }
   shared.library = client::LoadedGpaLibrary::Load(paths, &error);
@@ -45,10 +44,10 @@ void VulkanGpaTest::SetUpTestSuite() {
     return;
   }
   shared.target = RenderTarget::Create(*shared.device, 128, 96, &error);
-  if (shared.target) shared.grid = GraphicsPipeline::Create(*shared.device, *shared.target, Geometry::kGridTriangles, &error);
+  if (shared.target)
+    shared.grid = GraphicsPipeline::Create(*shared.device, *shared.target, Geometry::kGridTriangles, &error);
   if (shared.grid) {
-    shared.fullscreen =
-        GraphicsPipeline::Create(*shared.device, *shared.target, Geometry::kFullScreenTriangle, &error);
+    shared.fullscreen = GraphicsPipeline::Create(*shared.device, *shared.target, Geometry::kFullScreenTriangle, &error);
   }
   if (!shared.fullscreen) shared.problem = "GPU objects: " + error;
 }
@@ -130,8 +129,8 @@ VkCommandBuffer VulkanGpaTest::BeginSecondaryInRenderPass() {
   return command_buffer;
 }
 
-GpaCommandListId VulkanGpaTest::BeginList(GpaSessionId session, VkCommandBuffer command_buffer,
-                                          GpaCommandListType type, GpaUInt32 pass) {
+GpaCommandListId VulkanGpaTest::BeginList(GpaSessionId session, VkCommandBuffer command_buffer, GpaCommandListType type,
+                                          GpaUInt32 pass) {
   GpaCommandListId list = nullptr;
   EXPECT_EQ(gpa().GpaBeginCommandList(session, pass, command_buffer, type, &list), kGpaStatusOk);
   return list;

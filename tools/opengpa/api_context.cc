@@ -12,12 +12,9 @@ std::unique_ptr<ApiContext> CreateApiContext(const ContextRequest& request, std:
   }
   switch (request.api) {
     case client::kApiCuda: return CreateCudaApiContext(request, error);
-    case kGpaApiVulkan:
-      return CreateVulkanApiContext(request, error);
-    case kGpaApiOpengl:
-      return CreateOpenGlApiContext(request, error);
-    case kGpaApiOpencl:
-      return CreateOpenClApiContext(request, error);
+    case kGpaApiVulkan: return CreateVulkanApiContext(request, error);
+    case kGpaApiOpengl: return CreateOpenGlApiContext(request, error);
+    case kGpaApiOpencl: return CreateOpenClApiContext(request, error);
     default: *error = "api " + std::to_string(request.api) + " is not supported by opengpa"; return nullptr;
   }
 }

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "api_context.h"
-#include "platform/dynamic_library.h"
 #include "gpu_performance_api/gpu_perf_api_cuda.h"
+#include "platform/dynamic_library.h"
 
 namespace opengpa::cli {
 namespace {

@@ -107,11 +107,9 @@ class EglApiContext : public ApiContext {
   bool OpenDisplay(PFNEGLGETPROCADDRESSPROC get_proc, PFNEGLQUERYSTRINGPROC query_string, int requested,
                    std::string* error) {
     const char* client_extensions = query_string(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    auto get_platform_display =
-        reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(get_proc("eglGetPlatformDisplayEXT"));
+    auto get_platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(get_proc("eglGetPlatformDisplayEXT"));
     auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(get_proc("eglQueryDevicesEXT"));
-    auto query_device_string =
-        reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(get_proc("eglQueryDeviceStringEXT"));
+    auto query_device_string = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(get_proc("eglQueryDeviceStringEXT"));
     if (!get_platform_display) {
       *error = "EGL lacks eglGetPlatformDisplayEXT: no headless display";
       return false;
@@ -126,8 +124,7 @@ class EglApiContext : public ApiContext {
           // The first hardware device; Mesa's software device only when nothing else exists.
           chosen = 0;
           for (int i = 0; i < count; ++i) {
-            const char* extensions =
-                query_device_string ? query_device_string(devices[i], EGL_EXTENSIONS) : nullptr;
+            const char* extensions = query_device_string ? query_device_string(devices[i], EGL_EXTENSIONS) : nullptr;
             if (!HasExtension(extensions, "EGL_MESA_device_software")) {
               chosen = i;
               break;

@@ -22,14 +22,10 @@ std::function<std::string(std::string&)> ApiNameTransform() {
 std::string_view ApiShortName(client::ApiNumber api) {
   switch (api) {
     case client::kApiCuda: return "cuda";
-    case kGpaApiVulkan:
-      return "vk";
-    case kGpaApiOpengl:
-      return "gl";
-    case kGpaApiOpencl:
-      return "cl";
-    default:
-      return "unknown";
+    case kGpaApiVulkan: return "vk";
+    case kGpaApiOpengl: return "gl";
+    case kGpaApiOpencl: return "cl";
+    default: return "unknown";
   }
 }
 

@@ -8,14 +8,10 @@ namespace {
 // `generation`: GpaGetDeviceGeneration's answer as an int (kGpaHwGenerationSoftware lies outside the enum).
 std::string GenerationName(int generation) {
   switch (generation) {
-    case kGpaHwGenerationNvidia:
-      return "nvidia";
-    case kGpaHwGenerationIntel:
-      return "intel";
-    case static_cast<int>(kGpaHwGenerationSoftware):
-      return "software";
-    case kGpaHwGenerationNone:
-      return "none";
+    case kGpaHwGenerationNvidia: return "nvidia";
+    case kGpaHwGenerationIntel: return "intel";
+    case static_cast<int>(kGpaHwGenerationSoftware): return "software";
+    case kGpaHwGenerationNone: return "none";
     default: return "amd-gfx" + std::to_string(generation);
   }
 }
@@ -59,8 +55,8 @@ bool DescribeCounters(const GpaLibrary& library, const GpaContext& context, std:
       return false;
     }
     counter.group = text;
-    if (!library.Succeeded(gpa.GpaGetCounterDescription(context.Id(), index, &text),
-                           "GpaGetCounterDescription" + where, error)) {
+    if (!library.Succeeded(gpa.GpaGetCounterDescription(context.Id(), index, &text), "GpaGetCounterDescription" + where,
+                           error)) {
       return false;
     }
     counter.description = text;

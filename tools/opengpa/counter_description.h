@@ -16,10 +16,10 @@ struct CounterDescription {
   std::string name;
   std::string group;
   std::string description;
-  std::string data_type;  // GpaGetDataTypeAsStr
-  std::string usage;      // GpaGetUsageTypeAsStr
-  std::string uuid;       // 8-4-4-4-12 hex
-  std::string sample_type;  // "discrete" / "streaming" / "discrete+streaming"
+  std::string data_type;                     // GpaGetDataTypeAsStr
+  std::string usage;                         // GpaGetUsageTypeAsStr
+  std::string uuid;                          // 8-4-4-4-12 hex
+  std::string sample_type;                   // "discrete" / "streaming" / "discrete+streaming"
   std::optional<std::string> formula;        // OpenGpaGetCounterFormula, when exported
   std::optional<std::string> hardware_unit;  // OpenGpaGetCounterHardwareUnit, when exported and non-empty
 };

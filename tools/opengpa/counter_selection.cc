@@ -26,8 +26,9 @@ void AppendUnique(const std::string& name, std::vector<std::string>* names) {
 
 void AddCounterSelectionOptions(CLI::App& command, CounterSelection* selection) {
   command.add_option("--counters", selection->names, "Counter names, comma separated")->delimiter(',');
-  command.add_option("--counter-list", selection->list_file,
-                     "File of counter names (one per line or comma separated; # comments)")
+  command
+      .add_option("--counter-list", selection->list_file,
+                  "File of counter names (one per line or comma separated; # comments)")
       ->check(CLI::ExistingFile);
 }
 

@@ -31,7 +31,8 @@ std::string CuptiMissingHint() {
   const std::string searched = "the library's RUNPATH";
 #endif
   return "\nopengpa: libGPUPerfAPICUDA.so needs CUPTI (libcupti.so) from the CUDA toolkit, which was not found in " +
-         searched + " nor on LD_LIBRARY_PATH; install the toolkit, or add its CUPTI folder (<toolkit>/extras/CUPTI/lib64 "
+         searched +
+         " nor on LD_LIBRARY_PATH; install the toolkit, or add its CUPTI folder (<toolkit>/extras/CUPTI/lib64 "
          "or <toolkit>/lib64) to LD_LIBRARY_PATH";
 }
 
@@ -81,9 +82,7 @@ bool GpaLibrary::Succeeded(GpaStatus status, std::string_view what, std::string*
   return false;
 }
 
-std::string GpaStatusText(GpaStatus status) {
-  return "GPA status " + std::to_string(static_cast<int>(status));
-}
+std::string GpaStatusText(GpaStatus status) { return "GPA status " + std::to_string(static_cast<int>(status)); }
 
 std::unique_ptr<GpaContext> GpaContext::Open(const GpaLibrary& library, void* api_context, GpaOpenContextFlags flags,
                                              std::string* error) {

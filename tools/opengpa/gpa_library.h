@@ -45,7 +45,7 @@ class GpaLibrary {
  private:
   client::ApiNumber api_;
   std::unique_ptr<client::LoadedGpaLibrary> loaded_;  // declared first: unloaded after GpaDestroy
-  std::optional<opengpa::Library> initialized_;        // GpaInitialize done; GpaDestroy when reset
+  std::optional<opengpa::Library> initialized_;       // GpaInitialize done; GpaDestroy when reset
 };
 
 // "GPA status <n>" for statuses reported before a function table exists.

@@ -1,4 +1,5 @@
-// `opengpa list`: every counter of a context (NvPmApiQuery's enumeration, through the GPA API).
+// `opengpa list`: every counter of a context (NvPmApiQuery's enumeration, through the GPA API), or of the offline
+// counter library's context for a device given by its ids (--vendor-id, --device-id).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -8,13 +9,14 @@
 #include "choice_option.h"
 #include "command_registry.h"
 #include "counter_description.h"
-#include "opened_context.h"
+#include "counter_library_listing.h"
 #include "name_matching.h"
 #include "nvpmapi_listing.h"
+#include "opened_context.h"
 #include "output_file.h"
-#include "terminal.h"
 #include "output_format.h"
 #include "platform/text_table.h"
+#include "terminal.h"
 
 namespace opengpa::cli {
 namespace {
@@ -27,6 +29,11 @@ struct ListOptions {
   std::string output;
   bool force = false;
   bool nvpmapi = false;
+  // --vendor-id / --device-id / --revision-id: the offline counter library's context for those ids
+  // (counter_library_listing.h) instead of a GPA context on a device.
+  std::string vendor_id;
+  std::string device_id;
+  std::string revision_id;
 };
 
 nlohmann::json CounterJson(const CounterDescription& counter, bool names_only) {
@@ -43,18 +50,19 @@ nlohmann::json CounterJson(const CounterDescription& counter, bool names_only) {
   return json;
 }
 
-void WriteJson(const ListOptions& options, const OpenedContext& opened, const DeviceDescription& device,
+void WriteJson(const ListOptions& options, const std::string& api_name, const std::string& opened_as,
+               bool formulas_available, const DeviceDescription& device,
                const std::vector<CounterDescription>& counters, std::ostream& out) {
   nlohmann::json json;
   json["schema"] = "opengpa-counters/1";
-  json["api"] = std::string(ApiShortName(opened.Library().Api()));
+  json["api"] = api_name;
   json["device"] = {{"name", device.name},
                     {"device_id", device.device_id},
                     {"revision_id", device.revision_id},
                     {"generation", device.generation},
-                    {"opened_as", opened.Api().Description()}};
+                    {"opened_as", opened_as}};
   json["hardware_counters"] = options.context.hardware;
-  json["formulas_available"] = opened.Library().Extensions().get_counter_formula != nullptr;
+  json["formulas_available"] = formulas_available;
   json["counters"] = nlohmann::json::array();
   for (const auto& counter : counters) json["counters"].push_back(CounterJson(counter, options.names_only));
   out << json.dump(2) << '\n';
@@ -123,22 +131,71 @@ int RunNvPmApiList(const ListOptions& options) {
   return 0;
 }
 
+// Where the counters come from: a GPA context on a device (or chip), or the counter library's for device ids.
+struct ListSource {
+  std::unique_ptr<OpenedContext> opened;  // null for the counter library
+  std::string api_name;
+  std::string opened_as;
+  bool formulas = false;
+};
+
+bool DescribeFromCounterLibrary(const ListOptions& options, ListSource* source, DeviceDescription* device,
+                                std::vector<CounterDescription>* counters, std::string* error) {
+  CounterLibraryDevice request;
+  if (options.context.api == kGpaApiLast || options.vendor_id.empty() || options.device_id.empty()) {
+    *error = "the counter library needs --api cuda|vk|gl|cl, --vendor-id and --device-id together";
+    return false;
+  }
+  if (options.context.device >= 0 || !options.context.chip.empty() || options.nvpmapi) {
+    *error =
+        "--vendor-id/--device-id name a device for the offline counter library: not with --device, --chip or "
+        "--nvpmapi";
+    return false;
+  }
+  const std::pair<const std::string*, GpaUInt32*> ids[] = {{&options.vendor_id, &request.vendor_id},
+                                                           {&options.device_id, &request.device_id},
+                                                           {&options.revision_id, &request.revision_id}};
+  for (const auto& [text, value] : ids) {
+    if (!text->empty() && !ParseDeviceId(*text, value)) {
+      *error = "'" + *text + "' is not a 32-bit id (write 0x13B5 or 5045)";
+      return false;
+    }
+  }
+  request.api = options.context.api;
+  request.hardware = options.context.hardware;
+  request.verbose = options.context.verbose;
+  if (!DescribeThroughCounterLibrary(request, device, counters, error)) return false;
+  source->api_name = std::string(ApiShortName(request.api));
+  source->opened_as = "libGPUPerfAPICounters.so, the offline counter library: no device";
+  source->formulas = std::any_of(counters->begin(), counters->end(),
+                                 [](const CounterDescription& counter) { return counter.formula.has_value(); });
+  return true;
+}
+
+bool DescribeFromContext(const ListOptions& options, ListSource* source, DeviceDescription* device,
+                         std::vector<CounterDescription>* counters, std::string* error) {
+  source->opened = OpenedContext::Open(options.context, error);
+  if (!source->opened) return false;
+  source->api_name = std::string(ApiShortName(source->opened->Library().Api()));
+  source->opened_as = source->opened->Api().Description();
+  source->formulas = source->opened->Library().Extensions().get_counter_formula != nullptr;
+  return DescribeDevice(source->opened->Library(), source->opened->Context(), device, error) &&
+         DescribeCounters(source->opened->Library(), source->opened->Context(), counters, error);
+}
+
 int RunList(const ListOptions& options) {
   std::string error;
   if (!CheckOutputPath("-o", options.output, options.force, &error)) {
     std::cerr << "opengpa list: " << error << '\n';
     return 1;
   }
-  if (options.nvpmapi) return RunNvPmApiList(options);
-  auto opened = OpenedContext::Open(options.context, &error);
-  if (!opened) {
-    std::cerr << "opengpa list: " << error << '\n';
-    return 1;
-  }
+  const bool counter_library = !options.vendor_id.empty() || !options.device_id.empty() || !options.revision_id.empty();
+  if (options.nvpmapi && !counter_library) return RunNvPmApiList(options);
+  ListSource source;
   DeviceDescription device;
   std::vector<CounterDescription> counters;
-  if (!DescribeDevice(opened->Library(), opened->Context(), &device, &error) ||
-      !DescribeCounters(opened->Library(), opened->Context(), &counters, &error)) {
+  if (!(counter_library ? DescribeFromCounterLibrary(options, &source, &device, &counters, &error)
+                        : DescribeFromContext(options, &source, &device, &counters, &error))) {
     std::cerr << "opengpa list: " << error << '\n';
     return 1;
   }
@@ -167,11 +224,9 @@ int RunList(const ListOptions& options) {
   }
   switch (options.format) {
     case OutputFormat::kJson:
-      WriteJson(options, *opened, device, counters, *out);
+      WriteJson(options, source.api_name, source.opened_as, source.formulas, device, counters, *out);
       break;
-    case OutputFormat::kCsv:
-      WriteCsv(BuildTable(counters, options.names_only), *out);
-      break;
+    case OutputFormat::kCsv: WriteCsv(BuildTable(counters, options.names_only), *out); break;
     case OutputFormat::kTable:
       if (options.names_only) {
         for (const auto& counter : counters) *out << counter.name << '\n';
@@ -179,9 +234,9 @@ int RunList(const ListOptions& options) {
       }
       {
         const std::size_t width = options.output.empty() || options.output == "-" ? StdoutWidth() : 0;
-        const std::string title =
-            std::to_string(counters.size()) + " counters of " + device.name + " (" + opened->Api().Description() +
-            ")" + (opened->Library().Extensions().get_counter_formula ? "" : "; this library exports no formulas");
+        const std::string title = std::to_string(counters.size()) + " counters of " + device.name + " (" +
+                                  source.opened_as + ")" +
+                                  (source.formulas ? "" : "; this library exports no formulas");
         *out << WrapText(title, width) << "\n\n";
       }
       TextTable table = BuildTable(counters, false);
@@ -207,6 +262,12 @@ void SetUpList(CLI::App& command, RunFunction* run) {
   command.add_flag("-f,--force", options->force, "Overwrite an existing --output file");
   command.add_flag("--nvpmapi", options->nvpmapi,
                    "List as PerfKit's NvPmApi (libNvPmApi.Core.so) offers them: NvPmApiQuery's columns");
+  command.add_option("--vendor-id", options->vendor_id,
+                     "With --device-id: list what the offline counter library (libGPUPerfAPICounters.so) describes "
+                     "for these PCI ids, no GPU needed (e.g. --api vk --vendor-id 0x13B5 --device-id 0xE800: Arm "
+                     "Mali-G1-Ultra)");
+  command.add_option("--device-id", options->device_id, "The device id for --vendor-id");
+  command.add_option("--revision-id", options->revision_id, "The revision id for --vendor-id (default 0)");
   *run = [options] { return RunList(*options); };
 }
 

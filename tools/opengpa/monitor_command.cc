@@ -41,7 +41,7 @@ struct MonitorCommandOptions {
   std::vector<unsigned> devices;
   unsigned pm_interval_us = 1000;
   unsigned pm_buffer_mib = 0;  // 0: the library's default
-  bool table = false;  // forced on; otherwise shown only when no --csv/--prometheus
+  bool table = false;          // forced on; otherwise shown only when no --csv/--prometheus
   bool list_counters = false;
   bool list_pm_metrics = false;
   std::string chip;
@@ -109,9 +109,10 @@ int ListCounters(const MonitorCommandOptions& options) {
                 counter.kind == CounterKind::kDelta ? " (delta)" : "");
   }
   const std::string chip = options.chip.empty() ? "GH100" : options.chip;
-  std::printf("\nCUPTI PM sampling: `--counters pm` is this set (shown for %s; any CUPTI metric name that fits one pass "
-              "works, see --list-pm-metrics):\n",
-              chip.c_str());
+  std::printf(
+      "\nCUPTI PM sampling: `--counters pm` is this set (shown for %s; any CUPTI metric name that fits one pass "
+      "works, see --list-pm-metrics):\n",
+      chip.c_str());
   std::vector<monitor::CounterDescriptor> pm;
   if (monitor::DescribePmMetrics(chip, monitor::DefaultPmMetrics(), {}, &pm) == kGpaStatusOk) {
     for (const auto& counter : pm) {
@@ -128,9 +129,10 @@ int ListPmMetrics(const MonitorCommandOptions& options) {
   std::vector<std::string> names;
   std::string chip;
   if (monitor::ListPmBaseMetrics(options.chip, {}, &chip, &names) != kGpaStatusOk) return 1;
-  std::printf("CUPTI PM sampling base metrics of %s (%zu); add a rollup such as .sum, .avg, .max, "
-              ".avg.pct_of_peak_sustained_elapsed:\n",
-              chip.c_str(), names.size());
+  std::printf(
+      "CUPTI PM sampling base metrics of %s (%zu); add a rollup such as .sum, .avg, .max, "
+      ".avg.pct_of_peak_sustained_elapsed:\n",
+      chip.c_str(), names.size());
   for (const auto& name : names) std::printf("  %s\n", name.c_str());
   return 0;
 }
@@ -220,8 +222,8 @@ int RunMonitor(const MonitorCommandOptions& options) {
   while (!g_stop_requested) {
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) break;
-    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100),
-                                                                              deadline - now));
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100), deadline - now));
     if (to_csv) csv.Drain(*monitor);
     if (table && std::chrono::steady_clock::now() >= next_table) {
       PrintTable(monitor->Metrics(), stdout);
@@ -254,18 +256,22 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
   command.add_option("--prometheus", options->prometheus,
                      "Serve GET /metrics (Prometheus text / OpenMetrics) on [HOST:]PORT; a bare PORT binds 127.0.0.1, "
                      "port 0 picks a free one");
-  command.add_option("--csv", options->csv, "Write every record to FILE (timestamp_ns,duration_ns,gpu,uuid,counter,unit,value)");
-  command.add_option("--device", options->devices, "GPU index (nvidia-smi order); repeat or comma-separate; default all")
+  command.add_option("--csv", options->csv,
+                     "Write every record to FILE (timestamp_ns,duration_ns,gpu,uuid,counter,unit,value)");
+  command
+      .add_option("--device", options->devices, "GPU index (nvidia-smi order); repeat or comma-separate; default all")
       ->delimiter(',');
   command.add_option("--pm-interval-us", options->pm_interval_us, "Hardware interval of PM sampling, microseconds")
       ->check(CLI::Range(1u, 1000000u))
       ->capture_default_str();
-  command.add_option("--pm-buffer-mib", options->pm_buffer_mib,
-                     "GPU buffer for PM records between decodes, MiB (default: see docs/realtime.md)")
+  command
+      .add_option("--pm-buffer-mib", options->pm_buffer_mib,
+                  "GPU buffer for PM records between decodes, MiB (default: see docs/realtime.md)")
       ->check(CLI::Range(4u, 4096u));
   command.add_flag("-f,--force", options->force, "Overwrite an existing --csv file");
   command.add_flag("--table", options->table, "Print the live table even with --csv or --prometheus");
-  command.add_flag("--list-counters", options->list_counters, "List the NVML counters and the default PM set, then exit");
+  command.add_flag("--list-counters", options->list_counters,
+                   "List the NVML counters and the default PM set, then exit");
   command.add_flag("--list-pm-metrics", options->list_pm_metrics,
                    "List the CUPTI PM sampling base metrics of --chip (or of GPU 0), then exit");
   command.add_option("--chip", options->chip, "Chip for --list-pm-metrics / --list-counters without a GPU, e.g. GH100");

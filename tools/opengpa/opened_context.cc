@@ -15,8 +15,7 @@ void AddContextOptions(CLI::App& command, ContextOptions* options) {
           },
           "INDEX"));
   // Chip names are CUPTI's, in capitals; any case is accepted (name_matching.h).
-  command.add_option("--chip", options->chip,
-                     "Open an offline CUDA context for this chip (e.g. GH100): no GPU needed")
+  command.add_option("--chip", options->chip, "Open an offline CUDA context for this chip (e.g. GH100): no GPU needed")
       ->transform(CLI::Validator(
           [](std::string& value) {
             value = UpperCase(value);

@@ -25,8 +25,8 @@ class Planner {
 
   // Step 2 for one of the first blocks: the whole block joins the session, or waits whole for a later
   // session when the library takes it alone (it conflicts with the session as a whole), or is halved.
-  void AddBlockToSession(const Counters& block, Counters* session, std::uint32_t* passes, std::vector<Counters>* waiting,
-                         Counters* deferred) {
+  void AddBlockToSession(const Counters& block, Counters* session, std::uint32_t* passes,
+                         std::vector<Counters>* waiting, Counters* deferred) {
     if (block.empty()) return;
     Counters candidate = *session;
     candidate.insert(candidate.end(), block.begin(), block.end());
@@ -79,7 +79,8 @@ class Planner {
 // counters in a row did not fit.
 constexpr std::size_t kMaxMisses = 8;
 
-bool PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<PassGroup>* groups, std::string* error) {
+bool PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<PassGroup>* groups,
+                        std::string* error) {
   Counters remaining = counters;
   while (!remaining.empty()) {
     const auto alone = planner.Ask({remaining.front()}, false);

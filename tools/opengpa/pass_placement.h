@@ -48,7 +48,7 @@ struct PassGroup {
 
 struct PassPlacement {
   std::optional<std::uint32_t> library_passes;  // the library's answer for the whole set; empty: refused
-  std::uint32_t placed_passes = 0;   // sum of the groups' pass counts
+  std::uint32_t placed_passes = 0;              // sum of the groups' pass counts
   // One session: the passes within it (step 3), or the session itself. Several: one group per session.
   std::vector<PassGroup> groups;
   std::size_t questions = 0;  // how many times the oracle was asked

@@ -19,8 +19,8 @@
 #include "output_file.h"
 #include "output_format.h"
 #include "pass_placement.h"
-#include "terminal.h"
 #include "platform/text_table.h"
+#include "terminal.h"
 
 namespace opengpa::cli {
 namespace {
@@ -66,8 +66,8 @@ class PlacementReport {
     if (quiet_ || elapsed < 1.0 || (!interactive_ && now - last_ < std::chrono::seconds(2))) return;
     last_ = now;
     shown_ = true;
-    std::fprintf(stderr, "%sopengpa passes: placed %zu of %zu counters (%.1f s)%s", interactive_ ? "\r" : "",
-                 placed, total, elapsed, interactive_ ? "" : "\n");
+    std::fprintf(stderr, "%sopengpa passes: placed %zu of %zu counters (%.1f s)%s", interactive_ ? "\r" : "", placed,
+                 total, elapsed, interactive_ ? "" : "\n");
     std::fflush(stderr);
   }
 
@@ -86,7 +86,7 @@ constexpr std::size_t kLargeSet = 500;
 // of first appearance: CUPTI accepts or refuses the counters of a unit together. Empty when the library
 // does not say (no extension, or derived counters only).
 std::vector<std::vector<std::uint32_t>> HardwareUnitBlocks(const GpaLibrary& library, const GpaContext& context,
-                                                          const std::vector<GpaUInt32>& indices) {
+                                                           const std::vector<GpaUInt32>& indices) {
   const auto unit_of = library.Extensions().get_counter_hardware_unit;
   if (!unit_of) return {};
   std::vector<std::string> units;
@@ -169,7 +169,8 @@ void WritePassesJson(const PassesReport& report, std::ostream& out) {
   for (const auto& group : placement.groups) {
     nlohmann::json counters = nlohmann::json::array();
     for (std::uint32_t index : group.counters) counters.push_back({{"index", index}, {"name", report.NameOf(index)}});
-    json["groups"].push_back({{"first_pass", group.first_pass}, {"pass_count", group.pass_count}, {"counters", counters}});
+    json["groups"].push_back(
+        {{"first_pass", group.first_pass}, {"pass_count", group.pass_count}, {"counters", counters}});
   }
   out << json.dump(2) << '\n';
 }
@@ -283,11 +284,12 @@ void SetUpPasses(CLI::App& command, RunFunction* run) {
   command
       .add_option("--placement", options->placement,
                   "passes: place counters in passes; sessions: only the sessions; auto (default): passes for sets "
-                  "up to " + std::to_string(kAutoPlacementLimit) + " counters")
-      ->transform(ChoiceOf(std::map<std::string, Placement>{{"auto", Placement::kAuto},
-                                                             {"passes", Placement::kPasses},
-                                                             {"sessions", Placement::kSessions}},
-                           "placement"));
+                  "up to " +
+                      std::to_string(kAutoPlacementLimit) + " counters")
+      ->transform(ChoiceOf(
+          std::map<std::string, Placement>{
+              {"auto", Placement::kAuto}, {"passes", Placement::kPasses}, {"sessions", Placement::kSessions}},
+          "placement"));
   *run = [options] { return RunPasses(*options); };
 }
 

@@ -35,18 +35,18 @@
 #include "api_name.h"
 #include "choice_option.h"
 #include "command_registry.h"
-#include "profiler/counter_outputs.h"
 #include "counter_selection.h"
+#include "output_file.h"
+#include "profile_injection.h"
+#include "profiler/counter_outputs.h"
 #include "profiler/launch_filter.h"
 #include "profiler/nvtx_filter.h"
-#include "output_file.h"
 #include "profiler/profile_environment.h"
-#include "profile_injection.h"
 #include "profiler/profile_writers.h"
-#include "program_launcher.h"
 #include "profiler/replay_merge.h"
 #include "profiler/sample_stream.h"
 #include "profiler/stream_status.h"
+#include "program_launcher.h"
 #include "sample_stream_file.h"
 #include "signal_guard.h"
 #include "terminal.h"
@@ -124,7 +124,9 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
                  label.c_str(), static_cast<unsigned long long>(samples), interactive && !final_line ? "" : "\n");
     std::fflush(stderr);
   };
-  if (!RunProgram(options.program, environment, [&] { report(false); }, &run->result, error)) return false;
+  if (!RunProgram(
+          options.program, environment, [&] { report(false); }, &run->result, error))
+    return false;
   run->signals_at_end = SignalGuard::Received();
   status.Drain();
   run->write_failures = status.Failures();
@@ -391,8 +393,9 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
   command.add_option("--api", options->api, "The program's API: cuda or cl")
       ->transform(CLI::Validator(ApiNameTransform(), "{cuda,vk,gl,cl}"));
   AddCounterSelectionOptions(command, &options->counters);
-  command.add_option("-o,--output", options->prefix,
-                     "Prefix of the files written: <prefix>.csv, <prefix>.json, <prefix>.trace.json")
+  command
+      .add_option("-o,--output", options->prefix,
+                  "Prefix of the files written: <prefix>.csv, <prefix>.json, <prefix>.trace.json")
       ->capture_default_str();
   command.add_flag("-f,--force", options->force, "Overwrite existing output files");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
@@ -407,8 +410,9 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
                                                    {"auto", profiling::ReplayMode::kAuto}},
                                                   "replay mode"))
       ->default_str("auto");
-  command.add_option("--cache-control", options->cache_control,
-                     "CUDA: all flushes the L2 before every profiled launch in every pass; none leaves it")
+  command
+      .add_option("--cache-control", options->cache_control,
+                  "CUDA: all flushes the L2 before every profiled launch in every pass; none leaves it")
       ->check(CLI::IsMember({"all", "none"}, CLI::ignore_case))
       ->capture_default_str();
   command.add_option("--kernel-name", options->kernel_name,
@@ -416,9 +420,10 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
   command.add_option("--launch-skip", options->launch_skip, "CUDA: leave the first N matching launches unprofiled");
   command.add_option("--launch-count", options->launch_count,
                      "CUDA: profile at most N matching launches, then let the program run unprofiled (0: all)");
-  command.add_option("--nvtx-include", options->nvtx_include,
-                     "CUDA: profile only launches inside an NVTX push/pop range of this name (name, or domain@name); "
-                     "repeatable, a launch counts when any open range matches")
+  command
+      .add_option("--nvtx-include", options->nvtx_include,
+                  "CUDA: profile only launches inside an NVTX push/pop range of this name (name, or domain@name); "
+                  "repeatable, a launch counts when any open range matches")
       ->allow_extra_args(false);
   command
       .add_option("--range-mode", options->range_mode,

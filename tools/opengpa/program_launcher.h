@@ -18,7 +18,7 @@
 namespace opengpa::cli {
 
 struct ProgramResult {
-  int exit_code = 0;     // the program's exit status; 128 + signal when a signal ended it
+  int exit_code = 0;       // the program's exit status; 128 + signal when a signal ended it
   int interrupted_by = 0;  // the last signal opengpa received while the program ran (SIGINT, ...); 0: none
   double wall_time_s = 0.0;
 };

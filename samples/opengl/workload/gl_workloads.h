@@ -1,5 +1,5 @@
-// GL work of exactly known size, shared by opengpa_gl_sample and tests/opengl: the pipeline statistics each draw or dispatch
-// must produce follow from the numbers passed in.
+// GL work of exactly known size, shared by opengpa_gl_sample and tests/opengl: the pipeline statistics each draw or
+// dispatch must produce follow from the numbers passed in.
 #ifndef OPENGPA_SAMPLES_OPENGL_GL_WORKLOADS_H_
 #define OPENGPA_SAMPLES_OPENGL_GL_WORKLOADS_H_
 

@@ -68,8 +68,9 @@ bool HasExtension(EGLDisplay display, const char* name) {
 }
 
 EGLContext CreateContext(EGLDisplay display, EGLContext share) {
-  const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                               EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  const EGLint attributes[] = {
+      EGL_CONTEXT_MAJOR_VERSION,           4,       EGL_CONTEXT_MINOR_VERSION, 5, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
   // We render to an FBO, so no config is needed where EGL_KHR_no_config_context is offered (Mesa, NVIDIA).
   EGLConfig config = HasExtension(display, "EGL_KHR_no_config_context") ? EGL_NO_CONFIG_KHR : PbufferConfig(display);
   return eglCreateContext(display, config, share, attributes);

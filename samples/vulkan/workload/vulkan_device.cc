@@ -106,7 +106,8 @@ std::unique_ptr<VulkanDevice> VulkanDevice::Create(DevicePreference preference, 
     VkPhysicalDeviceProperties properties;
     vkGetPhysicalDeviceProperties(device, &properties);
     if (properties.apiVersion < VK_API_VERSION_1_1) continue;
-    if (wanted != nullptr && *wanted != '\0' && std::string_view(properties.deviceName).find(wanted) == std::string_view::npos) {
+    if (wanted != nullptr && *wanted != '\0' &&
+        std::string_view(properties.deviceName).find(wanted) == std::string_view::npos) {
       continue;
     }
     std::uint32_t count = 0;

@@ -8,8 +8,7 @@ GpaStatus CheckHardwareCounterIndices(const std::vector<HardwareCounterIndex>& c
                                       std::string_view operation) {
   for (HardwareCounterIndex index : counters) {
     if (index >= counter_count) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "{}: hardware counter {} >= {}", operation, index,
-                      counter_count);
+      return LogError(kGpaStatusErrorIndexOutOfRange, "{}: hardware counter {} >= {}", operation, index, counter_count);
     }
   }
   return kGpaStatusOk;

@@ -13,8 +13,8 @@
 namespace opengpa {
 
 // kGpaStatusErrorIndexOutOfRange, naming `operation`, for the first index >= `counter_count`.
-[[nodiscard]] GpaStatus CheckHardwareCounterIndices(const std::vector<HardwareCounterIndex>& counters, std::size_t counter_count,
-                                      std::string_view operation);
+[[nodiscard]] GpaStatus CheckHardwareCounterIndices(const std::vector<HardwareCounterIndex>& counters,
+                                                    std::size_t counter_count, std::string_view operation);
 
 // kGpaStatusErrorIncompatibleSampleTypes for any type but kGpaSessionSampleTypeDiscreteCounter; `api`
 // ("OpenGL", "OpenCL") names the backend in the message.

@@ -42,8 +42,8 @@ GpaStatus ImmediateSession::RequireNoOpenSample(std::string_view function) const
 GpaStatus ImmediateSession::CheckSampleCanBegin(SampleSlot slot, bool slot_used) const {
   if (open_sample_) {
     return LogError(kGpaStatusErrorSampleAlreadyStarted,
-                    "GpaBeginSample: slot {} begins while slot {} is open; {} samples cannot nest", slot,
-                    *open_sample_, api_);
+                    "GpaBeginSample: slot {} begins while slot {} is open; {} samples cannot nest", slot, *open_sample_,
+                    api_);
   }
   if (slot_used) {
     return LogError(kGpaStatusErrorSampleAlreadyStarted, "GpaBeginSample: slot {} was already sampled in this pass",

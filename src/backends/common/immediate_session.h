@@ -1,7 +1,7 @@
 // A session for an API that records straight into the driver's stream instead of into command lists
 // (OpenGL, OpenCL): each pass's one "command list" is GPA_NULL_COMMAND_LIST with kGpaCommandListNone (one pass,
-// unless the backend's counters need more), and samples that do not nest. Subclasses record and read the samples; this class keeps which one is open
-// and refuses misuse with the same statuses and messages for every such API.
+// unless the backend's counters need more), and samples that do not nest. Subclasses record and read the samples; this
+// class keeps which one is open and refuses misuse with the same statuses and messages for every such API.
 #ifndef OPENGPA_BACKENDS_COMMON_IMMEDIATE_SESSION_H_
 #define OPENGPA_BACKENDS_COMMON_IMMEDIATE_SESSION_H_
 
@@ -20,7 +20,7 @@ class ImmediateSession : public BackendSession {
   // kGpaStatusErrorIndexOutOfRange for a pass >= PassCount(); kGpaStatusErrorInvalidParameter for a command
   // list or a type other than kGpaCommandListNone. Then BeginPass(pass).
   [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                             std::unique_ptr<BackendCommandList>* out) final;
+                                           std::unique_ptr<BackendCommandList>* out) final;
   // kGpaStatusErrorSampleNotEnded while a sample is open.
   [[nodiscard]] GpaStatus EndCommandList(BackendCommandList& list) final;
 

@@ -10,8 +10,8 @@ namespace opengpa {
 
 namespace pw = nvidia::perfworks;
 
-GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std::vector<std::uint64_t>& interval_ends_ns,
-                          std::vector<std::size_t>* intervals) {
+GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns,
+                          const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals) {
   intervals->clear();
   // Every trigger closed one interval, in order: trigger k closed interval k.
   if (stamps_ns.size() == interval_ends_ns.size()) {
@@ -33,8 +33,9 @@ GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std
   std::size_t next = 0;  // the first interval the next trigger may have closed
   for (std::size_t k = 0; k < stamps_ns.size(); ++k) {
     const std::uint64_t earliest = stamps_ns[k] > kTriggerBeforeStampNs ? stamps_ns[k] - kTriggerBeforeStampNs : 0;
-    auto at = std::lower_bound(interval_ends_ns.begin() + static_cast<std::ptrdiff_t>(std::min(next, interval_ends_ns.size())),
-                               interval_ends_ns.end(), earliest);
+    auto at = std::lower_bound(
+        interval_ends_ns.begin() + static_cast<std::ptrdiff_t>(std::min(next, interval_ends_ns.size())),
+        interval_ends_ns.end(), earliest);
     // The sampler may stop before recording the last triggers of a pass (each command list ends with a trigger of
     // its own for that reason); a sample boundary left without an interval is reported by the caller.
     if (at == interval_ends_ns.end()) return kGpaStatusOk;

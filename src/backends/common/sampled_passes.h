@@ -36,8 +36,8 @@ constexpr std::uint64_t kTriggerBeforeStampNs = 2'000;
 // ending more than kTriggerToIntervalEndLimitNs from the timestamp means the trigger was not sampled (the pass ran
 // with another configuration): kGpaStatusErrorFailed, logged. Triggers after the last decoded interval get none
 // (intervals->size() < stamps_ns.size()).
-GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std::vector<std::uint64_t>& interval_ends_ns,
-                          std::vector<std::size_t>* intervals);
+GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns,
+                          const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals);
 
 class SampledPasses {
  public:
@@ -74,9 +74,9 @@ class SampledPasses {
 
  private:
   struct DecodedPass {
-    std::vector<std::uint64_t> end_ns;            // per interval
-    std::vector<double> durations;                // per interval, ns
-    std::vector<std::vector<double>> values;      // [interval][metric of the pass]
+    std::vector<std::uint64_t> end_ns;        // per interval
+    std::vector<double> durations;            // per interval, ns
+    std::vector<std::vector<double>> values;  // [interval][metric of the pass]
   };
 
   const nvidia::GraphicsCounterSource& source_;

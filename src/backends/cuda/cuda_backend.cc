@@ -25,7 +25,8 @@ class CudaBackend : public Backend {
     // driver runs (documented in docs/cuda.md).
     OpenRequest request;
     if (GpaStatus status = ReadOpenInfo(api_context, &request); status != kGpaStatusOk) return status;
-    if (request.context == nullptr) return CudaContext::Open(request.chip_name, nullptr, request.max_samples_per_pass, out);
+    if (request.context == nullptr)
+      return CudaContext::Open(request.chip_name, nullptr, request.max_samples_per_pass, out);
 
     const CudaDriver* driver = LoadCudaDriver();
     if (driver == nullptr) {

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "cuda_counters/cuda_device.h"
 #include "core/backend.h"
+#include "cuda_counters/cuda_device.h"
 #include "nvidia/cupti_host_metrics.h"
 
 namespace opengpa::cuda {
@@ -34,8 +34,8 @@ class CudaContext : public BackendContext {
   };
 
   // `live` is empty for an offline context (chip_name then names the chip).
-  [[nodiscard]] static GpaStatus Open(const std::string& chip_name, std::unique_ptr<Live> live, std::uint32_t max_samples_per_pass,
-                        std::unique_ptr<BackendContext>* out);
+  [[nodiscard]] static GpaStatus Open(const std::string& chip_name, std::unique_ptr<Live> live,
+                                      std::uint32_t max_samples_per_pass, std::unique_ptr<BackendContext>* out);
 
   const DeviceInfo& Device() const override { return device_; }
   // Discrete counters always; streaming counters where PM sampling works (a live GPU of compute capability 8.6 or
@@ -49,14 +49,15 @@ class CudaContext : public BackendContext {
   [[nodiscard]] GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
   [[nodiscard]] GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& counters) override;
   [[nodiscard]] GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
-                          std::unique_ptr<BackendSession>* out) override;
+                                        std::unique_ptr<BackendSession>* out) override;
 
   bool offline() const { return live_ == nullptr; }
   const nvidia::CuptiHostMetrics& metrics() const { return *metrics_; }
 
  private:
   // The CUPTI metric names of `counters`, in order; fails (logged) for an index out of range.
-  [[nodiscard]] GpaStatus MetricNames(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names) const;
+  [[nodiscard]] GpaStatus MetricNames(const std::vector<HardwareCounterIndex>& counters,
+                                      std::vector<std::string>* names) const;
 
   std::unique_ptr<Live> live_;
   DeviceInfo device_;

@@ -31,7 +31,7 @@ bool ChipStreams(const std::string& chip);
 
 // A streaming session sampling `metrics` on CUDA device `device` while `context` (the application's) is current.
 [[nodiscard]] GpaStatus CreateStreamingSession(const nvidia::CudaDriver& driver, CUcontext context, CUdevice device,
-                                 std::vector<std::string> metrics, std::unique_ptr<BackendSession>* out);
+                                               std::vector<std::string> metrics, std::unique_ptr<BackendSession>* out);
 
 }  // namespace opengpa::cuda
 

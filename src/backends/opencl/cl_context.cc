@@ -52,7 +52,8 @@ GpaStatus ClContext::Open(void* api_context, GpaOpenContextFlags flags, std::uni
   auto state = std::make_shared<QueueState>();
   status = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof state->device, &state->device, nullptr);
   if (status != CL_SUCCESS) {
-    return LogError(kGpaStatusErrorFailed, "GpaOpenContext: clGetCommandQueueInfo(CL_QUEUE_DEVICE) returned {}", status);
+    return LogError(kGpaStatusErrorFailed, "GpaOpenContext: clGetCommandQueueInfo(CL_QUEUE_DEVICE) returned {}",
+                    status);
   }
   std::string version;
   if (!AtLeastOpenCl12(state->device, &version)) {
@@ -63,7 +64,8 @@ GpaStatus ClContext::Open(void* api_context, GpaOpenContextFlags flags, std::uni
   }
   if (flags & (kGpaOpenContextClockModeNoneBit | kGpaOpenContextClockModePeakBit |
                kGpaOpenContextClockModeMinMemoryBit | kGpaOpenContextClockModeMinEngineBit)) {
-    Log(kGpaLoggingMessage, "OpenCL: clock-mode flags 0x{:X} have no effect; OpenCL offers no way to set clocks", flags);
+    Log(kGpaLoggingMessage, "OpenCL: clock-mode flags 0x{:X} have no effect; OpenCL offers no way to set clocks",
+        flags);
   }
   state->queue = RetainQueue(queue);
   state->out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;

@@ -17,7 +17,8 @@ class ClContext final : public BackendContext {
   // cl_command_queue*, but its implementation and its users pass the queue). Statuses, each logged:
   // kGpaStatusErrorInvalidParameter: not a command queue, or created without CL_QUEUE_PROFILING_ENABLE;
   // kGpaStatusErrorDriverNotSupported: the device is older than OpenCL 1.2 (no markers with events).
-  [[nodiscard]] static GpaStatus Open(void* api_context, GpaOpenContextFlags flags, std::unique_ptr<BackendContext>* out);
+  [[nodiscard]] static GpaStatus Open(void* api_context, GpaOpenContextFlags flags,
+                                      std::unique_ptr<BackendContext>* out);
 
   explicit ClContext(std::shared_ptr<QueueState> queue);
 
@@ -27,7 +28,7 @@ class ClContext final : public BackendContext {
   std::vector<std::string_view> DerivedCatalogs() const override;
   [[nodiscard]] GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;
   [[nodiscard]] GpaStatus CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
-                          std::unique_ptr<BackendSession>* out) override;
+                                        std::unique_ptr<BackendSession>* out) override;
 
  private:
   std::shared_ptr<QueueState> queue_;

@@ -19,10 +19,9 @@ ClHardwareCounter Make(Bracket bracket, cl_profiling_info when) {
   std::string description = std::string(profiling) + " of the " +
                             (begin ? "marker GPA enqueues at GpaBeginSample" : "marker GPA enqueues at GpaEndSample") +
                             ", in nanoseconds since GpaBeginSession.";
-  return ClHardwareCounter{
-      HardwareCounterInfo{std::string(command) + stage, "EventProfiling", description, kGpaDataTypeUint64,
-                          kGpaUsageTypeNanoseconds, "command_queue"},
-      bracket, when};
+  return ClHardwareCounter{HardwareCounterInfo{std::string(command) + stage, "EventProfiling", description,
+                                               kGpaDataTypeUint64, kGpaUsageTypeNanoseconds, "command_queue"},
+                           bracket, when};
 }
 
 std::vector<ClHardwareCounter> Build() {

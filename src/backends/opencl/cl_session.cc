@@ -153,8 +153,7 @@ GpaStatus ClSession::ReadResults(SampleSlot slot_count, std::vector<double>* val
         return status;
       }
       // Signed, so a device clock that ran backwards shows as a negative time instead of wrapping.
-      (*values)[slot * columns_.size() + column] =
-          static_cast<double>(static_cast<std::int64_t>(time - origin));
+      (*values)[slot * columns_.size() + column] = static_cast<double>(static_cast<std::int64_t>(time - origin));
     }
   }
   return kGpaStatusOk;

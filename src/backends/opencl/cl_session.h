@@ -1,7 +1,8 @@
 // A GPA session on a command queue: GpaBeginSession enqueues a marker whose QUEUED time is the session's
 // time origin; every sample enqueues a marker at GpaBeginSample (and, on an out-of-order queue, a barrier
-// behind it) and a marker at GpaEndSample, and reads their profiling times (see cl_hardware_counters.h). One pass; no command lists (kGpaCommandListNone);
-// samples do not nest. GpaEndSession flushes the queue so the results can complete.
+// behind it) and a marker at GpaEndSample, and reads their profiling times (see cl_hardware_counters.h). One pass; no
+// command lists (kGpaCommandListNone); samples do not nest. GpaEndSession flushes the queue so the results can
+// complete.
 #ifndef OPENGPA_BACKENDS_OPENCL_CL_SESSION_H_
 #define OPENGPA_BACKENDS_OPENCL_CL_SESSION_H_
 

@@ -10,7 +10,9 @@ std::string GlString(const Api& gl, GLenum name) {
   return text != nullptr ? reinterpret_cast<const char*>(text) : "";
 }
 
-bool Contains(std::string_view haystack, std::string_view needle) { return haystack.find(needle) != std::string_view::npos; }
+bool Contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
 
 }  // namespace
 

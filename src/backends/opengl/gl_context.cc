@@ -42,8 +42,9 @@ std::unique_ptr<nvidia::GraphicsCounterSource> OpenSamplerSource(const ContextSt
   } else {
     auto source = nvidia::GraphicsCounterSource::ForCurrentEglContext(&why);
     if (source != nullptr) {
-      Log(kGpaLoggingMessage, "OpenGL: hardware counters of PerfWorks' GPU periodic sampler on {} (PerfWorks device {})",
-          source->Chip(), source->DeviceIndex());
+      Log(kGpaLoggingMessage,
+          "OpenGL: hardware counters of PerfWorks' GPU periodic sampler on {} (PerfWorks device {})", source->Chip(),
+          source->DeviceIndex());
       return source;
     }
   }
@@ -76,7 +77,8 @@ GpaStatus GlContext::Open(void* handle, GpaOpenContextFlags flags, std::unique_p
   }
   if (flags & (kGpaOpenContextClockModeNoneBit | kGpaOpenContextClockModePeakBit |
                kGpaOpenContextClockModeMinMemoryBit | kGpaOpenContextClockModeMinEngineBit)) {
-    Log(kGpaLoggingMessage, "OpenGL: clock-mode flags 0x{:X} have no effect; GL offers no way to set GPU clocks", flags);
+    Log(kGpaLoggingMessage, "OpenGL: clock-mode flags 0x{:X} have no effect; GL offers no way to set GPU clocks",
+        flags);
   }
   ReportVendorMonitors(caps);
 

@@ -19,7 +19,7 @@ struct ContextState {
   Capabilities caps;
   DeviceInfo info;
   std::vector<GlHardwareCounter> counters;
-  std::vector<HardwareCounterInfo> counter_infos;  // counters[i].info, as BackendContext returns them
+  std::vector<HardwareCounterInfo> counter_infos;          // counters[i].info, as BackendContext returns them
   std::unique_ptr<nvidia::GraphicsCounterSource> sampler;  // NVIDIA's GPU periodic sampler, where usable
 };
 

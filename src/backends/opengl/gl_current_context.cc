@@ -28,11 +28,7 @@ std::string_view WindowSystemName(WindowSystem system) { return system == Window
 
 CurrentContext::CurrentContext(Key, std::unique_ptr<DynamicLibrary> library, WindowSystem system, void* handle,
                                GetCurrentContextFn get_current, GetProcAddressFn get_proc)
-    : library_(std::move(library)),
-      system_(system),
-      handle_(handle),
-      get_current_(get_current),
-      get_proc_(get_proc) {}
+    : library_(std::move(library)), system_(system), handle_(handle), get_current_(get_current), get_proc_(get_proc) {}
 
 GpaStatus CurrentContext::Find(void* handle, std::unique_ptr<CurrentContext>* out) {
   std::string current_contexts;
@@ -43,8 +39,8 @@ GpaStatus CurrentContext::Find(void* handle, std::unique_ptr<CurrentContext>* ou
     auto get_proc = library->Get<GetProcAddressFn>(candidate.get_proc_address);
     void* current = get_current != nullptr ? get_current() : nullptr;
     if (current == handle && get_proc != nullptr) {
-      *out = std::make_unique<CurrentContext>(Key(), std::move(library), candidate.system, handle, get_current,
-                                              get_proc);
+      *out =
+          std::make_unique<CurrentContext>(Key(), std::move(library), candidate.system, handle, get_current, get_proc);
       Log(kGpaLoggingMessage, "OpenGL: context {} is current through {} ({})", handle,
           WindowSystemName(candidate.system), candidate.library);
       return kGpaStatusOk;

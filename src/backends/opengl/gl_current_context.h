@@ -33,8 +33,8 @@ class CurrentContext {
   };
   using GetCurrentContextFn = void* (*)();
   using GetProcAddressFn = void* (*)(const char*);
-  CurrentContext(Key, std::unique_ptr<DynamicLibrary> library, WindowSystem system, void* handle, GetCurrentContextFn get_current,
-                 GetProcAddressFn get_proc);
+  CurrentContext(Key, std::unique_ptr<DynamicLibrary> library, WindowSystem system, void* handle,
+                 GetCurrentContextFn get_current, GetProcAddressFn get_proc);
   CurrentContext(const CurrentContext&) = delete;
   CurrentContext& operator=(const CurrentContext&) = delete;
 

@@ -7,8 +7,7 @@
 namespace opengpa::gl {
 namespace {
 
-GlHardwareCounter Query(const char* name, const char* group, const char* description, GLenum target,
-                        const char* unit) {
+GlHardwareCounter Query(const char* name, const char* group, const char* description, GLenum target, const char* unit) {
   GlHardwareCounter counter;
   counter.info = {name, group, description, kGpaDataTypeUint64, kGpaUsageTypeItems, unit};
   counter.source = CounterSource::kQuery;
@@ -28,14 +27,10 @@ enum class OptionalStage { kNone, kTessellation, kGeometryShader, kComputeShader
 
 bool StageOffered(const Capabilities& caps, OptionalStage stage) {
   switch (stage) {
-    case OptionalStage::kNone:
-      return true;
-    case OptionalStage::kTessellation:
-      return caps.tessellation();
-    case OptionalStage::kGeometryShader:
-      return caps.geometry_shaders();
-    case OptionalStage::kComputeShader:
-      return caps.compute_shaders();
+    case OptionalStage::kNone: return true;
+    case OptionalStage::kTessellation: return caps.tessellation();
+    case OptionalStage::kGeometryShader: return caps.geometry_shaders();
+    case OptionalStage::kComputeShader: return caps.compute_shaders();
   }
   return false;
 }
@@ -101,9 +96,9 @@ std::vector<GlHardwareCounter> BuildHardwareCounters(const Capabilities& caps) {
     }
   }
 
-  GlHardwareCounter samples = Query("GL_SAMPLES_PASSED", "Occlusion",
-                                    "Samples that passed the depth and stencil tests (GL_SAMPLES_PASSED).",
-                                    GL_SAMPLES_PASSED, "depth_stencil_test");
+  GlHardwareCounter samples =
+      Query("GL_SAMPLES_PASSED", "Occlusion", "Samples that passed the depth and stencil tests (GL_SAMPLES_PASSED).",
+            GL_SAMPLES_PASSED, "depth_stencil_test");
   // The occlusion targets share one active slot (ARB_occlusion_query2).
   if (caps.any_samples_passed()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED);
   if (caps.any_samples_passed_conservative()) samples.conflicting_targets.push_back(GL_ANY_SAMPLES_PASSED_CONSERVATIVE);

@@ -86,10 +86,11 @@ GpaStatus GlSession::DecodeThrough(GpaUInt32 pass) {
     device_->gl.Finish();
     if (GpaStatus status = sampled_->Advance(); status != kGpaStatusOk) return status;
     if (sampled_->IntervalCount(active) < triggers_[active]) {
-      return LogError(kGpaStatusErrorFailed,
-                      "pass {}: the GPU periodic sampler decoded {} interval(s) for {} trigger(s); its samples cannot be "
-                      "told apart",
-                      active, sampled_->IntervalCount(active), triggers_[active]);
+      return LogError(
+          kGpaStatusErrorFailed,
+          "pass {}: the GPU periodic sampler decoded {} interval(s) for {} trigger(s); its samples cannot be "
+          "told apart",
+          active, sampled_->IntervalCount(active), triggers_[active]);
     }
   }
   return kGpaStatusOk;
@@ -140,8 +141,8 @@ GpaStatus GlSession::BeginSample(BackendCommandList& /*list*/, SampleSlot slot) 
   }
 
   const Api& gl = device_->gl;
-  auto sample = std::make_unique<Sample>(
-      Sample{QueryNames(device_, queries ? FirstQueryIndex() + query_counters_.size() : 0)});
+  auto sample =
+      std::make_unique<Sample>(Sample{QueryNames(device_, queries ? FirstQueryIndex() + query_counters_.size() : 0)});
   if (sampled_ != nullptr) {
     if (GpaStatus status = Trigger(&sample->first_trigger); status != kGpaStatusOk) return status;
   }
@@ -208,10 +209,8 @@ bool GlSession::IsPassComplete(GpaUInt32 pass) {
 
 double GlSession::ValueOf(const GlHardwareCounter& counter, const std::vector<GLuint64>& results) const {
   switch (counter.source) {
-    case CounterSource::kTimestampAtBegin:
-      return NanosecondsSince(results[0], origin_, device_->caps.timestamp_bits);
-    case CounterSource::kTimestampAtEnd:
-      return NanosecondsSince(results[1], origin_, device_->caps.timestamp_bits);
+    case CounterSource::kTimestampAtBegin: return NanosecondsSince(results[0], origin_, device_->caps.timestamp_bits);
+    case CounterSource::kTimestampAtEnd: return NanosecondsSince(results[1], origin_, device_->caps.timestamp_bits);
     case CounterSource::kQuery:
       for (std::size_t i = 0; i < query_counters_.size(); ++i) {
         if (query_counters_[i] == &counter) return static_cast<double>(results[FirstQueryIndex() + i]);
@@ -223,7 +222,7 @@ double GlSession::ValueOf(const GlHardwareCounter& counter, const std::vector<GL
 
 GpaStatus GlSession::SampledValues(SampleSlot slot, std::vector<double>* values) const {
   std::vector<double> sums(static_cast<std::size_t>(std::count_if(sampled_column_.begin(), sampled_column_.end(),
-                                                                    [](int c) { return c >= 0; })),
+                                                                  [](int c) { return c >= 0; })),
                            0.0);
   std::vector<double> weights(sums.size(), 0.0);
   for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
@@ -270,9 +269,9 @@ GpaStatus GlSession::ReadResults(SampleSlot slot_count, std::vector<double>* val
       if (GpaStatus status = SampledValues(slot, &sampled); status != kGpaStatusOk) return status;
     }
     for (std::size_t column = 0; column < columns_.size(); ++column) {
-      (*values)[slot * columns_.size() + column] =
-          sampled_column_[column] >= 0 ? sampled[static_cast<std::size_t>(sampled_column_[column])]
-                                       : ValueOf(device_->counters[columns_[column]], results);
+      (*values)[slot * columns_.size() + column] = sampled_column_[column] >= 0
+                                                       ? sampled[static_cast<std::size_t>(sampled_column_[column])]
+                                                       : ValueOf(device_->counters[columns_[column]], results);
     }
   }
   return kGpaStatusOk;

@@ -46,7 +46,7 @@ class GlSession final : public ImmediateSession {
   struct Sample {
     QueryNames queries;  // [timestamp begin, timestamp end] when timestamps_, then one per query_counters_
     bool ended = false;
-    bool broken = false;  // the application ended one of GPA's queries
+    bool broken = false;            // the application ended one of GPA's queries
     std::size_t first_trigger = 0;  // the sampler intervals (first_trigger, last_trigger] of its pass
     std::size_t last_trigger = 0;
   };
@@ -64,13 +64,13 @@ class GlSession final : public ImmediateSession {
 
   std::shared_ptr<const ContextState> device_;
   std::vector<HardwareCounterIndex> columns_;
-  std::vector<const GlHardwareCounter*> query_counters_;  // enabled kQuery counters, one query each per sample
-  bool timestamps_ = false;                             // a timestamp counter is enabled
-  GLint64 origin_ = 0;                                  // GL time at GpaBeginSession
+  std::vector<const GlHardwareCounter*> query_counters_;       // enabled kQuery counters, one query each per sample
+  bool timestamps_ = false;                                    // a timestamp counter is enabled
+  GLint64 origin_ = 0;                                         // GL time at GpaBeginSession
   std::vector<std::vector<std::unique_ptr<Sample>>> samples_;  // [pass][slot]
-  std::shared_ptr<SampledPasses> sampled_;                      // null without sampled counters
-  std::vector<int> sampled_column_;  // per result column: index into sampled_'s names, or -1
-  std::vector<std::size_t> triggers_;  // CPU triggers fired per pass
+  std::shared_ptr<SampledPasses> sampled_;                     // null without sampled counters
+  std::vector<int> sampled_column_;                            // per result column: index into sampled_'s names, or -1
+  std::vector<std::size_t> triggers_;                          // CPU triggers fired per pass
 };
 
 }  // namespace opengpa::gl

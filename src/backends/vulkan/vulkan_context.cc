@@ -26,10 +26,13 @@ GpaStatus CheckPhysicalDeviceBelongsToInstance(const InstanceFunctions& function
   std::uint32_t count = 0;
   VkResult result = functions.EnumeratePhysicalDevices(info.instance, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
-  if (result == VK_SUCCESS && count > 0) result = functions.EnumeratePhysicalDevices(info.instance, &count, devices.data());
+  if (result == VK_SUCCESS && count > 0)
+    result = functions.EnumeratePhysicalDevices(info.instance, &count, devices.data());
   if (result != VK_SUCCESS && result != VK_INCOMPLETE) {
-    return LogError(kGpaStatusErrorFailed, "vkEnumeratePhysicalDevices on GpaVkContextOpenInfo::instance {} failed "
-                    "with VkResult {}", Handle(info.instance), static_cast<int>(result));
+    return LogError(kGpaStatusErrorFailed,
+                    "vkEnumeratePhysicalDevices on GpaVkContextOpenInfo::instance {} failed "
+                    "with VkResult {}",
+                    Handle(info.instance), static_cast<int>(result));
   }
   if (std::find(devices.begin(), devices.end(), info.physical_device) == devices.end()) {
     return LogError(kGpaStatusErrorInvalidParameter,
@@ -122,7 +125,8 @@ std::map<std::string, VkPerformanceCounterUnitKHR> UnitCorrectionsOf(const std::
 bool OffersExtension(const InstanceFunctions& functions, VkPhysicalDevice physical_device, const char* name) {
   if (functions.EnumerateDeviceExtensionProperties == nullptr) return false;
   std::uint32_t count = 0;
-  if (functions.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS) return false;
+  if (functions.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS)
+    return false;
   std::vector<VkExtensionProperties> extensions(count);
   if (functions.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) != VK_SUCCESS) {
     return false;
@@ -177,12 +181,13 @@ std::string VulkanContext::OpenDriverCounters(PFN_vkGetInstanceProcAddr get_inst
       instance_functions_.GetDeviceProcAddr(handles_.device, "vkAcquireProfilingLockKHR"));
   f.ReleaseProfilingLock = reinterpret_cast<PFN_vkReleaseProfilingLockKHR>(
       instance_functions_.GetDeviceProcAddr(handles_.device, "vkReleaseProfilingLockKHR"));
-  const bool offered = OffersExtension(instance_functions_, handles_.physical_device,
-                                       VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
+  const bool offered =
+      OffersExtension(instance_functions_, handles_.physical_device, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
   if (f.AcquireProfilingLock == nullptr || f.ReleaseProfilingLock == nullptr) {
     if (offered) {
       return "the driver offers VK_KHR_performance_query, but the device was not created with it: enable the "
-             "extension and its performanceCounterQueryPools feature (docs/vulkan-driver-counters.md) to count the driver's hardware "
+             "extension and its performanceCounterQueryPools feature (docs/vulkan-driver-counters.md) to count the "
+             "driver's hardware "
              "counters";
     }
     return "the driver offers no VK_KHR_performance_query";
@@ -263,8 +268,7 @@ GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, 
 
   context->device_info_ = DescribeDevice(properties, facts.driver_name);
   context->timestamps_ = TimestampsOf(properties, families);
-  context->calibrated_timestamps_ =
-      DeviceTimeDomainCalibratable(f, context->device_functions_, info.physical_device);
+  context->calibrated_timestamps_ = DeviceTimeDomainCalibratable(f, context->device_functions_, info.physical_device);
   context->gpa_interface_ =
       LoadGpaInterfaceFunctions(f, info.physical_device, info.device, &context->gpa_interface_functions_);
   if (context->gpa_interface_) {
@@ -278,7 +282,8 @@ GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, 
   if (!capabilities.timestamps && capabilities.statistics == 0) {
     return LogError(kGpaStatusErrorHardwareNotSupported,
                     "{} offers neither timestamps on a graphics/compute queue nor pipelineStatisticsQuery: "
-                    "nothing to measure", properties.deviceName);
+                    "nothing to measure",
+                    properties.deviceName);
   }
   if (capabilities.statistics == 0) {
     Log(kGpaLoggingMessage, "{} lacks pipelineStatisticsQuery: only timing counters are offered",
@@ -331,8 +336,8 @@ std::vector<std::pair<std::string, double>> VulkanContext::Constants() const {
 GpaStatus VulkanContext::CheckCounters(const std::vector<HardwareCounterIndex>& counters) const {
   for (HardwareCounterIndex index : counters) {
     if (index >= counters_.size()) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "hardware counter index {} >= {} Vulkan hardware counters",
-                      index, counters_.size());
+      return LogError(kGpaStatusErrorIndexOutOfRange, "hardware counter index {} >= {} Vulkan hardware counters", index,
+                      counters_.size());
     }
   }
   return kGpaStatusOk;

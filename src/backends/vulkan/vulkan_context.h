@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "backends/vulkan/vulkan_device_description.h"
+#include "backends/vulkan/vulkan_functions.h"
 #include "backends/vulkan/vulkan_hardware_counters.h"
 #include "backends/vulkan/vulkan_performance_counters.h"
 #include "backends/vulkan/vulkan_performance_queries.h"
-#include "backends/vulkan/vulkan_functions.h"
 #include "core/backend.h"
 #include "gpu_performance_api/gpu_perf_api_vk.h"
 
@@ -47,8 +47,9 @@ class VulkanContext final : public BackendContext {
                                    std::vector<PerformanceQuerySet>* passes) const;
   // Takes the profiling lock and reads the driver's counters where the application created its device with
   // VK_KHR_performance_query; otherwise returns why there are none ("" when there are).
-  std::string OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_proc_addr, const VkPhysicalDeviceProperties& properties,
-                          const std::vector<VkQueueFamilyProperties>& families, const std::string& driver_name);
+  std::string OpenDriverCounters(PFN_vkGetInstanceProcAddr get_instance_proc_addr,
+                                 const VkPhysicalDeviceProperties& properties,
+                                 const std::vector<VkQueueFamilyProperties>& families, const std::string& driver_name);
 
   GpaVkContextOpenInfo handles_{};
   InstanceFunctions instance_functions_;
@@ -64,8 +65,8 @@ class VulkanContext final : public BackendContext {
   std::unique_ptr<DriverCounters> driver_counters_;
   bool profiling_lock_ = false;  // held from Open to the destructor
   bool multiple_query_pools_ = false;
-  std::string_view driver_catalog_;     // GPA's names for this driver's counters (catalogs/<driver>.json), if any
-  std::string pass_through_catalog_;    // the rest of its counters under the driver's names
+  std::string_view driver_catalog_;   // GPA's names for this driver's counters (catalogs/<driver>.json), if any
+  std::string pass_through_catalog_;  // the rest of its counters under the driver's names
   std::vector<VulkanHardwareCounter> counters_;
   std::vector<HardwareCounterInfo> counter_infos_;
 };

@@ -38,8 +38,9 @@ TimestampCapabilities TimestampsOf(const VkPhysicalDeviceProperties& properties,
   for (const VkQueueFamilyProperties& family : families) {
     if ((family.queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) == 0) continue;
     if (family.timestampValidBits == 0) continue;
-    capabilities.valid_bits = capabilities.valid_bits == 0 ? family.timestampValidBits
-                                                           : std::min(capabilities.valid_bits, family.timestampValidBits);
+    capabilities.valid_bits = capabilities.valid_bits == 0
+                                  ? family.timestampValidBits
+                                  : std::min(capabilities.valid_bits, family.timestampValidBits);
   }
   if (capabilities.period_ns <= 0) capabilities.valid_bits = 0;  // a device that cannot say how long a tick is
   return capabilities;

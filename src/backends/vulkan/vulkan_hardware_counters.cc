@@ -42,7 +42,8 @@ constexpr StatisticDescription kStatistics[] = {
 };
 
 constexpr VkQueryPipelineStatisticFlags kGeometryStatistics =
-    VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT | VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT;
+    VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT |
+    VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT;
 constexpr VkQueryPipelineStatisticFlags kTessellationStatistics =
     VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT |
     VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT;
@@ -88,8 +89,7 @@ std::vector<VulkanHardwareCounter> BuildHardwareCounters(const MeasurementCapabi
   for (const StatisticDescription& statistic : kStatistics) {
     if ((capabilities.statistics & statistic.bit) == 0) continue;
     VulkanHardwareCounter counter;
-    counter.info = {statistic.name, statistic.group, statistic.description, kGpaDataTypeUint64,
-                    kGpaUsageTypeItems};
+    counter.info = {statistic.name, statistic.group, statistic.description, kGpaDataTypeUint64, kGpaUsageTypeItems};
     counter.source = CounterSource::kPipelineStatistic;
     counter.statistic = statistic.bit;
     counters.push_back(std::move(counter));

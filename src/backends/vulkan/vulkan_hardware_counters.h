@@ -29,14 +29,14 @@ struct VulkanHardwareCounter {
   HardwareCounterInfo info;
   CounterSource source = CounterSource::kPipelineStatistic;
   VkQueryPipelineStatisticFlagBits statistic = VK_QUERY_PIPELINE_STATISTIC_FLAG_BITS_MAX_ENUM;
-  bool additive = true;  // kSampledMetric: a count (summed over intervals), else a time-weighted mean;
-                         // kPerformanceQuery: summed over a sample's segments, else their mean
+  bool additive = true;            // kSampledMetric: a count (summed over intervals), else a time-weighted mean;
+                                   // kPerformanceQuery: summed over a sample's segments, else their mean
   std::uint32_t driver_index = 0;  // kPerformanceQuery: the counter's index in the driver's list
 };
 
 // What the device can measure, as found when the context was opened.
 struct MeasurementCapabilities {
-  bool timestamps = false;                   // some graphics/compute queue family has timestampValidBits > 0
+  bool timestamps = false;                       // some graphics/compute queue family has timestampValidBits > 0
   VkQueryPipelineStatisticFlags statistics = 0;  // statistics worth exposing (0 without pipelineStatisticsQuery)
 };
 

@@ -82,8 +82,10 @@ std::vector<DriverCounter> CommandScopeCounters(const PerformanceQueryFunctions&
     // Formulas name a counter by HardwareNameOf, so two driver names that map to one are told apart by keeping
     // the first.
     if (!hardware_names.insert(HardwareNameOf(descriptions[i].name)).second) {
-      Log(kGpaLoggingMessage, "VK_KHR_performance_query counter {} (\"{}\") is left out: an earlier counter has the "
-          "same formula name {}", i, descriptions[i].name, HardwareNameOf(descriptions[i].name));
+      Log(kGpaLoggingMessage,
+          "VK_KHR_performance_query counter {} (\"{}\") is left out: an earlier counter has the "
+          "same formula name {}",
+          i, descriptions[i].name, HardwareNameOf(descriptions[i].name));
       continue;
     }
     DriverCounter counter;
@@ -184,7 +186,8 @@ bool ParseUnitCorrections(std::string_view json_text, UnitCorrections* out, std:
     }
     for (const auto& entry : counters) {
       if (!entry.is_object() || !entry.contains("counter") || !entry["counter"].is_string() ||
-          !entry.contains("unit") || !entry["unit"].is_string() || !entry.contains("why") || !entry["why"].is_string()) {
+          !entry.contains("unit") || !entry["unit"].is_string() || !entry.contains("why") ||
+          !entry["why"].is_string()) {
         *error = "driver \"" + driver + "\": each correction needs string fields counter, unit and why";
         return false;
       }
@@ -295,12 +298,13 @@ std::string PassThroughCatalog(const std::vector<DriverCounter>& counters, std::
   for (const DriverCounter& counter : counters) {
     const std::string hardware = HardwareNameOf(counter.name);
     if (read.count(hardware) != 0) continue;
-    entries.push_back({{"name", PublicNameOf(counter.name)},
-                       {"group", counter.category},
-                       {"type", IsFloatingPoint(counter.storage) ? "float64" : "uint64"},
-                       {"usage", UsageName(UsageOf(counter.unit))},
-                       {"description", counter.description + " (the driver's \"" + counter.name + "\", VK_KHR_performance_query)"},
-                       {"formula", hardware}});
+    entries.push_back(
+        {{"name", PublicNameOf(counter.name)},
+         {"group", counter.category},
+         {"type", IsFloatingPoint(counter.storage) ? "float64" : "uint64"},
+         {"usage", UsageName(UsageOf(counter.unit))},
+         {"description", counter.description + " (the driver's \"" + counter.name + "\", VK_KHR_performance_query)"},
+         {"formula", hardware}});
   }
   return nlohmann::json{{"constants", nlohmann::json::object()}, {"counters", entries}}.dump();
 }

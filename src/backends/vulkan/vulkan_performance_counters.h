@@ -89,7 +89,8 @@ class DriverCounters {
 
   // Splits `indices` into groups the driver counts in one pass each, first fit in the given order. A counter the
   // driver cannot count in one pass even alone: kGpaStatusErrorFailed, logged.
-  GpaStatus PlanPasses(const std::vector<std::uint32_t>& indices, std::vector<std::vector<std::uint32_t>>* groups) const;
+  GpaStatus PlanPasses(const std::vector<std::uint32_t>& indices,
+                       std::vector<std::vector<std::uint32_t>>* groups) const;
 
  private:
   PerformanceQueryFunctions functions_;

@@ -45,10 +45,10 @@ GpaStatus PerformanceQueries::Read() {
   for (std::uint32_t query = 0; query < count_; ++query) {
     if (available_[query]) continue;  // final once read
     // One query per call: without an availability word, VK_NOT_READY for a range says nothing about its members.
-    const VkResult result = functions_.GetQueryPoolResults(
-        device_, pools_[query / kQueriesPerPool]->handle(), query % kQueriesPerPool, 1,
-        counters * sizeof(VkPerformanceCounterResultKHR), results.data(), counters * sizeof(VkPerformanceCounterResultKHR),
-        0);
+    const VkResult result =
+        functions_.GetQueryPoolResults(device_, pools_[query / kQueriesPerPool]->handle(), query % kQueriesPerPool, 1,
+                                       counters * sizeof(VkPerformanceCounterResultKHR), results.data(),
+                                       counters * sizeof(VkPerformanceCounterResultKHR), 0);
     if (result == VK_NOT_READY) continue;
     if (result != VK_SUCCESS) {
       return LogError(kGpaStatusErrorReadingSampleResult,

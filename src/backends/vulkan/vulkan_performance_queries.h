@@ -26,9 +26,9 @@ namespace opengpa::vulkan {
 // What the pools of one GPA pass count.
 struct PerformanceQuerySet {
   std::uint32_t queue_family = 0;
-  std::vector<std::uint32_t> counter_indices;  // the driver's indices, in result order
+  std::vector<std::uint32_t> counter_indices;            // the driver's indices, in result order
   std::vector<VkPerformanceCounterStorageKHR> storages;  // likewise
-  bool multiple_pools = false;  // the device supports performanceCounterMultipleQueryPools
+  bool multiple_pools = false;                           // the device supports performanceCounterMultipleQueryPools
 };
 
 class PerformanceQueries {

@@ -41,8 +41,8 @@ GpaStatus EntryPools::Allocate(std::uint32_t* entry) {
   if (entry_count_ == chunks_.size() * kEntriesPerChunk) {
     Chunk chunk;
     if (timestamps_) {
-      GpaStatus status = QueryPool::Create(functions_, device_, VK_QUERY_TYPE_TIMESTAMP, 0, 3 * kEntriesPerChunk,
-                                           &chunk.timestamps);
+      GpaStatus status =
+          QueryPool::Create(functions_, device_, VK_QUERY_TYPE_TIMESTAMP, 0, 3 * kEntriesPerChunk, &chunk.timestamps);
       if (status != kGpaStatusOk) return status;
     }
     if (statistics_ != 0) {

@@ -89,12 +89,12 @@ struct VulkanSession::ListRecord {
   GpaCommandListType type = kGpaCommandListPrimary;
   GpaUInt32 pass = 0;
   bool ended = false;
-  std::unique_ptr<SampleRecorder> pools;  // core queries, or VK_AMD_gpa_interface where the device offers it
+  std::unique_ptr<SampleRecorder> pools;            // core queries, or VK_AMD_gpa_interface where the device offers it
   std::unique_ptr<PerformanceQueries> performance;  // the pass's VK_KHR_performance_query counters, if any
-  std::vector<SampleSlot> open_slots;  // samples with a statistics query still open on this list
-  std::optional<std::uint32_t> end_entry;  // sampled sessions: a timestamp after the list's last trigger
-  bool triggered = false;                  // an engine trigger was recorded on this list
-  EntryResults results;                // last read of the pools
+  std::vector<SampleSlot> open_slots;               // samples with a statistics query still open on this list
+  std::optional<std::uint32_t> end_entry;           // sampled sessions: a timestamp after the list's last trigger
+  bool triggered = false;                           // an engine trigger was recorded on this list
+  EntryResults results;                             // last read of the pools
 };
 
 VulkanSession::VulkanSession(SessionSetup setup)
@@ -143,8 +143,9 @@ GpaStatus VulkanSession::Begin() {
     if (setup_.functions->GetCalibratedTimestampsEXT(setup_.device, 1, &info, &timestamp, &deviation) == VK_SUCCESS) {
       time_origin_ = timestamp;
     } else {
-      Log(kGpaLoggingMessage, "vkGetCalibratedTimestampsEXT failed; ExecutionStart/ExecutionEnd will be measured "
-                              "from the earliest sample of the session");
+      Log(kGpaLoggingMessage,
+          "vkGetCalibratedTimestampsEXT failed; ExecutionStart/ExecutionEnd will be measured "
+          "from the earliest sample of the session");
     }
   }
   return kGpaStatusOk;
@@ -175,7 +176,8 @@ GpaStatus VulkanSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCom
                     static_cast<int>(type), TypeName(type));
   }
   if (api_list == nullptr) {
-    return LogError(kGpaStatusErrorNullPointer, "command_list is NULL: Vulkan needs the VkCommandBuffer being recorded");
+    return LogError(kGpaStatusErrorNullPointer,
+                    "command_list is NULL: Vulkan needs the VkCommandBuffer being recorded");
   }
   auto command_buffer = static_cast<VkCommandBuffer>(api_list);
   for (const auto& list : lists_) {
@@ -197,8 +199,8 @@ GpaStatus VulkanSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCom
   record->type = type;
   record->pass = pass;
   if (performance) {
-    record->performance = std::make_unique<PerformanceQueries>(*setup_.functions, setup_.device,
-                                                               setup_.performance[pass]);
+    record->performance =
+        std::make_unique<PerformanceQueries>(*setup_.functions, setup_.device, setup_.performance[pass]);
   }
   GpaStatus status = record->pools->BeginList(command_buffer);
   if (status != kGpaStatusOk) return status;
@@ -305,8 +307,7 @@ GpaStatus VulkanSession::EndSample(BackendCommandList& handle, SampleSlot slot) 
                     slot);
   }
   SampleRecord& record = *Record(list->pass, slot);
-  if (!record.begun || record.ended || record.segments.back().list != list->index ||
-      !record.segments.back().open) {
+  if (!record.begun || record.ended || record.segments.back().list != list->index || !record.segments.back().open) {
     return LogError(kGpaStatusErrorSampleNotStarted, "sample slot {} is not running on this command list", slot);
   }
   Segment& segment = record.segments.back();
@@ -361,8 +362,8 @@ GpaStatus VulkanSession::ContinueSample(SampleSlot slot, BackendCommandList& fro
   }
   if (from->pass != to->pass) {
     return LogError(kGpaStatusErrorInvalidParameter,
-                    "sample slot {} runs in pass {} and cannot continue on a command list of pass {}", slot,
-                    from->pass, to->pass);
+                    "sample slot {} runs in pass {} and cannot continue on a command list of pass {}", slot, from->pass,
+                    to->pass);
   }
   if (to->ended) {
     return LogError(kGpaStatusErrorCommandListAlreadyEnded,
@@ -370,8 +371,7 @@ GpaStatus VulkanSession::ContinueSample(SampleSlot slot, BackendCommandList& fro
   }
   const SampleRecord& running = *Record(from->pass, slot);
   if (!running.begun || running.ended || running.segments.back().list != from->index) {
-    return LogError(kGpaStatusErrorFailed, "sample slot {} is not running on the command list it continues from",
-                    slot);
+    return LogError(kGpaStatusErrorFailed, "sample slot {} is not running on the command list it continues from", slot);
   }
   status = CloseContinuedSegments(*to, "continue a sample");
   if (status != kGpaStatusOk) return status;
@@ -703,8 +703,10 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
         std::uint64_t sum = 0;
         for (const Segment& segment : record.segments) {
           const EntryResults& results = lists_[segment.list]->results;
-          sum += results.statistics[static_cast<std::size_t>(segment.entry) * lists_[segment.list]->pools->statistic_count() +
-                                    column];
+          sum +=
+              results
+                  .statistics[static_cast<std::size_t>(segment.entry) * lists_[segment.list]->pools->statistic_count() +
+                              column];
         }
         value = static_cast<double>(sum);
       } else {

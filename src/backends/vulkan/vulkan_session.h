@@ -14,10 +14,10 @@
 // triggers, each recorded right after a top- and a bottom-of-pipe timestamp of its own (a marker): the timestamps
 // make the front end wait for the work before them (draws and dispatches alike, measured on the H100: a trigger
 // alone, or after a lone bottom-of-pipe timestamp, can fire before the draws before it are done), and they say on
-// the sampler's own clock which sampler interval the trigger closed. A segment's values are its intervals between its two triggers. Each GPA
-// pass has its own sampler configuration; the next pass's is set once every command list of the current pass
-// has ended and its work has completed (checked in every call). Engine triggers recorded while another pass is
-// being sampled are not counted (measured on the H100), so a pass's command lists must be recorded after the
+// the sampler's own clock which sampler interval the trigger closed. A segment's values are its intervals between its
+// two triggers. Each GPA pass has its own sampler configuration; the next pass's is set once every command list of the
+// current pass has ended and its work has completed (checked in every call). Engine triggers recorded while another
+// pass is being sampled are not counted (measured on the H100), so a pass's command lists must be recorded after the
 // previous pass's work has completed: GpaBeginCommandList refuses a pass that is not the one being sampled
 // (docs/graphics-counters.md).
 //
@@ -29,18 +29,18 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "backends/common/sampled_passes.h"
+#include "backends/vulkan/vulkan_functions.h"
 #include "backends/vulkan/vulkan_hardware_counters.h"
 #include "backends/vulkan/vulkan_performance_queries.h"
 #include "backends/vulkan/vulkan_query_pool.h"
-#include "backends/vulkan/vulkan_functions.h"
 #include "core/backend.h"
 
 namespace opengpa::vulkan {
@@ -142,7 +142,7 @@ class VulkanSession final : public BackendSession {
   std::vector<std::unique_ptr<ListRecord>> lists_;
   std::vector<std::vector<SampleRecord>> records_;  // [pass][slot]
   std::vector<bool> pass_ready_;
-  std::optional<std::uint64_t> time_origin_;  // GPU clock at Begin(), when calibrated timestamps allow
+  std::optional<std::uint64_t> time_origin_;      // GPU clock at Begin(), when calibrated timestamps allow
   const std::shared_ptr<SampledPasses> sampled_;  // null without sampled counters
   std::vector<int> sampled_column_;               // per result column: index into sampled_'s names, or -1
   struct PerformanceColumn {
@@ -150,12 +150,12 @@ class VulkanSession final : public BackendSession {
     std::size_t position = 0;  // its place in that set's results
   };
   std::vector<PerformanceColumn> performance_column_;  // per result column (kPerformanceQuery columns only)
-  GpaStatus sampler_status_ = kGpaStatusOk;       // the first failure of the sampler, reported by ReadResults
+  GpaStatus sampler_status_ = kGpaStatusOk;            // the first failure of the sampler, reported by ReadResults
   struct Trigger {
     std::uint32_t list = 0;
     std::uint32_t marker = 0;
   };
-  std::vector<std::vector<Trigger>> triggers_;  // [pass], in recording order
+  std::vector<std::vector<Trigger>> triggers_;                           // [pass], in recording order
   std::vector<std::map<std::uint64_t, std::size_t>> trigger_intervals_;  // [pass]: TriggerKey -> interval
   bool triggers_placed_ = false;
   // When the pass being sampled was first seen complete: the sampler records a trigger a little after the GPU

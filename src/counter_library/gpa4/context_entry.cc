@@ -3,9 +3,9 @@
 // 3), so the API is translated to v3's numbering before the library's core sees it.
 #include "counter_library/gpa4/gpa4_entry_points.h"
 #include "counter_library/gpa4_bridge.h"
-#include "platform/guarded.h"
 #include "gpu_performance_api/opengpa_ext.h"
 #include "platform/enum_argument.h"
+#include "platform/guarded.h"
 
 namespace opengpa::counter_library::gpa4 {
 namespace {
@@ -33,6 +33,17 @@ DeviceIds IdsOf(GpaUInt32 vendor_id, GpaUInt32 device_id, GpaUInt32 revision_id)
   ids.vendor_id = vendor_id;
   ids.device_id = device_id;
   ids.revision_id = revision_id;
+  return ids;
+}
+
+// The ids and the attributes (checked: a non-zero count has an array).
+DeviceIds IdsOf(const GpaCounterContextHardwareInfo& info) {
+  DeviceIds ids = IdsOf(info.vendor_id, info.device_id, info.revision_id);
+  for (GpaUInt32 i = 0; i < info.gpa_hardware_attribute_count; ++i) {
+    const GpaHardwareAttribute& attribute = info.gpa_hardware_attributes[i];
+    ids.attributes.emplace_back(EnumArgument(attribute.gpa_hardware_attribute_type),
+                                attribute.gpa_hardware_attribute_value);
+  }
   return ids;
 }
 
@@ -77,9 +88,7 @@ GpaStatus OpenCounterContextV4(GpaApiType api, GpaSessionSampleType sample_type,
                         kFunction, EnumArgument(api));
     }
     const GpaCounterContextHardwareInfo& info = gpa_counter_context_hardware_info;
-    return OpenCounterContext(v3_api, static_cast<SampleType>(type),
-                              IdsOf(info.vendor_id, info.device_id, info.revision_id), context_flags,
-                              gpa_virtual_context);
+    return OpenCounterContext(v3_api, static_cast<SampleType>(type), IdsOf(info), context_flags, gpa_virtual_context);
   });
 }
 

@@ -25,8 +25,8 @@ GPA_Status GPA_RegisterLoggingCallback(GPA_Logging_Type loggingType, GPA_Logging
     const auto types = static_cast<unsigned>(opengpa::EnumArgument(loggingType));
     if (callbackFuncPtr == nullptr && types != GPA_LOGGING_NONE) {
       // Logged before the change, so a callback registered earlier hears why.
-      return Fail(GPA_STATUS_ERROR_NULL_POINTER, "GPA_RegisterLoggingCallback: callbackFuncPtr is NULL but loggingType is {:#x}",
-                  types);
+      return Fail(GPA_STATUS_ERROR_NULL_POINTER,
+                  "GPA_RegisterLoggingCallback: callbackFuncPtr is NULL but loggingType is {:#x}", types);
     }
     SetLoggingCallback(types, callbackFuncPtr);
     Log(GPA_LOGGING_MESSAGE, "Logging callback registered successfully.");
@@ -40,7 +40,8 @@ GPA_Status GPA_Initialize() {
     if (status == kGpaStatusErrorGpaAlreadyInitialized) {
       return Fail(GPA_STATUS_ERROR_FAILED, "GPA_Initialize: GPA is already initialized (call GPA_Destroy first)");
     }
-    if (status != kGpaStatusOk) return Fail(GPA_STATUS_ERROR_FAILED, "GPA_Initialize: the library could not initialize");
+    if (status != kGpaStatusOk)
+      return Fail(GPA_STATUS_ERROR_FAILED, "GPA_Initialize: the library could not initialize");
     return GPA_STATUS_OK;
   });
 }
@@ -71,18 +72,20 @@ GPA_Status GPA_OpenContext(void* context) {
     switch (status) {
       case kGpaStatusOk: break;
       case kGpaStatusErrorGpaNotInitialized:
-        return Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "GPA_OpenContext: call GPA_Initialize before GPA_OpenContext");
+        return Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+                    "GPA_OpenContext: call GPA_Initialize before GPA_OpenContext");
       case kGpaStatusErrorContextAlreadyOpen:
-        return Fail(GPA_STATUS_ERROR_COUNTERS_ALREADY_OPEN, "GPA_OpenContext: context {} is already open (through the v3 API)",
-                    context);
+        return Fail(GPA_STATUS_ERROR_COUNTERS_ALREADY_OPEN,
+                    "GPA_OpenContext: context {} is already open (through the v3 API)", context);
       case kGpaStatusErrorHardwareNotSupported:
       case kGpaStatusErrorDriverNotSupported:
       case kGpaStatusErrorApiNotSupported:
         return Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
-                    "GPA_OpenContext: the device or driver of context {} is not supported (see the message before)", context);
+                    "GPA_OpenContext: the device or driver of context {} is not supported (see the message before)",
+                    context);
       default:
-        return Fail(GPA_STATUS_ERROR_FAILED, "GPA_OpenContext: the counters of context {} could not be opened ({})", context,
-                    GpaGetStatusAsStr(status));
+        return Fail(GPA_STATUS_ERROR_FAILED, "GPA_OpenContext: the counters of context {} could not be opened ({})",
+                    context, GpaGetStatusAsStr(status));
     }
     if (!DescribeCounters(opened->v3, &opened->counters) ||
         (opened->selection = CreateSelection(opened->v3, {})) == nullptr) {
@@ -100,8 +103,8 @@ GPA_Status GPA_SelectContext(void* context) {
     if (context == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, "GPA_SelectContext: context is NULL");
     V2Context* found = FindOpenContext(context);
     if (found == nullptr) {
-      return Fail(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN, "GPA_SelectContext: context {} was not opened with GPA_OpenContext",
-                  context);
+      return Fail(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN,
+                  "GPA_SelectContext: context {} was not opened with GPA_OpenContext", context);
     }
     Gpa2().current = found;
     return GPA_STATUS_OK;
@@ -111,7 +114,8 @@ GPA_Status GPA_SelectContext(void* context) {
 GPA_Status GPA_CloseContext() {
   return WithCurrentContext("GPA_CloseContext", [&](V2Context& context) {
     if (context.recording) {
-      return Fail(GPA_STATUS_ERROR_SAMPLING_NOT_ENDED, "GPA_CloseContext: call GPA_EndSession before closing the context");
+      return Fail(GPA_STATUS_ERROR_SAMPLING_NOT_ENDED,
+                  "GPA_CloseContext: call GPA_EndSession before closing the context");
     }
     const GpaStatus status = GpaCloseContext(context.v3);  // deletes its sessions too
     auto& contexts = Gpa2().contexts;
@@ -119,7 +123,8 @@ GPA_Status GPA_CloseContext() {
                    contexts.end());
     if (contexts.empty()) std::vector<std::unique_ptr<V2Context>>().swap(contexts);  // the state outlives unloads
     Gpa2().current = contexts.empty() ? nullptr : contexts.front().get();
-    if (status != kGpaStatusOk) return Fail(GPA_STATUS_ERROR_FAILED, "GPA_CloseContext: the context did not close cleanly");
+    if (status != kGpaStatusOk)
+      return Fail(GPA_STATUS_ERROR_FAILED, "GPA_CloseContext: the context did not close cleanly");
     return GPA_STATUS_OK;
   });
 }

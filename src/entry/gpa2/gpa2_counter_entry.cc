@@ -16,8 +16,8 @@ template <typename Output, typename Read>
 GPA_Status ReadCounter(const char* function, const char* output_name, gpa_uint32 index, Output* output, Read&& read) {
   return WithCurrentContext(function, [&](V2Context& context) {
     if (index >= context.counters.size()) {
-      return Fail(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE, "{}: index {} is not below the counter count {}", function, index,
-                  context.counters.size());
+      return Fail(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE, "{}: index {} is not below the counter count {}", function,
+                  index, context.counters.size());
     }
     if (output == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, "{}: {} is NULL", function, output_name);
     *output = read(context.counters[index]);
@@ -121,8 +121,9 @@ GPA_Status GPA_EnableCounter(gpa_uint32 index) {
 }
 
 GPA_Status GPA_DisableCounter(gpa_uint32 index) {
-  return WithCurrentContext("GPA_DisableCounter",
-                            [&](V2Context& context) { return SetEnabled("GPA_DisableCounter", context, index, false); });
+  return WithCurrentContext("GPA_DisableCounter", [&](V2Context& context) {
+    return SetEnabled("GPA_DisableCounter", context, index, false);
+  });
 }
 
 GPA_Status GPA_EnableCounterStr(const char* counter) { return SetEnabledByName("GPA_EnableCounterStr", counter, true); }
@@ -139,7 +140,8 @@ GPA_Status GPA_EnableAllCounters() {
     // In counter order, as AMD's v2 did (disable all, then enable each).
     GpaStatus status = GpaDisableAllCounters(context.selection);
     if (status == kGpaStatusOk) status = GpaEnableAllCounters(context.selection);
-    if (status != kGpaStatusOk) return Fail(FromV3Status(status), "GPA_EnableAllCounters: the counters could not be enabled");
+    if (status != kGpaStatusOk)
+      return Fail(FromV3Status(status), "GPA_EnableAllCounters: the counters could not be enabled");
     return GPA_STATUS_OK;
   });
 }
@@ -150,7 +152,8 @@ GPA_Status GPA_DisableAllCounters() {
       return status;
     }
     const GpaStatus status = GpaDisableAllCounters(context.selection);
-    if (status != kGpaStatusOk) return Fail(FromV3Status(status), "GPA_DisableAllCounters: the counters could not be disabled");
+    if (status != kGpaStatusOk)
+      return Fail(FromV3Status(status), "GPA_DisableAllCounters: the counters could not be disabled");
     return GPA_STATUS_OK;
   });
 }
@@ -170,8 +173,9 @@ GPA_Status GPA_GetEnabledIndex(gpa_uint32 enabledNumber, gpa_uint32* enabledCoun
     }
     const std::vector<gpa_uint32> enabled = EnabledCounters(context.selection);
     if (enabledNumber >= enabled.size()) {
-      return Fail(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE, "GPA_GetEnabledIndex: enabledNumber {} is not below the enabled count {}",
-                  enabledNumber, enabled.size());
+      return Fail(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+                  "GPA_GetEnabledIndex: enabledNumber {} is not below the enabled count {}", enabledNumber,
+                  enabled.size());
     }
     *enabledCounterIndex = enabled[enabledNumber];
     return GPA_STATUS_OK;

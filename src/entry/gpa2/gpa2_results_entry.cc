@@ -39,8 +39,8 @@ GPA_Status GetSample(const char* function, gpa_uint32 session_id, gpa_uint32 sam
                      T* result) {
   return WithSession(function, session_id, [&](V2Context& context, V2Session& session) {
     if (counter_index >= context.counters.size()) {
-      return Fail(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE, "{}: counterIndex {} is not below the counter count {}", function,
-                  counter_index, context.counters.size());
+      return Fail(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE, "{}: counterIndex {} is not below the counter count {}",
+                  function, counter_index, context.counters.size());
     }
     const CounterView& counter = context.counters[counter_index];
     std::size_t position = 0;
@@ -52,8 +52,8 @@ GPA_Status GetSample(const char* function, gpa_uint32 session_id, gpa_uint32 sam
     if (result == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, "{}: result is NULL", function);
     if (counter.type != kTypeOf<T>) {
       // No catalog has 32-bit counters: GPA_GetSampleUInt32 and GPA_GetSampleFloat32 always end here.
-      return Fail(GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE, "{}: counter {} ('{}') is of type {}: read it with {}",
-                  function, counter_index, counter.name,
+      return Fail(GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE,
+                  "{}: counter {} ('{}') is of type {}: read it with {}", function, counter_index, counter.name,
                   counter.type == GPA_TYPE_UINT64 ? "gpa_uint64" : "gpa_float64",
                   counter.type == GPA_TYPE_UINT64 ? "GPA_GetSampleUInt64" : "GPA_GetSampleFloat64");
     }

@@ -33,9 +33,9 @@ GPA_Status BeginPass(const char* function, void* command_list) {
     const gpa_uint32 pass = recording.passes_begun;
     GpaCommandListId list = nullptr;
     if (pass < session.pass_count) {
-      const GpaStatus status = GpaBeginCommandList(session.v3, pass, command_list,
-                                                   command_list != nullptr ? kGpaCommandListPrimary : kGpaCommandListNone,
-                                                   &list);
+      const GpaStatus status =
+          GpaBeginCommandList(session.v3, pass, command_list,
+                              command_list != nullptr ? kGpaCommandListPrimary : kGpaCommandListNone, &list);
       if (status != kGpaStatusOk) {
         return Fail(GPA_STATUS_ERROR_FAILED, "{}: pass {} could not begin ({}; see the message before)", function, pass,
                     GpaGetStatusAsStr(status));
@@ -63,8 +63,8 @@ GPA_Status GPA_BeginSession(gpa_uint32* sessionID) {
       return Fail(GPA_STATUS_ERROR_NO_COUNTERS_ENABLED, "GPA_BeginSession: enable at least one counter first");
     }
     if (context.recording) {
-      return Fail(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED, "GPA_BeginSession: session {} is still open: call GPA_EndSession",
-                  context.sessions.back().id);
+      return Fail(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
+                  "GPA_BeginSession: session {} is still open: call GPA_EndSession", context.sessions.back().id);
     }
     V2Session session;
     session.v3 = context.selection;
@@ -74,10 +74,12 @@ GPA_Status GPA_BeginSession(gpa_uint32* sessionID) {
     }
     // The next selection first, so that a failure leaves everything as it was.
     GpaSessionId next_selection = CreateSelection(context.v3, enabled);
-    if (next_selection == nullptr) return Fail(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: the session could not be created");
+    if (next_selection == nullptr)
+      return Fail(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: the session could not be created");
     if (GpaStatus status = GpaBeginSession(session.v3); status != kGpaStatusOk) {
       GpaDeleteSession(next_selection);
-      return Fail(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: the session could not begin ({})", GpaGetStatusAsStr(status));
+      return Fail(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: the session could not begin ({})",
+                  GpaGetStatusAsStr(status));
     }
     context.selection = next_selection;
     session.id = context.next_session_id++;
@@ -105,8 +107,8 @@ GPA_Status GPA_EndSession() {
     if (passes_begun < session.pass_count) {
       const gpa_uint32 id = session.id, needed = session.pass_count;
       DropLastSession(context);
-      return Fail(GPA_STATUS_ERROR_NOT_ENOUGH_PASSES, "GPA_EndSession: session {} had {} pass(es); its counters need {}", id,
-                  passes_begun, needed);
+      return Fail(GPA_STATUS_ERROR_NOT_ENOUGH_PASSES,
+                  "GPA_EndSession: session {} had {} pass(es); its counters need {}", id, passes_begun, needed);
     }
     if (GpaStatus status = GpaEndSession(session.v3); status != kGpaStatusOk) {
       const gpa_uint32 id = session.id;
@@ -165,7 +167,8 @@ GPA_Status GPA_BeginSample(gpa_uint32 sampleID) {
   return WithCurrentContext("GPA_BeginSample", [&](V2Context& context) {
     if (GPA_Status status = CheckRecording("GPA_BeginSample", context); status != GPA_STATUS_OK) return status;
     Recording& recording = *context.recording;
-    if (!recording.pass_open) return Fail(GPA_STATUS_ERROR_PASS_NOT_STARTED, "GPA_BeginSample: call GPA_BeginPass first");
+    if (!recording.pass_open)
+      return Fail(GPA_STATUS_ERROR_PASS_NOT_STARTED, "GPA_BeginSample: call GPA_BeginPass first");
     if (recording.sample_open) {
       return Fail(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED, "GPA_BeginSample: call GPA_EndSample to end sample {} first",
                   recording.open_sample_id);

@@ -34,8 +34,8 @@ inline constexpr std::size_t kBufferedSessions = 32;
 struct V2Session {
   gpa_uint32 id = 0;
   GpaSessionId v3 = nullptr;
-  gpa_uint32 pass_count = 0;                     // passes its counters need
-  std::vector<gpa_uint32> enabled;               // counter indices, in the order of the v3 result words
+  gpa_uint32 pass_count = 0;                       // passes its counters need
+  std::vector<gpa_uint32> enabled;                 // counter indices, in the order of the v3 result words
   std::vector<std::set<gpa_uint32>> pass_samples;  // sample ids ended in each needed pass
 
   bool HasSampleInAllPasses(gpa_uint32 sample_id) const;

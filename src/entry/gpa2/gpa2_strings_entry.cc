@@ -26,13 +26,14 @@ GPA_Status GPA_GetDataTypeAsStr(GPA_Type counterDataType, const char** typeStr) 
 }
 
 GPA_Status GPA_GetUsageTypeAsStr(GPA_Usage_Type counterUsageType, const char** typeStr) {
-  static constexpr const char* kNames[] = {"ratio", "percentage", "cycles", "milliseconds",
+  static constexpr const char* kNames[] = {"ratio", "percentage", "cycles",   "milliseconds",
                                            "bytes", "items",      "kilobytes"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == GPA_USAGE_TYPE__LAST, "one name per GPA_Usage_Type");
   return Guarded("GPA_GetUsageTypeAsStr", [&] {
     const auto value = static_cast<unsigned>(EnumArgument(counterUsageType));
     if (value >= GPA_USAGE_TYPE__LAST) {
-      return Fail(GPA_STATUS_ERROR_NOT_FOUND, "GPA_GetUsageTypeAsStr: counterUsageType {} is not a GPA_Usage_Type", value);
+      return Fail(GPA_STATUS_ERROR_NOT_FOUND, "GPA_GetUsageTypeAsStr: counterUsageType {} is not a GPA_Usage_Type",
+                  value);
     }
     if (typeStr == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, "GPA_GetUsageTypeAsStr: typeStr is NULL");
     *typeStr = kNames[value];

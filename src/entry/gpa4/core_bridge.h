@@ -39,7 +39,8 @@ struct Uuid16 {
 
 // Streaming sessions (GPA 4's GpaSpm*). Each finds the session (logged under `function`) and then asks the core.
 enum class SpmOption { kIntervalNs, kDurationNs };
-[[nodiscard]] GpaStatus SpmSetOption(const char* function, GpaSessionId session_id, SpmOption option, std::uint64_t value);
+[[nodiscard]] GpaStatus SpmSetOption(const char* function, GpaSessionId session_id, SpmOption option,
+                                     std::uint64_t value);
 [[nodiscard]] GpaStatus SpmBegin(GpaSessionId session_id);
 [[nodiscard]] GpaStatus SpmEnd(GpaSessionId session_id);
 // The series after GpaEndSession: timestamps[t] ends sample t (GPU clock, ns); values[c * T + t] is hardware
@@ -52,13 +53,15 @@ struct SpmSeries {
 [[nodiscard]] GpaStatus SpmGetSeries(const char* function, GpaSessionId session_id, SpmSeries* series);
 // The session's enabled counters over `rows` samples of `raw` (row-major, columns = hardware counter indices):
 // out[row * enabled + e].
-[[nodiscard]] GpaStatus SpmEvaluate(GpaSessionId session_id, const std::vector<std::uint32_t>& columns, std::size_t rows,
-                      const std::vector<double>& raw, std::vector<std::uint64_t>* out, GpaUInt32* enabled);
+[[nodiscard]] GpaStatus SpmEvaluate(GpaSessionId session_id, const std::vector<std::uint32_t>& columns,
+                                    std::size_t rows, const std::vector<double>& raw, std::vector<std::uint64_t>* out,
+                                    GpaUInt32* enabled);
 
 enum class DeviceLimit { kWaveSlots, kVgprs, kLdsBytes };
-[[nodiscard]] GpaStatus GetDeviceLimit(const char* function, GpaContextId context_id, DeviceLimit limit, GpaUInt32* value);
-[[nodiscard]] GpaStatus UpdateDeviceInformation(GpaContextId context_id, GpaUInt32 shader_engines, GpaUInt32 compute_units,
-                                  GpaUInt32 simds, GpaUInt32 waves_per_simd);
+[[nodiscard]] GpaStatus GetDeviceLimit(const char* function, GpaContextId context_id, DeviceLimit limit,
+                                       GpaUInt32* value);
+[[nodiscard]] GpaStatus UpdateDeviceInformation(GpaContextId context_id, GpaUInt32 shader_engines,
+                                                GpaUInt32 compute_units, GpaUInt32 simds, GpaUInt32 waves_per_simd);
 
 }  // namespace opengpa::gpa4
 

@@ -21,7 +21,7 @@ inline const char* SampleTypeName(SampleType type) {
 }
 
 [[nodiscard]] inline GpaStatus RequireSampleType(const char* function, GpaSessionId session_id,
-                                   std::initializer_list<SampleType> served, SampleType* type = nullptr) {
+                                                 std::initializer_list<SampleType> served, SampleType* type = nullptr) {
   SampleType actual = SampleType::kDiscrete;
   if (GpaStatus status = SessionSampleType(function, session_id, &actual); status != kGpaStatusOk) return status;
   if (type != nullptr) *type = actual;

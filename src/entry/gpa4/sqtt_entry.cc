@@ -16,7 +16,7 @@ GpaStatus SqttCall(const char* function, GpaSessionId session_id) {
 
 GpaStatus SqttSpmCall(const char* function, GpaSessionId session_id) {
   return opengpa::Guarded(function,
-                        [&] { return RequireSampleType(function, session_id, {SampleType::kStreamingAndSqtt}); });
+                          [&] { return RequireSampleType(function, session_id, {SampleType::kStreamingAndSqtt}); });
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "gpu_performance_api/gpu_perf_api.h"
 #include "client/loaded_gpa_library.h"
+#include "gpu_performance_api/gpu_perf_api.h"
 
 namespace opengpa::nvpm {
 

@@ -86,8 +86,8 @@ void KernelEventLog::WriteSample(const PendingKernel& kernel) {
       cl_.get_event_profiling_info(kernel.event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
   if (start_status != CL_SUCCESS || end_status != CL_SUCCESS || end < start) {
     stream_->WriteMessage("kernel " + kernel.name + " (enqueue " + std::to_string(kernel.index) +
-                          ") has no profiling times: clGetEventProfilingInfo returned " +
-                          std::to_string(start_status) + "/" + std::to_string(end_status));
+                          ") has no profiling times: clGetEventProfilingInfo returned " + std::to_string(start_status) +
+                          "/" + std::to_string(end_status));
     return;
   }
   profiling::Sample sample;

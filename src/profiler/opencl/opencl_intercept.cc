@@ -53,8 +53,8 @@ struct Interceptor {
     cl.get_device_info = Next<decltype(cl.get_device_info)>("clGetDeviceInfo");
     cl.get_kernel_info = Next<decltype(cl.get_kernel_info)>("clGetKernelInfo");
     const bool complete = cl.get_event_info && cl.get_event_profiling_info && cl.release_event && cl.retain_event &&
-                          cl.wait_for_events && cl.get_command_queue_info && cl.get_device_info &&
-                          cl.get_kernel_info && real.enqueue_nd_range_kernel;
+                          cl.wait_for_events && cl.get_command_queue_info && cl.get_device_info && cl.get_kernel_info &&
+                          real.enqueue_nd_range_kernel;
     auto stream = profiling::SampleStreamWriter::FromEnvironment();
     if (!stream) return;
     if (!complete) {

@@ -14,13 +14,13 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(call)                                                                             \
-  do {                                                                                          \
-    cudaError_t error_ = (call);                                                                \
-    if (error_ != cudaSuccess) {                                                                \
+#define CHECK(call)                                                                                   \
+  do {                                                                                                \
+    cudaError_t error_ = (call);                                                                      \
+    if (error_ != cudaSuccess) {                                                                      \
       std::fprintf(stderr, "%s failed: %s (line %d)\n", #call, cudaGetErrorString(error_), __LINE__); \
-      return 1;                                                                                 \
-    }                                                                                           \
+      return 1;                                                                                       \
+    }                                                                                                 \
   } while (0)
 
 __global__ void add(const float* a, const float* b, float* c, int n) {

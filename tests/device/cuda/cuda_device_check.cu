@@ -49,13 +49,13 @@ void Check(bool ok, const std::string& what, const std::string& detail) {
   if (!ok) ++g_failures;
 }
 
-#define CUDA_OK(call)                                                                           \
-  do {                                                                                          \
-    cudaError_t e_ = (call);                                                                    \
-    if (e_ != cudaSuccess) {                                                                    \
+#define CUDA_OK(call)                                                                             \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess) {                                                                      \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(100);                                                                           \
-    }                                                                                           \
+      std::exit(100);                                                                             \
+    }                                                                                             \
   } while (0)
 
 std::string g_log;
@@ -68,13 +68,13 @@ void CaptureLog(GpaLoggingType type, const char* message) {
   }
 }
 
-#define GPA_OK(call)                                                                              \
-  do {                                                                                            \
-    GpaStatus s_ = (call);                                                                        \
-    if (s_ != kGpaStatusOk) {                                                                     \
+#define GPA_OK(call)                                                                             \
+  do {                                                                                           \
+    GpaStatus s_ = (call);                                                                       \
+    if (s_ != kGpaStatusOk) {                                                                    \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, GpaGetStatusAsStr(s_)); \
-      std::exit(101);                                                                             \
-    }                                                                                             \
+      std::exit(101);                                                                            \
+    }                                                                                            \
   } while (0)
 
 struct Buffers {
@@ -138,10 +138,12 @@ std::vector<TruthKernel> TruthKernels() {
   return {
       {"copy", [](Buffers& b) { copy_kernel<<<kCopyBlocks, kCopyThreads>>>(b.copy_src, b.copy_dst, kCopyVectors); },
        FlushL2},
-      {"ffma", [](Buffers& b) { ffma_kernel<<<kFfmaBlocks, kFfmaThreads>>>(b.ffma_out, 1.0001f, 0.5f, kFfmaIterations); }},
+      {"ffma",
+       [](Buffers& b) { ffma_kernel<<<kFfmaBlocks, kFfmaThreads>>>(b.ffma_out, 1.0001f, 0.5f, kFfmaIterations); }},
       {"bank8", [](Buffers& b) { bank_conflict_kernel<<<kBankBlocks, kBankThreads>>>(b.bank_out, 8, kBankLoads); }},
       {"bank1", [](Buffers& b) { bank_conflict_kernel<<<kBankBlocks, kBankThreads>>>(b.bank_out, 1, kBankLoads); }},
-      {"l2reread", [](Buffers& b) { l2_reread_kernel<<<kL2Blocks, kL2Threads>>>(b.l2_data, kL2Vectors, kL2Repeats, b.l2_out); },
+      {"l2reread",
+       [](Buffers& b) { l2_reread_kernel<<<kL2Blocks, kL2Threads>>>(b.l2_data, kL2Vectors, kL2Repeats, b.l2_out); },
        WarmL2},
       // The copy again, followed in the same sample by an L2 write-back (reading 128 MiB of clean data): DRAM
       // writes happen when L2 evicts, so only then are all 256 MiB of the copy's writes inside the sample.
@@ -152,12 +154,16 @@ std::vector<TruthKernel> TruthKernels() {
        },
        FlushL2},
       {"diverge",
-       [](Buffers& b) { diverge_kernel<<<kFfmaBlocks, kFfmaThreads>>>(b.diverge_out, 1.0001f, 0.5f, kFfmaIterations); }},
+       [](Buffers& b) {
+         diverge_kernel<<<kFfmaBlocks, kFfmaThreads>>>(b.diverge_out, 1.0001f, 0.5f, kFfmaIterations);
+       }},
       {"l1reuse",
        [](Buffers& b) { l1_reuse_kernel<<<kL1ReuseBlocks, kL1ReuseThreads>>>(b.l1_small, b.l1_out, kL1ReuseReads); }},
       // the first 32 MiB of the flush buffer, which earlier work read through L2 only (never into L1)
       {"l1twice",
-       [](Buffers& b) { l1_twice_kernel<<<kL1TwiceBlocks, kL1TwiceThreads>>>(b.flush, kL1TwiceBytes / sizeof(float4), b.l2_out); }},
+       [](Buffers& b) {
+         l1_twice_kernel<<<kL1TwiceBlocks, kL1TwiceThreads>>>(b.flush, kL1TwiceBytes / sizeof(float4), b.l2_out);
+       }},
       {"flat",
        [](Buffers& b) {
          flat_kernel<<<kFlatBlocks, kFlatThreads>>>(reinterpret_cast<const float*>(b.flush), b.bank_out, 1, kFlatLoads);
@@ -166,7 +172,9 @@ std::vector<TruthKernel> TruthKernels() {
 }
 
 // Writes back what earlier work left dirty in L2, so that the copy's DRAM writes are its own.
-void FlushL2(Buffers& b) { l2_flush_kernel<<<kL2Blocks, kL2Threads>>>(b.flush, kFlushBytes / sizeof(float4), b.l2_out); }
+void FlushL2(Buffers& b) {
+  l2_flush_kernel<<<kL2Blocks, kL2Threads>>>(b.flush, kFlushBytes / sizeof(float4), b.l2_out);
+}
 
 // Puts the L2 buffer in L2 right before the re-read (same launch shape, so the same SMs' L2 partitions).
 void WarmL2(Buffers& b) { l2_warm_kernel<<<kL2Blocks, kL2Threads>>>(b.l2_data, kL2Vectors, b.l2_out); }
@@ -278,7 +286,9 @@ SessionResult RunSession(GpaContextId context, const std::vector<std::string>& c
   const auto t_done = Clock::now();
   result.wall_seconds = std::chrono::duration<double>(t_done - start).count();
   if (phases != nullptr) {
-    auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    auto ms = [](Clock::time_point a, Clock::time_point b) {
+      return std::chrono::duration<double, std::milli>(b - a).count();
+    };
     phases->begin_session_ms = ms(t_begin, t_record);
     phases->record_ms = ms(t_record, t_end);
     phases->end_session_ms = ms(t_end, t_results);
@@ -314,13 +324,36 @@ void CheckDevice(GpaContextId context) {
 }
 
 void CheckCatalogCounters(GpaContextId context, Buffers& buffers, std::ofstream& table) {
-  const std::vector<std::string> counters{
-      "GPUTime", "ExecutionDuration", "GPUBusy", "CSBusy",
-      "Wavefronts", "CSThreadGroups", "CSThreads", "WarpInstructions", "ThreadInstructions", "IPC",
-      "AchievedOccupancy", "SMBusy", "FetchSize", "WriteSize", "DRAMThroughput",
-      "L2Throughput", "L0CacheHit", "L2CacheHit", "L2SectorHit", "L2CacheRequestCount", "L2CacheHitCount", "L2CacheMissCount",
-      "L2SectorCount", "FFMAThreadInstructions", "FMAPipeUtilization", "L1TEXDataPipeUtilization", "SharedLoadInstructions",
-      "SharedWavefronts", "SharedBankConflicts", "SharedWavefrontsPerInstruction"};
+  const std::vector<std::string> counters{"GPUTime",
+                                          "ExecutionDuration",
+                                          "GPUBusy",
+                                          "CSBusy",
+                                          "Wavefronts",
+                                          "CSThreadGroups",
+                                          "CSThreads",
+                                          "WarpInstructions",
+                                          "ThreadInstructions",
+                                          "IPC",
+                                          "AchievedOccupancy",
+                                          "SMBusy",
+                                          "FetchSize",
+                                          "WriteSize",
+                                          "DRAMThroughput",
+                                          "L2Throughput",
+                                          "L0CacheHit",
+                                          "L2CacheHit",
+                                          "L2SectorHit",
+                                          "L2CacheRequestCount",
+                                          "L2CacheHitCount",
+                                          "L2CacheMissCount",
+                                          "L2SectorCount",
+                                          "FFMAThreadInstructions",
+                                          "FMAPipeUtilization",
+                                          "L1TEXDataPipeUtilization",
+                                          "SharedLoadInstructions",
+                                          "SharedWavefronts",
+                                          "SharedBankConflicts",
+                                          "SharedWavefrontsPerInstruction"};
   const auto kernels = TruthKernels();
   const SessionResult result = RunSession(context, counters, TruthSamples(buffers));
   std::printf("catalog session: %zu counters, %u passes\n", counters.size(), result.passes);
@@ -347,15 +380,18 @@ void CheckCatalogCounters(GpaContextId context, Buffers& buffers, std::ofstream&
   const double mib256 = static_cast<double>(kCopyBytes) / 1024;  // FetchSize and WriteSize are kilobytes, as GPA's
   Check(RelativeDifference(value(0, "FetchSize"), mib256) < 0.02, "copy: FetchSize is 256 MiB (262144 KB) within 2%",
         Fmt("%.1f KB (%.3f%% off)", value(0, "FetchSize"), 100 * RelativeDifference(value(0, "FetchSize"), mib256)));
-  std::printf("copy alone: WriteSize %.1f KB (%.3f%% of 256 MiB): dirty lines still in L2 when the sample ends are "
-              "written back after it\n", value(0, "WriteSize"), 100 * value(0, "WriteSize") / mib256);
+  std::printf(
+      "copy alone: WriteSize %.1f KB (%.3f%% of 256 MiB): dirty lines still in L2 when the sample ends are "
+      "written back after it\n",
+      value(0, "WriteSize"), 100 * value(0, "WriteSize") / mib256);
   const double flush = static_cast<double>(kFlushBytes) / 1024;
   Check(RelativeDifference(value(5, "WriteSize"), mib256) < 0.02,
         "copy+writeback: WriteSize is the copy's 256 MiB within 2%",
         Fmt("%.1f KB (%.3f%% off)", value(5, "WriteSize"), 100 * RelativeDifference(value(5, "WriteSize"), mib256)));
   Check(RelativeDifference(value(5, "FetchSize"), mib256 + flush) < 0.02,
         "copy+writeback: FetchSize is 256 MiB + the 128 MiB write-back read, within 2%",
-        Fmt("%.1f KB (%.3f%% off)", value(5, "FetchSize"), 100 * RelativeDifference(value(5, "FetchSize"), mib256 + flush)));
+        Fmt("%.1f KB (%.3f%% off)", value(5, "FetchSize"),
+            100 * RelativeDifference(value(5, "FetchSize"), mib256 + flush)));
   Check(value(1, "FFMAThreadInstructions") == static_cast<double>(kFfmaExpected),
         "ffma: FFMAThreadInstructions equals blocks*threads*iterations*4 exactly",
         Fmt("%.0f counted, %.0f launched", value(1, "FFMAThreadInstructions"), static_cast<double>(kFfmaExpected)));
@@ -371,14 +407,16 @@ void CheckCatalogCounters(GpaContextId context, Buffers& buffers, std::ofstream&
   Check(std::fabs(value(2, "SharedWavefrontsPerInstruction") - 8.0) < 0.2,
         "bank8: SharedWavefrontsPerInstruction is the designed 8-way conflict (+-0.2, stores included)",
         Fmt("%.4f", value(2, "SharedWavefrontsPerInstruction")));
-  Check(std::fabs(value(3, "SharedWavefrontsPerInstruction") - 1.0) < 0.05 && value(3, "SharedBankConflicts") < 0.01 * shared_loads,
+  Check(std::fabs(value(3, "SharedWavefrontsPerInstruction") - 1.0) < 0.05 &&
+            value(3, "SharedBankConflicts") < 0.01 * shared_loads,
         "bank1: no conflicts: 1 wavefront per instruction, conflicts < 1% of loads",
         Fmt("%.4f wavefronts/instruction, %.0f conflicts", value(3, "SharedWavefrontsPerInstruction"),
             value(3, "SharedBankConflicts")));
   const double l2_bytes = static_cast<double>(kL2Bytes) * kL2Repeats / 1024;
   Check(value(4, "L2SectorHit") > 95.0 && value(4, "FetchSize") < 0.02 * l2_bytes,
         "l2reread: L2SectorHit > 95% and DRAM reads < 2% of the bytes read",
-        Fmt("L2SectorHit %.3f%%, FetchSize %.1f of %.0f KB read", value(4, "L2SectorHit"), value(4, "FetchSize"), l2_bytes));
+        Fmt("L2SectorHit %.3f%%, FetchSize %.1f of %.0f KB read", value(4, "L2SectorHit"), value(4, "FetchSize"),
+            l2_bytes));
   // Requests that miss in the SM's near L2 partition are served by the far one and count as misses there.
   Check(value(4, "L2CacheHit") > 80.0, "l2reread: L2CacheHit (requests, GPA's definition) > 80%",
         Fmt("%.3f%%", value(4, "L2CacheHit")));
@@ -397,9 +435,9 @@ void CheckCatalogCounters(GpaContextId context, Buffers& buffers, std::ofstream&
 // compares with the same formulas evaluated over ncu's metrics.
 const std::vector<std::string>& ComputeTableCounters() {
   static const std::vector<std::string> counters{
-      "Wavefronts", "VALUInsts", "SALUInsts", "VFetchInsts", "VWriteInsts", "VALUUtilization", "VALUBusy", "SALUBusy",
-      "LDSInsts", "LDSBankConflict", "ALUStalledByLDS", "MemUnitStalled", "FetchSize", "WriteSize", "L0CacheHit",
-      "L2CacheHit", "FlatVMemInsts", "FlatLDSInsts"};
+      "Wavefronts", "VALUInsts", "SALUInsts",  "VFetchInsts",     "VWriteInsts",     "VALUUtilization",
+      "VALUBusy",   "SALUBusy",  "LDSInsts",   "LDSBankConflict", "ALUStalledByLDS", "MemUnitStalled",
+      "FetchSize",  "WriteSize", "L0CacheHit", "L2CacheHit",      "FlatVMemInsts",   "FlatLDSInsts"};
   return counters;
 }
 
@@ -434,9 +472,11 @@ void CheckCacheAndFlat(const Value& value) {
         "flat: no LDS/STS, LDG or STG (LDSInsts, VFetchInsts, VWriteInsts 0)",
         Fmt("LDSInsts %.4f, VFetchInsts %.4f, VWriteInsts %.4f", value(kFlat, "LDSInsts"), value(kFlat, "VFetchInsts"),
             value(kFlat, "VWriteInsts")));
-  Check(value(kBank8, "FlatLDSInsts") == 0.0 && value(kBank1, "FlatLDSInsts") == 0.0 && value(kCopy, "FlatVMemInsts") == 0.0,
+  Check(value(kBank8, "FlatLDSInsts") == 0.0 && value(kBank1, "FlatLDSInsts") == 0.0 &&
+            value(kCopy, "FlatVMemInsts") == 0.0,
         "bank8/bank1 (LDS only): FlatLDSInsts 0; copy (LDG/STG only): FlatVMemInsts 0",
-        Fmt("%.4f, %.4f, %.4f", value(kBank8, "FlatLDSInsts"), value(kBank1, "FlatLDSInsts"), value(kCopy, "FlatVMemInsts")));
+        Fmt("%.4f, %.4f, %.4f", value(kBank8, "FlatLDSInsts"), value(kBank1, "FlatLDSInsts"),
+            value(kCopy, "FlatVMemInsts")));
 }
 
 void CheckComputeTable(GpaContextId context, Buffers& buffers, const std::string& results) {
@@ -473,7 +513,8 @@ void CheckComputeTable(GpaContextId context, Buffers& buffers, const std::string
   Check(RelativeDifference(value(kCopy, "VFetchInsts"), copy_per_warp) < 1e-9 &&
             RelativeDifference(value(kCopy, "VWriteInsts"), copy_per_warp) < 1e-9,
         "copy: VFetchInsts = VWriteInsts = (vectors / 32) / warps exactly",
-        Fmt("%.6f / %.6f per warp, expected %.6f", value(kCopy, "VFetchInsts"), value(kCopy, "VWriteInsts"), copy_per_warp));
+        Fmt("%.6f / %.6f per warp, expected %.6f", value(kCopy, "VFetchInsts"), value(kCopy, "VWriteInsts"),
+            copy_per_warp));
   Check(value(kCopy, "Wavefronts") == copy_warps, "copy: Wavefronts is the launch's warps",
         Fmt("%.0f, launched %.0f", value(kCopy, "Wavefronts"), copy_warps));
   // ffma: one global store per thread, no load; the loop is iterations * 4 FFMAs, plus loop overhead.
@@ -491,7 +532,8 @@ void CheckComputeTable(GpaContextId context, Buffers& buffers, const std::string
             value(kDiverge, "VALUUtilization") < diverge_expected * 1.05,
         "diverge: VALUUtilization is 8 of 32 lanes = 25% (+ < 5% from the full-warp prologue)",
         Fmt("%.4f%%", value(kDiverge, "VALUUtilization")));
-  Check(value(kFfma, "VALUBusy") > 50.0 && value(kFfma, "VALUBusy") <= 100.0 && value(kCopy, "VALUBusy") < value(kFfma, "VALUBusy"),
+  Check(value(kFfma, "VALUBusy") > 50.0 && value(kFfma, "VALUBusy") <= 100.0 &&
+            value(kCopy, "VALUBusy") < value(kFfma, "VALUBusy"),
         "ffma: VALUBusy > 50% (FMA-bound) and above the copy's",
         Fmt("ffma %.2f%%, copy %.2f%%", value(kFfma, "VALUBusy"), value(kCopy, "VALUBusy")));
   // bank kernels: 512 shared loads per thread plus 4 stores filling the 1024-word array (256 threads).
@@ -504,7 +546,8 @@ void CheckComputeTable(GpaContextId context, Buffers& buffers, const std::string
   Check(value(kBank8, "LDSBankConflict") > 10.0 && value(kBank1, "LDSBankConflict") < 1.0,
         "bank8: LDSBankConflict > 10% of cycles; bank1 (no conflicts) < 1%",
         Fmt("bank8 %.3f%%, bank1 %.4f%%", value(kBank8, "LDSBankConflict"), value(kBank1, "LDSBankConflict")));
-  Check(value(kFfma, "LDSInsts") == 0.0 && value(kFfma, "LDSBankConflict") == 0.0, "ffma: no shared-memory instructions",
+  Check(value(kFfma, "LDSInsts") == 0.0 && value(kFfma, "LDSBankConflict") == 0.0,
+        "ffma: no shared-memory instructions",
         Fmt("LDSInsts %.4f, LDSBankConflict %.4f%%", value(kFfma, "LDSInsts"), value(kFfma, "LDSBankConflict")));
   Check(RelativeDifference(value(kCopy, "FetchSize"), kCopyBytes / 1024.0) < 0.02,
         "copy: FetchSize 262144 KB (256 MiB) within 2%", Fmt("%.1f KB", value(kCopy, "FetchSize")));
@@ -529,9 +572,10 @@ const std::vector<std::string>& RawMetrics() {
       "smsp__inst_executed_pipe_xu.sum", "smsp__inst_executed_pipe_uniform.sum", "smsp__inst_executed_op_global_ld.sum",
       "smsp__inst_executed_op_global_st.sum", "smsp__thread_inst_executed_pipe_alu_pred_on.sum",
       "smsp__thread_inst_executed_pipe_fma_pred_on.sum", "smsp__thread_inst_executed_pipe_fp64_pred_on.sum",
-      "smsp__thread_inst_executed_pipe_xu_pred_on.sum", "smsp__cycles_elapsed.sum", "smsp__inst_executed_op_shared_st.sum",
-      "smsp__inst_executed_op_shared_atom.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
-      "l1tex__cycles_elapsed.sum", "smsp__warps_issue_stalled_mio_throttle.sum", "smsp__warps_active.sum",
+      "smsp__thread_inst_executed_pipe_xu_pred_on.sum", "smsp__cycles_elapsed.sum",
+      "smsp__inst_executed_op_shared_st.sum", "smsp__inst_executed_op_shared_atom.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "l1tex__cycles_elapsed.sum",
+      "smsp__warps_issue_stalled_mio_throttle.sum", "smsp__warps_active.sum",
       "l1tex__m_l1tex2xbar_req_cycles_stalled.sum", "l1tex__t_sector_hit_rate.pct",
       // FlatVMemInsts and FlatLDSInsts
       "smsp__inst_executed_op_generic_ld.sum", "smsp__inst_executed_op_generic_st.sum",
@@ -576,14 +620,14 @@ void CheckMultiPass(GpaContextId context, Buffers& buffers) {
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
       // Not sm__inst_executed_pipe_adu: on the H100 it read 384 in one session and 392 in another for the same
       // launch (1 sample in 1000), while smsp__inst_executed_pipe_adu agreed everywhere.
-      "sm__inst_executed_pipe_alu.sum", "sm__inst_executed_pipe_cbu.sum",
-      "sm__inst_executed_pipe_fma.sum", "sm__inst_executed_pipe_fma_type_fp16.sum", "sm__inst_executed_pipe_fp64.sum",
-      "sm__inst_executed_pipe_ipa.sum", "sm__inst_executed_pipe_lsu.sum",
-      "sm__inst_executed_pipe_lsu_mem_lg_cmd_read.sum", "sm__inst_executed_pipe_lsu_mem_shared_cmd_read.sum",
-      "sm__inst_executed_pipe_lsu_ops_generic_cmd_read.sum", "sm__inst_executed_pipe_tensor.sum",
-      "sm__inst_executed_pipe_tensor_op_dmma.sum", "sm__inst_executed_pipe_tensor_op_gmma.sum",
-      "sm__inst_executed_pipe_tensor_op_hmma.sum", "sm__inst_executed_pipe_uniform.sum", "sm__inst_executed_pipe_xu.sum",
-      "sm__warps_launched.sum", "sm__ctas_launched.sum", "smsp__threads_launched.sum"};
+      "sm__inst_executed_pipe_alu.sum", "sm__inst_executed_pipe_cbu.sum", "sm__inst_executed_pipe_fma.sum",
+      "sm__inst_executed_pipe_fma_type_fp16.sum", "sm__inst_executed_pipe_fp64.sum", "sm__inst_executed_pipe_ipa.sum",
+      "sm__inst_executed_pipe_lsu.sum", "sm__inst_executed_pipe_lsu_mem_lg_cmd_read.sum",
+      "sm__inst_executed_pipe_lsu_mem_shared_cmd_read.sum", "sm__inst_executed_pipe_lsu_ops_generic_cmd_read.sum",
+      "sm__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor_op_dmma.sum",
+      "sm__inst_executed_pipe_tensor_op_gmma.sum", "sm__inst_executed_pipe_tensor_op_hmma.sum",
+      "sm__inst_executed_pipe_uniform.sum", "sm__inst_executed_pipe_xu.sum", "sm__warps_launched.sum",
+      "sm__ctas_launched.sum", "smsp__threads_launched.sum"};
   // Add candidates until GpaGetPassCount reaches 8.
   std::vector<std::string> counters;
   GpaUInt32 passes = 0;
@@ -605,10 +649,9 @@ void CheckMultiPass(GpaContextId context, Buffers& buffers) {
   for (int i = 0; i < kSamples; ++i) {
     const int blocks = 1 + i % 7;
     const int iterations = 1 + (i * 13) % 97;
-    samples.push_back({[&buffers, blocks, iterations] {
-                         mix_kernel<<<blocks, 256>>>(buffers.mix_in, buffers.mix_out, iterations);
-                       },
-                       {}});
+    samples.push_back(
+        {[&buffers, blocks, iterations] { mix_kernel<<<blocks, 256>>>(buffers.mix_in, buffers.mix_out, iterations); },
+         {}});
   }
   const SessionResult multi = RunSession(context, counters, samples);
   std::printf("multi-pass session: %zu counters, %u passes, %d samples per pass, %.2f s\n", counters.size(),
@@ -625,8 +668,8 @@ void CheckMultiPass(GpaContextId context, Buffers& buffers) {
       if (d > 1e-9) ++mismatches, ++differ;
       if (d > worst) {
         worst = d;
-        worst_name = counters[c] + " sample " + std::to_string(s) + ": " + std::to_string(multi.values[s][c]) +
-                     " vs " + std::to_string(single.values[s][0]);
+        worst_name = counters[c] + " sample " + std::to_string(s) + ": " + std::to_string(multi.values[s][c]) + " vs " +
+                     std::to_string(single.values[s][0]);
       }
     }
     std::printf("  %-56s sample 0: %12.0f  sample 999: %12.0f  differing samples: %d\n", counters[c].c_str(),
@@ -686,7 +729,9 @@ void MeasureSampleCost(CUcontext cu, GpaUInt32 capacity, Buffers& buffers, std::
   const auto t3 = Clock::now();
   GPA_OK(GpaDeleteSession(session));
   GPA_OK(GpaCloseContext(context));
-  auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
   char line[512];
   std::snprintf(line, sizeof(line),
                 "capacity %u samples/pass, %u samples, %u pass: GpaBeginSample median %.1f us, GpaEndSample median "
@@ -701,8 +746,8 @@ void CheckOverhead(CUcontext cu, GpaContextId context, Buffers& buffers, std::of
   for (GpaUInt32 capacity : {64u, 256u, 1024u}) MeasureSampleCost(cu, capacity, buffers, report);
 
   // Profiled vs unprofiled wall time of the truth workload (5 kernels) repeated 10 times, 1 sample per kernel.
-  const std::vector<std::string> defaults{"GPUTime", "GPUBusy", "Wavefronts", "IPC", "FetchSize", "WriteSize",
-                                          "L0CacheHit", "L2CacheHit"};
+  const std::vector<std::string> defaults{"GPUTime",   "GPUBusy",   "Wavefronts", "IPC",
+                                          "FetchSize", "WriteSize", "L0CacheHit", "L2CacheHit"};
   const auto truth = TruthSamples(buffers);
   auto workload = [&] {
     for (int r = 0; r < 10; ++r) {

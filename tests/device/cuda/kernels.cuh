@@ -9,7 +9,7 @@
 namespace opengpa_device {
 
 // Every launch shape in one place, so expected counts are computed from the same numbers the launches use.
-constexpr std::size_t kCopyBytes = 256ull << 20;                     // 256 MiB read, 256 MiB written
+constexpr std::size_t kCopyBytes = 256ull << 20;  // 256 MiB read, 256 MiB written
 constexpr std::size_t kCopyVectors = kCopyBytes / sizeof(float4);
 constexpr int kCopyBlocks = 132 * 8;
 constexpr int kCopyThreads = 256;
@@ -18,8 +18,7 @@ constexpr int kFfmaBlocks = 264;
 constexpr int kFfmaThreads = 256;
 constexpr int kFfmaIterations = 4096;
 constexpr int kFfmaChains = 4;  // independent FFMAs per iteration
-constexpr std::uint64_t kFfmaExpected =
-    std::uint64_t{kFfmaBlocks} * kFfmaThreads * kFfmaIterations * kFfmaChains;
+constexpr std::uint64_t kFfmaExpected = std::uint64_t{kFfmaBlocks} * kFfmaThreads * kFfmaIterations * kFfmaChains;
 
 // diverge_kernel: the FFMA loop of ffma_kernel run by only this many lanes of each warp.
 constexpr int kDivergeActiveLanes = 8;
@@ -195,7 +194,9 @@ __device__ __forceinline__ float LoadGeneric(const float* p) {
   asm volatile("ld.f32 %0, [%1];" : "=f"(v) : "l"(p));
   return v;
 }
-__device__ __forceinline__ void StoreGeneric(float* p, float v) { asm volatile("st.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory"); }
+__device__ __forceinline__ void StoreGeneric(float* p, float v) {
+  asm volatile("st.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
 
 // FlatLDSInsts and FlatVMemInsts truth. With shared_mask = 1 (a run-time value, so the compiler cannot tell the
 // spaces apart), `near` points to shared memory and `far` to global memory: per warp 1 generic store + `loads`

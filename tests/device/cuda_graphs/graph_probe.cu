@@ -54,7 +54,9 @@ struct Probe {
     return true;
   }
 
-  void Start(const char* what) { std::printf("[%s] Start: %s\n", what, session->Start() == kGpaStatusOk ? "ok" : "FAILED"); }
+  void Start(const char* what) {
+    std::printf("[%s] Start: %s\n", what, session->Start() == kGpaStatusOk ? "ok" : "FAILED");
+  }
 
   // Stops the pass, decodes it and prints every range; then readies the object for another pass.
   void StopAndPrint(const char* what) {
@@ -72,8 +74,8 @@ struct Probe {
       std::string name;
       if (CounterDataRangeName(session->counter_data(), r, &name) != kGpaStatusOk) name = "(no name)";
       const bool evaluated = config->Evaluate(session->counter_data(), r, values.data()) == kGpaStatusOk;
-      std::printf("  range %2zu %-40.40s inst %12.0f read %12.0f write %12.0f ns %9.0f%s\n", r, name.c_str(),
-                  values[0], values[1], values[2], values[3], evaluated ? "" : " (EVAL FAILED)");
+      std::printf("  range %2zu %-40.40s inst %12.0f read %12.0f write %12.0f ns %9.0f%s\n", r, name.c_str(), values[0],
+                  values[1], values[2], values[3], evaluated ? "" : " (EVAL FAILED)");
     }
     if (session->ResetCounterData(false) != kGpaStatusOk) std::printf("[%s] ResetCounterData: FAILED\n", what);
   }

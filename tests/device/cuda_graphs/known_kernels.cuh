@@ -7,13 +7,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                                    \
-  do {                                                                                                 \
-    cudaError_t error_ = (call);                                                                       \
-    if (error_ != cudaSuccess) {                                                                       \
+#define CHECK(call)                                                                                   \
+  do {                                                                                                \
+    cudaError_t error_ = (call);                                                                      \
+    if (error_ != cudaSuccess) {                                                                      \
       std::fprintf(stderr, "%s failed: %s (line %d)\n", #call, cudaGetErrorString(error_), __LINE__); \
-      std::exit(1);                                                                                    \
-    }                                                                                                  \
+      std::exit(1);                                                                                   \
+    }                                                                                                 \
   } while (0)
 
 __global__ void known_ffma(float* out, int iterations) {
@@ -32,7 +32,10 @@ __global__ void known_scale(float4* data, size_t count) {
   const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < count) {
     float4 v = data[i];
-    v.x *= 1.5f; v.y *= 1.5f; v.z *= 1.5f; v.w *= 1.5f;
+    v.x *= 1.5f;
+    v.y *= 1.5f;
+    v.z *= 1.5f;
+    v.w *= 1.5f;
     data[i] = v;
   }
 }

@@ -60,8 +60,8 @@ struct KnownWork {
     static void* ffma_args[] = {&fout, &iterations2};
     static void* copy_args[] = {&fa, &fb, &count};
     static void* scale_args[] = {&fc, &count};
-    cudaKernelNodeParams ffma{reinterpret_cast<void*>(known_ffma), dim3(kFfmaBlocks), dim3(kThreads), 0, ffma_args,
-                              nullptr};
+    cudaKernelNodeParams ffma{
+        reinterpret_cast<void*>(known_ffma), dim3(kFfmaBlocks), dim3(kThreads), 0, ffma_args, nullptr};
     cudaKernelNodeParams copy{reinterpret_cast<void*>(known_copy), copy_grid, dim3(kThreads), 0, copy_args, nullptr};
     cudaKernelNodeParams scale{reinterpret_cast<void*>(known_scale), copy_grid, dim3(kThreads), 0, scale_args, nullptr};
     cudaGraphNode_t root, copy_node, memset_node, scale_node;

@@ -7,13 +7,13 @@
 
 #include "known_kernels.cuh"
 
-#define CHECK_CU(call)                                                               \
-  do {                                                                               \
-    CUresult result_ = (call);                                                       \
-    if (result_ != CUDA_SUCCESS) {                                                   \
-      std::fprintf(stderr, "%s failed: %d (line %d)\n", #call, result_, __LINE__);   \
-      return 1;                                                                      \
-    }                                                                                \
+#define CHECK_CU(call)                                                             \
+  do {                                                                             \
+    CUresult result_ = (call);                                                     \
+    if (result_ != CUDA_SUCCESS) {                                                 \
+      std::fprintf(stderr, "%s failed: %d (line %d)\n", #call, result_, __LINE__); \
+      return 1;                                                                    \
+    }                                                                              \
   } while (0)
 
 constexpr int kBlocks = 264, kThreads = 256;

@@ -1,15 +1,16 @@
 // GPA v2 on a live CUDA context (needs a GPU): the kernels of tests/device/cuda, each in its own v2 sample, and
 // then the same kernels through the v3 API of the same library. Prints PASS/FAIL lines; exit status = failures.
 //   - ffma: FFMAThreadInstructions is exactly blocks * threads * iterations * chains, through v2 and v3;
-//   - copy: FetchSize (DRAM kilobytes read) is 256 MiB = 262144 KB within 2%, through v2 and v3, and v2 within 2% of v3;
+//   - copy: FetchSize (DRAM kilobytes read) is 256 MiB = 262144 KB within 2%, through v2 and v3, and v2 within 2% of
+//   v3;
 //   - GPUTime is milliseconds in v2 (usage and value): v2 ms * 1e6 within 25% of v3 ns for the same kernel.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
-#include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,13 +31,13 @@ void Check(bool ok, const std::string& what, const std::string& detail) {
   if (!ok) ++failures;
 }
 
-#define CUDA_OK(call)                                                                    \
-  do {                                                                                   \
-    cudaError_t e = (call);                                                              \
-    if (e != cudaSuccess) {                                                              \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e));             \
-      std::exit(100);                                                                    \
-    }                                                                                    \
+#define CUDA_OK(call)                                                        \
+  do {                                                                       \
+    cudaError_t e = (call);                                                  \
+    if (e != cudaSuccess) {                                                  \
+      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e)); \
+      std::exit(100);                                                        \
+    }                                                                        \
   } while (0)
 
 void LogV2(GPA_Logging_Type, const char* message) { std::fprintf(stderr, "GPA v2: %s\n", message); }
@@ -80,7 +81,8 @@ std::vector<Values> MeasureV2(CUcontext cu, Buffers& b) {
   GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, LogV2);
   Check(GPA_Initialize() == GPA_STATUS_OK, "v2 GPA_Initialize", "");
   Check(GPA_OpenContext(&info) == GPA_STATUS_OK, "v2 GPA_OpenContext(live CUcontext)", "");
-  for (const std::string& name : kCounters) Check(GPA_EnableCounterStr(name.c_str()) == GPA_STATUS_OK, "v2 enable " + name, "");
+  for (const std::string& name : kCounters)
+    Check(GPA_EnableCounterStr(name.c_str()) == GPA_STATUS_OK, "v2 enable " + name, "");
   gpa_uint32 session = 0, passes = 0;
   Check(GPA_BeginSession(&session) == GPA_STATUS_OK, "v2 GPA_BeginSession", "");
   GPA_GetPassCount(&passes);
@@ -100,7 +102,8 @@ std::vector<Values> MeasureV2(CUcontext cu, Buffers& b) {
   CUDA_OK(cudaDeviceSynchronize());
   bool ready = false;
   const GPA_Status ready_status = GPA_IsSessionReady(&ready, session);  // before `ready` is printed
-  Check(ready_status == GPA_STATUS_OK && ready, "v2 GPA_IsSessionReady after the GPU finished", ready ? "ready" : "not ready");
+  Check(ready_status == GPA_STATUS_OK && ready, "v2 GPA_IsSessionReady after the GPU finished",
+        ready ? "ready" : "not ready");
   for (gpa_uint32 sample = 0; sample < 2; ++sample) {
     for (const std::string& name : kCounters) {
       gpa_uint32 index = 0;
@@ -115,7 +118,8 @@ std::vector<Values> MeasureV2(CUcontext cu, Buffers& b) {
       } else {
         status = GPA_GetSampleFloat64(session, sample, index, &values[sample][name]);
       }
-      Check(status == GPA_STATUS_OK, "v2 read " + name + " of sample " + std::to_string(sample), GPA_GetStatusAsStr(status));
+      Check(status == GPA_STATUS_OK, "v2 read " + name + " of sample " + std::to_string(sample),
+            GPA_GetStatusAsStr(status));
     }
   }
   gpa_uint32 gpu_time = 0;
@@ -205,7 +209,8 @@ int main() {
           std::string(label) + " ffma: FFMAThreadInstructions is exact",
           Fmt("%.0f, expected %.0f", values[1].at("FFMAThreadInstructions"), static_cast<double>(kFfmaExpected)));
     Check(RelativeDifference(values[0].at("FetchSize"), mib256_kb) < 0.02,
-          std::string(label) + " copy: FetchSize is 256 MiB within 2%", Fmt("%.1f KB of %.0f", values[0].at("FetchSize"), mib256_kb));
+          std::string(label) + " copy: FetchSize is 256 MiB within 2%",
+          Fmt("%.1f KB of %.0f", values[0].at("FetchSize"), mib256_kb));
   }
   Check(v2[1].at("FFMAThreadInstructions") == v3[1].at("FFMAThreadInstructions"), "ffma: v2 == v3",
         Fmt("%.0f vs %.0f", v2[1].at("FFMAThreadInstructions"), v3[1].at("FFMAThreadInstructions")));

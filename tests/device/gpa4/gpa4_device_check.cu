@@ -93,8 +93,10 @@ int main(int argc, char** argv) {
 
   GpaContextSampleTypeFlags types = 0;
   status = gpa.GpaGetSupportedSampleTypes(gpa_context, &types);
-  Check(status == kGpaStatusOk && types == (kGpaContextSampleTypeDiscreteCounter | kGpaContextSampleTypeStreamingCounter),
-        "sample types: discrete and streaming counters (no SQTT)", Status(gpa, status) + ", mask " + std::to_string(types));
+  Check(
+      status == kGpaStatusOk && types == (kGpaContextSampleTypeDiscreteCounter | kGpaContextSampleTypeStreamingCounter),
+      "sample types: discrete and streaming counters (no SQTT)",
+      Status(gpa, status) + ", mask " + std::to_string(types));
 
   // Device limits against Hopper's published shape; the driver's attributes printed beside.
   int sms = 0, threads = 0, registers = 0, shared = 0;
@@ -147,7 +149,8 @@ int main(int argc, char** argv) {
   std::memcpy(&kilobytes, &raw, sizeof kilobytes);  // FetchSize is a float64 in kilobytes, as GPA's
   const double expected = static_cast<double>(kCopyBytes) / 1024;
   Check(status == kGpaStatusOk && std::fabs(kilobytes - expected) / expected < 0.02,
-        "copy: FetchSize 262144 KB (256 MiB) within 2%", std::to_string(kilobytes) + " KB, usage " + std::to_string(usage));
+        "copy: FetchSize 262144 KB (256 MiB) within 2%",
+        std::to_string(kilobytes) + " KB, usage " + std::to_string(usage));
 
   status = gpa.GpaResetSession(session);
   GpaUInt32 enabled = 1;

@@ -27,21 +27,21 @@
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "gpu_performance_api/gpu_perf_api_cuda.h"
 
-#define CUDA_OK(call)                                                                                     \
-  do {                                                                                                    \
-    cudaError_t e_ = (call);                                                                              \
-    if (e_ != cudaSuccess) {                                                                              \
-      std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, __LINE__);        \
-      std::exit(100);                                                                                     \
-    }                                                                                                     \
+#define CUDA_OK(call)                                                                              \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(100);                                                                              \
+    }                                                                                              \
   } while (0)
-#define GPA_OK(call)                                                                                      \
-  do {                                                                                                    \
-    GpaStatus s_ = (call);                                                                                \
-    if (s_ != kGpaStatusOk) {                                                                             \
-      std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, GpaGetStatusAsStr(s_), __FILE__, __LINE__);         \
-      std::exit(101);                                                                                     \
-    }                                                                                                     \
+#define GPA_OK(call)                                                                              \
+  do {                                                                                            \
+    GpaStatus s_ = (call);                                                                        \
+    if (s_ != kGpaStatusOk) {                                                                     \
+      std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, GpaGetStatusAsStr(s_), __FILE__, __LINE__); \
+      std::exit(101);                                                                             \
+    }                                                                                             \
   } while (0)
 
 namespace {
@@ -65,15 +65,22 @@ __global__ void FfmaLoop(float* out, int iterations, float m, float k) {
   for (int it = 0; it < iterations; ++it) {
 #pragma unroll
     for (int u = 0; u < 16; ++u) {
-      a0 = fmaf(a0, m, k); a1 = fmaf(a1, m, k); a2 = fmaf(a2, m, k); a3 = fmaf(a3, m, k);
-      a4 = fmaf(a4, m, k); a5 = fmaf(a5, m, k); a6 = fmaf(a6, m, k); a7 = fmaf(a7, m, k);
+      a0 = fmaf(a0, m, k);
+      a1 = fmaf(a1, m, k);
+      a2 = fmaf(a2, m, k);
+      a3 = fmaf(a3, m, k);
+      a4 = fmaf(a4, m, k);
+      a5 = fmaf(a5, m, k);
+      a6 = fmaf(a6, m, k);
+      a7 = fmaf(a7, m, k);
     }
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
 }
 
 __global__ void Copy(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     out[i] = in[i];
   }
 }
@@ -98,9 +105,9 @@ struct Buffers {
 
 std::vector<Kernel> Kernels(int sm_count) {
   const int full = sm_count * 8;  // 8 blocks of 256 threads per SM: one full wave on sm_90
-  return {{"ffma_5us", false, full, 256, 3},      {"ffma_20us", false, full, 256, 17},
-          {"ffma_100us", false, full, 256, 93},   {"ffma_1ms", false, full, 256, 940},
-          {"ffma_10ms", false, full, 256, 9400},  {"copy_1GiB", true, full, 256, 0},
+  return {{"ffma_5us", false, full, 256, 3},     {"ffma_20us", false, full, 256, 17},
+          {"ffma_100us", false, full, 256, 93},  {"ffma_1ms", false, full, 256, 940},
+          {"ffma_10ms", false, full, 256, 9400}, {"copy_1GiB", true, full, 256, 0},
           {"onewarp_75us", false, 1, 32, 1000}};
 }
 
@@ -187,9 +194,12 @@ int main(int argc, char** argv) {
   bool workload = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--workload") workload = true;
-    else if (arg == "--ncu-csv" && i + 1 < argc) ncu_path = argv[++i];
-    else if (arg == "--csv" && i + 1 < argc) csv_path = argv[++i];
+    if (arg == "--workload")
+      workload = true;
+    else if (arg == "--ncu-csv" && i + 1 < argc)
+      ncu_path = argv[++i];
+    else if (arg == "--csv" && i + 1 < argc)
+      csv_path = argv[++i];
     else {
       std::fprintf(stderr, "usage: %s [--ncu-csv FILE] [--csv FILE] | --workload\n", argv[0]);
       return 2;
@@ -313,15 +323,18 @@ int main(int argc, char** argv) {
         GPA_OK(GpaGetCounterDataType(context, index, &type));
         GPA_OK(GpaGetCounterName(context, index, &name));
         double v = 0;
-        if (type == kGpaDataTypeUint64) v = static_cast<double>(raw[e]);
-        else std::memcpy(&v, &raw[e], 8);
+        if (type == kGpaDataTypeUint64)
+          v = static_cast<double>(raw[e]);
+        else
+          std::memcpy(&v, &raw[e], 8);
         for (int c = 0; c < kCounterCount; ++c) {
           if (std::strcmp(name, kCounters[c]) == 0) sample.values[c] = v;
         }
       }
       samples.push_back(sample);
     }
-    std::printf("rotation %d: %u pass(es), first in pass: %s\n", rotation, passes, kernels[std::max(rotation, 0)].label);
+    std::printf("rotation %d: %u pass(es), first in pass: %s\n", rotation, passes,
+                kernels[std::max(rotation, 0)].label);
     GpaDeleteSession(session);
   }
   GpaCloseContext(context);
@@ -331,7 +344,8 @@ int main(int argc, char** argv) {
   if (!ncu_path.empty()) ncu = ReadNcu(ncu_path);
   std::vector<int> ids;
   for (const auto& entry : ncu) ids.push_back(entry.first);
-  if (!ncu_path.empty()) Check(static_cast<int>(ids.size()) == n, "ncu profiled one launch per kernel", Format("%zu", ids.size()));
+  if (!ncu_path.empty())
+    Check(static_cast<int>(ids.size()) == n, "ncu profiled one launch per kernel", Format("%zu", ids.size()));
   auto ncu_value = [&](int kernel, const char* metric) {
     if (kernel >= static_cast<int>(ids.size())) return std::nan("");
     auto& m = ncu[ids[kernel]];
@@ -356,13 +370,17 @@ int main(int argc, char** argv) {
   for (const Sample& s : samples) {
     const int k = index_of(s.label);
     double truth = NAN;
-    if (k >= 0) truth = ncu_value(k, "gpu__time_duration.sum");
-    else if (s.label.rfind("2x", 0) == 0) truth = 2 * t100;
-    else if (s.label.rfind("300 us", 0) == 0) truth = t100;
+    if (k >= 0)
+      truth = ncu_value(k, "gpu__time_duration.sum");
+    else if (s.label.rfind("2x", 0) == 0)
+      truth = 2 * t100;
+    else if (s.label.rfind("300 us", 0) == 0)
+      truth = t100;
     const double gpu_time = s.values[0], duration = s.values[1];
-    const double ncu_sm = k >= 0 ? 100 * ncu_value(k, "sm__cycles_active.avg") / ncu_value(k, "sm__cycles_elapsed.avg") : NAN;
-    std::printf("%-32s %3d %3d %10.2f %10.2f %+10.2f %+9.2f %9.2f %8.2f %8.2f %8.2f %8.2f\n", s.label.c_str(), s.rotation,
-                s.position, gpu_time / 1e3, truth / 1e3, (gpu_time - truth) / 1e3, (duration - truth) / 1e3,
+    const double ncu_sm =
+        k >= 0 ? 100 * ncu_value(k, "sm__cycles_active.avg") / ncu_value(k, "sm__cycles_elapsed.avg") : NAN;
+    std::printf("%-32s %3d %3d %10.2f %10.2f %+10.2f %+9.2f %9.2f %8.2f %8.2f %8.2f %8.2f\n", s.label.c_str(),
+                s.rotation, s.position, gpu_time / 1e3, truth / 1e3, (gpu_time - truth) / 1e3, (duration - truth) / 1e3,
                 k >= 0 ? event_us[k] : NAN, s.values[2], s.values[3], ncu_sm, s.values[4]);
     if (csv) {
       std::fprintf(csv, "%s,%d,%d", s.label.c_str(), s.rotation, s.position);
@@ -377,15 +395,18 @@ int main(int argc, char** argv) {
   for (const Sample& s : samples) {
     const int k = index_of(s.label);
     double truth = NAN;
-    if (k >= 0) truth = ncu_value(k, "gpu__time_duration.sum");
-    else if (s.label.rfind("2x", 0) == 0) truth = 2 * t100;
-    else if (s.label.rfind("300 us", 0) == 0) truth = t100;
+    if (k >= 0)
+      truth = ncu_value(k, "gpu__time_duration.sum");
+    else if (s.label.rfind("2x", 0) == 0)
+      truth = 2 * t100;
+    else if (s.label.rfind("300 us", 0) == 0)
+      truth = t100;
     if (std::isnan(truth) || s.rotation < 0) continue;
     const double tolerance = std::max(0.02 * truth, 2000.0);
     Check(std::fabs(s.values[0] - truth) <= tolerance,
           Format("GPUTime %s (rotation %d, position %d)", s.label.c_str(), s.rotation, s.position),
-          Format("%.2f us vs %.2f us (%+.2f, tolerance %.2f)", s.values[0] / 1e3, truth / 1e3, (s.values[0] - truth) / 1e3,
-                 tolerance / 1e3));
+          Format("%.2f us vs %.2f us (%+.2f, tolerance %.2f)", s.values[0] / 1e3, truth / 1e3,
+                 (s.values[0] - truth) / 1e3, tolerance / 1e3));
     if (k >= 0 && truth >= 1e6 && !kernels[k].copy) {
       const double ncu_sm = 100 * ncu_value(k, "sm__cycles_active.avg") / ncu_value(k, "sm__cycles_elapsed.avg");
       Check(std::fabs(s.values[3] - ncu_sm) <= 1.0, Format("SMBusy %s (rotation %d)", s.label.c_str(), s.rotation),
@@ -393,7 +414,8 @@ int main(int argc, char** argv) {
     }
     if (k >= 0 && kernels[k].copy) {
       const double ncu_dram = ncu_value(k, "dram__throughput.avg.pct_of_peak_sustained_elapsed");
-      Check(std::fabs(s.values[4] - ncu_dram) <= 1.0, Format("DRAMThroughput %s (rotation %d)", s.label.c_str(), s.rotation),
+      Check(std::fabs(s.values[4] - ncu_dram) <= 1.0,
+            Format("DRAMThroughput %s (rotation %d)", s.label.c_str(), s.rotation),
             Format("%.2f vs ncu %.2f", s.values[4], ncu_dram));
     }
   }

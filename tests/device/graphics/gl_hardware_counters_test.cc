@@ -36,8 +36,9 @@ TEST_F(GlHardwareCountersTest, VertexAndComputeThreadsEqualTheWork) {
 // constant without any (printed, not asserted: a driver choice), which is why PSPixelsIn stays GL's statistic.
 TEST_F(GlHardwareCountersTest, PixelShaderThreadsOfAShaderThatComputes) {
   OpenGpa(kGpaOpenContextEnableHardwareCountersBit);
-  auto values = Collect({"PSWarps", "PSInsts", "PSBusy", "PSPixelsIn", "sm__threads_launched_shader_ps_killmask_off.sum"},
-                        {[&] { workloads_.DrawHeavyFullScreenTriangle(64); }, [&] { workloads_.DrawFullScreenTriangle(); }});
+  auto values =
+      Collect({"PSWarps", "PSInsts", "PSBusy", "PSPixelsIn", "sm__threads_launched_shader_ps_killmask_off.sum"},
+              {[&] { workloads_.DrawHeavyFullScreenTriangle(64); }, [&] { workloads_.DrawFullScreenTriangle(); }});
   ASSERT_EQ(values.size(), 2u);
   Print("looping fragment shader (2048 pixels)", values[0]);
   Print("constant-color fragment shader", values[1]);

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "gl_workloads.h"
 #include "gpu_objects.h"
 #include "headless_gl.h"
-#include "gl_workloads.h"
 #include "nvidia/perfworks_graphics_device.h"
 #include "nvidia/perfworks_metrics.h"
 #include "nvidia/perfworks_sampler.h"
@@ -47,8 +47,7 @@ void RunSampled(Probe& probe, const char* title, const std::vector<std::string>&
   std::printf("   %zu metric(s) in %zu pass(es)\n", metrics.size(), passes.size());
   for (const pw::PassConfig& pass : passes) {
     std::unique_ptr<pw::PeriodicSampler> sampler;
-    if (pw::PeriodicSampler::Begin(*probe.library, probe.device, triggers, 0, {pass}, 4096, &sampler) !=
-        kGpaStatusOk) {
+    if (pw::PeriodicSampler::Begin(*probe.library, probe.device, triggers, 0, {pass}, 4096, &sampler) != kGpaStatusOk) {
       std::printf("   begin failed\n");
       return;
     }
@@ -134,10 +133,10 @@ int VulkanProbe() {
   }
 
   auto target = opengpa::vkwork::RenderTarget::Create(*device, kSize, kSize, &error);
-  auto full = opengpa::vkwork::GraphicsPipeline::Create(*device, *target, opengpa::vkwork::Geometry::kFullScreenTriangle,
-                                                        &error);
-  auto grid = opengpa::vkwork::GraphicsPipeline::Create(*device, *target, opengpa::vkwork::Geometry::kGridTriangles,
-                                                        &error);
+  auto full = opengpa::vkwork::GraphicsPipeline::Create(*device, *target,
+                                                        opengpa::vkwork::Geometry::kFullScreenTriangle, &error);
+  auto grid =
+      opengpa::vkwork::GraphicsPipeline::Create(*device, *target, opengpa::vkwork::Geometry::kGridTriangles, &error);
   auto compute = opengpa::vkwork::CountingCompute::Create(*device, 64, &error);
   if (!target || !full || !grid || !compute) {
     std::printf("workload: %s\n", error.c_str());
@@ -157,7 +156,9 @@ int VulkanProbe() {
   VkQueryPool pool;
   vkCreateQueryPool(device->device(), &qinfo, nullptr, &pool);
   std::uint32_t next_query = 0;
-  auto stamp = [&](VkCommandBuffer cb) { vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, next_query++); };
+  auto stamp = [&](VkCommandBuffer cb) {
+    vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, next_query++);
+  };
   auto print_stamps = [&]() {
     std::vector<std::uint64_t> t(next_query);
     vkGetQueryPoolResults(device->device(), pool, 0, next_query, t.size() * 8, t.data(), 8,
@@ -181,12 +182,14 @@ int VulkanProbe() {
   };
 
   const std::uint64_t pixels = std::uint64_t{kSize} * kSize;
-  std::printf("truth: full-screen %llu pixels; scissored quarter %llu; grid 10000 triangles = 30000 vertices; "
-              "dispatch 4096 x 64 = 262144 threads, 8192 warps\n",
-              static_cast<unsigned long long>(pixels), static_cast<unsigned long long>(pixels / 4));
+  std::printf(
+      "truth: full-screen %llu pixels; scissored quarter %llu; grid 10000 triangles = 30000 vertices; "
+      "dispatch 4096 x 64 = 262144 threads, 8192 warps\n",
+      static_cast<unsigned long long>(pixels), static_cast<unsigned long long>(pixels / 4));
   // 1. Pixel shading and compute, triggers inside and outside a render pass.
-  RunSampled(probe, "A: PS and CS threads; triggers: rp{T full T quarter T grid T} dispatch T dispatch barrier T "
-                    "dispatch timestamp T",
+  RunSampled(probe,
+             "A: PS and CS threads; triggers: rp{T full T quarter T grid T} dispatch T dispatch barrier T "
+             "dispatch timestamp T",
              {"sm__threads_launched_shader_ps_killmask_off.sum", "sm__threads_launched_shader_cs.sum",
               "sm__warps_launched_shader_cs.sum", "gpu__time_duration.sum"},
              engine, [&](pw::PeriodicSampler&) {
@@ -260,34 +263,70 @@ int VulkanProbe() {
   // top- and a bottom-of-pipe timestamp before the begin trigger, a bottom-of-pipe one before the end trigger), the
   // same without the top one, triggers before the timestamps, and a trigger on both sides of each timestamp.
   if (std::getenv("OPENGPA_PROBE_VARIANTS") != nullptr) {
-  const char* variants[] = {"E1 GPA pattern: TOP BOTTOM T draw BOTTOM T", "E2 BOTTOM T draw BOTTOM T",
-                            "E3 T TOP BOTTOM draw T BOTTOM", "E4 T TOP BOTTOM T draw T BOTTOM T"};
-  for (int variant = 0; variant < 4; ++variant) {
-    RunSampled(probe, variants[variant], {"sm__threads_launched_shader_vs.sum", "sm__threads_launched_shader_cs.sum"},
-               engine, [&](pw::PeriodicSampler&) {
-                 run([&](VkCommandBuffer cb) {
-                   auto top = [&] { vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, next_query++); };
-                   auto begin = [&] {
-                     if (variant == 0) { top(); stamp(cb); trigger(cb); }
-                     if (variant == 1) { stamp(cb); trigger(cb); }
-                     if (variant == 2) { trigger(cb); top(); stamp(cb); }
-                     if (variant == 3) { trigger(cb); top(); stamp(cb); trigger(cb); }
-                   };
-                   auto end = [&] {
-                     if (variant == 0 || variant == 1) { stamp(cb); trigger(cb); }
-                     if (variant == 2) { trigger(cb); stamp(cb); }
-                     if (variant == 3) { trigger(cb); stamp(cb); trigger(cb); }
-                   };
-                   target->Begin(cb, VK_SUBPASS_CONTENTS_INLINE);
-                   begin(); grid->Draw(cb, 30000, 1, color); end();
-                   begin(); grid->Draw(cb, 30000, 1, color, 5000); end();
-                   begin(); grid->Draw(cb, 6, 100, color); end();
-                   target->End(cb);
-                   begin(); compute->Dispatch(cb, 4096, 1, 1, 2000); end();
-                   begin(); compute->Dispatch(cb, 1024, 1, 1, 2000); end();
+    const char* variants[] = {"E1 GPA pattern: TOP BOTTOM T draw BOTTOM T", "E2 BOTTOM T draw BOTTOM T",
+                              "E3 T TOP BOTTOM draw T BOTTOM", "E4 T TOP BOTTOM T draw T BOTTOM T"};
+    for (int variant = 0; variant < 4; ++variant) {
+      RunSampled(probe, variants[variant], {"sm__threads_launched_shader_vs.sum", "sm__threads_launched_shader_cs.sum"},
+                 engine, [&](pw::PeriodicSampler&) {
+                   run([&](VkCommandBuffer cb) {
+                     auto top = [&] { vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, next_query++); };
+                     auto begin = [&] {
+                       if (variant == 0) {
+                         top();
+                         stamp(cb);
+                         trigger(cb);
+                       }
+                       if (variant == 1) {
+                         stamp(cb);
+                         trigger(cb);
+                       }
+                       if (variant == 2) {
+                         trigger(cb);
+                         top();
+                         stamp(cb);
+                       }
+                       if (variant == 3) {
+                         trigger(cb);
+                         top();
+                         stamp(cb);
+                         trigger(cb);
+                       }
+                     };
+                     auto end = [&] {
+                       if (variant == 0 || variant == 1) {
+                         stamp(cb);
+                         trigger(cb);
+                       }
+                       if (variant == 2) {
+                         trigger(cb);
+                         stamp(cb);
+                       }
+                       if (variant == 3) {
+                         trigger(cb);
+                         stamp(cb);
+                         trigger(cb);
+                       }
+                     };
+                     target->Begin(cb, VK_SUBPASS_CONTENTS_INLINE);
+                     begin();
+                     grid->Draw(cb, 30000, 1, color);
+                     end();
+                     begin();
+                     grid->Draw(cb, 30000, 1, color, 5000);
+                     end();
+                     begin();
+                     grid->Draw(cb, 6, 100, color);
+                     end();
+                     target->End(cb);
+                     begin();
+                     compute->Dispatch(cb, 4096, 1, 1, 2000);
+                     end();
+                     begin();
+                     compute->Dispatch(cb, 1024, 1, 1, 2000);
+                     end();
+                   });
                  });
-               });
-  }
+    }
   }
   // 6. The same pattern on a target with depth: full screen, the same again (depth-rejected), a grid, a scissored
   // full screen in a new render pass.
@@ -299,13 +338,19 @@ int VulkanProbe() {
                                                                 opengpa::vkwork::Geometry::kGridTriangles, &error);
     for (int triggers_only = 0; triggers_only < 3; ++triggers_only) {
       usage = triggers_only == 2 ? VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT : 0;
-      RunSampled(probe, triggers_only == 1 ? "E6 depth target, triggers only" : triggers_only == 2 ? "E7 depth target, GPA pattern, one-time submit" : "E5 depth target, GPA pattern",
+      RunSampled(probe,
+                 triggers_only == 1   ? "E6 depth target, triggers only"
+                 : triggers_only == 2 ? "E7 depth target, GPA pattern, one-time submit"
+                                      : "E5 depth target, GPA pattern",
                  {"sm__threads_launched_shader_vs.sum", "sm__threads_launched_shader_ps_killmask_off.sum"}, engine,
                  [&](pw::PeriodicSampler&) {
                    run([&](VkCommandBuffer cb) {
                      auto top = [&] { vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, next_query++); };
                      auto begin = [&] {
-                       if (triggers_only != 1) { top(); stamp(cb); }
+                       if (triggers_only != 1) {
+                         top();
+                         stamp(cb);
+                       }
                        trigger(cb);
                      };
                      auto end = [&] {
@@ -314,12 +359,20 @@ int VulkanProbe() {
                      };
                      const VkRect2D part{{10, 20}, {100, 60}};
                      depth_target->Begin(cb, VK_SUBPASS_CONTENTS_INLINE);
-                     begin(); depth_full->Draw(cb, 3, 1, color); end();
-                     begin(); depth_full->Draw(cb, 3, 1, color); end();
-                     begin(); depth_grid->Draw(cb, 30000, 1, color, 5000); end();
+                     begin();
+                     depth_full->Draw(cb, 3, 1, color);
+                     end();
+                     begin();
+                     depth_full->Draw(cb, 3, 1, color);
+                     end();
+                     begin();
+                     depth_grid->Draw(cb, 30000, 1, color, 5000);
+                     end();
                      depth_target->End(cb);
                      depth_target->Begin(cb, VK_SUBPASS_CONTENTS_INLINE);
-                     begin(); depth_full->Draw(cb, 3, 1, color, UINT32_MAX, &part); end();
+                     begin();
+                     depth_full->Draw(cb, 3, 1, color, UINT32_MAX, &part);
+                     end();
                      depth_target->End(cb);
                      stamp(cb);
                    });
@@ -334,12 +387,25 @@ int VulkanProbe() {
                {"sm__threads_launched_shader_vs.sum"}, engine, [&](pw::PeriodicSampler&) {
                  run([&](VkCommandBuffer cb) {
                    auto top = [&] { vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, next_query++); };
-                   auto begin = [&] { top(); stamp(cb); trigger(cb); };
-                   auto end = [&] { stamp(cb); trigger(cb); };
+                   auto begin = [&] {
+                     top();
+                     stamp(cb);
+                     trigger(cb);
+                   };
+                   auto end = [&] {
+                     stamp(cb);
+                     trigger(cb);
+                   };
                    small_target->Begin(cb, VK_SUBPASS_CONTENTS_INLINE);
-                   begin(); small_grid->Draw(cb, 30000, 1, color); end();
-                   begin(); small_grid->Draw(cb, 30000, 1, color, 5000); end();
-                   begin(); small_grid->Draw(cb, 6, 100, color); end();
+                   begin();
+                   small_grid->Draw(cb, 30000, 1, color);
+                   end();
+                   begin();
+                   small_grid->Draw(cb, 30000, 1, color, 5000);
+                   end();
+                   begin();
+                   small_grid->Draw(cb, 6, 100, color);
+                   end();
                    small_target->End(cb);
                    stamp(cb);
                  });
@@ -349,9 +415,9 @@ int VulkanProbe() {
   // 4. Which pixel counters exist and agree.
   RunSampled(probe, "D: PS counters; rp{T full T}",
              {"sm__threads_launched_shader_ps_killmask_off.sum", "tpc__quads_launched_shader_ps.sum",
-              "sm__warps_launched_shader_ps.sum", "smsp__inst_executed_shader_ps.sum", "sm__cycles_active_shader_ps.sum",
-              "gr__cycles_active.avg", "gr__cycles_elapsed.avg", "raster__cycles_active.avg", "lts__t_sector_hit_rate.pct",
-              "l1tex__t_sector_hit_rate.pct"},
+              "sm__warps_launched_shader_ps.sum", "smsp__inst_executed_shader_ps.sum",
+              "sm__cycles_active_shader_ps.sum", "gr__cycles_active.avg", "gr__cycles_elapsed.avg",
+              "raster__cycles_active.avg", "lts__t_sector_hit_rate.pct", "l1tex__t_sector_hit_rate.pct"},
              engine, [&](pw::PeriodicSampler&) {
                run([&](VkCommandBuffer cb) {
                  target->Begin(cb, VK_SUBPASS_CONTENTS_INLINE);
@@ -387,8 +453,10 @@ int GlProbe() {
   probe.metrics = pw::ChipMetrics::Create(*probe.library, support.chip, support.availability, &error);
   if (!probe.metrics) return 1;
   const std::vector<std::uint32_t> cpu{pw::kTriggerCpu};
-  std::printf("truth: full-screen %u pixels; 1000 small triangles = 3000 vertices; dispatch 64x64 groups of 32 = "
-              "131072 threads\n", kSize * kSize);
+  std::printf(
+      "truth: full-screen %u pixels; 1000 small triangles = 3000 vertices; dispatch 64x64 groups of 32 = "
+      "131072 threads\n",
+      kSize * kSize);
   auto cpu_trigger = [](pw::PeriodicSampler& s) {
     glFinish();
     s.CpuTrigger();

@@ -200,8 +200,8 @@ TEST_F(VkHardwareCountersTest, CopiedBytesAreReadFromDramWithinTwoPercent) {
 
 // Counts from one multi-pass session equal the same counters collected one per session.
 TEST_F(VkHardwareCountersTest, MultiPassSetEqualsCountersOneAtATime) {
-  const std::vector<std::string> counters = {"VSVerticesIn", "PSPixelsIn", "CSThreads", "CSThreadGroups",
-                                             "PSQuads", "VSWarps"};
+  const std::vector<std::string> counters = {"VSVerticesIn",   "PSPixelsIn", "CSThreads",
+                                             "CSThreadGroups", "PSQuads",    "VSWarps"};
   auto record = [&](GpaCommandListId list, VkCommandBuffer cb) {
     depth_target_->Begin(cb, VK_SUBPASS_CONTENTS_INLINE);
     gpa().GpaBeginSample(0, list);
@@ -282,8 +282,8 @@ TEST_F(VkHardwareCountersTest, APassIsRecordedOnlyAfterThePreviousPassRan) {
 }
 
 TEST_F(VkHardwareCountersTest, BusyAndSpeedOfLightCountersAreWithinTheirRanges) {
-  GpaSessionId session = BeginSessionWith({"GPUBusy", "PSBusy", "CSBusy", "SOL_SM", "SOL_DRAM", "GPUBottleneck",
-                                           "L2CacheHit", "GPUTime"});
+  GpaSessionId session =
+      BeginSessionWith({"GPUBusy", "PSBusy", "CSBusy", "SOL_SM", "SOL_DRAM", "GPUBottleneck", "L2CacheHit", "GPUTime"});
   auto values = RunPasses(session, 1, [&](GpaCommandListId list, VkCommandBuffer cb) {
     gpa().GpaBeginSample(0, list);
     compute_->Dispatch(cb, 8192, 1, 1, 4000);  // FMA-bound: long enough for the SM to dominate

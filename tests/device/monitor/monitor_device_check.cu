@@ -42,18 +42,19 @@ std::string Format(const char* format, Args... args) {
   return buffer;
 }
 
-#define CUDA_OK(call)                                                                            \
-  do {                                                                                           \
-    cudaError_t e = (call);                                                                      \
-    if (e != cudaSuccess) {                                                                      \
+#define CUDA_OK(call)                                                                                    \
+  do {                                                                                                   \
+    cudaError_t e = (call);                                                                              \
+    if (e != cudaSuccess) {                                                                              \
       std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e), __FILE__, __LINE__); \
-      std::exit(100);                                                                            \
-    }                                                                                            \
+      std::exit(100);                                                                                    \
+    }                                                                                                    \
   } while (0)
 
 uint64_t NowNs() {
   return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 void SleepSeconds(double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
@@ -227,8 +228,10 @@ void NvmlChecks(const FfmaLaunch& ffma) {
     *begin = NowNs();
     const auto stop = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     while (std::chrono::steady_clock::now() < stop) {
-      if (kind == cudaMemcpyHostToDevice) CUDA_OK(cudaMemcpy(staging, pinned, kPinned, kind));
-      else CUDA_OK(cudaMemcpy(pinned, staging, kPinned, kind));
+      if (kind == cudaMemcpyHostToDevice)
+        CUDA_OK(cudaMemcpy(staging, pinned, kPinned, kind));
+      else
+        CUDA_OK(cudaMemcpy(pinned, staging, kPinned, kind));
       bytes += kPinned;
     }
     *end = NowNs();
@@ -257,7 +260,8 @@ void NvmlChecks(const FfmaLaunch& ffma) {
   const double idle_clock = s.Mean("sm_clock_mhz", s.StartNs() + 300 * kMs, busy_begin);
   const double busy_clock = s.Mean("sm_clock_mhz", busy_begin + 1000 * kMs, busy_end);
   std::printf("info  sm_clock_mhz idle %.0f, busy %.0f; memory_clock_mhz %.0f; temperature %.0f C\n", idle_clock,
-              busy_clock, s.Mean("memory_clock_mhz", busy_begin, busy_end), s.Mean("temperature_celsius", busy_begin, busy_end));
+              busy_clock, s.Mean("memory_clock_mhz", busy_begin, busy_end),
+              s.Mean("temperature_celsius", busy_begin, busy_end));
 
   const auto used_before = s.Of("memory_used_bytes", before_alloc - 400 * kMs, before_alloc);
   const auto used_after = s.Of("memory_used_bytes", after_alloc + 100 * kMs, after_alloc + 500 * kMs);
@@ -272,7 +276,7 @@ void NvmlChecks(const FfmaLaunch& ffma) {
   std::printf("info  memory_total_bytes %.0f (%.1f GiB)\n", total, total / (1 << 30));
 
   auto pcie_check = [&](const char* counter, uint64_t begin, uint64_t end, size_t bytes, const char* what) {
-    const double host_rate = bytes / ((end - begin) / 1e9);                          // bytes/s, timed on the host
+    const double host_rate = bytes / ((end - begin) / 1e9);                       // bytes/s, timed on the host
     const double nvml_rate = s.Mean(counter, begin + 200 * kMs, end - 50 * kMs);  // "KB/s" as NVML reports
     const double ratio_1024 = nvml_rate * 1024 / host_rate;
     const double ratio_1000 = nvml_rate * 1000 / host_rate;
@@ -316,7 +320,8 @@ void PmDefaultSetChecks(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
   CUDA_OK(cudaDeviceSynchronize());
 
   Session s({"pm"}, 100, 1000000);
-  if (s.Status() != kGpaStatusOk) return Check(false, "PM monitor created (default set)", Format("status %d", s.Status()));
+  if (s.Status() != kGpaStatusOk)
+    return Check(false, "PM monitor created (default set)", Format("status %d", s.Status()));
   s.Start();
   SleepSeconds(0.3);
   const uint64_t busy_begin = NowNs();
@@ -343,8 +348,9 @@ void PmDefaultSetChecks(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
     if (i > 0 && cycles[i].t <= cycles[i - 1].t) increasing = false;
   }
   Check(cycles.size() > 0.9 * window * 1000 && cycles.size() < 1.1 * window * 1000,
-        "about one sample per ms of monitoring", Format("%zu samples in %.3f s (mean span %.1f us)", cycles.size(), window,
-                                                        cycles.empty() ? 0.0 : duration_sum / cycles.size() / 1e3));
+        "about one sample per ms of monitoring",
+        Format("%zu samples in %.3f s (mean span %.1f us)", cycles.size(), window,
+               cycles.empty() ? 0.0 : duration_sum / cycles.size() / 1e3));
   Check(increasing && min_t + 20 * kMs >= s.StartNs() && max_t <= s.StopNs() + 20 * kMs,
         "sample timestamps increase and lie within Start..Stop (+-20 ms)",
         Format("first %+.1f ms after Start, last %+.1f ms after Stop", (double(min_t) - double(s.StartNs())) / 1e6,
@@ -355,7 +361,8 @@ void PmDefaultSetChecks(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
     const auto active = s.Of("sm__cycles_active.avg", from, to);
     const auto elapsed = s.Of("gpc__cycles_elapsed.max", from, to);
     double a_sum = 0, e_sum = 0;
-    for (size_t i = 0; i < std::min(active.size(), elapsed.size()); ++i) a_sum += active[i].value, e_sum += elapsed[i].value;
+    for (size_t i = 0; i < std::min(active.size(), elapsed.size()); ++i)
+      a_sum += active[i].value, e_sum += elapsed[i].value;
     return e_sum > 0 ? a_sum / e_sum : NAN;
   };
   const double idle = active_fraction(s.StartNs() + 20 * kMs, busy_begin - 20 * kMs);
@@ -371,7 +378,8 @@ void PmDefaultSetChecks(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
               s.Mean("sm__warps_active.avg.pct_of_peak_sustained_elapsed", busy_begin + 50 * kMs, busy_end - 20 * kMs),
               [&] {
                 double peak = 0;
-                for (const Record& r : s.Of("dram__throughput.avg.pct_of_peak_sustained_elapsed", copy_begin, copy_end + 2 * kMs))
+                for (const Record& r :
+                     s.Of("dram__throughput.avg.pct_of_peak_sustained_elapsed", copy_begin, copy_end + 2 * kMs))
                   peak = std::max(peak, r.value);
                 return peak;
               }());
@@ -386,9 +394,10 @@ void PmDefaultSetChecks(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
         last = active[i].t;
       }
     }
-    std::printf("info  busy samples span %+.2f ms after the first launch .. %+.2f ms after the last kernel ended "
-                "(host clock)\n",
-                (double(first) - double(busy_begin)) / 1e6, (double(last) - double(busy_end)) / 1e6);
+    std::printf(
+        "info  busy samples span %+.2f ms after the first launch .. %+.2f ms after the last kernel ended "
+        "(host clock)\n",
+        (double(first) - double(busy_begin)) / 1e6, (double(last) - double(busy_end)) / 1e6);
   }
 
   // DRAM bytes: 8 copies of 512 MiB read and write 4 GiB each (50 MB of L2 cannot hold them).
@@ -401,8 +410,8 @@ void PmDefaultSetChecks(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
                expected / (1 << 30), 2 * expected / ((copy_end - copy_begin) / 1e9) / 1e9));
 
   const double inst = s.Sum("sm__inst_executed.sum", busy_begin - 10 * kMs, busy_end + 50 * kMs);
-  std::printf("info  sm__inst_executed.sum over all samples %.6g, in the FFMA window %.6g\n", s.Sum("sm__inst_executed.sum"),
-              inst);
+  std::printf("info  sm__inst_executed.sum over all samples %.6g, in the FFMA window %.6g\n",
+              s.Sum("sm__inst_executed.sum"), inst);
   if (ncu_inst_per_launch > 0) {
     const double expected_inst = ncu_inst_per_launch * launches;
     Check(std::fabs(inst / expected_inst - 1) < 0.02, "sm__inst_executed.sum = launches x ncu's count within 2 %",
@@ -427,11 +436,13 @@ void PmFmaCountCheck(const FfmaLaunch& ffma, double ncu_fma_per_launch) {
   s.Stop();
   const double fma = s.Sum("sm__inst_executed_pipe_fma.sum");
   const double expected = ffma.WarpFfmaInstructions() * kLaunches;
-  Check(fma >= expected && fma < expected * 1.01, "sm__inst_executed_pipe_fma.sum = 50 x the kernel's FFMAs (+1 %)",
-        Format("PM %.6g, source %.6g (%d blocks x %d threads / 32 x %d iterations x %d FFMA x %d launches), ratio %.5f",
-               fma, expected, ffma.blocks, ffma.threads, ffma.iterations, kFfmaPerIteration, kLaunches, fma / expected));
+  Check(
+      fma >= expected && fma < expected * 1.01, "sm__inst_executed_pipe_fma.sum = 50 x the kernel's FFMAs (+1 %)",
+      Format("PM %.6g, source %.6g (%d blocks x %d threads / 32 x %d iterations x %d FFMA x %d launches), ratio %.5f",
+             fma, expected, ffma.blocks, ffma.threads, ffma.iterations, kFfmaPerIteration, kLaunches, fma / expected));
   if (ncu_fma_per_launch > 0) {
-    Check(std::fabs(fma / (ncu_fma_per_launch * kLaunches) - 1) < 0.01, "sm__inst_executed_pipe_fma.sum = 50 x ncu's count (1 %)",
+    Check(std::fabs(fma / (ncu_fma_per_launch * kLaunches) - 1) < 0.01,
+          "sm__inst_executed_pipe_fma.sum = 50 x ncu's count (1 %)",
           Format("ncu %.6g per launch, ratio %.5f", ncu_fma_per_launch, fma / (ncu_fma_per_launch * kLaunches)));
   }
 }
@@ -444,7 +455,8 @@ void PmIntervalSweep(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
   for (uint64_t interval_ns : {10000000ull, 1000000ull, 100000ull, 20000ull}) {
     Session s({"gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__inst_executed.sum"}, 100, interval_ns);
     if (s.Status() != kGpaStatusOk) {
-      Check(false, "PM monitor created", Format("interval %llu ns: status %d", (unsigned long long)interval_ns, s.Status()));
+      Check(false, "PM monitor created",
+            Format("interval %llu ns: status %d", (unsigned long long)interval_ns, s.Status()));
       continue;
     }
     s.Start();
@@ -470,11 +482,11 @@ void PmIntervalSweep(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
       continue;
     }
     Check(elapsed.size() > 0.8 * expected && elapsed.size() < 1.1 * expected,
-          Format("interval %llu us: sample count as expected (0.8..1.1)", (unsigned long long)(interval_ns / 1000)).c_str(),
+          Format("interval %llu us: sample count as expected (0.8..1.1)", (unsigned long long)(interval_ns / 1000))
+              .c_str(),
           detail);
   }
 }
-
 
 // How the GPU-side buffer size drives decode cost and loss, and what one record takes (a buffer too
 // small for a tick's records loses samples, which the monitor logs as gaps).
@@ -486,7 +498,7 @@ void PmBufferStudy(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
     bool default_set;
   };
   const Case cases[] = {{1000000, 64u << 20, true}, {1000000, 8u << 20, true}, {1000000, 4u << 20, true},
-                        {100000, 64u << 20, true}, {100000, 8u << 20, true}, {100000, 4u << 20, false}};
+                        {100000, 64u << 20, true},  {100000, 8u << 20, true},  {100000, 4u << 20, false}};
   for (const Case& c : cases) {
     std::vector<const char*> counters = {"pm"};
     if (!c.default_set) counters = {"gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__inst_executed.sum"};
@@ -514,8 +526,10 @@ void PmBufferStudy(const FfmaLaunch& ffma, double ncu_inst_per_launch) {
 // idle, and when (they should follow the decodes, not the ticks)?
 void PmDropoutStudy(const FfmaLaunch& ffma) {
   for (uint32_t tick_ms : {100u, 500u}) {
-    std::printf("\n== CUPTI PM sampling, 2 ms samples, monitor tick %u ms (decode every 100 ms whatever the tick), 1.2 s of FFMA\n",
-                tick_ms);
+    std::printf(
+        "\n== CUPTI PM sampling, 2 ms samples, monitor tick %u ms (decode every 100 ms whatever the tick), 1.2 s of "
+        "FFMA\n",
+        tick_ms);
     Session s({"gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__inst_executed.sum"}, tick_ms, 2000000);
     if (s.Status() != kGpaStatusOk) continue;
     s.Start();
@@ -546,17 +560,21 @@ int main(int argc, char** argv) {
   double ncu_fma = 0, ncu_inst = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--busy-seconds") busy_seconds = std::atof(argv[i + 1]);
-    else if (flag == "--ffma-launches") ffma_launches = std::atoi(argv[i + 1]);
-    else if (flag == "--ncu-fma") ncu_fma = std::atof(argv[i + 1]);
-    else if (flag == "--ncu-inst") ncu_inst = std::atof(argv[i + 1]);
+    if (flag == "--busy-seconds")
+      busy_seconds = std::atof(argv[i + 1]);
+    else if (flag == "--ffma-launches")
+      ffma_launches = std::atoi(argv[i + 1]);
+    else if (flag == "--ncu-fma")
+      ncu_fma = std::atof(argv[i + 1]);
+    else if (flag == "--ncu-inst")
+      ncu_inst = std::atof(argv[i + 1]);
   }
   CUDA_OK(cudaFree(nullptr));  // the context first: its memory is not part of what the checks measure
   const FfmaLaunch ffma = MakeFfmaLaunch();
   if (ffma_launches > 0) {
     RunFfma(ffma, ffma_launches);
-    std::printf("%d launches of FfmaKernel<<<%d, %d>>>(iterations %d): %.6g warp FFMA each\n", ffma_launches, ffma.blocks,
-                ffma.threads, ffma.iterations, ffma.WarpFfmaInstructions());
+    std::printf("%d launches of FfmaKernel<<<%d, %d>>>(iterations %d): %.6g warp FFMA each\n", ffma_launches,
+                ffma.blocks, ffma.threads, ffma.iterations, ffma.WarpFfmaInstructions());
     return 0;
   }
   if (busy_seconds > 0) {

@@ -49,24 +49,22 @@ std::string Format(const char* format, Args... args) {
   return buffer;
 }
 
-#define CUDA_OK(call)                                                                                    \
-  do {                                                                                                   \
-    cudaError_t cuda_error_ = (call);                                                                    \
-    if (cuda_error_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(cuda_error_), __FILE__,  \
-                   __LINE__);                                                                            \
-      std::exit(100);                                                                                    \
-    }                                                                                                    \
+#define CUDA_OK(call)                                                                                              \
+  do {                                                                                                             \
+    cudaError_t cuda_error_ = (call);                                                                              \
+    if (cuda_error_ != cudaSuccess) {                                                                              \
+      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, cudaGetErrorString(cuda_error_), __FILE__, __LINE__); \
+      std::exit(100);                                                                                              \
+    }                                                                                                              \
   } while (0)
 
-#define GPA_OK(call)                                                                                   \
-  do {                                                                                                 \
-    GpaStatus gpa_status_ = (call);                                                                    \
-    if (gpa_status_ != kGpaStatusOk) {                                                                 \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, GpaGetStatusAsStr(gpa_status_), __FILE__, \
-                   __LINE__);                                                                          \
-      std::exit(101);                                                                                  \
-    }                                                                                                  \
+#define GPA_OK(call)                                                                                              \
+  do {                                                                                                            \
+    GpaStatus gpa_status_ = (call);                                                                               \
+    if (gpa_status_ != kGpaStatusOk) {                                                                            \
+      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #call, GpaGetStatusAsStr(gpa_status_), __FILE__, __LINE__); \
+      std::exit(101);                                                                                             \
+    }                                                                                                             \
   } while (0)
 
 void LogToStdout(GpaLoggingType, const char* message) {
@@ -291,7 +289,8 @@ void CheckPcie(GpaContextId context, const Buffers& buffers) {
   }
   GPA_OK(GpaEndSession(session));
   GpaStatus complete = kGpaStatusResultNotReady;
-  for (int tries = 0; tries < 10000 && complete == kGpaStatusResultNotReady; ++tries) complete = GpaIsSessionComplete(session);
+  for (int tries = 0; tries < 10000 && complete == kGpaStatusResultNotReady; ++tries)
+    complete = GpaIsSessionComplete(session);
   GPA_OK(complete);
   double values[2][3] = {};
   for (GpaUInt32 sample = 0; sample < 2; ++sample) {
@@ -322,7 +321,8 @@ void CheckPcie(GpaContextId context, const Buffers& buffers) {
                 values[sample][0], values[sample][1], values[sample][2] / 1000.0,
                 values[sample][2] > 0 ? values[sample][1] / values[sample][2] : 0.0);
   }
-  Check(values[0][1] >= 0.95 * bytes, "PCIe: the copy's bytes crossed the link", Format("%.0f of %zu", values[0][1], bytes));
+  Check(values[0][1] >= 0.95 * bytes, "PCIe: the copy's bytes crossed the link",
+        Format("%.0f of %zu", values[0][1], bytes));
   Check(values[0][0] >= 30.0, "PCIe: the pinned copy drives SOL_PCIe to >= 30%", Format("%.2f%%", values[0][0]));
   Check(values[1][0] < 5.0, "PCIe: the FFMA kernel leaves SOL_PCIe below 5%", Format("%.2f%%", values[1][0]));
   GpaDeleteSession(session);
@@ -356,7 +356,10 @@ int main(int argc, char** argv) {
     } else if (arg == "--ncu-after-command" && i + 1 < argc) {
       ncu_after_command = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--csv FILE] [--ncu-csv FILE [--ncu-after-command CMD --ncu-after-csv FILE]] | --workload\n", argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--csv FILE] [--ncu-csv FILE [--ncu-after-command CMD --ncu-after-csv FILE]] | --workload\n",
+          argv[0]);
       return 2;
     }
   }
@@ -395,8 +398,8 @@ int main(int argc, char** argv) {
   }
   std::string group_list;
   for (const std::string& name : group) group_list += " " + name;
-  Check(group.size() >= 8, "the context exposes the SpeedOfLight group", Format("%zu counters:%s", group.size(),
-                                                                                 group_list.c_str()));
+  Check(group.size() >= 8, "the context exposes the SpeedOfLight group",
+        Format("%zu counters:%s", group.size(), group_list.c_str()));
 
   GpaSessionId session = nullptr;
   GPA_OK(GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session));
@@ -428,125 +431,125 @@ int main(int argc, char** argv) {
   std::vector<std::vector<std::map<std::string, double>>> all_results;  // [rotation][workload]
   std::vector<std::vector<std::size_t>> all_orders;
   for (std::size_t rotation = 0; rotation < workloads.size(); ++rotation) {
-  std::vector<std::size_t> order;
-  for (std::size_t s = 0; s < workloads.size(); ++s) order.push_back((s + rotation) % workloads.size());
-  std::printf("\n=== rotation %zu: %s first in the pass\n", rotation, workloads[order[0]].label);
-  if (rotation > 0) {  // a session is recorded once: a fresh one with the same counters
-    GpaDeleteSession(session);
-    GPA_OK(GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session));
-    for (const std::string& name : group) GPA_OK(GpaEnableCounterByName(session, name.c_str()));
-    GPA_OK(GpaEnableCounterByName(session, "GPUTime"));
-    GPA_OK(GpaEnableCounterByName(session, "SharedWavefronts"));
-  }
-  GPA_OK(GpaBeginSession(session));
-  for (GpaUInt32 pass = 0; pass < passes; ++pass) {
-    GpaCommandListId list = nullptr;
-    GPA_OK(GpaBeginCommandList(session, pass, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list));
-    for (std::size_t s = 0; s < workloads.size(); ++s) {
-      GPA_OK(GpaBeginSample(static_cast<GpaUInt32>(s), list));
-      Launch(workloads[order[s]], buffers);
-      GPA_OK(GpaEndSample(list));
+    std::vector<std::size_t> order;
+    for (std::size_t s = 0; s < workloads.size(); ++s) order.push_back((s + rotation) % workloads.size());
+    std::printf("\n=== rotation %zu: %s first in the pass\n", rotation, workloads[order[0]].label);
+    if (rotation > 0) {  // a session is recorded once: a fresh one with the same counters
+      GpaDeleteSession(session);
+      GPA_OK(GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session));
+      for (const std::string& name : group) GPA_OK(GpaEnableCounterByName(session, name.c_str()));
+      GPA_OK(GpaEnableCounterByName(session, "GPUTime"));
+      GPA_OK(GpaEnableCounterByName(session, "SharedWavefronts"));
     }
-    GPA_OK(GpaEndCommandList(list));
-  }
-  GPA_OK(GpaEndSession(session));
-  GpaStatus complete = kGpaStatusResultNotReady;
-  for (int tries = 0; tries < 10000 && complete == kGpaStatusResultNotReady; ++tries) {
-    complete = GpaIsSessionComplete(session);
-  }
-  GPA_OK(complete);
-  CUDA_OK(cudaDeviceSynchronize());
-  if (rotation == 0) CheckCopy(buffers);
+    GPA_OK(GpaBeginSession(session));
+    for (GpaUInt32 pass = 0; pass < passes; ++pass) {
+      GpaCommandListId list = nullptr;
+      GPA_OK(GpaBeginCommandList(session, pass, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &list));
+      for (std::size_t s = 0; s < workloads.size(); ++s) {
+        GPA_OK(GpaBeginSample(static_cast<GpaUInt32>(s), list));
+        Launch(workloads[order[s]], buffers);
+        GPA_OK(GpaEndSample(list));
+      }
+      GPA_OK(GpaEndCommandList(list));
+    }
+    GPA_OK(GpaEndSession(session));
+    GpaStatus complete = kGpaStatusResultNotReady;
+    for (int tries = 0; tries < 10000 && complete == kGpaStatusResultNotReady; ++tries) {
+      complete = GpaIsSessionComplete(session);
+    }
+    GPA_OK(complete);
+    CUDA_OK(cudaDeviceSynchronize());
+    if (rotation == 0) CheckCopy(buffers);
 
-  // Results: enabled counters in enable order, each 8 bytes.
-  GpaUInt32 enabled = 0;
-  GPA_OK(GpaGetNumEnabledCounters(session, &enabled));
-  std::vector<std::string> names(enabled);
-  std::vector<GpaDataType> types(enabled);
-  for (GpaUInt32 e = 0; e < enabled; ++e) {
-    GpaUInt32 index = 0;
-    const char* name = nullptr;
-    GPA_OK(GpaGetEnabledIndex(session, e, &index));
-    GPA_OK(GpaGetCounterName(context, index, &name));
-    GPA_OK(GpaGetCounterDataType(context, index, &types[e]));
-    names[e] = name;
-  }
-  std::vector<std::map<std::string, double>> results(workloads.size());
-  for (std::size_t s = 0; s < workloads.size(); ++s) {
-    std::size_t size = 0;
-    GPA_OK(GpaGetSampleResultSize(session, static_cast<GpaUInt32>(s), &size));
-    std::vector<unsigned char> bytes(size);
-    GPA_OK(GpaGetSampleResult(session, static_cast<GpaUInt32>(s), size, bytes.data()));
-    const std::size_t w = order[s];
+    // Results: enabled counters in enable order, each 8 bytes.
+    GpaUInt32 enabled = 0;
+    GPA_OK(GpaGetNumEnabledCounters(session, &enabled));
+    std::vector<std::string> names(enabled);
+    std::vector<GpaDataType> types(enabled);
     for (GpaUInt32 e = 0; e < enabled; ++e) {
-      double value = 0;
-      if (types[e] == kGpaDataTypeUint64) {
-        GpaUInt64 v = 0;
-        std::memcpy(&v, bytes.data() + e * 8, 8);
-        value = static_cast<double>(v);
-      } else {
-        std::memcpy(&value, bytes.data() + e * 8, 8);
-      }
-      results[w][names[e]] = value;
+      GpaUInt32 index = 0;
+      const char* name = nullptr;
+      GPA_OK(GpaGetEnabledIndex(session, e, &index));
+      GPA_OK(GpaGetCounterName(context, index, &name));
+      GPA_OK(GpaGetCounterDataType(context, index, &types[e]));
+      names[e] = name;
     }
-  }
-
-  // The table.
-  std::printf("\n%-22s %10s %9s %9s %9s %9s %9s %9s  %s\n", "kernel", "GPUTime us", "SOL_SM", "SOL_Mem", "SOL_L1TEX",
-              "SOL_L2", "SOL_DRAM", "BnSOL", "GPUBottleneck");
-  for (std::size_t s = 0; s < workloads.size(); ++s) {
-    auto& r = results[order[s]];
-    std::printf("%-22s %10.1f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f  %d (%s); busiest %d\n", workloads[order[s]].label,
-                r["GPUTime"] / 1000.0, r["SOL_SM"], r["SOL_Memory"], r["SOL_L1TEX"], r["SOL_L2"], r["SOL_DRAM"],
-                r["GPUBottleneckSOL"], static_cast<int>(r["GPUBottleneck"]), UnitName(static_cast<int>(r["GPUBottleneck"])),
-                static_cast<int>(r["GPUBusiestUnit"]));
-  }
-  std::printf("\n");
-  if (csv != nullptr) {
+    std::vector<std::map<std::string, double>> results(workloads.size());
     for (std::size_t s = 0; s < workloads.size(); ++s) {
-      for (const auto& [name, value] : results[order[s]]) {
-        std::fprintf(csv, "%zu,%zu,%s,%s,%.6f\n", rotation, s, workloads[order[s]].label, name.c_str(), value);
+      std::size_t size = 0;
+      GPA_OK(GpaGetSampleResultSize(session, static_cast<GpaUInt32>(s), &size));
+      std::vector<unsigned char> bytes(size);
+      GPA_OK(GpaGetSampleResult(session, static_cast<GpaUInt32>(s), size, bytes.data()));
+      const std::size_t w = order[s];
+      for (GpaUInt32 e = 0; e < enabled; ++e) {
+        double value = 0;
+        if (types[e] == kGpaDataTypeUint64) {
+          GpaUInt64 v = 0;
+          std::memcpy(&v, bytes.data() + e * 8, 8);
+          value = static_cast<double>(v);
+        } else {
+          std::memcpy(&value, bytes.data() + e * 8, 8);
+        }
+        results[w][names[e]] = value;
       }
     }
-  }
-  // The bottleneck checks.
-  for (std::size_t s = 0; s < workloads.size(); ++s) {
-    auto& r = results[order[s]];
-    const Workload& w = workloads[order[s]];
-    const std::string where = Format("%s (rotation %zu, sample %zu)", w.label, rotation, s);
-    if (w.expected_unit == kL1Tex) {
-      // Every warp: iterations x 8 loads x 4 wavefronts (LDS.128: 4 quarter warps; LDS.32: 4-way conflict),
-      // plus FillTile's 8 conflict-free stores per warp.
-      const double warps = double(w.blocks) * w.threads / 32;
-      const double expected = warps * kSharedIterations * 8 * 4 + warps * 8;
-      Check(std::fabs(r["SharedWavefronts"] - expected) <= 0.001 * expected,
-            Format("%s: executes every shared load (SharedWavefronts)", where.c_str()),
-            Format("%.0f, expected %.0f", r["SharedWavefronts"], expected));
-    }
-    const int unit = static_cast<int>(r["GPUBottleneck"]);
-    Check(unit == w.expected_unit, Format("%s: GPUBottleneck is %s", where.c_str(), UnitName(w.expected_unit)),
-          Format("got %d (%s), GPUBottleneckSOL %.2f%%", unit, UnitName(unit), r["GPUBottleneckSOL"]));
-    const double largest = std::max({r["SOL_SM"], r["SOL_L1TEX"], r["SOL_L2"], r["SOL_DRAM"]});
-    if (w.expected_unit == kLatencyBound) {
-      Check(r["GPUBottleneckSOL"] < 60.0 && largest < 60.0, Format("%s: every unit below 60%%", where.c_str()),
-            Format("GPUBottleneckSOL %.2f%%, largest SOL %.2f%%", r["GPUBottleneckSOL"], largest));
-    } else {
-      Check(r["GPUBottleneckSOL"] >= 60.0, Format("%s: the limiting unit runs at >= 60%% of its peak", where.c_str()),
-            Format("GPUBottleneckSOL %.2f%%", r["GPUBottleneckSOL"]));
-      Check(static_cast<int>(r["GPUBusiestUnit"]) == w.expected_unit, Format("%s: GPUBusiestUnit agrees", where.c_str()),
-            Format("%d", static_cast<int>(r["GPUBusiestUnit"])));
-    }
-    // GPUBottleneckSOL is the largest of SM, L2, DRAM (the same values as their SOL counters) and L1/TEX over the
-    // sample's busy time, which is at most SOL_L1TEX (over L1's own active cycles, as ncu's) give or take the
-    // difference between L1's active cycles and the sample's busy time (0.5 point).
-    const double others = std::max({r["SOL_SM"], r["SOL_L2"], r["SOL_DRAM"]});
-    Check(r["GPUBottleneckSOL"] >= others - 1e-9 && r["GPUBottleneckSOL"] <= largest + 0.5,
-          Format("%s: GPUBottleneckSOL lies between max(SM, L2, DRAM) and the largest SOL", where.c_str()),
-          Format("%.2f <= %.2f <= %.2f", others, r["GPUBottleneckSOL"], largest));
-  }
 
-  all_results.push_back(results);
-  all_orders.push_back(order);
+    // The table.
+    std::printf("\n%-22s %10s %9s %9s %9s %9s %9s %9s  %s\n", "kernel", "GPUTime us", "SOL_SM", "SOL_Mem", "SOL_L1TEX",
+                "SOL_L2", "SOL_DRAM", "BnSOL", "GPUBottleneck");
+    for (std::size_t s = 0; s < workloads.size(); ++s) {
+      auto& r = results[order[s]];
+      std::printf("%-22s %10.1f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f  %d (%s); busiest %d\n", workloads[order[s]].label,
+                  r["GPUTime"] / 1000.0, r["SOL_SM"], r["SOL_Memory"], r["SOL_L1TEX"], r["SOL_L2"], r["SOL_DRAM"],
+                  r["GPUBottleneckSOL"], static_cast<int>(r["GPUBottleneck"]),
+                  UnitName(static_cast<int>(r["GPUBottleneck"])), static_cast<int>(r["GPUBusiestUnit"]));
+    }
+    std::printf("\n");
+    if (csv != nullptr) {
+      for (std::size_t s = 0; s < workloads.size(); ++s) {
+        for (const auto& [name, value] : results[order[s]]) {
+          std::fprintf(csv, "%zu,%zu,%s,%s,%.6f\n", rotation, s, workloads[order[s]].label, name.c_str(), value);
+        }
+      }
+    }
+    // The bottleneck checks.
+    for (std::size_t s = 0; s < workloads.size(); ++s) {
+      auto& r = results[order[s]];
+      const Workload& w = workloads[order[s]];
+      const std::string where = Format("%s (rotation %zu, sample %zu)", w.label, rotation, s);
+      if (w.expected_unit == kL1Tex) {
+        // Every warp: iterations x 8 loads x 4 wavefronts (LDS.128: 4 quarter warps; LDS.32: 4-way conflict),
+        // plus FillTile's 8 conflict-free stores per warp.
+        const double warps = double(w.blocks) * w.threads / 32;
+        const double expected = warps * kSharedIterations * 8 * 4 + warps * 8;
+        Check(std::fabs(r["SharedWavefronts"] - expected) <= 0.001 * expected,
+              Format("%s: executes every shared load (SharedWavefronts)", where.c_str()),
+              Format("%.0f, expected %.0f", r["SharedWavefronts"], expected));
+      }
+      const int unit = static_cast<int>(r["GPUBottleneck"]);
+      Check(unit == w.expected_unit, Format("%s: GPUBottleneck is %s", where.c_str(), UnitName(w.expected_unit)),
+            Format("got %d (%s), GPUBottleneckSOL %.2f%%", unit, UnitName(unit), r["GPUBottleneckSOL"]));
+      const double largest = std::max({r["SOL_SM"], r["SOL_L1TEX"], r["SOL_L2"], r["SOL_DRAM"]});
+      if (w.expected_unit == kLatencyBound) {
+        Check(r["GPUBottleneckSOL"] < 60.0 && largest < 60.0, Format("%s: every unit below 60%%", where.c_str()),
+              Format("GPUBottleneckSOL %.2f%%, largest SOL %.2f%%", r["GPUBottleneckSOL"], largest));
+      } else {
+        Check(r["GPUBottleneckSOL"] >= 60.0, Format("%s: the limiting unit runs at >= 60%% of its peak", where.c_str()),
+              Format("GPUBottleneckSOL %.2f%%", r["GPUBottleneckSOL"]));
+        Check(static_cast<int>(r["GPUBusiestUnit"]) == w.expected_unit,
+              Format("%s: GPUBusiestUnit agrees", where.c_str()), Format("%d", static_cast<int>(r["GPUBusiestUnit"])));
+      }
+      // GPUBottleneckSOL is the largest of SM, L2, DRAM (the same values as their SOL counters) and L1/TEX over the
+      // sample's busy time, which is at most SOL_L1TEX (over L1's own active cycles, as ncu's) give or take the
+      // difference between L1's active cycles and the sample's busy time (0.5 point).
+      const double others = std::max({r["SOL_SM"], r["SOL_L2"], r["SOL_DRAM"]});
+      Check(r["GPUBottleneckSOL"] >= others - 1e-9 && r["GPUBottleneckSOL"] <= largest + 0.5,
+            Format("%s: GPUBottleneckSOL lies between max(SM, L2, DRAM) and the largest SOL", where.c_str()),
+            Format("%.2f <= %.2f <= %.2f", others, r["GPUBottleneckSOL"], largest));
+    }
+
+    all_results.push_back(results);
+    all_orders.push_back(order);
   }  // rotation
   if (csv != nullptr) std::fclose(csv);
   GpaDeleteSession(session);
@@ -566,50 +569,52 @@ int main(int argc, char** argv) {
     for (const auto& [id, name] : ncu_after.kernel_names) ids_after.push_back(id);
   }
   for (std::size_t rotation = 0; rotation < all_results.size(); ++rotation) {
-  auto& results = all_results[rotation];
-  const std::vector<std::size_t>& order = all_orders[rotation];
-  std::printf("\n=== rotation %zu against ncu\n", rotation);
-  // Side by side with ncu: the same value, now over the sample's busy time as ncu's is over the kernel.
-  if (!ids.empty()) {
-    std::printf("\n%-22s %-10s %9s %9s %9s %9s %7s\n", "kernel", "counter", "OpenGPA", "ncu SOL", "ncu metric", "ncu after",
-                "diff");
-    for (std::size_t s = 0; s < workloads.size(); ++s) {
-      const std::size_t wi = order[s];
-      const Workload& w = workloads[wi];
-      if (wi >= ids.size()) continue;
-      const std::string where = Format("%s (rotation %zu, sample %zu)", w.label, rotation, s);
-      const std::string& kernel = ncu.kernel_names[ids[wi]];
-      Check(kernel.find(std::string(w.ncu_name) + "(") != std::string::npos, Format("ncu launch %d is %s", ids[wi], w.ncu_name),
-            kernel);
-      auto& values = ncu.values[ids[wi]];
-      std::map<std::string, double> no_values;
-      auto& after = wi < ids_after.size() ? ncu_after.values[ids_after[wi]] : no_values;
-      std::printf("%-22s %-10s %9.1f %9.1f %9s %9.1f %+7.1f  (us: GPUTime vs ncu Duration)\n", w.label, "time",
-                  results[wi]["GPUTime"] / 1e3, values["Duration"] / 1e3, "-", after.count("Duration") ? after["Duration"] / 1e3 : NAN,
-                  (results[wi]["GPUTime"] - values["Duration"]) / 1e3);
-      for (const SolCounter& c : kSolCounters) {
-        const double gpa = results[wi][c.gpa_name];
-        const bool has_label = values.count(c.ncu_label) != 0;
-        const bool has_metric = values.count(c.ncu_metric) != 0;
-        const double reference = has_metric ? values[c.ncu_metric] : (has_label ? values[c.ncu_label] : NAN);
-        const double reference_after = after.count(c.ncu_metric) ? after[c.ncu_metric] : NAN;
-        std::printf("%-22s %-10s %9.2f %9s %9s %9.2f %+7.2f\n", w.label, c.gpa_name, gpa,
-                    has_label ? Format("%.2f", values[c.ncu_label]).c_str() : "-",
-                    has_metric ? Format("%.2f", values[c.ncu_metric]).c_str() : "-", reference_after, gpa - reference);
-        Check(has_label || has_metric, Format("%s %s: ncu reported it", where.c_str(), c.gpa_name), "");
-        if (has_label) {
-          Check(Agrees(gpa, values[c.ncu_label]) || (!std::isnan(reference_after) && Agrees(gpa, reference_after)),
-                Format("%s %s agrees with ncu's row", where.c_str(), c.gpa_name),
-                Format("%.2f vs %.2f (%s), after %.2f", gpa, values[c.ncu_label], c.ncu_label, reference_after));
-        }
-        if (has_metric) {
-          Check(Agrees(gpa, values[c.ncu_metric]) || (!std::isnan(reference_after) && Agrees(gpa, reference_after)),
-                Format("%s %s agrees with ncu --metrics", where.c_str(), c.gpa_name),
-                Format("%.2f vs %.2f, after %.2f", gpa, values[c.ncu_metric], reference_after));
+    auto& results = all_results[rotation];
+    const std::vector<std::size_t>& order = all_orders[rotation];
+    std::printf("\n=== rotation %zu against ncu\n", rotation);
+    // Side by side with ncu: the same value, now over the sample's busy time as ncu's is over the kernel.
+    if (!ids.empty()) {
+      std::printf("\n%-22s %-10s %9s %9s %9s %9s %7s\n", "kernel", "counter", "OpenGPA", "ncu SOL", "ncu metric",
+                  "ncu after", "diff");
+      for (std::size_t s = 0; s < workloads.size(); ++s) {
+        const std::size_t wi = order[s];
+        const Workload& w = workloads[wi];
+        if (wi >= ids.size()) continue;
+        const std::string where = Format("%s (rotation %zu, sample %zu)", w.label, rotation, s);
+        const std::string& kernel = ncu.kernel_names[ids[wi]];
+        Check(kernel.find(std::string(w.ncu_name) + "(") != std::string::npos,
+              Format("ncu launch %d is %s", ids[wi], w.ncu_name), kernel);
+        auto& values = ncu.values[ids[wi]];
+        std::map<std::string, double> no_values;
+        auto& after = wi < ids_after.size() ? ncu_after.values[ids_after[wi]] : no_values;
+        std::printf("%-22s %-10s %9.1f %9.1f %9s %9.1f %+7.1f  (us: GPUTime vs ncu Duration)\n", w.label, "time",
+                    results[wi]["GPUTime"] / 1e3, values["Duration"] / 1e3, "-",
+                    after.count("Duration") ? after["Duration"] / 1e3 : NAN,
+                    (results[wi]["GPUTime"] - values["Duration"]) / 1e3);
+        for (const SolCounter& c : kSolCounters) {
+          const double gpa = results[wi][c.gpa_name];
+          const bool has_label = values.count(c.ncu_label) != 0;
+          const bool has_metric = values.count(c.ncu_metric) != 0;
+          const double reference = has_metric ? values[c.ncu_metric] : (has_label ? values[c.ncu_label] : NAN);
+          const double reference_after = after.count(c.ncu_metric) ? after[c.ncu_metric] : NAN;
+          std::printf("%-22s %-10s %9.2f %9s %9s %9.2f %+7.2f\n", w.label, c.gpa_name, gpa,
+                      has_label ? Format("%.2f", values[c.ncu_label]).c_str() : "-",
+                      has_metric ? Format("%.2f", values[c.ncu_metric]).c_str() : "-", reference_after,
+                      gpa - reference);
+          Check(has_label || has_metric, Format("%s %s: ncu reported it", where.c_str(), c.gpa_name), "");
+          if (has_label) {
+            Check(Agrees(gpa, values[c.ncu_label]) || (!std::isnan(reference_after) && Agrees(gpa, reference_after)),
+                  Format("%s %s agrees with ncu's row", where.c_str(), c.gpa_name),
+                  Format("%.2f vs %.2f (%s), after %.2f", gpa, values[c.ncu_label], c.ncu_label, reference_after));
+          }
+          if (has_metric) {
+            Check(Agrees(gpa, values[c.ncu_metric]) || (!std::isnan(reference_after) && Agrees(gpa, reference_after)),
+                  Format("%s %s agrees with ncu --metrics", where.c_str(), c.gpa_name),
+                  Format("%.2f vs %.2f, after %.2f", gpa, values[c.ncu_metric], reference_after));
+          }
         }
       }
     }
-  }
   }
 
   std::printf("\n%d failure(s)\n", g_failures);

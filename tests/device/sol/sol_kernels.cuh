@@ -66,7 +66,9 @@ __device__ __forceinline__ void FillTile(float* tile) {
 
 __device__ __forceinline__ float4 LoadShared128(unsigned address) {
   float4 v;
-  asm volatile("ld.volatile.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(address));
+  asm volatile("ld.volatile.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(address));
   return v;
 }
 

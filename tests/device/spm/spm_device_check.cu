@@ -59,7 +59,7 @@ struct Stream {
   GpaStatus status = kGpaStatusOk;
   OpenGpaStreamingInfo info{};
   std::vector<GpaUInt64> start_ns, end_ns;
-  std::vector<double> read_bytes, write_bytes;  // per sample, from the derived counters (KiB * 1024)
+  std::vector<double> read_bytes, write_bytes;   // per sample, from the derived counters (KiB * 1024)
   double read_integral = 0, write_integral = 0;  // of the bandwidth series over time
   double peak_read_gbps = 0;
   double wall_ms = 0;
@@ -103,7 +103,8 @@ Stream StreamCopies(const GpaFunctionTable& gpa, const Extensions& ext, GpaConte
   size_t size = 0;
   if (GpaStatus s = gpa.GpaSpmGetSampleResultSize(session, &size); s != kGpaStatusOk) return fail(s, "result size");
   std::vector<GpaUInt64> buffer(size / 8 + 1);
-  if (GpaStatus s = gpa.GpaSpmGetSampleResult(session, size, buffer.data()); s != kGpaStatusOk) return fail(s, "result");
+  if (GpaStatus s = gpa.GpaSpmGetSampleResult(session, size, buffer.data()); s != kGpaStatusOk)
+    return fail(s, "result");
   auto* data = reinterpret_cast<GpaSpmData*>(buffer.data());
   const GpaUInt32 samples = data->number_of_timestamps;
   std::vector<GpaUInt64> derived(2 * samples);
@@ -144,9 +145,10 @@ void Report(const char* name, const Stream& s, double expected) {
               name, s.info.sample_count, static_cast<unsigned long long>(s.info.interval_ns), sampled_ms,
               s.info.covered_ns / 1e6, static_cast<unsigned long long>(s.info.lost_sample_count),
               static_cast<unsigned long long>(s.info.overflow_count));
-  std::printf("  %-22s edges: first sample starts %.1f us after the start, last ends %.1f us before the stop; "
-              "wall %.1f ms; peak read %.0f GB/s\n",
-              "", first_edge_us, last_edge_us, s.wall_ms, s.peak_read_gbps);
+  std::printf(
+      "  %-22s edges: first sample starts %.1f us after the start, last ends %.1f us before the stop; "
+      "wall %.1f ms; peak read %.0f GB/s\n",
+      "", first_edge_us, last_edge_us, s.wall_ms, s.peak_read_gbps);
   std::printf("  %-22s read integral %.6e B (%.4f of %.6e), write integral %.6e B (%.4f)\n", "", s.read_integral,
               s.read_integral / expected, expected, s.write_integral, s.write_integral / expected);
 }

@@ -13,12 +13,12 @@
 
 namespace {
 
-#define CHECK_VK(call)                                                  \
-  do {                                                                  \
-    if (VkResult result = (call); result != VK_SUCCESS) {               \
+#define CHECK_VK(call)                                                     \
+  do {                                                                     \
+    if (VkResult result = (call); result != VK_SUCCESS) {                  \
       std::fprintf(stderr, "downstream: %s failed (%d)\n", #call, result); \
-      return 1;                                                         \
-    }                                                                   \
+      return 1;                                                            \
+    }                                                                      \
   } while (0)
 
 }  // namespace

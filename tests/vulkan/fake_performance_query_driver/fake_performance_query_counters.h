@@ -19,8 +19,7 @@ enum Counter : std::uint32_t {
 };
 
 constexpr const char* kNames[kCounterCount] = {"Compute shader invocations", "Fragment shader invocations",
-                                               "Vertex shader invocations", "Primitives kept",
-                                               "Whole command buffer"};
+                                               "Vertex shader invocations", "Primitives kept", "Whole command buffer"};
 
 // The names GPA offers them under (the driver's words joined in CamelCase).
 constexpr const char* kPublicNames[kCounterCount] = {"ComputeShaderInvocations", "FragmentShaderInvocations",

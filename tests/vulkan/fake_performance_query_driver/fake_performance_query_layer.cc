@@ -64,7 +64,7 @@ struct PerformancePool {
   std::vector<std::uint32_t> counters;
   std::uint32_t passes = 1;
   std::vector<QueryState> states;
-  std::set<std::uint32_t> submitted_passes;  // counterPassIndex values the pool was submitted with
+  std::set<std::uint32_t> submitted_passes;               // counterPassIndex values the pool was submitted with
   std::vector<std::vector<std::uint64_t>> final_results;  // per query once read available (lavapipe re-adds on reads)
 };
 
@@ -104,8 +104,9 @@ VkPerformanceCounterResultKHR ResultOf(std::uint32_t counter, const std::uint64_
     case kFragmentInvocations: result.uint64 = statistics[kFragment]; break;
     case kVertexInvocations: result.uint32 = static_cast<std::uint32_t>(statistics[kVertex]); break;
     case kPrimitivesKept:
-      result.float64 = statistics[kClipIn] == 0 ? 0.0 : 100.0 * static_cast<double>(statistics[kClipOut]) /
-                                                            static_cast<double>(statistics[kClipIn]);
+      result.float64 = statistics[kClipIn] == 0 ? 0.0
+                                                : 100.0 * static_cast<double>(statistics[kClipOut]) /
+                                                      static_cast<double>(statistics[kClipIn]);
       break;
     default: result.uint64 = 0; break;
   }
@@ -188,9 +189,9 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateCounters(VkPhysicalDevice, uint32_t queu
   for (std::uint32_t i = 0; i < written; ++i) {
     if (counters != nullptr) {
       counters[i].scope = ScopeOf(i);
-      counters[i].unit = i == kPrimitivesKept ? VK_PERFORMANCE_COUNTER_UNIT_PERCENTAGE_KHR
-                                              : VK_PERFORMANCE_COUNTER_UNIT_GENERIC_KHR;
-      counters[i].storage = i == kPrimitivesKept    ? VK_PERFORMANCE_COUNTER_STORAGE_FLOAT64_KHR
+      counters[i].unit =
+          i == kPrimitivesKept ? VK_PERFORMANCE_COUNTER_UNIT_PERCENTAGE_KHR : VK_PERFORMANCE_COUNTER_UNIT_GENERIC_KHR;
+      counters[i].storage = i == kPrimitivesKept      ? VK_PERFORMANCE_COUNTER_STORAGE_FLOAT64_KHR
                             : i == kVertexInvocations ? VK_PERFORMANCE_COUNTER_STORAGE_UINT32_KHR
                                                       : VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR;
       std::memset(counters[i].uuid, 0, VK_UUID_SIZE);
@@ -246,8 +247,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical_device, co
   }
   VkBaseOutStructure* unlinked_after = nullptr;
   VkBaseOutStructure* unlinked = nullptr;
-  for (auto* node = reinterpret_cast<VkBaseOutStructure*>(const_cast<VkDeviceCreateInfo*>(info)); node->pNext != nullptr;
-       node = node->pNext) {
+  for (auto* node = reinterpret_cast<VkBaseOutStructure*>(const_cast<VkDeviceCreateInfo*>(info));
+       node->pNext != nullptr; node = node->pNext) {
     if (node->pNext->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR) {
       unlinked_after = node;
       unlinked = node->pNext;
@@ -324,7 +325,8 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device, const VkC
   return result;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer command_buffer, const VkCommandBufferBeginInfo* info) {
+VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer command_buffer,
+                                                  const VkCommandBufferBeginInfo* info) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     CommandBufferState& state = g_command_buffers[command_buffer];
@@ -339,7 +341,8 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer command_buffer
 VKAPI_ATTR VkResult VKAPI_CALL CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo* info,
                                                const VkAllocationCallbacks* allocator, VkQueryPool* pool) {
   const NextDevice next = DeviceOf(device);
-  if (info->queryType != VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) return next.CreateQueryPool(device, info, allocator, pool);
+  if (info->queryType != VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR)
+    return next.CreateQueryPool(device, info, allocator, pool);
   const VkQueryPoolPerformanceCreateInfoKHR* performance = nullptr;
   for (auto* node = static_cast<const VkBaseInStructure*>(info->pNext); node != nullptr; node = node->pNext) {
     if (node->sType == VK_STRUCTURE_TYPE_QUERY_POOL_PERFORMANCE_CREATE_INFO_KHR) {
@@ -367,8 +370,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateQueryPool(VkDevice device, const VkQueryPoo
       }
     }
     record.queue_family = performance->queueFamilyIndex;
-    record.counters.assign(performance->pCounterIndices,
-                           performance->pCounterIndices + performance->counterIndexCount);
+    record.counters.assign(performance->pCounterIndices, performance->pCounterIndices + performance->counterIndexCount);
     record.passes = DriverPasses(performance->counterIndexCount);
     record.states.assign(info->queryCount, QueryState::kUndefined);
     record.final_results.assign(info->queryCount, {});
@@ -428,7 +430,8 @@ VKAPI_ATTR void VKAPI_CALL CmdBeginQuery(VkCommandBuffer command_buffer, VkQuery
       PerformancePool& performance = found->second;
       CommandBufferState& state = g_command_buffers[command_buffer];
       if (!state.lock_held_at_begin) {
-        Violation("VUID-vkCmdBeginQuery-queryPool-03223: the profiling lock was not held when the command buffer began");
+        Violation(
+            "VUID-vkCmdBeginQuery-queryPool-03223: the profiling lock was not held when the command buffer began");
       }
       if (state.queue_family != performance.queue_family) {
         Violation("VUID-vkCmdBeginQuery-queryPool-07289: the pool's queue family " +
@@ -437,8 +440,9 @@ VKAPI_ATTR void VKAPI_CALL CmdBeginQuery(VkCommandBuffer command_buffer, VkQuery
       }
       state.performance_pools.insert(pool);
       if (state.performance_pools.size() > 1) {
-        Violation("VUID-vkCmdBeginQuery-queryPool-03226: a second performance query pool in one command buffer "
-                  "without performanceCounterMultipleQueryPools");
+        Violation(
+            "VUID-vkCmdBeginQuery-queryPool-03226: a second performance query pool in one command buffer "
+            "without performanceCounterMultipleQueryPools");
       }
       if (std::find(state.reset_queries.begin(), state.reset_queries.end(), std::make_pair(pool, query)) !=
           state.reset_queries.end()) {
@@ -483,8 +487,9 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const 
         const CommandBufferState& state = g_command_buffers[submits[s].pCommandBuffers[c]];
         if (state.performance_pools.empty()) continue;
         if (g_lock_holders == 0 || state.lock_generation != g_lock_generation) {
-          Violation("VUID-vkQueueSubmit-pCommandBuffers-03220: the profiling lock was not held continuously from "
-                    "recording to submission");
+          Violation(
+              "VUID-vkQueueSubmit-pCommandBuffers-03220: the profiling lock was not held continuously from "
+              "recording to submission");
         }
         for (VkQueryPool pool : state.performance_pools) {
           if (auto found = g_pools.find(pool); found != g_pools.end()) found->second.submitted_passes.insert(pass);

@@ -1,7 +1,7 @@
 // libGPUPerfAPIVK.so counting a driver's VK_KHR_performance_query counters, recorded and read back, on lavapipe under
-// the test driver of fake_performance_query_layer.cc (enabled through the environment, as a user enables a layer). Values are checked
-// against what the work did (threads dispatched) and against GPA's own pipeline-statistics counters of the same
-// samples; every test also asks the driver which of the extension's rules were broken, and expects none.
+// the test driver of fake_performance_query_layer.cc (enabled through the environment, as a user enables a layer).
+// Values are checked against what the work did (threads dispatched) and against GPA's own pipeline-statistics counters
+// of the same samples; every test also asks the driver which of the extension's rules were broken, and expects none.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -34,8 +34,8 @@ class VulkanPerformanceQueryTest : public VulkanGpaTest {
     ASSERT_TRUE(device().has_performance_query())
         << "the device was not created with VK_KHR_performance_query: is VK_LAYER_OPENGPA_test_fake_performance_query "
            "enabled (VK_INSTANCE_LAYERS)?";
-    get_violations_ = reinterpret_cast<fake::PFN_GetViolations>(
-        vkGetDeviceProcAddr(device().device(), fake::kGetViolationsName));
+    get_violations_ =
+        reinterpret_cast<fake::PFN_GetViolations>(vkGetDeviceProcAddr(device().device(), fake::kGetViolationsName));
     ASSERT_NE(get_violations_, nullptr);
     violations_before_ = get_violations_(nullptr, 0);
   }
@@ -131,10 +131,10 @@ TEST_F(VulkanPerformanceQueryTest, EveryPassCountsItsCountersOfTheSameWork) {
   std::string error;
   auto compute = CountingCompute::Create(device(), 64, &error);
   ASSERT_TRUE(compute) << error;
-  GpaSessionId session = BeginSessionWith({fake::kPublicNames[fake::kComputeInvocations],
-                                           fake::kPublicNames[fake::kFragmentInvocations],
-                                           fake::kPublicNames[fake::kVertexInvocations], fake::kPublicNames[fake::kPrimitivesKept],
-                                           "CSThreads", "VSVerticesIn", "PSPixelsIn", "GPUTime"});
+  GpaSessionId session =
+      BeginSessionWith({fake::kPublicNames[fake::kComputeInvocations], fake::kPublicNames[fake::kFragmentInvocations],
+                        fake::kPublicNames[fake::kVertexInvocations], fake::kPublicNames[fake::kPrimitivesKept],
+                        "CSThreads", "VSVerticesIn", "PSPixelsIn", "GPUTime"});
   const GpaUInt32 passes = PassCount(session);
   ASSERT_EQ(passes, 2u);
   for (GpaUInt32 pass = 0; pass < passes; ++pass) {
@@ -168,7 +168,8 @@ TEST_F(VulkanPerformanceQueryTest, ASampleContinuedOnAnotherPrimaryAddsItsCounts
   std::string error;
   auto compute = CountingCompute::Create(device(), 32, &error);
   ASSERT_TRUE(compute) << error;
-  GpaSessionId session = BeginSessionWith({fake::kPublicNames[fake::kComputeInvocations], fake::kPublicNames[fake::kPrimitivesKept]});
+  GpaSessionId session =
+      BeginSessionWith({fake::kPublicNames[fake::kComputeInvocations], fake::kPublicNames[fake::kPrimitivesKept]});
   ASSERT_EQ(PassCount(session), 1u);
   VkCommandBuffer first = BeginPrimary();
   VkCommandBuffer second = BeginPrimary();

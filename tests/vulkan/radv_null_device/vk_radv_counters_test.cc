@@ -174,12 +174,12 @@ class RadvNullDeviceTest : public ::testing::Test {
   GpaContextId context_ = nullptr;
 };
 
-#define OPEN_OR_SKIP(family)                                                                  \
-  if (!Open(family)) {                                                                        \
-    if (!HasFailure()) {                                                                      \
-      GTEST_SKIP() << "no RADV ICD (mesa-vulkan-drivers) on this machine";                    \
-    }                                                                                         \
-    return;                                                                                   \
+#define OPEN_OR_SKIP(family)                                               \
+  if (!Open(family)) {                                                     \
+    if (!HasFailure()) {                                                   \
+      GTEST_SKIP() << "no RADV ICD (mesa-vulkan-drivers) on this machine"; \
+    }                                                                      \
+    return;                                                                \
   }
 
 void ExpectGpaNamesAndUnits(const std::map<std::string, GpaUsageType>& offered,
@@ -219,7 +219,8 @@ TEST_F(RadvNullDeviceTest, HitRatiosArePercentagesThoughRadvSaysBytes) {
   OPEN_OR_SKIP("navi21");
   for (const DriverCounter& counter : DriverCounters()) {
     if (counter.name.find("hit ratio") == std::string::npos) continue;
-    // The quirk catalogs/drivers/vulkan_performance_query_units.json corrects; should RADV fix it, the correction is moot.
+    // The quirk catalogs/drivers/vulkan_performance_query_units.json corrects; should RADV fix it, the correction is
+    // moot.
     EXPECT_EQ(counter.unit, VK_PERFORMANCE_COUNTER_UNIT_BYTES_KHR) << counter.name;
   }
   const std::map<std::string, GpaUsageType> offered = CountersAndUsages();

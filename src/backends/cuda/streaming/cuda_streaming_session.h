@@ -45,10 +45,12 @@ class CudaStreamingSession : public BackendSession {
   [[nodiscard]] GpaStatus Begin() override { return kGpaStatusOk; }
   [[nodiscard]] GpaStatus End() override { return kGpaStatusOk; }
   [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                             std::unique_ptr<BackendCommandList>* out) override;
+                                           std::unique_ptr<BackendCommandList>* out) override;
   [[nodiscard]] GpaStatus EndCommandList(BackendCommandList&) override { return kGpaStatusOk; }
   // The core streams through StartStreaming/StopStreaming, never through samples.
-  [[nodiscard]] GpaStatus BeginSample(BackendCommandList&, SampleSlot) override { return kGpaStatusErrorApiNotSupported; }
+  [[nodiscard]] GpaStatus BeginSample(BackendCommandList&, SampleSlot) override {
+    return kGpaStatusErrorApiNotSupported;
+  }
   [[nodiscard]] GpaStatus EndSample(BackendCommandList&, SampleSlot) override { return kGpaStatusErrorApiNotSupported; }
   bool IsPassComplete(GpaUInt32) override { return !streaming_; }
   // GPA v3's one sample: each metric over the whole stream (amounts summed, readings averaged over time).
