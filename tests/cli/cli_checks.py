@@ -741,6 +741,56 @@ def profile_killed_takes_the_program_along_and_the_next_run_names_its_stream(ctx
     expect("earlier run" not in again.stderr, f"a leftover is named twice:\n{again.stderr}")
 
 
+# A shell that ends while a process it started still writes the stream: the program of `opengpa profile -- sh -c
+# 'app && ...'` when Ctrl-C ends the shell during app's last batch (seen on the H100, docs/validation.md row 43).
+# The shell here waits for app's header in the stream (OPENGPA_PROFILE_OUTPUT), then exits at once.
+SHELL_ENDS_AFTER_HEADER = ('"$@" & i=0; '
+                           'while ! grep -q \'"type":"header"\' "$OPENGPA_PROFILE_OUTPUT" && [ $i -lt 2000 ]; '
+                           'do sleep 0.01; i=$((i+1)); done; exit 0')
+
+
+@check
+def profile_waits_for_a_process_of_the_program_still_writing_after_the_program_ended(ctx):
+    prefix = os.path.join(ctx.tmp, "grandchild")
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", "sh", "-c", SHELL_ENDS_AFTER_HEADER, "sh",
+                     ctx.workload, "64", ROUNDS, expect_ok=False)
+    expect(result.returncode == 0, f"exit {result.returncode}:\n{result.stderr}")
+    expect("waiting for process" in result.stderr, f"opengpa did not wait for the workload:\n{result.stderr}")
+    expect("crash or _exit" not in result.stderr, f"the workload is taken for crashed:\n{result.stderr}")
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(len(doc["samples"]) == LAUNCHES, f"{len(doc['samples'])} samples of the {LAUNCHES} the workload launched")
+    expect_complete_or_absent(ctx.tmp, "grandchild", LAUNCHES)
+
+
+@check
+def profile_stops_waiting_for_a_process_that_outlives_the_program_and_keeps_the_stream(ctx):
+    # A process that wrote a header and goes on running (a forged header, for a sleep): waited for 10 s, then
+    # named; the results hold what the workload wrote; the stream is kept for what the process writes later.
+    header = ('{"type":"header","pid":%s,"api":"cl","counters":'
+              '[{"name":"GPUTime","usage":"nanoseconds","data_type":"float64"}]}')
+    script = ('"$1" 64 1 || exit 1; sleep 60 >/dev/null 2>&1 & printf \'%s\\n\' "$!" >> "$OPENGPA_PROFILE_OUTPUT"; '
+              'exit 0') % (header % "%s")
+    prefix = os.path.join(ctx.tmp, "lingering")
+    start = time.monotonic()
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", "sh", "-c", script, "sh", ctx.workload,
+                     expect_ok=False)
+    seconds = time.monotonic() - start
+    lingering = [line for line in result.stderr.splitlines() if "was still writing samples" in line]
+    for line in lingering:  # the sleep, whose pid the message names
+        try:
+            os.kill(int(line.split("process ", 1)[1].split(" ", 1)[0]), signal.SIGKILL)
+        except (ValueError, ProcessLookupError):
+            pass
+    expect(lingering, f"the process still running is not named:\n{result.stderr}")
+    expect(9 < seconds < 60, f"opengpa returned after {seconds:.1f} s (it waits 10 s)")
+    expect(result.returncode == 0, f"exit {result.returncode}:\n{result.stderr}")
+    stream = kept_stream(result.stderr)
+    expect(stream is not None and os.path.exists(stream), f"the stream is not kept and named:\n{result.stderr}")
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(len(doc["samples"]) == 8, f"{len(doc['samples'])} samples of the workload's 8")
+    expect(any("was still writing samples" in m for m in doc["messages"]), f"JSON messages: {doc['messages']}")
+
+
 @check
 def profile_cuda_without_a_driver_says_the_driver_is_missing(ctx):
     try:
