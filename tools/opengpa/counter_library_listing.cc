@@ -128,8 +128,9 @@ bool DescribeThroughCounterLibrary(const CounterLibraryDevice& device, DeviceDes
   const GpaOpenContextFlags flags =
       device.hardware ? kGpaOpenContextEnableHardwareCountersBit : kGpaOpenContextDefaultBit;
   const std::string ids = "vendor " + Hex(device.vendor_id) + ", device " + Hex(device.device_id);
-  if (Failed(lib.GpaCounterLibOpenCounterContext(device.api, info, flags, 1, &library->Context()),
-             "GpaCounterLibOpenCounterContext (" + ids + ")", error)) {
+  if (Failed(
+          lib.GpaCounterLibOpenCounterContext(static_cast<GpaApiType>(device.api), info, flags, 1, &library->Context()),
+          "GpaCounterLibOpenCounterContext (" + ids + ")", error)) {
     return false;
   }
   const GpaCounterContext context = library->Context();
