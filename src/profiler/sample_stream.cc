@@ -306,7 +306,7 @@ std::uint64_t SampleStreamProgress::Poll() {
   partial_line_ += chunk;
   std::size_t start = 0;
   for (std::size_t newline; (newline = partial_line_.find('\n', start)) != std::string::npos; start = newline + 1) {
-    if (partial_line_.compare(start, 16, "{\"type\":\"sample\"") == 0) ++samples_;
+    if (partial_line_.compare(start, 16, R"({"type":"sample")") == 0) ++samples_;
     NoteWriter(std::string_view(partial_line_).substr(start, newline - start));
   }
   partial_line_.erase(0, start);
@@ -323,7 +323,7 @@ void SampleStreamProgress::NoteWriter(std::string_view line) {
   const char* first = line.data() + at + kPid.size();
   if (std::from_chars(first, line.data() + line.size(), pid).ec != std::errc()) return;
   writers_.insert(pid);
-  constexpr std::string_view kEnd = "{\"type\":\"end\"";
+  constexpr std::string_view kEnd = R"({"type":"end")";
   if (line.substr(0, kEnd.size()) == kEnd) ended_.insert(pid);
 }
 
