@@ -33,6 +33,7 @@
 #include "profiler/nvtx_filter.h"
 #include "profiler/nvtx_ranges.h"
 #include "profiler/nvtx_sample_ranges.h"
+#include "profiler/process_exit.h"
 #include "profiler/profile_environment.h"
 #include "profiler/sample_stream.h"
 
@@ -864,7 +865,11 @@ void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
   if (IsKernelLaunch(domain, cbid)) OnSerializedLaunch(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
 }
 
-void FinishAtExit() { FinishInjection(true); }
+// At exit (process_exit.h): a fatal signal landing while the last batch is decoded waits until it is written.
+void FinishAtExit() {
+  FatalSignalHold hold;
+  FinishInjection(true);
+}
 
 // Before a fork: a child that execs a CUDA program profiles it with its own CUPTI session, but CUPTI lets one
 // process at a time profile a GPU (the child's setup failed with CUPTI_ERROR_HARDWARE_BUSY on the H100 while
@@ -985,7 +990,8 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
   }
   options.whole_process = true;
   if (!StartInjection(std::move(stream), std::move(options), {}, error)) return WholeProcessStart::kFailed;
-  std::atexit(&FinishAtExit);
+  const std::string exit_hook_problem = CallAtProcessExit(&FinishAtExit);
+  if (!exit_hook_problem.empty()) state.stream->WriteMessage(exit_hook_problem);
   pthread_atfork(&OnForkPrepare, nullptr, &OnForkChild);
   return WholeProcessStart::kStarted;
 }

@@ -23,6 +23,7 @@
 // waited for, up to kWriterWait, until it writes its end record or ends.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -94,6 +95,7 @@ struct ProgramRun {
   std::vector<std::shared_ptr<SampleStreamFile>> streams;
   std::map<std::uint32_t, profiling::StreamWriteFailure> write_failures;  // by pid: streams not written whole
   std::vector<std::uint32_t> still_writing;  // pids still writing the stream kWriterWait after the program ended
+  std::vector<std::uint32_t> unended;        // pids that wrote to the stream and ended without their end record
   int signals_at_end = 0;                    // SignalGuard::Received() when the program ended
 };
 
@@ -172,6 +174,11 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
   }
   run->signals_at_end = SignalGuard::Received();
   run->still_writing = WaitForStreamWriters(&progress, options.quiet);
+  for (std::uint32_t pid : progress.Unfinished()) {
+    if (std::find(run->still_writing.begin(), run->still_writing.end(), pid) == run->still_writing.end()) {
+      run->unended.push_back(pid);
+    }
+  }
   status.Drain();
   run->write_failures = status.Failures();
   report(true);
@@ -206,6 +213,7 @@ bool RunRemainingPasses(const ProfileOptions& options, const std::vector<std::st
     first->streams.insert(first->streams.end(), run.streams.begin(), run.streams.end());
     first->write_failures.insert(run.write_failures.begin(), run.write_failures.end());
     first->still_writing.insert(first->still_writing.end(), run.still_writing.begin(), run.still_writing.end());
+    first->unended.insert(first->unended.end(), run.unended.begin(), run.unended.end());
     first->signals_at_end = run.signals_at_end;
     first->result.wall_time_s += run.result.wall_time_s;
     if (run.result.interrupted_by != 0) {
@@ -299,8 +307,8 @@ int RunProfile(const ProfileOptions& options) {
                  "kept at "
               << leftover << '\n';
   }
-  // From here until the last output is written, SIGINT, SIGTERM, SIGHUP and SIGQUIT never end opengpa.
-  SignalGuard held;
+  // From here on, SIGINT, SIGTERM, SIGHUP and SIGQUIT never end opengpa: they are counted until it exits.
+  SignalGuard::HoldUntilExit();
   if (!options.quiet) {
     std::fprintf(stderr, "opengpa profile: running %s with %zu counter(s) (%s)\n", options.program[0].c_str(),
                  counters.size(), std::string(ApiShortName(options.api)).c_str());
@@ -386,9 +394,19 @@ int RunProfile(const ProfileOptions& options) {
     run.messages.push_back("interrupted by signal " + std::to_string(result.interrupted_by) + " (" +
                            strsignal(result.interrupted_by) + "); the results hold what was collected until then");
     std::cerr << "opengpa profile: " << run.messages.back() << '\n';
-  } else if (!first.ended && !run.samples.empty() && truncated.empty() && lingering.empty()) {
-    // A program that never used the API never started the profiler, and has no end record to miss.
-    run.messages.emplace_back("the program ended before the profiler wrote its end record (crash or _exit?)");
+  }
+  // A process that wrote samples and ended without its end record (a signal at its default action, a crash,
+  // _exit) could not write the launches of its last batch; named whether or not opengpa was interrupted. Those
+  // that could not write at all (truncated above) are not blamed twice. A program that never used the API
+  // never started the profiler, and has no end record to miss.
+  std::string unended;
+  for (std::uint32_t pid : first.unended) {
+    if (first.write_failures.count(pid) == 0) unended += (unended.empty() ? "" : ", ") + std::to_string(pid);
+  }
+  if (!unended.empty() && !run.samples.empty()) {
+    run.messages.push_back("process " + unended +
+                           " of the program ended without writing its end record (a signal, a crash or _exit?): "
+                           "the launches of its last batch, run after the samples it wrote, are missing");
     std::cerr << "opengpa profile: warning: " << run.messages.back() << '\n';
   }
 
