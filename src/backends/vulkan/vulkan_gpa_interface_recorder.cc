@@ -38,6 +38,7 @@ GpaStatus GpaInterfaceRecorder::BeginList(VkCommandBuffer command_buffer) {
 
 GpaStatus GpaInterfaceRecorder::EndList(VkCommandBuffer command_buffer) {
   if (session_ == VK_NULL_HANDLE || ended_) return kGpaStatusOk;
+  CloseOpenTiming(command_buffer);
   ended_ = true;
   const VkResult result = functions_.CmdEndGpaSession(command_buffer, session_);
   if (result != VK_SUCCESS) {
@@ -55,25 +56,45 @@ GpaStatus GpaInterfaceRecorder::Allocate(std::uint32_t* entry) {
   return kGpaStatusOk;
 }
 
+void GpaInterfaceRecorder::CloseOpenTiming(VkCommandBuffer command_buffer) {
+  if (!open_timing_) return;
+  functions_.CmdEndGpaSample(command_buffer, session_, open_timing_->sample);
+  open_timing_.reset();
+}
+
 void GpaInterfaceRecorder::WriteTimestamp(VkCommandBuffer command_buffer, std::uint32_t entry, TimestampRole role) {
   if (!timestamps_ || session_ == VK_NULL_HANDLE) return;
-  const VkPipelineStageFlags stage =
-      role == TimestampRole::kTopBefore ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+  const auto slot = static_cast<std::size_t>(role);
+  // The bottom-of-pipe timestamp right after a top-of-pipe one of the same entry: the open sample's post-sample one.
+  if (role == TimestampRole::kBottomBefore && open_timing_ && open_timing_->entry == entry) {
+    entries_[entry].timing[slot] = open_timing_->sample;
+    entries_[entry].timing_word[slot] = 1;
+    CloseOpenTiming(command_buffer);
+    return;
+  }
+  CloseOpenTiming(command_buffer);
+  const bool top = role == TimestampRole::kTopBefore;
   VkGpaSampleBeginInfoAMD info{};
   info.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
   info.sampleType = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
-  info.timingPreSample = stage;
-  info.timingPostSample = stage;
+  info.timingPreSample = top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+  info.timingPostSample = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
   std::uint32_t id = kNoSample;
   if (functions_.CmdBeginGpaSample(command_buffer, session_, &info, &id) != VK_SUCCESS) {
     Log(kGpaLoggingError, "vkCmdBeginGpaSampleAMD (timing) failed: that timestamp will be missing");
     return;
   }
-  functions_.CmdEndGpaSample(command_buffer, session_, id);
-  entries_[entry].timing[static_cast<std::size_t>(role)] = id;
+  entries_[entry].timing[slot] = id;
+  entries_[entry].timing_word[slot] = 0;
+  if (top) {
+    open_timing_ = OpenTiming{entry, id};  // ended by the next timestamp, or whatever is recorded next
+  } else {
+    functions_.CmdEndGpaSample(command_buffer, session_, id);
+  }
 }
 
 void GpaInterfaceRecorder::BeginStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) {
+  CloseOpenTiming(command_buffer);
   if (counters_.empty() || session_ == VK_NULL_HANDLE) return;
   VkGpaSampleBeginInfoAMD info{};
   info.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
@@ -89,6 +110,7 @@ void GpaInterfaceRecorder::BeginStatistics(VkCommandBuffer command_buffer, std::
 }
 
 void GpaInterfaceRecorder::EndStatistics(VkCommandBuffer command_buffer, std::uint32_t entry) {
+  CloseOpenTiming(command_buffer);
   const std::uint32_t id = entries_[entry].cumulative;
   if (id != kNoSample) functions_.CmdEndGpaSample(command_buffer, session_, id);
 }
@@ -120,8 +142,11 @@ GpaStatus GpaInterfaceRecorder::Read(EntryResults* out) {
     const Entry& entry = entries_[e];
     if (timestamps_) {
       for (std::size_t role = 0; role < 3; ++role) {
-        // A timing sample holds two timestamps at the same stage: the first is the one asked for.
-        out->timestamp_available[3 * e + role] = ReadSample(entry.timing[role], 1, &out->timestamps[3 * e + role]);
+        // A timing sample holds its pre- and post-sample timestamps; timing_word says which is this role's.
+        std::uint64_t pair[2] = {0, 0};
+        const std::size_t word = entry.timing_word[role];
+        out->timestamp_available[3 * e + role] = ReadSample(entry.timing[role], word + 1, pair);
+        out->timestamps[3 * e + role] = pair[word];
       }
     }
     if (!counters_.empty()) {
