@@ -17,11 +17,13 @@ values are theirs. Importing needs no GPU; listing a chip's counters offline nee
     p.results.kernels
 
     opengpa.doctor()["exit_code"]                    # 0: every API present measured its truths (docs/doctor.md)
+    opengpa.compare(["rank0.json", "rank1.json"])["groups"][0]["outlier"]  # the slowest rank of the top kernel
 """
 
 from ._status import OpenGpaError
 from .counters import (Counter, CounterLibraryContext, GpaContext, PassPlan, describe, list_counters,
                        open_context, plan_passes)
+from .compare import compare
 from .doctor import doctor
 from .monitor import Monitor, MonitorCounter, Record, records_to_dataframe
 from .profiling import Profile, profile, region
@@ -33,6 +35,6 @@ __version__ = "3.17.0"
 __all__ = [
     "Counter", "CounterLibraryContext", "GpaContext", "KernelProfile", "KernelResults", "Monitor", "MonitorCounter",
     "OpenGpaError", "PassPlan",
-    "Profile", "Record", "Results", "describe", "doctor", "list_counters", "open_context", "plan_passes", "profile",
-    "records_to_dataframe", "region",
+    "Profile", "Record", "Results", "compare", "describe", "doctor", "list_counters", "open_context", "plan_passes",
+    "profile", "records_to_dataframe", "region",
 ]

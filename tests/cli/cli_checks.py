@@ -737,6 +737,49 @@ def profile_is_never_ended_by_a_signal_after_its_results(ctx):
 
 
 @check
+def compare_names_the_slower_rank_and_the_counters_that_moved(ctx):
+    # Issue 29: two real profiles of the OpenCL workload on PoCL play two ranks; a copy of one, its times multiplied,
+    # plays a rank made slower on purpose (ten times: PoCL's own times vary up to twofold between runs), which the
+    # cross-rank table must name; --diff must name GPUTime as moved.
+    paths = []
+    for run in range(2):
+        prefix = os.path.join(ctx.tmp, "rank%d" % run)
+        ctx.run("profile", "--api", "cl", "-o", prefix, "--", ctx.workload, "4096")
+        paths.append(prefix + ".json")
+    slow = json.load(open(paths[1]))
+    for sample in slow["samples"]:
+        sample["pid"] = 999999
+        sample["values"] = {name: (value * 10 if name == "GPUTime" and value is not None else value)
+                            for name, value in sample["values"].items()}
+    slow_path = os.path.join(ctx.tmp, "slow.json")
+    json.dump(slow, open(slow_path, "w"))
+    kernels = {sample["kernel"] for sample in slow["samples"]}
+    result = ctx.run("compare", paths[0], paths[1], slow_path, "--json", "-")
+    doc = json.loads(result.stdout)
+    expect(doc["mode"] == "members" and {g["group"] for g in doc["groups"]} == kernels, f"groups: {doc['groups']}")
+    for group in doc["groups"]:
+        expect(len(group["members"]) == 3, f"{group['group']}: members {group['members']}")
+        expect(group["outlier"] == "pid 999999", f"{group['group']}: outlier {group['outlier']}, not the slow rank")
+        expect(group["outlier_ratio"] > 1.5, f"{group['group']}: outlier ratio {group['outlier_ratio']}")
+        expect(group["counters"][0]["name"] == "GPUTime", f"default counter {group['counters'][0]['name']}")
+    table = ctx.run("compare", paths[0], slow_path, env=dict(os.environ, COLUMNS="80")).stdout
+    expect("pid 999999" in table and all(len(line) <= 80 for line in table.splitlines()), f"table:\n{table}")
+    diff = json.loads(ctx.run("compare", "--diff", paths[0], slow_path, "--json", "-").stdout)
+    moved = {(c["group"], c["counter"]) for c in diff["changes"] if c["moved"]}
+    expect(moved == {(kernel, "GPUTime") for kernel in kernels}, f"moved: {moved}")
+    csv_path = os.path.join(ctx.tmp, "diff.csv")
+    ctx.run("compare", "--diff", paths[0], slow_path, "--csv", csv_path)
+    rows = list(csv.DictReader(open(csv_path)))
+    expect(len(rows) == len(diff["changes"]) and rows[0]["moved"] == "1", f"csv rows {rows[:2]}")
+    usage = ctx.run("compare", "--diff", paths[0], expect_ok=False)
+    expect(usage.returncode == 2 and "two profiles" in usage.stderr, f"--diff of one file: {usage.returncode}")
+    broken = os.path.join(ctx.tmp, "broken.json")
+    open(broken, "w").write("{")
+    bad = ctx.run("compare", broken, expect_ok=False)
+    expect(bad.returncode == 1 and "not JSON" in bad.stderr, f"a broken file: {bad.returncode} {bad.stderr}")
+
+
+@check
 def profile_killed_takes_the_program_along_and_the_next_run_names_its_stream(ctx):
     # N5: kill -9 of opengpa: the program must not run on unprofiled, and the next run names the stream left.
     tmpdir = os.path.join(ctx.tmp, "tmpdir")
