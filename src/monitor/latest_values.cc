@@ -4,9 +4,11 @@
 
 namespace opengpa::monitor {
 
-LatestValues::LatestValues(std::vector<CounterDescriptor> counters, std::vector<DeviceIdentity> devices) {
+LatestValues::LatestValues(std::vector<CounterDescriptor> counters, std::vector<DeviceIdentity> devices,
+                           SeriesLabels labels) {
   view_.counters = std::move(counters);
   view_.devices = std::move(devices);
+  view_.labels = std::move(labels);
   view_.values.resize(view_.counters.size() * view_.devices.size());
   batch_sum_.resize(view_.values.size());
   batch_count_.resize(view_.values.size());

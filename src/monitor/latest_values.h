@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "monitor/monitor_types.h"
+#include "monitor/series_labels.h"
 
 namespace opengpa::monitor {
 
@@ -25,13 +26,14 @@ struct MetricsView {
   std::vector<CounterDescriptor> counters;
   std::vector<DeviceIdentity> devices;
   std::vector<CounterValue> values;
+  SeriesLabels labels;  // on every series after the GPU's own (series_labels.h)
 
   const CounterValue& At(size_t device, size_t counter) const { return values[device * counters.size() + counter]; }
 };
 
 class LatestValues {
  public:
-  LatestValues(std::vector<CounterDescriptor> counters, std::vector<DeviceIdentity> devices);
+  LatestValues(std::vector<CounterDescriptor> counters, std::vector<DeviceIdentity> devices, SeriesLabels labels = {});
 
   // Applies one tick's records (counter_index in `counters` order; device_index a DeviceIdentity::index).
   void Apply(const std::vector<MonitorRecord>& batch);

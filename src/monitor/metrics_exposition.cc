@@ -70,6 +70,9 @@ std::string FormatValue(double value) {
 
 std::string FormatMetrics(const MetricsView& view, ExpositionFormat format) {
   std::string text;
+  std::string extra_labels;  // ,host="...",... the same on every sample
+  for (const auto& [name, value] : view.labels)
+    extra_labels += fmt::format(",{}=\"{}\"", name, EscapeLabelValue(value));
   for (size_t c = 0; c < view.counters.size(); ++c) {
     const CounterDescriptor& counter = view.counters[c];
     bool any = false;
@@ -90,8 +93,8 @@ std::string FormatMetrics(const MetricsView& view, ExpositionFormat format) {
       const CounterValue& value = view.At(d, c);
       if (!value.present) continue;
       const DeviceIdentity& device = view.devices[d];
-      text += fmt::format("{}{{gpu=\"{}\",uuid=\"{}\",name=\"{}\"}} {}\n", sample_name, device.index,
-                          EscapeLabelValue(device.uuid), EscapeLabelValue(device.name),
+      text += fmt::format("{}{{gpu=\"{}\",uuid=\"{}\",name=\"{}\"{}}} {}\n", sample_name, device.index,
+                          EscapeLabelValue(device.uuid), EscapeLabelValue(device.name), extra_labels,
                           FormatValue(is_counter ? value.total : value.last));
     }
   }

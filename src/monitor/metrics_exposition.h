@@ -1,6 +1,7 @@
 // Latest values as Prometheus text exposition (version 0.0.4) or OpenMetrics 1.0 text, the two formats a
 // Prometheus server scrapes. One family per counter, named opengpa_<counter> (characters outside
-// [a-zA-Z0-9_] become '_'), one sample per GPU labelled {gpu="0",uuid="GPU-...",name="..."}. Gauges are
+// [a-zA-Z0-9_] become '_'), one sample per GPU labelled {gpu="0",uuid="GPU-...",name="..."} and then the view's
+// labels (host, job: series_labels.h). Gauges are
 // the last tick's value; deltas are counters (`_total`) summed since the monitor started.
 #ifndef OPENGPA_MONITOR_METRICS_EXPOSITION_H_
 #define OPENGPA_MONITOR_METRICS_EXPOSITION_H_

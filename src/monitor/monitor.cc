@@ -119,7 +119,15 @@ Monitor::Monitor(const MonitorOptions& options, std::vector<std::unique_ptr<Coun
   }
   std::sort(devices_.begin(), devices_.end(),
             [](const DeviceIdentity& a, const DeviceIdentity& b) { return a.index < b.index; });
-  latest_ = std::make_unique<LatestValues>(counters_, devices_);
+  SeriesLabels labels;
+  if (options.labels) {
+    labels = *options.labels;
+  } else {
+    std::string warning;
+    labels = DiscoverSeriesLabels({}, &warning);
+    if (!warning.empty()) Log(kGpaLoggingError, "OPENGPA_MONITOR_LABELS: {} (those entries are left out)", warning);
+  }
+  latest_ = std::make_unique<LatestValues>(counters_, devices_, std::move(labels));
 }
 
 Monitor::~Monitor() {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct MonitorOptions {
   std::vector<std::string> nvml_library_candidates;   // empty: defaults (see nvml_library.h)
   std::vector<std::string> cupti_library_candidates;  // empty: defaults (see cupti_pm_library.h)
   std::vector<std::string> cuda_library_candidates;
+  // Labels on every series of the metrics endpoint besides the GPU's own; nullopt: DiscoverSeriesLabels (host,
+  // Slurm job, Kubernetes pod, $OPENGPA_MONITOR_LABELS).
+  std::optional<SeriesLabels> labels;
   // Called on the sampler thread with each tick's records, after they are in the ring buffer.
   std::function<void(const MonitorRecord*, size_t)> on_records;
 };

@@ -11,8 +11,6 @@
 #ifndef OPENGPA_PROFILER_PROCESS_EXIT_H_
 #define OPENGPA_PROFILER_PROCESS_EXIT_H_
 
-#include <signal.h>
-
 #include <csignal>
 #include <iterator>
 #include <string>

@@ -48,10 +48,11 @@ std::vector<double> Aggregate(const std::vector<const ComparedProfile::Launch*>&
     }
   }
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    if (!any[c])
+    if (!any[c]) {
       totals[c] = kNoValue;
-    else if (ratio[c])
+    } else if (ratio[c]) {
       totals[c] = weights[c] > 0 ? totals[c] / weights[c] : 0.0;
+    }
   }
   return totals;
 }
@@ -140,7 +141,7 @@ bool ReadProfileForComparison(const std::string& path, ComparedProfile* out, std
   const auto counters = json.find("counters");
   const auto samples = json.find("samples");
   if (counters == json.end() || !counters->is_array() || samples == json.end() || !samples->is_array()) {
-    *error = path + ": has no \"counters\" or \"samples\" array";
+    *error = path + R"(: has no "counters" or "samples" array)";
     return false;
   }
   for (const auto& counter : *counters) {
@@ -228,6 +229,7 @@ bool CompareMembers(const std::vector<ComparedProfile>& profiles, GroupBy by, st
       MemberSpread spread;
       spread.counter = counters[c];
       std::vector<double> values;
+      values.reserve(per_member.size());
       for (const auto& row : per_member) values.push_back(row[c]);
       spread.median = Median(values);
       const auto [low, high] = std::minmax_element(values.begin(), values.end());

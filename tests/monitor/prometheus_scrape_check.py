@@ -7,6 +7,10 @@ temporary configuration that scrapes that endpoint every second and a temporary 
 once Prometheus's HTTP API answers `opengpa_power_watts` with 123.456 and `up` with 1 for the target.
 Everything is bounded: both processes are killed at the end, and the whole check gives up after 75 s.
 
+With --two-hosts (issue 29), two monitors play two hosts (`--label host=alpha` and `--label host=beta`, each on
+its own port): Prometheus scrapes both, and a query across both must answer: every series carries its host,
+`count by (host)` finds the two hosts, and their sum is twice the power.
+
 With --abuse SILENT,TRICKLING (issue 35), once Prometheus has scraped the endpoint, that many connections that
 send nothing and that trickle a request a byte per 100 ms (each opened again as soon as the server closes it)
 press on the endpoint for --window-s seconds; every scrape Prometheus made in that window must have found the
@@ -145,6 +149,72 @@ def check_under_abuse(args, prometheus_port, monitor_port, silent, trickling, mo
     return 1
 
 
+def start_monitor(args, work, name, deadline_s, labels):
+    """`opengpa monitor` on the fake NVML serving a free loopback port: (process, port, log), port None on failure."""
+    environment = dict(os.environ, OPENGPA_NVML_LIBRARY=args.fake_nvml)
+    log = open(os.path.join(work, name + ".log"), "w+")
+    process = subprocess.Popen(
+        [args.opengpa, "monitor", "--prometheus", "127.0.0.1:0", "--counters", "power_watts",
+         "--interval-ms", "100", "--duration-s", str(deadline_s + 10), *labels],
+        stdout=subprocess.DEVNULL, stderr=log, env=environment)
+    start = time.monotonic()
+    while time.monotonic() - start < 15 and process.poll() is None:
+        log.seek(0)
+        match = re.search(r"serving http://127\.0\.0\.1:(\d+)/metrics", log.read())
+        if match:
+            return process, int(match.group(1)), log
+        time.sleep(0.1)
+    log.seek(0)
+    print("FAIL: opengpa monitor (%s) did not start serving:\n%s" % (name, log.read()))
+    return process, None, log
+
+
+def start_prometheus(prometheus, work, targets):
+    port = free_loopback_port()
+    config = os.path.join(work, "prometheus.yml")
+    with open(config, "w") as f:
+        f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n"
+                "scrape_configs:\n  - job_name: opengpa\n    static_configs:\n"
+                "      - targets: [%s]\n" % ", ".join("'127.0.0.1:%d'" % target for target in targets))
+    log = open(os.path.join(work, "prometheus.log"), "w+")
+    server = subprocess.Popen(
+        [prometheus, "--config.file=" + config, "--storage.tsdb.path=" + os.path.join(work, "data"),
+         "--web.listen-address=127.0.0.1:%d" % port, "--log.level=warn"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=work)
+    return server, port, log
+
+
+def check_two_hosts(args, work, alpha_port, deadline_s, prometheus, others):
+    beta, beta_port, beta_log = start_monitor(args, work, "beta", deadline_s, ["--label", "host=beta"])
+    others.append(beta)
+    if beta_port is None:
+        return 1
+    server, prometheus_port, server_log = start_prometheus(prometheus, work, [alpha_port, beta_port])
+    others.append(server)
+    start = time.monotonic()
+    last = "no answer yet"
+    while time.monotonic() - start < DEADLINE_S:
+        if server.poll() is not None:
+            break
+        try:
+            hosts = query(prometheus_port, "count by (host) (opengpa_power_watts)")
+            total = query(prometheus_port, "sum(opengpa_power_watts)")
+            series = query(prometheus_port, "opengpa_power_watts")
+            last = "hosts %s; sum %s; series %s" % (hosts, total, [s["metric"] for s in series])
+            if (sorted(h["metric"].get("host") for h in hosts) == ["alpha", "beta"] and len(total) == 1 and
+                    abs(float(total[0]["value"][1]) - 2 * EXPECTED_WATTS) < 1e-9 and
+                    all(s["metric"].get("host") in ("alpha", "beta") for s in series)):
+                print("PASS: one Prometheus scraped two monitors playing two hosts: %s after %.1f s" %
+                      (last, time.monotonic() - start))
+                return 0
+        except (OSError, RuntimeError, ValueError, KeyError) as error:
+            last = "query failed: %s" % error
+        time.sleep(0.5)
+    server_log.seek(0)
+    print("FAIL: no answer across both hosts (last: %s)\n--- prometheus\n%s" % (last, server_log.read()[-4000:]))
+    return 1
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--opengpa", required=True)
@@ -152,6 +222,7 @@ def main():
     parser.add_argument("--fake-nvml", required=True)
     parser.add_argument("--abuse", help="SILENT,TRICKLING connections pressing on the endpoint")
     parser.add_argument("--window-s", type=int, default=20)
+    parser.add_argument("--two-hosts", action="store_true", help="two monitors labelled host=alpha and host=beta")
     args = parser.parse_args()
     silent, trickling = (int(n) for n in args.abuse.split(",")) if args.abuse else (0, 0)
     deadline_s = DEADLINE_S + (args.window_s + 15 if args.abuse else 0)
@@ -162,40 +233,17 @@ def main():
 
     work = tempfile.mkdtemp(prefix="opengpa-prometheus-")
     monitor = server = None
+    others = []
     try:
-        environment = dict(os.environ, OPENGPA_NVML_LIBRARY=args.fake_nvml)
-        monitor_log = open(os.path.join(work, "monitor.log"), "w+")
-        monitor = subprocess.Popen(
-            [args.opengpa, "monitor", "--prometheus", "127.0.0.1:0", "--counters", "power_watts",
-             "--interval-ms", "100", "--duration-s", str(deadline_s + 10)],
-            stdout=subprocess.DEVNULL, stderr=monitor_log, env=environment)
         start = time.monotonic()
-        monitor_port = None
-        while monitor_port is None and time.monotonic() - start < 15:
-            if monitor.poll() is not None:
-                break
-            monitor_log.seek(0)
-            match = re.search(r"serving http://127\.0\.0\.1:(\d+)/metrics", monitor_log.read())
-            if match:
-                monitor_port = int(match.group(1))
-            else:
-                time.sleep(0.1)
+        labels = ["--label", "host=alpha"] if args.two_hosts else []
+        monitor, monitor_port, monitor_log = start_monitor(args, work, "monitor", deadline_s, labels)
         if monitor_port is None:
-            monitor_log.seek(0)
-            print("FAIL: opengpa monitor did not start serving:\n" + monitor_log.read())
             return 1
+        if args.two_hosts:
+            return check_two_hosts(args, work, monitor_port, deadline_s, prometheus, others)
 
-        prometheus_port = free_loopback_port()
-        config = os.path.join(work, "prometheus.yml")
-        with open(config, "w") as f:
-            f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n"
-                    "scrape_configs:\n  - job_name: opengpa\n    static_configs:\n"
-                    "      - targets: ['127.0.0.1:%d']\n" % monitor_port)
-        server_log = open(os.path.join(work, "prometheus.log"), "w+")
-        server = subprocess.Popen(
-            [prometheus, "--config.file=" + config, "--storage.tsdb.path=" + os.path.join(work, "data"),
-             "--web.listen-address=127.0.0.1:%d" % prometheus_port, "--log.level=warn"],
-            stdout=server_log, stderr=subprocess.STDOUT, cwd=work)
+        server, prometheus_port, server_log = start_prometheus(prometheus, work, [monitor_port])
 
         last = "no answer yet"
         while time.monotonic() - start < DEADLINE_S:
@@ -224,6 +272,8 @@ def main():
     finally:
         stop(server)
         stop(monitor)
+        for process in others:
+            stop(process)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -68,8 +68,9 @@ void PrintTable(const std::vector<std::vector<std::string>>& rows, std::size_t w
   }
   std::size_t others = 0;
   for (std::size_t c = 1; c < widths.size(); ++c) others += widths[c] + 2;
-  if (width > 0 && widths[0] + others > width)
+  if (width > 0 && widths[0] + others > width) {
     widths[0] = std::max<std::size_t>(8, width > others ? width - others : 8);
+  }
   for (std::size_t r = 0; r < rows.size(); ++r) {
     std::string line;
     for (std::size_t c = 0; c < rows[r].size(); ++c) {
@@ -219,10 +220,12 @@ int RunDiff(const CompareOptions& options, const std::vector<ComparedProfile>& p
   if (options.json != "-") {
     std::cout << moved << " counter value(s) moved by " << options.threshold_percent << "% or more, of "
               << diff.changes.size() << " compared\n";
-    for (const std::string& group : diff.only_before)
+    for (const std::string& group : diff.only_before) {
       std::cout << "only in " << options.files[0] << ": " << group << '\n';
-    for (const std::string& group : diff.only_after)
+    }
+    for (const std::string& group : diff.only_after) {
       std::cout << "only in " << options.files[1] << ": " << group << '\n';
+    }
   }
   return code;
 }

@@ -20,6 +20,7 @@
 #include "monitor/monitor.h"
 #include "monitor/nvml_counter_source.h"
 #include "monitor/pm_sampling_source.h"
+#include "monitor/series_labels.h"
 #include "output_file.h"
 #include "platform/logging.h"
 
@@ -45,6 +46,7 @@ struct MonitorCommandOptions {
   bool list_counters = false;
   bool list_pm_metrics = false;
   std::string chip;
+  std::vector<std::string> labels;  // --label name=value, on every series of the endpoint
 };
 
 std::atomic<bool> g_stop_requested{false};
@@ -180,6 +182,19 @@ int RunMonitor(const MonitorCommandOptions& options) {
   monitor_options.pm_interval_ns = uint64_t{options.pm_interval_us} * 1000;
   monitor_options.pm_hardware_buffer_bytes = size_t{options.pm_buffer_mib} << 20;
   for (unsigned device : options.devices) monitor_options.device_indices.push_back(device);
+  // The discovered labels (host, job) with --label's added or replacing them.
+  std::string label_warning;
+  monitor_options.labels = monitor::DiscoverSeriesLabels({}, &label_warning);
+  if (!label_warning.empty()) {
+    std::fprintf(stderr, "opengpa monitor: OPENGPA_MONITOR_LABELS: %s (left out)\n", label_warning.c_str());
+  }
+  for (const std::string& label : options.labels) {
+    std::string label_error;
+    if (!monitor::AddSeriesLabel(label, &*monitor_options.labels, &label_error)) {
+      std::fprintf(stderr, "opengpa monitor: --label: %s\n", label_error.c_str());
+      return 2;
+    }
+  }
   const bool to_csv = !options.csv.empty();
   if (std::string path_error; !CheckOutputPath("--csv", options.csv, options.force, &path_error)) {
     std::fprintf(stderr, "opengpa monitor: error: %s\n", path_error.c_str());
@@ -268,6 +283,9 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
       .add_option("--pm-buffer-mib", options->pm_buffer_mib,
                   "GPU buffer for PM records between decodes, MiB (default: see docs/realtime.md)")
       ->check(CLI::Range(4u, 4096u));
+  command.add_option("--label", options->labels,
+                     "name=value on every series of --prometheus besides host and job (discovered: host, "
+                     "slurm_job_id, k8s_namespace, k8s_pod); replaces a discovered one; repeat for more");
   command.add_flag("-f,--force", options->force, "Overwrite an existing --csv file");
   command.add_flag("--table", options->table, "Print the live table even with --csv or --prometheus");
   command.add_flag("--list-counters", options->list_counters,

@@ -28,8 +28,9 @@ std::vector<double> WholeSeriesValues(const std::vector<double>& values, const s
   for (std::size_t i = 0; i < start_ns.size() && (i + 1) * width <= values.size(); ++i) {
     const double span = end_ns[i] > start_ns[i] ? static_cast<double>(end_ns[i] - start_ns[i]) : 0.0;
     covered += span;
-    for (std::size_t m = 0; m < width; ++m)
+    for (std::size_t m = 0; m < width; ++m) {
       totals[m] += additive[m] ? values[i * width + m] : values[i * width + m] * span;
+    }
   }
   for (std::size_t m = 0; m < width; ++m) {
     if (!additive[m]) totals[m] = covered > 0.0 ? totals[m] / covered : 0.0;
