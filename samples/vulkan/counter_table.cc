@@ -1,6 +1,7 @@
 #include "counter_table.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -8,9 +9,10 @@
 namespace opengpa::vkwork {
 namespace {
 
+// Whole numbers (counts, bytes, a float64 counter that counted) print as integers, not "123.000".
 std::string Format(double value, bool is_float) {
   char text[64];
-  if (is_float) {
+  if (is_float && !(std::fabs(value) < 1e15 && value == std::floor(value))) {
     std::snprintf(text, sizeof(text), "%.3f", value);
   } else {
     std::snprintf(text, sizeof(text), "%.0f", value);

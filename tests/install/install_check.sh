@@ -98,6 +98,10 @@ deb)
     grep -qx "$file" "$work/files" || fail "$file is not in $(basename "$deb")"
   done
   dpkg-deb -f "$deb" Depends | grep -q libstdc++6 || fail "Depends: $(dpkg-deb -f "$deb" Depends)"
+  # What libGPUPerfAPICL.so needs is declared; CUDA is only suggested (issue 30: the counter library needs no CUDA).
+  dpkg-deb -f "$deb" Depends | grep -q ocl-icd-libopencl1 || fail "Depends: $(dpkg-deb -f "$deb" Depends)"
+  dpkg-deb -f "$deb" Depends | grep -qi cupti && fail "Depends on CUPTI: $(dpkg-deb -f "$deb" Depends)"
+  dpkg-deb -f "$deb" Suggests | grep -q cupti || fail "Suggests: $(dpkg-deb -f "$deb" Suggests)"
   echo "ok: $(basename "$deb"), $(wc -l <"$work/files") entries"
   ;;
 *)

@@ -13,7 +13,7 @@ std::function<std::string(std::string&)> ApiNameTransform() {
   return [](std::string& value) -> std::string {
     const auto names = ApiNames();
     const auto found = names.find(LowerCase(value));
-    if (found == names.end()) return "unknown API '" + value + "' (choose cuda, vk, gl or cl)";
+    if (found == names.end()) return "unknown API '" + Quoted(value) + "' (choose cuda, vk, gl or cl)";
     value = std::to_string(found->second);
     return {};
   };

@@ -20,6 +20,7 @@
 #include "monitor/monitor.h"
 #include "monitor/nvml_counter_source.h"
 #include "monitor/pm_sampling_source.h"
+#include "number_option.h"
 #include "output_file.h"
 #include "platform/logging.h"
 
@@ -252,7 +253,7 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
                   "NVML counter, the default) or 'pm' (the default PM sampling set)")
       ->delimiter(',');
   command.add_option("--duration-s", options->duration_s, "Stop after this many seconds (default: until Ctrl-C)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(NumberOf("seconds", /*zero_allowed=*/true));
   command.add_option("--prometheus", options->prometheus,
                      "Serve GET /metrics (Prometheus text / OpenMetrics) on [HOST:]PORT; a bare PORT binds 127.0.0.1, "
                      "port 0 picks a free one");

@@ -1,5 +1,8 @@
 #include "opened_context.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "api_name.h"
 #include "name_matching.h"
 
@@ -14,10 +17,16 @@ void AddContextOptions(CLI::App& command, ContextOptions* options) {
             return !value.empty() && value[0] == '-' ? "a device index is 0 or more, not " + value : std::string();
           },
           "INDEX"));
-  // Chip names are CUPTI's, in capitals; any case is accepted (name_matching.h).
+  // Chip names are CUPTI's, in capitals; any case is accepted (name_matching.h). Anything but a short word of
+  // letters and digits is no chip of any CUPTI, and is refused here rather than echoed by the library.
   command.add_option("--chip", options->chip, "Open an offline CUDA context for this chip (e.g. GH100): no GPU needed")
       ->transform(CLI::Validator(
           [](std::string& value) {
+            const bool word =
+                !value.empty() && value.size() <= 32 && std::all_of(value.begin(), value.end(), [](char c) {
+                  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+                });
+            if (!word) return "'" + Quoted(value) + "' is not a chip name (letters and digits, e.g. GH100)";
             value = UpperCase(value);
             return std::string();
           },
@@ -25,6 +34,24 @@ void AddContextOptions(CLI::App& command, ContextOptions* options) {
   command.add_flag("--hardware", options->hardware,
                    "Expose raw hardware counters (kGpaOpenContextEnableHardwareCountersBit)");
   command.add_flag("-v,--verbose", options->verbose, "Print GPA's informational log messages on stderr");
+}
+
+bool CheckContextOptions(const ContextOptions& options, std::string* error) {
+  if (options.api == kGpaApiLast && options.chip.empty()) {
+    *error = "choose an API with --api cuda|vk|gl|cl (or a chip with --chip)";
+    return false;
+  }
+  if (!options.chip.empty() && options.device >= 0) {
+    *error = "--chip " + options.chip + " and --device " + std::to_string(options.device) +
+             " exclude each other: a chip context has no device";
+    return false;
+  }
+  if (!options.chip.empty() && options.api != kGpaApiLast && options.api != client::kApiCuda) {
+    *error = "--chip " + options.chip + " opens an offline CUDA context; it cannot be combined with --api " +
+             std::string(ApiShortName(options.api));
+    return false;
+  }
+  return true;
 }
 
 std::unique_ptr<OpenedContext> OpenedContext::Open(const ContextOptions& options, std::string* error) {
