@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <unistd.h>
-
+#include <climits>
+#include <cstdlib>
 #include <memory>
+#include <set>
 
 #include "platform/dynamic_library.h"
 
@@ -19,10 +20,21 @@ struct LoadAttempt {
 const LoadAttempt& Attempt() {
   static const LoadAttempt* attempt = [] {
     auto* loaded = new LoadAttempt;  // never freed: CUPTI stays loaded for the life of the process
-    // Paths that do not exist are not tried, so the message names only what could have loaded.
+    // Paths that do not exist are not tried, nor a second path to the same file (the toolkit's folders are links
+    // to each other), so the message names only what could have loaded, once.
+    // $OPENGPA_CUPTI_LIBRARY is always tried, so a wrong value is named in the message.
+    const char* chosen = secure_getenv("OPENGPA_CUPTI_LIBRARY");
     std::vector<std::string> candidates;
+    std::set<std::string> files;
     for (const std::string& candidate : CuptiCandidates()) {
-      if (candidate.front() != '/' || access(candidate.c_str(), F_OK) == 0) candidates.push_back(candidate);
+      if (candidate.front() != '/' || (chosen != nullptr && candidate == chosen)) {
+        candidates.push_back(candidate);
+        continue;
+      }
+      char resolved[PATH_MAX];
+      if (realpath(candidate.c_str(), resolved) != nullptr && files.insert(resolved).second) {
+        candidates.push_back(candidate);
+      }
     }
     std::string error;
     // kNever: CUPTI registers itself with the CUDA driver and cannot be loaded a second time in one process.

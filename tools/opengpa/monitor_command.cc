@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "api_name.h"
 #include "command_registry.h"
 #include "monitor/metrics_http_server.h"
 #include "monitor/monitor.h"
@@ -275,7 +276,8 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
                    "List the NVML counters and the default PM set, then exit");
   command.add_flag("--list-pm-metrics", options->list_pm_metrics,
                    "List the CUPTI PM sampling base metrics of --chip (or of GPU 0), then exit");
-  command.add_option("--chip", options->chip, "Chip for --list-pm-metrics / --list-counters without a GPU, e.g. GH100");
+  command.add_option("--chip", options->chip, "Chip for --list-pm-metrics / --list-counters without a GPU, e.g. GH100")
+      ->transform(CLI::Validator(ChipNameTransform(), "CHIP"));
   *run = [options] { return RunMonitor(*options); };
 }
 

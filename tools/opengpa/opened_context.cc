@@ -1,8 +1,5 @@
 #include "opened_context.h"
 
-#include <algorithm>
-#include <cctype>
-
 #include "api_name.h"
 #include "name_matching.h"
 
@@ -17,20 +14,8 @@ void AddContextOptions(CLI::App& command, ContextOptions* options) {
             return !value.empty() && value[0] == '-' ? "a device index is 0 or more, not " + value : std::string();
           },
           "INDEX"));
-  // Chip names are CUPTI's, in capitals; any case is accepted (name_matching.h). Anything but a short word of
-  // letters and digits is no chip of any CUPTI, and is refused here rather than echoed by the library.
   command.add_option("--chip", options->chip, "Open an offline CUDA context for this chip (e.g. GH100): no GPU needed")
-      ->transform(CLI::Validator(
-          [](std::string& value) {
-            const bool word =
-                !value.empty() && value.size() <= 32 && std::all_of(value.begin(), value.end(), [](char c) {
-                  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-                });
-            if (!word) return "'" + Quoted(value) + "' is not a chip name (letters and digits, e.g. GH100)";
-            value = UpperCase(value);
-            return std::string();
-          },
-          "CHIP"));
+      ->transform(CLI::Validator(ChipNameTransform(), "CHIP"));
   command.add_flag("--hardware", options->hardware,
                    "Expose raw hardware counters (kGpaOpenContextEnableHardwareCountersBit)");
   command.add_flag("-v,--verbose", options->verbose, "Print GPA's informational log messages on stderr");
