@@ -9,8 +9,9 @@ CUDA library file the machine has (libcuda, libcupti, libcudart, libnvperf_*, li
 dynamic loader nor a dlopen by path can load one. Where namespaces are not allowed (an unprivileged container),
 the programs run under the dynamic loader with its cache ignored and a search path without CUDA's folders
 (`ld.so --inhibit-cache --library-path ...`): libcupti is then off the loader's path, which is what a NEEDED
-entry would need, but a dlopen by absolute path could still find the toolkit, so the check that the CUDA parts
-say CUPTI is missing runs only in the first mode. Either way the check first proves that libcupti cannot be
+entry would need; a library's own RUNPATH would still reach the toolkit, so the libraries exercised must name no
+folder holding CUDA, and since a dlopen by absolute path could still find the toolkit, the check that the CUDA
+parts say CUPTI is missing runs only in the first mode. Either way the check first proves that libcupti cannot be
 loaded in the environment it built.
 """
 import argparse
@@ -41,6 +42,15 @@ def expect(condition, message):
 def needed_libraries(path):
     result = subprocess.run(["readelf", "-d", path], capture_output=True, text=True, check=True)
     return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", result.stdout)
+
+
+def search_folders(path):
+    """The RUNPATH and RPATH folders of `path`, $ORIGIN resolved."""
+    result = subprocess.run(["readelf", "-d", path], capture_output=True, text=True, check=True)
+    folders = []
+    for entry in re.findall(r"\((?:RUNPATH|RPATH)\)\s+Library r(?:un)?path: \[([^\]]*)\]", result.stdout):
+        folders += [f.replace("$ORIGIN", os.path.dirname(path)) for f in entry.split(":") if f]
+    return folders
 
 
 def built_binaries(args):
@@ -146,6 +156,10 @@ class HiddenCuda:
         environment = dict(os.environ, **(env or {}))
         environment.pop("LD_LIBRARY_PATH", None)
         environment.pop("OPENGPA_CUPTI_LIBRARY", None)
+        if not self.namespace:
+            # Under ld.so, /proc/self/exe is the loader: the CLI finds its libraries through LD_LIBRARY_PATH instead
+            # (the build's lib folder only; the loader itself searches --library-path).
+            environment["LD_LIBRARY_PATH"] = self.args.library_dir
         return subprocess.run(self._wrap(argv), capture_output=True, text=True, timeout=300, env=environment)
 
     def python(self, code):
@@ -189,6 +203,14 @@ def list_and_the_counter_library_work_with_cuda_hidden(args):
     expect_ok(result, "opengpa.list_counters(api='vulkan')")
 
     if not hidden.namespace:
+        # The loader path cannot hide a folder a library names itself: those that served above must name none
+        # that holds CUDA (a RUNPATH to the toolkit would find libcupti however the loader is run).
+        served = [args.opengpa] + [os.path.join(args.library_dir, f"libGPUPerfAPI{suffix}.so")
+                                   for suffix in ("Counters", "VK", "GL", "CL")]
+        for path in served:
+            cuda = [folder for folder in search_folders(path) if os.path.isdir(folder) and
+                    any(CUDA_LIBRARY.match(name) for name in os.listdir(folder))]
+            expect(not cuda, f"{os.path.basename(path)} searches CUDA's folders: {cuda}")
         print("the CUDA parts' message is not checked: the toolkit could still be loaded by path")
         return
     # The CUDA parts load, and say what is missing.
