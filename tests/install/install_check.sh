@@ -60,6 +60,15 @@ package)
     fail "find_package(OpenGPA 4.0) accepted version $(sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' "$prefix/lib/cmake/OpenGPA/OpenGPAConfigVersion.cmake" | head -1)"
   fi
 
+  # An unknown component is refused naming it and the components there are (issue 30: it failed without a reason).
+  if cmake -S "$source_dir/tests/install/downstream" -B "$work/metal" -DCMAKE_PREFIX_PATH="$prefix" \
+       -DOPENGPA_COMPONENTS_WANTED="VK;Metal" >"$work/metal.log" 2>&1; then
+    fail "find_package(OpenGPA COMPONENTS Metal) was accepted"
+  fi
+  metal_message=$(tr -s ' \n' '  ' <"$work/metal.log")  # CMake wraps the message's lines
+  [[ $metal_message == *"unknown component 'Metal'"* ]] || { cat "$work/metal.log"; fail "Metal is not named"; }
+  [[ $metal_message == *"VK, GL, CL, CUDA, Monitor, Profile and CLI"* ]] || fail "the components are not listed"
+
   # pkg-config: a C program built only from what opengpa-vk.pc says.
   export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
   [[ $(pkg-config --modversion opengpa-vk) == "$(pkg-config --modversion opengpa)" ]] || fail "pkg-config versions differ"
