@@ -77,9 +77,12 @@ class StopSignals {
   void (*previous_term_)(int) = SIG_DFL;
 };
 
+// Whole numbers (a temperature, a clock, a count) as integers, not "45.00"; others with two decimals, very large
+// or small ones in four significant digits.
 std::string FormatNumber(double value) {
   const double magnitude = value < 0 ? -value : value;
   if (magnitude != 0.0 && (magnitude >= 1e7 || magnitude < 1e-2)) return fmt::format("{:.4g}", value);
+  if (value == static_cast<double>(static_cast<long long>(value))) return fmt::format("{:.0f}", value);
   return fmt::format("{:.2f}", value);
 }
 
