@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """OpenGPA on a machine without CUDA, run by ctest (tests/cli/CMakeLists.txt).
 
-Usage: without_cuda_check.py CHECK --opengpa PATH --library-dir DIR --python-dir DIR
+Usage: without_cuda_check.py CHECK --opengpa PATH --library-dir DIR --python-dir DIR [--also FILE]...
 
 CUDA is hidden from the programs under test, not uninstalled: in a private mount namespace (`unshare`) every
 CUDA library file the machine has (libcuda, libcupti, libcudart, libnvperf_*, libnvidia-ml, found through
@@ -56,7 +56,7 @@ def search_folders(path):
 def built_binaries(args):
     libraries = sorted(glob.glob(os.path.join(args.library_dir, "*.so")))
     probes = sorted(glob.glob(os.path.join(os.path.dirname(args.opengpa), "..", "libexec", "opengpa", "*")))
-    return [args.opengpa] + libraries + probes
+    return [args.opengpa] + libraries + probes + args.also
 
 
 @check
@@ -235,6 +235,7 @@ def main():
     parser.add_argument("--opengpa", required=True)
     parser.add_argument("--library-dir", required=True)
     parser.add_argument("--python-dir", required=True)
+    parser.add_argument("--also", action="append", default=[], help="another built file to read (repeatable)")
     args = parser.parse_args()
     args.opengpa = os.path.abspath(args.opengpa)
     args.library_dir = os.path.abspath(args.library_dir)
