@@ -25,11 +25,12 @@ set(OPENGPA_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/OpenGPA CACHE STRING
     "Where OpenGPAConfig.cmake is installed, relative to the prefix")
 
 # ---- CUPTI's run-time path ------------------------------------------------------------------------
-# libGPUPerfAPICUDA.so and the CUDA injection library need libcupti, which the dynamic loader does not
-# find by itself: the toolkit keeps it outside the system's library folders, and where depends on the
-# toolkit's version and packaging. Their RUNPATH lists the folder CUPTI was found in when building, then
-# the toolkit's usual places; folders that do not exist are skipped by the loader. A toolkit elsewhere
-# needs LD_LIBRARY_PATH, and the CLI says so when loading fails (tools/opengpa/gpa_library.cc).
+# libGPUPerfAPICUDA.so and the CUDA injection library load libcupti when a CUDA context first needs it
+# (src/nvidia/cupti_loader.h; no NEEDED entry, so they load without CUDA). The dynamic loader does not find it
+# by itself: the toolkit keeps it outside the system's library folders, and where depends on the toolkit's
+# version and packaging. Their RUNPATH lists the folder CUPTI was found in when building, then the toolkit's
+# usual places (dlopen from a library searches its RUNPATH); folders that do not exist are skipped. A toolkit
+# elsewhere needs LD_LIBRARY_PATH or OPENGPA_CUPTI_LIBRARY, and the CUDA context's open says so.
 set(OPENGPA_CUPTI_RUNPATH "")
 if(TARGET GPUPerfAPICUDA)
   find_package(CUDAToolkit QUIET)  # its imported targets are local to the directory that found it
@@ -60,9 +61,6 @@ foreach(cuda_target GPUPerfAPICUDA OpenGPAProfile opengpa_inject_cuda)
   endif()
 endforeach()
 if(TARGET opengpa)
-  # Shown when libGPUPerfAPICUDA.so cannot load because libcupti is missing.
-  string(REPLACE ";" ":" cupti_runpath_text "${OPENGPA_CUPTI_RUNPATH}")
-  target_compile_definitions(opengpa PRIVATE "OPENGPA_CUPTI_RUNPATH=\"${cupti_runpath_text}\"")
   # The CLI finds the libraries it loads at <executable>/<this>, in the build tree and in an install.
   file(RELATIVE_PATH bin_to_lib /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_LIBDIR})
   target_compile_definitions(opengpa PRIVATE "OPENGPA_BIN_TO_LIB=\"${bin_to_lib}\"")
@@ -159,8 +157,14 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# Not dpkg-shlibdeps: libcupti comes from NVIDIA's toolkit, not from a Debian package.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libstdc++6, libgcc-s1")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libvulkan1, ocl-icd-libopencl1 | libopencl1")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "mesa-vulkan-drivers, pocl-opencl-icd")
+# Written out rather than dpkg-shlibdeps: what each file needs is known, and CUDA is not a Debian package.
+#   Depends     what a shipped file has as NEEDED: the C++ runtime, and the OpenCL ICD loader for
+#               libGPUPerfAPICL.so (tests/cli/without_cuda_check.py asserts that no file needs a CUDA library).
+#   Recommends  loaders that libraries dlopen for their API (Vulkan, EGL and OpenGL for GL) and the doctor's probes
+#               link: without them that API's parts say so, the rest works.
+#   Suggests    drivers to try OpenGPA without a GPU (lavapipe, PoCL) and CUDA's CUPTI, from NVIDIA's repository
+#               (the CUDA parts load it at run time, src/nvidia/cupti_loader.h, and say when it is missing).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libstdc++6, libgcc-s1, ocl-icd-libopencl1 | libopencl1")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libvulkan1, libegl1, libopengl0")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "mesa-vulkan-drivers, pocl-opencl-icd, cuda-cupti-13-0")
 include(CPack)

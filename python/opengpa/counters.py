@@ -275,6 +275,21 @@ def _names(counter_names):
 
 # ---- the module-level face ------------------------------------------------------------------------------
 
+_API_ALIASES = {"vk": "vulkan", "gl": "opengl", "cl": "opencl"}
+
+
+def _normalized_chip(chip):
+    """CUPTI names chips in capitals; any case is accepted (the CLI's --chip gh100)."""
+    return chip.upper() if isinstance(chip, str) else chip
+
+
+def _normalized_api(api):
+    """An API name in any case, with the CLI's short names (vk, gl, cl) accepted too."""
+    if not isinstance(api, str):
+        return api
+    return _API_ALIASES.get(api.lower(), api.lower())
+
+
 def open_context(chip=None, api=None, device_id=None, hardware=False, context=None, device=0,
                  max_samples_per_pass=0, live=False):
     """Opens the context that answers counter questions.
@@ -290,7 +305,9 @@ def open_context(chip=None, api=None, device_id=None, hardware=False, context=No
       thread's current one (PyTorch's), else device ``device``'s primary context.
 
     ``hardware=True`` also exposes every raw hardware counter (kGpaOpenContextEnableHardwareCountersBit).
+    Names match in any case, as on the command line: ``chip="gh100"`` is GH100, ``api="VK"`` is ``"vulkan"``.
     """
+    chip, api = _normalized_chip(chip), _normalized_api(api)
     if chip is not None and (api not in (None, "cuda") or device_id is not None or context is not None):
         raise ValueError("chip= opens an offline CUDA context: give it without api=, device_id= or context=")
     if chip is not None:

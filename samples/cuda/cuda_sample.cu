@@ -7,6 +7,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -133,7 +134,11 @@ void Profile(const GpaFunctionTable& table, const std::vector<std::string>& coun
       std::printf("%-24s", kernels[sample]);
       for (size_t i = 0; i < counters.size() && i < values.size(); ++i) {
         if (const double* value = std::get_if<double>(&values[i])) {
-          std::printf(" %16.3f", *value);
+          // A whole number (bytes, instructions) as an integer, not "123.000"; a fraction too small for three
+          // decimals with its significant digits.
+          const bool whole = std::fabs(*value) < 1e15 && *value == std::floor(*value);
+          const bool tiny = std::fabs(*value - std::round(*value)) < 0.0005;
+          std::printf(whole ? " %16.0f" : tiny ? " %16.6g" : " %16.3f", *value);
         } else {
           std::printf(" %16llu", static_cast<unsigned long long>(std::get<std::uint64_t>(values[i])));
         }

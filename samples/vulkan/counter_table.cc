@@ -1,17 +1,24 @@
 #include "counter_table.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <string_view>
 
 namespace opengpa::vkwork {
 namespace {
 
+// Whole numbers (counts, bytes, a float64 counter that counted) print as integers, not "123.000"; a fraction too
+// small for three decimals keeps its significant digits ("0.0004", not "0.000").
 std::string Format(double value, bool is_float) {
   char text[64];
-  if (is_float) {
+  if (is_float && !(std::fabs(value) < 1e15 && value == std::floor(value))) {
     std::snprintf(text, sizeof(text), "%.3f", value);
+    if (std::string_view(text).substr(std::strlen(text) - 4) == ".000")
+      std::snprintf(text, sizeof(text), "%.6g", value);
   } else {
     std::snprintf(text, sizeof(text), "%.0f", value);
   }

@@ -20,6 +20,7 @@
 #include "gpu_performance_api/gpu_perf_api_vk.h"
 #include "gpu_performance_api/opengpa_ext.h"  // kGpaHwGenerationSoftware
 #include "opengpa/opengpa.hpp"
+#include "platform/type_strings.h"
 #include "vulkan_device.h"
 
 namespace opengpa::vkwork {
@@ -191,8 +192,8 @@ int Profile(const Options& options, VulkanDevice& device, const GpaFunctionTable
   opengpa::Context context(gpa, &open_info);
   const std::string device_name = context.DeviceName();
   const int generation = context.GenerationNumber();  // lavapipe's is kGpaHwGenerationSoftware, outside the enum
-  std::cout << "GPA context: " << device_name << ", hardware generation " << generation << ", "
-            << context.CounterCount() << " counters\n\n";
+  std::cout << "GPA context: " << device_name << ", hardware generation " << opengpa::HwGenerationName(generation)
+            << ", " << context.CounterCount() << " counters\n\n";
 
   opengpa::Session session(context);
   session.EnableAll();

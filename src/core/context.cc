@@ -3,6 +3,7 @@
 #include <string>
 
 #include "platform/logging.h"
+#include "platform/type_strings.h"
 
 namespace opengpa {
 
@@ -12,11 +13,12 @@ GpaStatus Context::Open(Backend& backend, void* api_context, GpaOpenContextFlags
   context->flags_ = flags;
   const GpaStatus status = backend.OpenContext(api_context, flags, &context->backend_);
   if (status != kGpaStatusOk) {
-    return LogError(status, "GpaOpenContext: the backend could not open context {}: {}", api_context,
-                    static_cast<int>(status));
+    // The backend has logged why; the API context's address would mean nothing to the reader.
+    return LogError(status, "GpaOpenContext: the backend could not open the context ({}, status {})",
+                    StatusAsString(static_cast<int>(status)), static_cast<int>(status));
   }
   if (!context->backend_) {
-    return LogError(kGpaStatusErrorFailed, "GpaOpenContext: the backend returned no context for {}", api_context);
+    return LogError(kGpaStatusErrorFailed, "GpaOpenContext: the backend returned no context");
   }
   std::string error;
   BackendContext& backend_context = *context->backend_;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "nvidia/cupti_loader.h"
 #include "nvidia/cupti_status.h"
 #include "platform/logging.h"
 
@@ -81,6 +82,7 @@ CuptiHostMetrics::CuptiHostMetrics(Key, std::string chip, std::vector<std::uint8
 
 GpaStatus CuptiHostMetrics::Create(std::string_view chip, std::vector<std::uint8_t> counter_availability,
                                    std::unique_ptr<CuptiHostMetrics>* out) {
+  if (std::string why; LoadedCupti(&why) == nullptr) return LogError(kGpaStatusErrorLibLoadFailed, "{}", why);
   const std::vector<std::string> chips = SupportedChips();
   bool known = false;
   std::string known_list;

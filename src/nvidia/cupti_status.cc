@@ -2,6 +2,7 @@
 
 #include <cupti.h>
 
+#include "nvidia/cupti_loader.h"
 #include "platform/logging.h"
 
 namespace opengpa::nvidia {
@@ -15,6 +16,8 @@ std::string CuptiResultText(CUptiResult result) {
 }
 
 GpaStatus ToGpaStatus(CUptiResult result) {
+  // What cupti_on_demand.cc answers for every call when libcupti could not be loaded.
+  if (result == CUPTI_ERROR_NOT_INITIALIZED && CuptiIsMissing()) return kGpaStatusErrorLibLoadFailed;
   switch (result) {
     case CUPTI_SUCCESS: return kGpaStatusOk;
     case CUPTI_ERROR_INVALID_PARAMETER: return kGpaStatusErrorInvalidParameter;

@@ -30,13 +30,15 @@ std::vector<std::string> Wrapped(const std::string& text, std::size_t width) {
 }
 
 void WriteRow(const std::vector<std::string>& row, const std::vector<std::size_t>& widths,
-              const std::vector<Alignment>& alignment, std::size_t last_width, std::ostream& out) {
+              const std::vector<Alignment>& alignment, std::size_t last_width, bool cut_last, std::ostream& out) {
   std::vector<std::string> cells = row;
   std::vector<std::string> continuation;
   for (std::size_t column = 0; column + 1 < cells.size() && column < widths.size(); ++column) {
     cells[column] = Elided(cells[column], widths[column]);
   }
-  if (last_width > 0 && !cells.empty() && cells.back().size() > last_width) {
+  if (cut_last && last_width > 0 && !cells.empty()) {
+    cells.back() = Elided(cells.back(), last_width);
+  } else if (last_width > 0 && !cells.empty() && cells.back().size() > last_width) {
     continuation = Wrapped(cells.back(), last_width);
     cells.back() = continuation.front();
     continuation.erase(continuation.begin());
@@ -77,9 +79,11 @@ void WriteAligned(const TextTable& table, std::ostream& out) {
       return total;
     };
     if (before_last() + widths.back() > table.max_width) {
-      // Elide the widest of the other columns until the last one has room (keeping each at 4 or more).
+      // Elide the widest of the other columns (not the whole ones) until the last one has room, keeping each at
+      // 4 or more.
+      const std::size_t first_elided = std::min(table.whole_columns, widths.size() - 1);
       while (before_last() + kMinLastColumn > table.max_width) {
-        auto widest = std::max_element(widths.begin(), widths.end() - 1);
+        auto widest = std::max_element(widths.begin() + first_elided, widths.end() - 1);
         if (widest == widths.end() - 1 || *widest <= 4) break;
         --*widest;
       }
@@ -87,11 +91,12 @@ void WriteAligned(const TextTable& table, std::ostream& out) {
       widths.back() = std::min(widths.back(), last_width);
     }
   }
-  WriteRow(table.header, widths, table.alignment, last_width, out);
+  const bool cut = table.cut_last_column;
+  WriteRow(table.header, widths, table.alignment, last_width, cut, out);
   std::vector<std::string> rule;
   for (std::size_t width : widths) rule.emplace_back(width, '-');
-  WriteRow(rule, widths, {}, last_width, out);
-  for (const auto& row : table.rows) WriteRow(row, widths, table.alignment, last_width, out);
+  WriteRow(rule, widths, {}, last_width, cut, out);
+  for (const auto& row : table.rows) WriteRow(row, widths, table.alignment, last_width, cut, out);
 }
 
 std::string WrapText(const std::string& text, std::size_t width) {

@@ -19,6 +19,11 @@ struct TextTable {
   // continuation lines under itself; when the other columns alone leave it fewer than kMinLastColumn
   // characters, their longest cells are elided ("...") first.
   std::size_t max_width = 0;
+  // The first `whole_columns` columns are never elided (a counter's index and name: what the user types next).
+  std::size_t whole_columns = 0;
+  // Over max_width the last column is cut to its room and ends in "..." instead of wrapping: one line per row
+  // (opengpa list's descriptions; --wide shows them whole).
+  bool cut_last_column = false;
 };
 
 inline constexpr std::size_t kMinLastColumn = 24;

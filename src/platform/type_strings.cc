@@ -1,5 +1,7 @@
 #include "platform/type_strings.h"
 
+#include "gpu_performance_api/opengpa_ext.h"
+
 namespace opengpa {
 
 const char* StatusAsString(int status) {
@@ -54,6 +56,25 @@ const char* StatusAsString(int status) {
   }
   // The strings GPA gives every value it does not know (its own tests compare them).
   return status < 0 ? "GPA Error: Unknown Error." : "GPA Status: Unknown Status.";
+}
+
+const char* HwGenerationName(int generation) {
+  if (generation == static_cast<int>(kGpaHwGenerationSoftware)) return "software (CPU)";
+  switch (generation) {
+    case kGpaHwGenerationNvidia: return "NVIDIA";
+    case kGpaHwGenerationIntel: return "Intel";
+    case kGpaHwGenerationGfx6: return "AMD GFX 6";
+    case kGpaHwGenerationGfx7: return "AMD GFX 7";
+    case kGpaHwGenerationGfx8: return "AMD GFX 8";
+    case kGpaHwGenerationGfx9: return "AMD GFX 9";
+    case kGpaHwGenerationGfx10: return "AMD GFX 10";
+    case kGpaHwGenerationGfx103: return "AMD GFX 10.3";
+    case kGpaHwGenerationGfx11: return "AMD GFX 11";
+    case kGpaHwGenerationCdna: return "AMD CDNA";
+    case kGpaHwGenerationCdna2: return "AMD CDNA 2";
+    case kGpaHwGenerationCdna3: return "AMD CDNA 3";
+    default: return "unknown";
+  }
 }
 
 const char* DataTypeAsString(int type) {

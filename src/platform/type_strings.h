@@ -14,6 +14,9 @@ const char* StatusAsString(int status);
 // nullptr for values outside the enum.
 const char* DataTypeAsString(int type);
 const char* UsageTypeAsString(int type);
+// A hardware generation for people: "NVIDIA", "AMD GFX 10.3", "software (CPU)" (opengpa_ext.h's
+// kGpaHwGenerationSoftware, 256), "unknown"; never null.
+const char* HwGenerationName(int generation);
 // "kGpaCommandListPrimary", ...; "invalid" for values outside the enum.
 const char* CommandListTypeName(GpaCommandListType type);
 

@@ -11,6 +11,7 @@
 #include "counters/counter_set.h"
 #include "cuda_counters/cuda_catalogs.h"
 #include "cuda_counters/cuda_hardware_counters.h"
+#include "platform/name_suggestion.h"
 #include "platform/type_strings.h"
 
 namespace opengpa::inject_cuda {
@@ -75,18 +76,46 @@ std::vector<std::pair<std::string, double>> AllConstants(
 
 // Whether `name` (any case) names a counter of the catalogs: the GPA counters are theirs, so a name in none
 // of them is unknown without building the chip's counter set (which lists every metric: the slow part).
-bool InSomeCatalog(const std::string& name) {
-  static const std::set<std::string> names = [] {
-    std::set<std::string> lower;
+// Every counter name of the CUDA catalogs, as the catalogs spell them.
+const std::vector<std::string>& CatalogNames() {
+  static const std::vector<std::string> names = [] {
+    std::set<std::string> unique;
     for (std::string_view text : CatalogTexts()) {
       Catalog catalog;
       std::string ignored;
       if (!ParseCatalog(text, &catalog, &ignored)) continue;
-      for (const CounterDefinition& counter : catalog.counters) lower.insert(Lower(counter.name));
+      for (const CounterDefinition& counter : catalog.counters) unique.insert(counter.name);
     }
+    return std::vector<std::string>(unique.begin(), unique.end());
+  }();
+  return names;
+}
+
+bool InSomeCatalog(const std::string& name) {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> lower;
+    for (const std::string& counter : CatalogNames()) lower.insert(Lower(counter));
     return lower;
   }();
   return names.count(Lower(name)) != 0;
+}
+
+// "; did you mean 'X'?" for a name no catalog and no metric of `chip` knows, or "": a name without a dot among the
+// GPA counters, a metric (base.rollup) by its base among the chip's base metrics, the rollup kept.
+std::string Suggestion(const std::string& name, const nvidia::CuptiHostMetrics* chip) {
+  std::optional<std::string> near;
+  const std::size_t dot = name.find('.');
+  if (dot == std::string::npos) {
+    near = ClosestName(name, CatalogNames());
+  } else if (chip != nullptr) {
+    std::vector<std::string> bases;
+    for (auto kind : {nvidia::MetricKind::kCounter, nvidia::MetricKind::kRatio, nvidia::MetricKind::kThroughput}) {
+      const auto& each = chip->BaseMetrics(kind);
+      bases.insert(bases.end(), each.begin(), each.end());
+    }
+    if (auto base = ClosestName(std::string_view(name).substr(0, dot), bases)) near = *base + name.substr(dot);
+  }
+  return near ? "; did you mean '" + *near + "'?" : std::string();
 }
 
 }  // namespace
@@ -112,8 +141,9 @@ bool PlanCounters(const nvidia::CuptiHostMetrics& chip,
     const std::optional<std::uint32_t> index = gpa ? gpa->set.Find(name) : std::nullopt;
     if (!index) {
       if (unknown_name != nullptr) *unknown_name = name;
-      *error = "\"" + name + "\" is neither a GPA counter of " + chip.chip() +
-               " (`opengpa list --api cuda`) nor one of its CUPTI metrics (`opengpa list --api cuda --hardware`)";
+      *error = "\"" + Quoted(name) + "\" is neither a GPA counter of " + chip.chip() +
+               " (`opengpa list --api cuda`) nor one of its CUPTI metrics (`opengpa list --api cuda --hardware`)" +
+               Suggestion(name, &chip);
       return false;
     }
     const PublicCounter& counter = gpa->set.at(*index);
@@ -131,8 +161,9 @@ bool CheckCounterNames(const std::string& chip, const std::vector<std::string>& 
   // on every chip, found without asking one.
   for (const std::string& name : names) {
     if (name.find('.') == std::string::npos && !InSomeCatalog(name)) {
-      *error = "\"" + name + "\" is neither a GPA counter (`opengpa list --api cuda`) nor a CUPTI metric " +
-               "(`opengpa list --api cuda --hardware`)" + (chip.empty() ? "" : " of " + chip);
+      *error = "\"" + Quoted(name) + "\" is neither a GPA counter (`opengpa list --api cuda`) nor a CUPTI metric " +
+               "(`opengpa list --api cuda --hardware`)" + (chip.empty() ? "" : " of " + chip) +
+               Suggestion(name, nullptr);
       return false;
     }
   }
@@ -161,9 +192,10 @@ bool CheckCounterNames(const std::string& chip, const std::vector<std::string>& 
     *error = chip.empty() ? "the installed CUPTI supports no chip" : "CUPTI cannot describe chip " + chip;
     return false;
   }
-  auto unknown_message = [](const std::string& name) {
-    return "\"" + name + "\" is neither a GPA counter (`opengpa list --api cuda`) nor a CUPTI metric " +
-           "(`opengpa list --api cuda --hardware`) of any chip this CUPTI supports";
+  auto unknown_message = [&hosts](const std::string& name) {
+    return "\"" + Quoted(name) + "\" is neither a GPA counter (`opengpa list --api cuda`) nor a CUPTI metric " +
+           "(`opengpa list --api cuda --hardware`) of any chip this CUPTI supports" +
+           Suggestion(name, hosts.front().get());
   };
   if (hosts.size() == 1) {
     *error = first_error;

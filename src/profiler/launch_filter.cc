@@ -1,5 +1,7 @@
 #include "profiler/launch_filter.h"
 
+#include "platform/name_suggestion.h"
+
 namespace opengpa::profiling {
 
 bool LaunchFilter::Create(const std::string& kernel_name, std::uint64_t skip, std::uint64_t count, LaunchFilter* out,
@@ -9,7 +11,7 @@ bool LaunchFilter::Create(const std::string& kernel_name, std::uint64_t skip, st
     try {
       filter.pattern_.emplace(kernel_name, std::regex::ECMAScript | std::regex::optimize);
     } catch (const std::regex_error& e) {
-      *error = "--kernel-name \"" + kernel_name + "\" is not a regular expression: " + e.what();
+      *error = "--kernel-name \"" + Quoted(kernel_name) + "\" is not a regular expression: " + e.what();
       return false;
     }
   }

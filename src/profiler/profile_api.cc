@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "nvidia/cupti_loader.h"
+#include "platform/dynamic_library.h"
 #include "profiler/injection_control.h"
 
 namespace opengpa::profiler {
@@ -87,9 +89,13 @@ OpenGpaProfileStatus OpenGpaProfileStartFromEnvironment(void) {
 
 OpenGpaProfileStatus OpenGpaProfileGetCuptiPath(char* buffer, size_t* size) {
   return GuardedProfile("OpenGpaProfileGetCuptiPath", [&] {
-    // libcupti is this library's dependency: the file its functions come from.
+    // libcupti is loaded at the first CUPTI call (nvidia/cupti_loader.h): the file its functions come from.
+    std::string why;
+    const opengpa::DynamicLibrary* cupti = opengpa::nvidia::LoadedCupti(&why);
+    if (cupti == nullptr) return Fail(kOpenGpaProfileStatusErrorFailed, "OpenGpaProfileGetCuptiPath: " + why);
     Dl_info info{};
-    if (dladdr(reinterpret_cast<const void*>(&cuptiSubscribe), &info) == 0 || info.dli_fname == nullptr) {
+    const void* function = cupti->Symbol("cuptiSubscribe");
+    if (function == nullptr || dladdr(function, &info) == 0 || info.dli_fname == nullptr) {
       return Fail(kOpenGpaProfileStatusErrorFailed,
                   "OpenGpaProfileGetCuptiPath: cannot tell where libcupti was loaded from");
     }

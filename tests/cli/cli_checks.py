@@ -13,6 +13,7 @@ import io
 import json
 import os
 import ctypes
+import re
 import shutil
 import signal
 import subprocess
@@ -110,27 +111,52 @@ def output_paths_are_checked_first_and_never_overwritten_without_force(ctx):
     ctx.run("list", "--api", "vk", "--format", "csv", "-o", existing, "-f")
     with open(existing) as f:
         expect(f.readline().startswith("index,"), "--force did not overwrite")
+    # Devices are refused before any work (issue 30): /dev/full, a terminal, a disk; /dev/null is taken.
     result = ctx.run("list", "--api", "vk", "-o", "/dev/full", expect_ok=False)
-    expect(result.returncode == 1 and "/dev/full" in result.stderr and "No space left on device" in result.stderr,
+    expect(result.returncode == 1 and "/dev/full" in result.stderr and "is a device" in result.stderr,
            f"exit {result.returncode}: {result.stderr}")
+    ctx.run("list", "--api", "vk", "-o", "/dev/null")
+    # profile's -o is a prefix: /dev/full.csv and its siblings would be new files in /dev.
+    marker = os.path.join(ctx.tmp, "program-ran")
+    result = ctx.run("profile", "--api", "cl", "-o", "/dev/full", "--", "sh", "-c", f"touch {marker}",
+                     expect_ok=False)
+    expect(result.returncode == 1 and "/dev" in result.stderr and not os.path.exists(marker),
+           f"exit {result.returncode}: {result.stderr}")
+    expect(not glob.glob("/dev/full.*"), f"files were written into /dev: {glob.glob('/dev/full.*')}")
 
 
 @check
 def tables_fit_the_terminal_width(ctx):
-    env = dict(os.environ, COLUMNS="80")
-    table = ctx.run("list", "--api", "vk", env=env).stdout.splitlines()
-    too_long = [line for line in table if len(line) > 80]
-    expect(not too_long, f"{len(too_long)} lines longer than 80: {too_long[:2]}")
-    wide = ctx.run("list", "--api", "vk").stdout.splitlines()
-    expect(max(map(len, wide)) > 80, "without COLUMNS and a terminal, lines are whole (nothing to wrap?)")
-    # Nothing is lost: the description column wraps whole (a word longer than the column is cut in pieces);
-    # cells of other columns may be elided ("...").
-    wide_words = set(" ".join(wide).split())
-    for word in " ".join(table).split():
-        expect(word in wide_words or set(word) == {"-"} or any(word.removesuffix("...") in w for w in wide_words),
-               f"{word!r} is not in the unwrapped table")
-    rows = [line for line in table if line[:5].strip().isdigit()]
-    expect(len(rows) == len([line for line in wide if line[:5].strip().isdigit()]), "rows were lost")
+    """Names whole, one line per counter, descriptions cut to the width; --wide shows every column whole."""
+    doc = ctx.json_output("counters.schema.json", "list", "--api", "vk")
+    names = [c["name"] for c in doc["counters"]]
+
+    def body(lines):
+        header = next(i for i, line in enumerate(lines) if line.startswith("index"))
+        return lines[header + 2:]
+
+    for columns in ("80", "60"):
+        table = ctx.run("list", "--api", "vk", env=dict(os.environ, COLUMNS=columns)).stdout.splitlines()
+        too_long = [line for line in table if len(line) > int(columns)]
+        expect(not too_long, f"{len(too_long)} lines longer than {columns}: {too_long[:2]}")
+        rows = body(table)
+        expect(len(rows) == len(names), f"{len(rows)} lines for {len(names)} counters at {columns} columns")
+        cut = [name for name, row in zip(names, rows) if name not in row.split()]
+        expect(not cut, f"names cut at {columns} columns: {cut[:3]}")
+    # Piped, not a terminal: a bounded width all the same (lines of 1,119 characters before).
+    piped = ctx.run("list", "--api", "vk", env={k: v for k, v in os.environ.items() if k != "COLUMNS"})
+    widest = max(map(len, piped.stdout.splitlines()))
+    expect(widest <= 120, f"piped lines up to {widest} characters")
+    # --wide: every column, whole, one line per counter; every description as the JSON has it.
+    wide = ctx.run("list", "--api", "vk", "--wide").stdout
+    expect("formula" in wide.splitlines()[2] or not doc["formulas_available"], wide[:400])
+    lines = body(wide.splitlines())
+    expect(len(lines) == len(names), f"--wide: {len(lines)} lines for {len(names)} counters")
+    missing = [c["name"] for c, line in zip(doc["counters"], lines) if not line.endswith(c["description"])]
+    expect(not missing, f"--wide cut the descriptions of {missing[:3]}")
+    # ncu's --csv is --format csv.
+    rows = list(csv.DictReader(io.StringIO(ctx.run("list", "--api", "vk", "--csv").stdout)))
+    expect([r["name"] for r in rows] == names, "--csv is not --format csv")
 
 
 @check
@@ -150,6 +176,55 @@ def unknown_counter_gets_the_closest_name_and_the_hardware_hint_only_without_har
     result = ctx.run("passes", "--chip", "GH100", "--hardware", "--counters", "dram__bytes_red.sum", expect_ok=False)
     expect_usage_error(result, "dram__bytes_red.sum", "dram__bytes_read.sum")
     expect("need --hardware" not in result.stderr, f"advises --hardware to a --hardware run:\n{result.stderr}")
+
+
+@check
+def conventions_hold_on_every_command_usage_errors_exit_2_and_misspellings_get_a_suggestion(ctx):
+    # Usage errors exit 2 (docs/cli.md), found before anything is loaded.
+    expect_usage_error(ctx.run("list", expect_ok=False), "--api")
+    expect_usage_error(ctx.run("list", "--api", "vk", "--group", "NoSuchGroup", expect_ok=False), "NoSuchGroup")
+    expect_usage_error(ctx.run("list", "--chip", "GH100", "--device", "0", expect_ok=False), "--chip", "--device")
+    expect_usage_error(ctx.run("list", "--api", "vk", "--vendor-id", "0x13B5", expect_ok=False), "--device-id")
+    expect_usage_error(ctx.run("list", "--api", "vk", "--vendor-id", "0x13B5", "--device-id", "E800",
+                               expect_ok=False), "E800")
+    expect_usage_error(ctx.run("passes", "--counters", "GPUTime", expect_ok=False), "--api")
+    expect_usage_error(ctx.run("profile", "--api", "vk", expect_ok=False), "program")
+    # Names in any case everywhere, and the closest name for a misspelt one.
+    expect_usage_error(ctx.run("passes", "--api", "VK", "--counters", "gputiem", expect_ok=False),
+                       "gputiem", "did you mean 'GPUTime'?")
+    expect(ctx.run("passes", "--api", "vk", "--counters", "gputime", "--format", "CSV").stdout.count("GPUTime") == 1,
+           "passes --counters gputime --format CSV")
+    result = ctx.run("profile", "--api", "cl", "--counters", "GPUTiem", "--", "true", expect_ok=False)
+    expect_usage_error(result, "GPUTiem", "did you mean 'GPUTime'?")
+
+
+@check
+def error_messages_are_bounded_and_show_no_pointer(ctx):
+    huge = os.path.join(ctx.tmp, "huge-name.txt")
+    with open(huge, "w") as f:
+        f.write("x" * (1 << 20) + "\n")
+    result = ctx.run("passes", "--api", "vk", "--counter-list", huge, expect_ok=False)
+    expect_usage_error(result, "xxxx", "1048576 characters")
+    expect(len(result.stderr) < 1000, f"a 1 MB name echoed: {len(result.stderr)} characters of message")
+    for argv in (["monitor", "--duration-s", "-1"], ["doctor", "--timeout", "-1"], ["monitor", "--duration-s", "x"]):
+        result = ctx.run(*argv, expect_ok=False)
+        expect_usage_error(result, argv[1])
+        expect(len(result.stderr) < 300 and "1797693" not in result.stderr, f"{argv}: {result.stderr}")
+    long_word = "y" * 100000
+    for argv in (["list", "--chip", long_word], ["list", "--api", long_word], ["list", "--format", long_word],
+                 [long_word], ["list", "--api", "vk", long_word]):
+        result = ctx.run(*argv, expect_ok=False)
+        expect(result.returncode == 2 and len(result.stderr) < 1000,
+               f"{argv[:2]}...: exit {result.returncode}, {len(result.stderr)} characters")
+    # 100,000 unknown names are refused at once (30.6 s before: every name compared with every other).
+    bogus = os.path.join(ctx.tmp, "bogus.txt")
+    with open(bogus, "w") as f:
+        f.write("\n".join(f"bogus{i}" for i in range(100000)) + "\n")
+    start = time.monotonic()
+    result = ctx.run("passes", "--api", "vk", "--counter-list", bogus, expect_ok=False)
+    elapsed = time.monotonic() - start
+    expect_usage_error(result, "bogus0")
+    expect(elapsed < 10, f"100,000 unknown names took {elapsed:.1f} s to refuse")
 
 
 # ---- list ---------------------------------------------------------------------------------------
@@ -184,6 +259,8 @@ def list_unknown_chip_fails_naming_the_chip(ctx):
     result = ctx.run("list", "--chip", "NOPE42", expect_ok=False)
     expect(result.returncode != 0, "an unknown chip was accepted")
     expect("NOPE42" in result.stderr, f"the error does not name the chip:\n{result.stderr}")
+    # No address of the library's objects in the message (issue 30: "could not open context 0x55d9...").
+    expect(not re.search(r"0x[0-9a-fA-F]{6,}", result.stderr), f"a pointer is printed:\n{result.stderr}")
 
 
 def nvpmapi_rows(ctx, *arguments):
@@ -319,13 +396,14 @@ def list_counter_library_shows_a_mali_g1_by_its_ids(ctx):
 def list_counter_library_refuses_what_it_cannot_serve_naming_why(ctx):
     result = ctx.run("list", "--api", "cuda", "--vendor-id", "0x13B5", "--device-id", "0xE800", expect_ok=False)
     expect(result.returncode == 1 and "CUDA needs vendor_id 0x10DE" in result.stderr, result.stderr)
+    # Malformed or missing ids and options of another kind of context are usage errors: exit 2 (issue 30).
     result = ctx.run("list", "--api", "vk", "--vendor-id", "0x13B5", "--device-id", "E800", expect_ok=False)
-    expect(result.returncode == 1 and "'E800' is not a 32-bit id" in result.stderr, result.stderr)
+    expect(result.returncode == 2 and "'E800' is not a 32-bit id" in result.stderr, result.stderr)
     result = ctx.run("list", "--vendor-id", "0x13B5", "--device-id", "0xE800", expect_ok=False)
-    expect(result.returncode == 1 and "--api" in result.stderr, result.stderr)
+    expect(result.returncode == 2 and "--api" in result.stderr, result.stderr)
     result = ctx.run("list", "--api", "vk", "--vendor-id", "0x13B5", "--device-id", "0xE800", "--chip", "GH100",
                      expect_ok=False)
-    expect(result.returncode == 1 and "--chip" in result.stderr, result.stderr)
+    expect(result.returncode == 2 and "--chip" in result.stderr, result.stderr)
     # Another Arm GPU (a Mali-G725) has the API's catalog only, and says why when asked.
     result = ctx.run("list", "--api", "vk", "--vendor-id", "0x13B5", "--device-id", "0xD800", "--names", "-v")
     expect("MaliGPUActiveCy" not in result.stdout and "is no Mali G1" in result.stderr, result.stderr)
@@ -885,10 +963,12 @@ def profile_cuda_unknown_counter_exits_2_before_the_program_runs(ctx):
                      os.path.join(ctx.tmp, "cuda"), *program, expect_ok=False)
     expect(result.returncode == 2 and '"FetchSise"' in result.stderr and "GPUTime" not in result.stderr,
            f"exit {result.returncode}: {result.stderr}")
+    expect("did you mean 'FetchSize'?" in result.stderr, result.stderr)  # the catalog's closest name (issue 30)
     result = ctx.run("profile", "--api", "cuda", "--counters", "dram__bytes_red.sum", "-o",
                      os.path.join(ctx.tmp, "cuda"), *program, expect_ok=False)
     expect(result.returncode == 2 and '"dram__bytes_red.sum"' in result.stderr,
            f"exit {result.returncode}: {result.stderr}")
+    expect("did you mean 'dram__bytes_read.sum'?" in result.stderr, result.stderr)  # the base metric's, rollup kept
     expect(not os.path.exists(marker), "the program ran although a counter name was unknown")
     # Known names, GPA and CUPTI mixed, pass the check: what follows is the driver check or the run.
     result = ctx.run("profile", "--api", "cuda", "--counters", "gputime,FetchSize,dram__bytes_read.sum", "-o",
@@ -941,6 +1021,29 @@ def profile_cl_of_the_opencl_sample_matches_the_samples_own_event_times(ctx):
         own = {r["Label"]: float(r["CommandNs"]) for r in csv.DictReader(f)}
     for sample, label in zip(doc["samples"][3:], ["vector_add", "spin_1x", "spin_2x"]):
         expect(sample["values"]["GPUTime"] == own[label], f"{label}: {sample['values']['GPUTime']} != {own[label]}")
+
+
+@check
+def profile_takes_ncus_spellings_and_names_in_any_case(ctx):
+    prefix = os.path.join(ctx.tmp, "ncu-style")
+    # --metrics (= --counters) in any case, --csv on stdout, and the program without "--": everything from its
+    # name on is its own, options included (sh's -c here; it ran as opengpa's --launch-count before).
+    result = ctx.run("profile", "--api", "cl", "--metrics", "gputime", "-o", prefix, "-f", "--csv", "sh", "-c",
+                     f'exec "{ctx.workload}" 4096')
+    with open(prefix + ".csv") as f:
+        written = f.read()
+    # The program's own output passes through first (as under ncu); the CSV follows it, whole.
+    expect(result.stdout.endswith(written) and written.startswith("pid,"),
+           f"--csv printed something else than <prefix>.csv:\n{result.stdout[:500]}")
+    rows = list(csv.DictReader(io.StringIO(written)))
+    expect(len(rows) == 8 and all(float(r["GPUTime"]) > 0 for r in rows), written[:500])
+    # -c/--launch-count and -k/--kernel-name are known options (for CUDA): with --api cl they are refused as such.
+    for option in (["-c", "1"], ["-k", "regex:add"]):
+        result = ctx.run("profile", "--api", "cl", *option, "--", ctx.workload, expect_ok=False)
+        expect_usage_error(result, "--launch-count", "--kernel-name", "--api cuda")
+    # regex:EXPR is a regular expression, as without the prefix: a bad one is named without its prefix.
+    result = ctx.run("profile", "--api", "cuda", "-k", "regex:(", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--kernel-name \"(\"", "not a regular expression")
 
 
 @check

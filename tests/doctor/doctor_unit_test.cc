@@ -101,6 +101,16 @@ TEST(DoctorCauses, CuptiRefusingAnUnprivilegedUserNamesTheDriverOptionAndTheCapa
   EXPECT_NE(cause.message.find("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"), std::string::npos);
 }
 
+TEST(DoctorCauses, AMissingCuptiIsNamedWhenTheCudaLibraryLoadsWithoutIt) {
+  // libGPUPerfAPICUDA.so loads without CUPTI (issue 30) and its context's open says so (src/nvidia/cupti_loader.cc).
+  const auto cause = doctor::ExplainGpaFailure(
+      "GpaOpenContext", "GPA Error: Library Load Failed. (-28)",
+      {"CUPTI (libcupti.so.13, part of the CUDA toolkit) could not be loaded, so NVIDIA's CUDA counters are "
+       "unavailable; ... (libcupti.so.13: cannot open shared object file)"});
+  EXPECT_EQ(cause.id, "cupti_not_found");
+  EXPECT_NE(cause.fix.find("LD_LIBRARY_PATH"), std::string::npos) << cause.fix;
+}
+
 TEST(DoctorCauses, OtherRefusalsAreToldApartByGpasLog) {
   EXPECT_EQ(doctor::ExplainGpaFailure("GpaOpenContext", "s", {"x: CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED"}).id,
             "hardware_not_supported");

@@ -60,6 +60,15 @@ package)
     fail "find_package(OpenGPA 4.0) accepted version $(sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' "$prefix/lib/cmake/OpenGPA/OpenGPAConfigVersion.cmake" | head -1)"
   fi
 
+  # An unknown component is refused naming it and the components there are (issue 30: it failed without a reason).
+  if cmake -S "$source_dir/tests/install/downstream" -B "$work/metal" -DCMAKE_PREFIX_PATH="$prefix" \
+       -DOPENGPA_COMPONENTS_WANTED="VK;Metal" >"$work/metal.log" 2>&1; then
+    fail "find_package(OpenGPA COMPONENTS Metal) was accepted"
+  fi
+  metal_message=$(tr -s ' \n' '  ' <"$work/metal.log")  # CMake wraps the message's lines
+  [[ $metal_message == *"unknown component 'Metal'"* ]] || { cat "$work/metal.log"; fail "Metal is not named"; }
+  [[ $metal_message == *"VK, GL, CL, CUDA, Monitor, Profile and CLI"* ]] || fail "the components are not listed"
+
   # pkg-config: a C program built only from what opengpa-vk.pc says.
   export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
   [[ $(pkg-config --modversion opengpa-vk) == "$(pkg-config --modversion opengpa)" ]] || fail "pkg-config versions differ"
@@ -98,6 +107,10 @@ deb)
     grep -qx "$file" "$work/files" || fail "$file is not in $(basename "$deb")"
   done
   dpkg-deb -f "$deb" Depends | grep -q libstdc++6 || fail "Depends: $(dpkg-deb -f "$deb" Depends)"
+  # What libGPUPerfAPICL.so needs is declared; CUDA is only suggested (issue 30: the counter library needs no CUDA).
+  dpkg-deb -f "$deb" Depends | grep -q ocl-icd-libopencl1 || fail "Depends: $(dpkg-deb -f "$deb" Depends)"
+  dpkg-deb -f "$deb" Depends | grep -qi cupti && fail "Depends on CUPTI: $(dpkg-deb -f "$deb" Depends)"
+  dpkg-deb -f "$deb" Suggests | grep -q cupti || fail "Suggests: $(dpkg-deb -f "$deb" Suggests)"
   echo "ok: $(basename "$deb"), $(wc -l <"$work/files") entries"
   ;;
 *)

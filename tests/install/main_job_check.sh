@@ -16,11 +16,15 @@ else
   grep '^== CUDA workload skipped' "$work/log"
 fi
 [[ -s $work/out/vulkan_counters.csv ]] || fail "no Vulkan CSV"
+# Whole numbers print as integers (issue 30: counts printed as "123.000").
+grep -qE '(^| )[0-9]+\.000( |$)' "$work/log" && fail "a whole number printed with decimals: $(grep -m1 -E '[0-9]+\.000' "$work/log")"
 device=$(sed -n 's/^Profiling on: //p' "$work/log")
 if [[ $device == *llvmpipe* || $device == *lavapipe* ]]; then
   grep -q '^GPUTime \*' "$work/log" || fail "lavapipe's GPUTime is not marked"
   grep -q 'software rasterizer' "$work/log" || fail "the mark is not explained"
   grep -q '^CSThreads \*' "$work/log" && fail "a count (CSThreads) is marked although it is exact"
+  # The generation by name, not kGpaHwGenerationSoftware's number (issue 30: "hardware generation 256").
+  grep -q 'hardware generation software' "$work/log" || fail "the hardware generation is not named"
   echo "software device '$device': timing values marked and explained"
 else
   grep -q 'software rasterizer' "$work/log" && fail "a hardware device '$device' is called a software rasterizer"

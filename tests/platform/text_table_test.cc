@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace opengpa {
 namespace {
@@ -62,6 +64,27 @@ TEST(TextTableTest, OtherColumnsAreElidedWhenTheyLeaveTheLastTooLittleRoom) {
   std::istringstream lines(out.str());
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 60u) << line;
   EXPECT_NE(out.str().find("mmm...  short"), std::string::npos) << out.str();
+}
+
+TEST(TextTableTest, WholeColumnsKeepTheirCellsAndTheCutLastColumnTakesOneLinePerRow) {
+  TextTable table;
+  table.header = {"index", "name", "group", "description"};
+  table.alignment = {Alignment::kRight};
+  const std::string name = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+  table.rows = {{"7", name, std::string(30, 'g'), "the share of the peak sustained rate of the busiest SM unit"}};
+  table.max_width = 80;
+  table.whole_columns = 2;
+  table.cut_last_column = true;
+  std::ostringstream out;
+  WriteAligned(table, out);
+  std::istringstream lines(out.str());
+  std::vector<std::string> all;
+  for (std::string line; std::getline(lines, line);) all.push_back(line);
+  ASSERT_EQ(all.size(), 3u) << out.str();  // header, rule, one row: nothing wrapped
+  EXPECT_NE(all[2].find(name + "  "), std::string::npos) << "the name was elided: " << all[2];
+  EXPECT_NE(all[2].find("  g...  the share"), std::string::npos) << "the group was not the column elided: " << all[2];
+  EXPECT_EQ(all[2].size(), 80u) << all[2];
+  EXPECT_EQ(all[2].substr(all[2].size() - 3), "...") << all[2];
 }
 
 TEST(TextTableTest, WrapTextBreaksEachLineAtSpacesAndKeepsLineEnds) {

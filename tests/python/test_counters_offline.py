@@ -37,6 +37,13 @@ def test_an_offline_chip_lists_the_cuda_catalogs_counters_with_their_formulas(ch
         assert (counter.name, counter.group, counter.formula) in catalog, counter
 
 
+def test_chip_and_api_names_match_in_any_case_as_on_the_command_line():
+    # The CLI takes --chip gh100 and --api VK; so does Python (issue 30).
+    with opengpa.open_context(chip="gh100") as context:
+        assert context.device_name == "NVIDIA GH100 (offline)"
+    assert [c.name for c in opengpa.list_counters(api="VK")] == [c.name for c in opengpa.list_counters(api="vulkan")]
+
+
 def test_describe_gives_the_counters_group_type_usage_and_formula():
     counter = opengpa.describe("fetchsize", chip="GH100")  # case-insensitive, as GpaGetCounterIndex
     assert counter.name == "FetchSize"

@@ -20,6 +20,11 @@ std::map<std::string, client::ApiNumber> ApiNames();
 // unknown name is refused naming it and the choices ("unknown API 'metal' (choose cuda, vk, gl or cl)").
 std::function<std::string(std::string&)> ApiNameTransform();
 
+// For CLI11's transform of --chip: CUPTI's chip names are capitals, any case is accepted ("gh100" is GH100).
+// Anything but a short word of letters and digits is no chip of any CUPTI, and is refused naming it (bounded),
+// rather than passed on for a library to echo.
+std::function<std::string(std::string&)> ChipNameTransform();
+
 // "cuda", "vk", "gl", "cl"; "unknown" otherwise.
 std::string_view ApiShortName(client::ApiNumber api);
 

@@ -20,7 +20,7 @@ CLI::Validator ChoiceOf(const std::map<std::string, Enum>& choices, const std::s
   return CLI::Validator(
       [choices, what, listed](std::string& value) -> std::string {
         const auto found = choices.find(LowerCase(value));
-        if (found == choices.end()) return "unknown " + what + " '" + value + "' (choose " + listed + ")";
+        if (found == choices.end()) return "unknown " + what + " '" + Quoted(value) + "' (choose " + listed + ")";
         value = std::to_string(static_cast<int>(found->second));
         return {};
       },

@@ -22,6 +22,7 @@
 #include "doctor_table.h"
 #include "library_path.h"
 #include "name_matching.h"
+#include "number_option.h"
 #include "output_file.h"
 #include "terminal.h"
 
@@ -161,7 +162,7 @@ void SetUpDoctor(CLI::App& command, RunFunction* run) {
                      "Load the GPA libraries from this folder only (default: $OPENGPA_LIBRARY_DIR, else where "
                      "`opengpa list` loads them)");
   command.add_option("--timeout", options->timeout_seconds, "Seconds each API's probe may take (default 120)")
-      ->check(CLI::PositiveNumber);
+      ->check(NumberOf("seconds", /*zero_allowed=*/false));
   command.add_flag("-v,--verbose", options->verbose, "Print GPA's messages and each probe's own output on stderr");
   *run = [options] { return RunDoctor(*options); };
 }

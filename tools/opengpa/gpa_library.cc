@@ -23,19 +23,6 @@ void PrintGpaLog(GpaLoggingType type, const char* message) {
   }
 }
 
-// libGPUPerfAPICUDA.so links the CUDA toolkit's libcupti, which lives outside the system's library folders.
-std::string CuptiMissingHint() {
-#ifdef OPENGPA_CUPTI_RUNPATH
-  const std::string searched = OPENGPA_CUPTI_RUNPATH;
-#else
-  const std::string searched = "the library's RUNPATH";
-#endif
-  return "\nopengpa: libGPUPerfAPICUDA.so needs CUPTI (libcupti.so) from the CUDA toolkit, which was not found in " +
-         searched +
-         " nor on LD_LIBRARY_PATH; install the toolkit, or add its CUPTI folder (<toolkit>/extras/CUPTI/lib64 "
-         "or <toolkit>/lib64) to LD_LIBRARY_PATH";
-}
-
 }  // namespace
 
 GpaErrorLogMute::GpaErrorLogMute() { ++error_mutes; }
@@ -55,7 +42,6 @@ std::unique_ptr<GpaLibrary> GpaLibrary::Load(client::ApiNumber api, bool verbose
   if (loaded == nullptr) {
     *error = "cannot load " + file + " (looked in " + (beside.empty() ? std::string("-") : beside) +
              " and the loader's search path, LD_LIBRARY_PATH):" + *error;
-    if (error->find("libcupti") != std::string::npos) *error += CuptiMissingHint();
     return nullptr;
   }
   const GpaFunctionTable& table = loaded->Table();

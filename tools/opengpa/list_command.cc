@@ -29,6 +29,7 @@ struct ListOptions {
   std::string output;
   bool force = false;
   bool nvpmapi = false;
+  bool wide = false;  // every column, whole (the default table: index, name, group, usage, description cut)
   // --vendor-id / --device-id / --revision-id: the offline counter library's context for those ids
   // (counter_library_listing.h) instead of a GPA context on a device.
   std::string vendor_id;
@@ -68,7 +69,19 @@ void WriteJson(const ListOptions& options, const std::string& api_name, const st
   out << json.dump(2) << '\n';
 }
 
-TextTable BuildTable(const std::vector<CounterDescription>& counters, bool names_only) {
+// The table's width: the terminal's (or $COLUMNS), else kPipedTableWidth; --wide: no limit.
+constexpr std::size_t kPipedTableWidth = 120;
+
+std::size_t TableWidth(const ListOptions& options) {
+  if (options.wide) return 0;
+  const bool to_terminal = options.output.empty() || options.output == "-";
+  const std::size_t width = to_terminal ? StdoutWidth() : 0;
+  return width > 0 ? width : kPipedTableWidth;
+}
+
+// CSV (and --wide) hold every column; the default table leaves out the type, unit and formula, keeps the
+// index and name whole and cuts the description to the width, one line per counter.
+TextTable BuildTable(const std::vector<CounterDescription>& counters, bool names_only, bool every_column = true) {
   TextTable table;
   if (names_only) {
     table.header = {"name"};
@@ -79,16 +92,19 @@ TextTable BuildTable(const std::vector<CounterDescription>& counters, bool names
                                     [](const CounterDescription& c) { return c.hardware_unit.has_value(); });
   const bool any_formula =
       std::any_of(counters.begin(), counters.end(), [](const CounterDescription& c) { return c.formula.has_value(); });
-  table.header = {"index", "name", "group", "usage", "type"};
+  table.header = {"index", "name", "group", "usage"};
   table.alignment = {Alignment::kRight};
-  if (any_unit) table.header.push_back("unit");
-  if (any_formula) table.header.push_back("formula");
+  table.whole_columns = 2;
+  table.cut_last_column = true;
+  if (every_column) table.header.push_back("type");
+  if (every_column && any_unit) table.header.push_back("unit");
+  if (every_column && any_formula) table.header.push_back("formula");
   table.header.push_back("description");
   for (const auto& counter : counters) {
-    std::vector<std::string> row = {std::to_string(counter.index), counter.name, counter.group, counter.usage,
-                                    counter.data_type};
-    if (any_unit) row.push_back(counter.hardware_unit.value_or(""));
-    if (any_formula) row.push_back(counter.formula.value_or(""));
+    std::vector<std::string> row = {std::to_string(counter.index), counter.name, counter.group, counter.usage};
+    if (every_column) row.push_back(counter.data_type);
+    if (every_column && any_unit) row.push_back(counter.hardware_unit.value_or(""));
+    if (every_column && any_formula) row.push_back(counter.formula.value_or(""));
     row.push_back(counter.description);
     table.rows.push_back(std::move(row));
   }
@@ -139,9 +155,9 @@ struct ListSource {
   bool formulas = false;
 };
 
-bool DescribeFromCounterLibrary(const ListOptions& options, ListSource* source, DeviceDescription* device,
-                                std::vector<CounterDescription>* counters, std::string* error) {
-  CounterLibraryDevice request;
+// The counter library's request from --api, --vendor-id, --device-id and --revision-id; false and *error for a
+// usage error (a missing or malformed id, an option that names another kind of context).
+bool CounterLibraryRequest(const ListOptions& options, CounterLibraryDevice* request, std::string* error) {
   if (options.context.api == kGpaApiLast || options.vendor_id.empty() || options.device_id.empty()) {
     *error = "the counter library needs --api cuda|vk|gl|cl, --vendor-id and --device-id together";
     return false;
@@ -152,18 +168,23 @@ bool DescribeFromCounterLibrary(const ListOptions& options, ListSource* source, 
         "--nvpmapi";
     return false;
   }
-  const std::pair<const std::string*, GpaUInt32*> ids[] = {{&options.vendor_id, &request.vendor_id},
-                                                           {&options.device_id, &request.device_id},
-                                                           {&options.revision_id, &request.revision_id}};
+  const std::pair<const std::string*, GpaUInt32*> ids[] = {{&options.vendor_id, &request->vendor_id},
+                                                           {&options.device_id, &request->device_id},
+                                                           {&options.revision_id, &request->revision_id}};
   for (const auto& [text, value] : ids) {
     if (!text->empty() && !ParseDeviceId(*text, value)) {
-      *error = "'" + *text + "' is not a 32-bit id (write 0x13B5 or 5045)";
+      *error = "'" + Quoted(*text) + "' is not a 32-bit id (write 0x13B5 or 5045)";
       return false;
     }
   }
-  request.api = options.context.api;
-  request.hardware = options.context.hardware;
-  request.verbose = options.context.verbose;
+  request->api = options.context.api;
+  request->hardware = options.context.hardware;
+  request->verbose = options.context.verbose;
+  return true;
+}
+
+bool DescribeFromCounterLibrary(const CounterLibraryDevice& request, ListSource* source, DeviceDescription* device,
+                                std::vector<CounterDescription>* counters, std::string* error) {
   if (!DescribeThroughCounterLibrary(request, device, counters, error)) return false;
   source->api_name = std::string(ApiShortName(request.api));
   source->opened_as = "libGPUPerfAPICounters.so, the offline counter library: no device";
@@ -185,16 +206,23 @@ bool DescribeFromContext(const ListOptions& options, ListSource* source, DeviceD
 
 int RunList(const ListOptions& options) {
   std::string error;
+  const bool counter_library = !options.vendor_id.empty() || !options.device_id.empty() || !options.revision_id.empty();
+  CounterLibraryDevice request;
+  // Usage errors (exit 2) before anything is opened or written.
+  if (!(counter_library ? CounterLibraryRequest(options, &request, &error)
+                        : CheckContextOptions(options.context, &error))) {
+    std::cerr << "opengpa list: " << error << '\n';
+    return 2;
+  }
   if (!CheckOutputPath("-o", options.output, options.force, &error)) {
     std::cerr << "opengpa list: " << error << '\n';
     return 1;
   }
-  const bool counter_library = !options.vendor_id.empty() || !options.device_id.empty() || !options.revision_id.empty();
   if (options.nvpmapi && !counter_library) return RunNvPmApiList(options);
   ListSource source;
   DeviceDescription device;
   std::vector<CounterDescription> counters;
-  if (!(counter_library ? DescribeFromCounterLibrary(options, &source, &device, &counters, &error)
+  if (!(counter_library ? DescribeFromCounterLibrary(request, &source, &device, &counters, &error)
                         : DescribeFromContext(options, &source, &device, &counters, &error))) {
     std::cerr << "opengpa list: " << error << '\n';
     return 1;
@@ -208,11 +236,11 @@ int RunList(const ListOptions& options) {
                                                         });
                                   }),
                    counters.end());
-    if (counters.empty()) {
+    if (counters.empty()) {  // a value the context does not offer: a usage error
       std::cerr << "opengpa list: no counter is in --group";
-      for (const auto& group : options.groups) std::cerr << ' ' << group;
+      for (const auto& group : options.groups) std::cerr << " '" << Quoted(group) << "'";
       std::cerr << " (run without --group to see the groups)\n";
-      return 1;
+      return 2;
     }
   }
 
@@ -233,14 +261,14 @@ int RunList(const ListOptions& options) {
         break;
       }
       {
-        const std::size_t width = options.output.empty() || options.output == "-" ? StdoutWidth() : 0;
         const std::string title = std::to_string(counters.size()) + " counters of " + device.name + " (" +
                                   source.opened_as + ")" +
-                                  (source.formulas ? "" : "; this library exports no formulas");
-        *out << WrapText(title, width) << "\n\n";
+                                  (source.formulas ? "" : "; this library exports no formulas") +
+                                  (options.wide ? "" : "; --wide shows every column");
+        *out << WrapText(title, TableWidth(options)) << "\n\n";
       }
-      TextTable table = BuildTable(counters, false);
-      if (options.output.empty() || options.output == "-") table.max_width = StdoutWidth();
+      TextTable table = BuildTable(counters, false, options.wide);
+      table.max_width = TableWidth(options);
       WriteAligned(table, *out);
       break;
   }
@@ -256,8 +284,15 @@ void SetUpList(CLI::App& command, RunFunction* run) {
   AddContextOptions(command, &options->context);
   command.add_flag("-n,--names", options->names_only, "Print only the counter names");
   command.add_option("--group", options->groups, "Only counters of this group (repeatable, case-insensitive)");
-  command.add_option("--format", options->format, "table (default), csv or json")
-      ->transform(ChoiceOf(OutputFormatNames(), "format"));
+  CLI::Option* format = command.add_option("--format", options->format, "table (default), csv or json")
+                            ->transform(ChoiceOf(OutputFormatNames(), "format"));
+  command
+      .add_flag_callback(
+          "--csv", [options] { options->format = OutputFormat::kCsv; }, "The same as --format csv (ncu's spelling)")
+      ->excludes(format);
+  command.add_flag("--wide", options->wide,
+                   "Table: every column (type, unit, formula), whole; by default the description is cut to the "
+                   "terminal's width (120 columns when not a terminal)");
   command.add_option("-o,--output", options->output, "Write to this file instead of stdout");
   command.add_flag("-f,--force", options->force, "Overwrite an existing --output file");
   command.add_flag("--nvpmapi", options->nvpmapi,

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "command_registry.h"
@@ -25,11 +26,26 @@ namespace {
 std::string UnknownCommandMessage(const std::string& word) {
   std::vector<std::string> names;
   for (const auto& spec : opengpa::cli::RegisteredCommands()) names.push_back(spec.name);
-  std::string message = "opengpa: unknown command '" + word + "' (commands: ";
+  std::string message = "opengpa: unknown command '" + opengpa::cli::Quoted(word) + "' (commands: ";
   for (std::size_t i = 0; i < names.size(); ++i) message += (i ? ", " : "") + names[i];
   message += ")";
   if (const auto near = opengpa::cli::ClosestName(word, names)) message += "; did you mean '" + *near + "'?";
   return message;
+}
+
+// CLI11's message with every long word elided (name_matching.h's Quoted): it quotes what was typed, and a
+// megabyte of argument must not come back whole.
+std::string BoundedMessage(const std::string& message) {
+  std::string bounded;
+  std::size_t start = 0;
+  while (start < message.size()) {
+    std::size_t end = message.find_first_of(" \n", start);
+    if (end == std::string::npos) end = message.size();
+    bounded += opengpa::cli::Quoted(std::string_view(message).substr(start, end - start), 120);
+    if (end < message.size()) bounded += message[end];
+    start = end + 1;
+  }
+  return bounded;
 }
 
 }  // namespace
@@ -61,7 +77,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& done) {  // --help, --version
     return app.exit(done);
   } catch (const CLI::ParseError& error) {
-    app.exit(error);  // prints the message and "Run with --help for more information."
+    std::fprintf(stderr, "%s\nRun with --help for more information.\n", BoundedMessage(error.what()).c_str());
     return 2;
   }
 

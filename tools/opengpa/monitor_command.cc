@@ -15,12 +15,14 @@
 #include <thread>
 #include <vector>
 
+#include "api_name.h"
 #include "command_registry.h"
 #include "monitor/metrics_http_server.h"
 #include "monitor/monitor.h"
 #include "monitor/nvml_counter_source.h"
 #include "monitor/pm_sampling_source.h"
 #include "monitor/series_labels.h"
+#include "number_option.h"
 #include "output_file.h"
 #include "platform/logging.h"
 
@@ -77,9 +79,12 @@ class StopSignals {
   void (*previous_term_)(int) = SIG_DFL;
 };
 
+// Whole numbers (a temperature, a clock, a count) as integers, not "45.00"; others with two decimals, very large
+// or small ones in four significant digits.
 std::string FormatNumber(double value) {
   const double magnitude = value < 0 ? -value : value;
   if (magnitude != 0.0 && (magnitude >= 1e7 || magnitude < 1e-2)) return fmt::format("{:.4g}", value);
+  if (value == static_cast<double>(static_cast<long long>(value))) return fmt::format("{:.0f}", value);
   return fmt::format("{:.2f}", value);
 }
 
@@ -267,7 +272,7 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
                   "NVML counter, the default) or 'pm' (the default PM sampling set)")
       ->delimiter(',');
   command.add_option("--duration-s", options->duration_s, "Stop after this many seconds (default: until Ctrl-C)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(NumberOf("seconds", /*zero_allowed=*/true));
   command.add_option("--prometheus", options->prometheus,
                      "Serve GET /metrics (Prometheus text / OpenMetrics) on [HOST:]PORT; a bare PORT binds 127.0.0.1, "
                      "port 0 picks a free one");
@@ -292,7 +297,8 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
                    "List the NVML counters and the default PM set, then exit");
   command.add_flag("--list-pm-metrics", options->list_pm_metrics,
                    "List the CUPTI PM sampling base metrics of --chip (or of GPU 0), then exit");
-  command.add_option("--chip", options->chip, "Chip for --list-pm-metrics / --list-counters without a GPU, e.g. GH100");
+  command.add_option("--chip", options->chip, "Chip for --list-pm-metrics / --list-counters without a GPU, e.g. GH100")
+      ->transform(CLI::Validator(ChipNameTransform(), "CHIP"));
   *run = [options] { return RunMonitor(*options); };
 }
 

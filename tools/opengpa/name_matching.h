@@ -9,15 +9,18 @@
 #include <string_view>
 #include <vector>
 
+#include "platform/name_suggestion.h"
+
 namespace opengpa::cli {
 
 bool SameName(std::string_view a, std::string_view b);
 std::string LowerCase(std::string_view text);
 std::string UpperCase(std::string_view text);
 
-// The candidate nearest to `word` (case-insensitive edit distance, at most a third of the word's length and
-// at least 1; or `word` is a prefix of exactly one candidate); nullopt when none is near.
-std::optional<std::string> ClosestName(std::string_view word, const std::vector<std::string>& candidates);
+// ClosestName (did you mean) and Quoted (a value in a message, bounded): platform/name_suggestion.h, shared with
+// the libraries the CLI asks.
+using ::opengpa::ClosestName;
+using ::opengpa::Quoted;
 
 }  // namespace opengpa::cli
 

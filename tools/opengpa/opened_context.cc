@@ -14,17 +14,29 @@ void AddContextOptions(CLI::App& command, ContextOptions* options) {
             return !value.empty() && value[0] == '-' ? "a device index is 0 or more, not " + value : std::string();
           },
           "INDEX"));
-  // Chip names are CUPTI's, in capitals; any case is accepted (name_matching.h).
   command.add_option("--chip", options->chip, "Open an offline CUDA context for this chip (e.g. GH100): no GPU needed")
-      ->transform(CLI::Validator(
-          [](std::string& value) {
-            value = UpperCase(value);
-            return std::string();
-          },
-          "CHIP"));
+      ->transform(CLI::Validator(ChipNameTransform(), "CHIP"));
   command.add_flag("--hardware", options->hardware,
                    "Expose raw hardware counters (kGpaOpenContextEnableHardwareCountersBit)");
   command.add_flag("-v,--verbose", options->verbose, "Print GPA's informational log messages on stderr");
+}
+
+bool CheckContextOptions(const ContextOptions& options, std::string* error) {
+  if (options.api == kGpaApiLast && options.chip.empty()) {
+    *error = "choose an API with --api cuda|vk|gl|cl (or a chip with --chip)";
+    return false;
+  }
+  if (!options.chip.empty() && options.device >= 0) {
+    *error = "--chip " + options.chip + " and --device " + std::to_string(options.device) +
+             " exclude each other: a chip context has no device";
+    return false;
+  }
+  if (!options.chip.empty() && options.api != kGpaApiLast && options.api != client::kApiCuda) {
+    *error = "--chip " + options.chip + " opens an offline CUDA context; it cannot be combined with --api " +
+             std::string(ApiShortName(options.api));
+    return false;
+  }
+  return true;
 }
 
 std::unique_ptr<OpenedContext> OpenedContext::Open(const ContextOptions& options, std::string* error) {

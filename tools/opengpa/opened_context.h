@@ -24,6 +24,10 @@ struct ContextOptions {
 
 void AddContextOptions(CLI::App& command, ContextOptions* options);
 
+// The usage errors of these options, found before anything is loaded (the command exits 2): no --api and no
+// --chip, --chip with --device or with an API other than CUDA. False and *error saying which.
+bool CheckContextOptions(const ContextOptions& options, std::string* error);
+
 class OpenedContext {
  public:
   // --chip alone implies --api cuda; otherwise --api is required.

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <streambuf>
 
+#include "name_matching.h"
+
 namespace opengpa::cli {
 namespace {
 
@@ -29,6 +31,12 @@ std::string WriteTarget(const std::string& path) {
   return realpath(path.c_str(), resolved) != nullptr ? std::string(resolved) : path;
 }
 
+bool IsNullDevice(const struct stat& file) {
+  struct stat null_device {};
+  return S_ISCHR(file.st_mode) && stat("/dev/null", &null_device) == 0 && S_ISCHR(null_device.st_mode) &&
+         file.st_rdev == null_device.st_rdev;
+}
+
 std::string Base(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -38,11 +46,17 @@ std::string Base(const std::string& path) {
 
 bool CheckOutputPath(const std::string& option, const std::string& path, bool force, std::string* error) {
   if (path.empty() || path == "-") return true;
-  const std::string named = option + " " + path + ": ";
+  const std::string named = option + " " + Quoted(path, 200) + ": ";
   struct stat file {};
   if (stat(path.c_str(), &file) == 0) {
     if (S_ISDIR(file.st_mode)) {
       *error = named + "is a directory";
+      return false;
+    }
+    // A disk, a terminal, /dev/full: never an output (a root user's `-o /dev/sda` would overwrite a disk).
+    // /dev/null, which discards, is the one device taken; leave -o out to print on the terminal.
+    if ((S_ISCHR(file.st_mode) || S_ISBLK(file.st_mode)) && !IsNullDevice(file)) {
+      *error = named + "is a device, not a file (leave -o out to print on the terminal)";
       return false;
     }
     if (S_ISREG(file.st_mode) && !force) {
@@ -57,6 +71,10 @@ bool CheckOutputPath(const std::string& option, const std::string& path, bool fo
     // A regular file is replaced by renaming a new one over it: its folder must take a new file.
   }
   const std::string folder = Folder(WriteTarget(path));
+  if (char resolved[PATH_MAX]; realpath(folder.c_str(), resolved) != nullptr && std::string(resolved) == "/dev") {
+    *error = named + "/dev holds device files, not outputs";
+    return false;
+  }
   struct stat directory {};
   if (stat(folder.c_str(), &directory) != 0) {
     *error = named + "folder " + folder + ": " + std::strerror(errno);

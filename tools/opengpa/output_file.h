@@ -7,9 +7,9 @@
 // A file is never left half-written under its name (issue 35): OutputFile writes a temporary file beside it
 // (".<name>.opengpa-XXXXXX", same folder, so the rename cannot cross file systems), checks every write, the
 // fsync and the close, and only then renames it over the name. On any failure (a full disk, a quota, an I/O
-// error) the temporary file is removed and the name keeps what it held before, or stays absent. Paths that are
-// not regular files (/dev/null, /dev/full, a FIFO) are written in place; a symbolic link is followed to the
-// file it names.
+// error) the temporary file is removed and the name keeps what it held before, or stays absent. Devices are
+// refused (a disk, a terminal, /dev/full), /dev/null excepted, and so is a new file in /dev; a FIFO (a pipe,
+// `-o /dev/stdout` into one) and /dev/null are written in place; a symbolic link is followed to the file it names.
 #ifndef OPENGPA_TOOLS_OPENGPA_OUTPUT_FILE_H_
 #define OPENGPA_TOOLS_OPENGPA_OUTPUT_FILE_H_
 

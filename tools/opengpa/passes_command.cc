@@ -222,6 +222,7 @@ int RunPasses(const PassesOptions& options) {
   std::string error;
   PassesReport report;
   if (!CollectCounterNames(options.counters, &report.names, &error)) return Fail(error, 2);
+  if (!CheckContextOptions(options.context, &error)) return Fail(error, 2);
   if (!CheckOutputPath("-o", options.output, options.force, &error)) return Fail(error, 1);
   auto opened = OpenedContext::Open(options.context, &error);
   if (!opened) return Fail(error, 1);
@@ -276,8 +277,12 @@ void SetUpPasses(CLI::App& command, RunFunction* run) {
   auto options = std::make_shared<PassesOptions>();
   AddContextOptions(command, &options->context);
   AddCounterSelectionOptions(command, &options->counters);
-  command.add_option("--format", options->format, "table (default), csv or json")
-      ->transform(ChoiceOf(OutputFormatNames(), "format"));
+  CLI::Option* format = command.add_option("--format", options->format, "table (default), csv or json")
+                            ->transform(ChoiceOf(OutputFormatNames(), "format"));
+  command
+      .add_flag_callback(
+          "--csv", [options] { options->format = OutputFormat::kCsv; }, "The same as --format csv (ncu's spelling)")
+      ->excludes(format);
   command.add_option("-o,--output", options->output, "Write to this file instead of stdout");
   command.add_flag("-f,--force", options->force, "Overwrite an existing --output file");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");

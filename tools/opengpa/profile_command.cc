@@ -34,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -74,8 +75,16 @@ struct ProfileOptions {
   std::vector<std::string> nvtx_include;
   profiling::RangeMode range_mode = profiling::RangeMode::kKernel;
   profiling::GraphProfiling graph_profiling = profiling::GraphProfiling::kNode;
+  bool csv = false;  // ncu's --csv: the per-launch rows on stdout instead of the summary table
   std::vector<std::string> program;
 };
+
+// ncu spells a regular expression `regex:EXPR`; --kernel-name always takes one, so the prefix is dropped.
+std::string StripRegexPrefix(std::string& value) {
+  constexpr std::string_view kPrefix = "regex:";
+  if (value.compare(0, kPrefix.size(), kPrefix) == 0) value.erase(0, kPrefix.size());
+  return {};
+}
 
 bool WriteFile(const std::string& path, bool force, const std::function<void(std::ostream&)>& write,
                std::string* error) {
@@ -283,7 +292,7 @@ int RunProfile(const ProfileOptions& options) {
     return 2;
   }
   // A counter the program's profiler would refuse is a usage error, found before the program runs.
-  if (!CheckCounterNames(options.api, counters, &error)) {
+  if (!CheckCounterNames(options.api, &counters, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }
@@ -446,12 +455,18 @@ int RunProfile(const ProfileOptions& options) {
   const bool late_signal = SignalGuard::Received() != first.signals_at_end;
   const std::string kept = late_signal || options.keep_stream || !lingering.empty() ? keep_streams() : std::string();
 
-  std::cout << run.samples.size() << " kernel launch(es) of " << options.program[0] << " on "
-            << (run.device.empty() ? std::string("?") : run.device) << ", " << result.wall_time_s
-            << " s under the profiler, exit code " << result.exit_code << "\n\n";
-  profiling::WriteProfileSummary(run, std::cout, StdoutWidth());
-  std::cout << "\nwrote " << outputs[0] << ", " << outputs[1] << ", " << outputs[2] << '\n';
-  if (!kept.empty()) std::cout << "sample stream kept at " << kept << '\n';
+  if (options.csv) {  // stdout holds the CSV alone; what would surround the table goes to stderr
+    profiling::WriteProfileCsv(run, std::cout);
+    std::cerr << "opengpa profile: wrote " << outputs[0] << ", " << outputs[1] << ", " << outputs[2] << '\n';
+    if (!kept.empty()) std::cerr << "opengpa profile: sample stream kept at " << kept << '\n';
+  } else {
+    std::cout << run.samples.size() << " kernel launch(es) of " << options.program[0] << " on "
+              << (run.device.empty() ? std::string("?") : run.device) << ", " << result.wall_time_s
+              << " s under the profiler, exit code " << result.exit_code << "\n\n";
+    profiling::WriteProfileSummary(run, std::cout, StdoutWidth());
+    std::cout << "\nwrote " << outputs[0] << ", " << outputs[1] << ", " << outputs[2] << '\n';
+    if (!kept.empty()) std::cout << "sample stream kept at " << kept << '\n';
+  }
   if (late_signal) {
     const int signal_number = SignalGuard::Last();
     std::cerr << "opengpa profile: signal " << signal_number << " (" << strsignal(signal_number)
@@ -490,11 +505,16 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
                   "CUDA: all flushes the L2 before every profiled launch in every pass; none leaves it")
       ->check(CLI::IsMember({"all", "none"}, CLI::ignore_case))
       ->capture_default_str();
-  command.add_option("--kernel-name", options->kernel_name,
-                     "CUDA: profile only kernels whose demangled name contains a match of this regular expression");
+  command
+      .add_option("-k,--kernel-name", options->kernel_name,
+                  "CUDA: profile only kernels whose demangled name contains a match of this regular expression "
+                  "(ncu's regex:EXPR is the same)")
+      ->transform(CLI::Validator(StripRegexPrefix, "REGEX"));
   command.add_option("--launch-skip", options->launch_skip, "CUDA: leave the first N matching launches unprofiled");
-  command.add_option("--launch-count", options->launch_count,
+  command.add_option("-c,--launch-count", options->launch_count,
                      "CUDA: profile at most N matching launches, then let the program run unprofiled (0: all)");
+  command.add_flag("--csv", options->csv,
+                   "Print each launch's row (<prefix>.csv) on stdout instead of the summary table, as ncu --csv");
   command
       .add_option("--nvtx-include", options->nvtx_include,
                   "CUDA: profile only launches inside an NVTX push/pop range of this name (name, or domain@name); "
@@ -516,7 +536,11 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
           {{"node", profiling::GraphProfiling::kNode}, {"graph", profiling::GraphProfiling::kGraph}},
           "graph profiling mode"))
       ->default_str("node");
-  command.add_option("program", options->program, "The program and its arguments (after --)")->required();
+  command
+      .add_option("program", options->program, "The program and its arguments (after -- or after opengpa's options)")
+      ->required();
+  // As ncu: everything from the program's name on is the program's, `-x` included.
+  command.positionals_at_end();
   *run = [options] { return RunProfile(*options); };
 }
 

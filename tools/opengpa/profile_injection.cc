@@ -10,6 +10,7 @@
 
 #include "api_name.h"
 #include "library_path.h"
+#include "name_matching.h"
 #include "opengpa/opengpa_profile.h"
 #include "platform/dynamic_library.h"
 #include "profiler/sample_stream.h"
@@ -102,10 +103,27 @@ namespace {
   _exit(0);
 }
 
+// OpenCL's interposer measures one counter, GPUTime (each kernel's event): any case of it, once.
+bool CheckOpenClCounterNames(std::vector<std::string>* counters, std::string* error) {
+  static const std::string kGpuTime = "GPUTime";
+  for (const std::string& counter : *counters) {
+    if (!SameName(counter, kGpuTime)) {
+      *error =
+          "--api cl profiles GPUTime (from each kernel's event); '" + Quoted(counter) + "' is not measured this way";
+      if (ClosestName(counter, {kGpuTime})) *error += "; did you mean 'GPUTime'?";
+      return false;
+    }
+  }
+  *counters = {kGpuTime};
+  return true;
+}
+
 }  // namespace
 
-bool CheckCounterNames(client::ApiNumber api, const std::vector<std::string>& counters, std::string* error) {
+bool CheckCounterNames(client::ApiNumber api, std::vector<std::string>* counters_in_out, std::string* error) {
+  if (api == kGpaApiOpencl) return CheckOpenClCounterNames(counters_in_out, error);
   if (api != client::kApiCuda) return true;
+  const std::vector<std::string>& counters = *counters_in_out;
   std::string ignored;
   auto path = FindOpenGpaLibrary("libOpenGPAProfile.so", &ignored);
   if (!path) return true;
@@ -152,12 +170,9 @@ bool PrepareInjection(client::ApiNumber api, const std::vector<std::string>& cou
       return true;
     }
     case kGpaApiOpencl: {
-      for (const auto& counter : counters) {
-        if (counter != "GPUTime") {
-          *error = "--api cl profiles GPUTime (from each kernel's event); \"" + counter + "\" is not measured this way";
-          return false;
-        }
-      }
+      std::vector<std::string> names = counters;
+      if (!CheckOpenClCounterNames(&names, error)) return false;
+      (*environment)[profiling::kCountersVariable] = Join(names);
       auto library = FindOpenGpaLibrary("libopengpa_intercept_cl.so", error);
       if (!library) return false;
       (*environment)["LD_PRELOAD"] = PreloadList(*library, std::getenv("LD_PRELOAD"));

@@ -23,10 +23,10 @@ std::vector<std::string> DefaultProfileCounters(client::ApiNumber api);
 bool CheckApiRuntime(client::ApiNumber api, std::string* error);
 
 // Before the program runs: false and *error naming the first counter the injected library will not
-// resolve (CUDA: asked of libOpenGPAProfile.so, on any chip CUPTI supports). True when every name resolves, for
-// other APIs (PrepareInjection checks theirs), and when the library cannot be asked (PrepareInjection or the run then
-// says why).
-bool CheckCounterNames(client::ApiNumber api, const std::vector<std::string>& counters, std::string* error);
+// resolve (CUDA: asked of libOpenGPAProfile.so, on any chip CUPTI supports; OpenCL: GPUTime, in any case, with the
+// closest name suggested, *counters then spelt as the library does). True when every name resolves, and when the
+// library cannot be asked (PrepareInjection or the run then says why).
+bool CheckCounterNames(client::ApiNumber api, std::vector<std::string>* counters, std::string* error);
 
 // The environment that loads the profiling library into the program and tells it the counters and
 // the stream path. False and *error when the API cannot be profiled this way, the library is missing or a

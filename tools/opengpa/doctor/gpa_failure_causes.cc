@@ -52,6 +52,13 @@ Cause ExplainGpaFailure(const std::string& call, const std::string& status_text,
   const std::string said = Joined(log, "; ");
   const std::string message =
       call + " returned " + status_text + (said.empty() ? " (GPA logged nothing)" : "; GPA said: " + said);
+  // The CUDA library loads without CUPTI and says so when a context needs it (src/nvidia/cupti_loader.cc).
+  if (Mentions(said, {"CUPTI (libcupti.so"}) && Mentions(said, {"could not be loaded"})) {
+    return {"cupti_not_found", message,
+            "CUDA's counters need CUPTI (libcupti.so.13) from the CUDA toolkit: install the toolkit, add its CUPTI "
+            "folder (<toolkit>/extras/CUPTI/lib64 or <toolkit>/lib64) to LD_LIBRARY_PATH, or name the library "
+            "in OPENGPA_CUPTI_LIBRARY"};
+  }
   if (Mentions(said,
                {"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "NVreg_RestrictProfilingToAdminUsers", "ERR_NVGPUCTRPERM"})) {
     return {"profiling_not_permitted", message, ProfilingPermissionFix()};

@@ -16,7 +16,7 @@ using nvidia::cupti::CuptiLibrary;
 
 namespace {
 
-// libcupti through the loader PM sampling uses (the same library the backend links: dlopen finds it loaded),
+// libcupti through the loader PM sampling uses (the same file nvidia/cupti_loader.h loads: dlopen finds it loaded),
 // resolved once; nullptr, logged, when it lacks PM sampling (CUPTI before 13).
 const CuptiLibrary* PmCupti() {
   static const std::unique_ptr<CuptiLibrary> library = [] {
