@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <thread>
 
 namespace opengpa::profiling {
@@ -76,11 +75,7 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
   }
   const std::string path = PathOf(gpu, ".lock");
   const int fd = OpenLockFile(path);
-  if (fd < 0) {
-    // Without the folder no turn can be taken: profile as before turns (CUPTI refuses a busy GPU by itself).
-    *error = "cannot open " + path + " (" + std::strerror(errno) + ")";
-    return false;
-  }
+  if (fd < 0) return true;  // the folder is gone (the CLI ended): uncoordinated, as without turns; CUPTI decides
   const auto start = std::chrono::steady_clock::now();
   if (Lock(fd, LOCK_EX | LOCK_NB) != 0) {
     // Another process holds the GPU: say so on the waiting file (its holder hands the turn over), then wait.

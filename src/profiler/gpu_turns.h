@@ -47,8 +47,9 @@ class GpuTurns {
   bool Coordinated() const { return !folder_.empty(); }
 
   // Blocks until this process holds `gpu`'s turn (a UUID or any name without '/'): true at once when it already
-  // does (each Acquire is matched by one Release). False and *error after the wait, naming the process that held
-  // the GPU all along and how long this one waited.
+  // does (each Acquire is matched by one Release; also when its lock file cannot be made, then nothing is
+  // coordinated). False and *error after the wait, naming the process that held the GPU all along and how long
+  // this one waited.
   bool Acquire(const std::string& gpu, std::string* error);
   void Release(const std::string& gpu);
   // The GPUs this process holds, for at least kMinimumHold, that another process waits for.

@@ -16,7 +16,7 @@ ProfileRun TwoQueueRun() {
   run.device = "dev";
   run.command = {"./app", "--x"};
   run.counters = {{"GPUTime", "nanoseconds", "uint64"}, {"bytes, moved", "bytes", "float64"}};
-  run.queues = {{0, "queue 0", "dev"}, {1, "queue 1", "dev"}};
+  run.queues = {{0, "queue 0", "dev", {}}, {1, "queue 1", "dev", {}}};
   Sample a;
   a.index = 0;
   a.name = "scale";

@@ -47,7 +47,7 @@ TEST_F(StreamFileTest, WhatTheWriterWritesReadsBackSortedByLaunchIndex) {
   {
     auto writer = Writer();
     writer->WriteHeader("cl", {{"GPUTime", "nanoseconds", "uint64"}});
-    writer->WriteQueue({0, "queue 0", "pocl"});
+    writer->WriteQueue({0, "queue 0", "pocl", {}});
     writer->WriteSample(MakeSample(1, "second", 2.5));
     writer->WriteSample(MakeSample(0, "first", 1.0));
     writer->WriteMessage("hello");
@@ -227,10 +227,10 @@ TEST_F(StreamFileTest, ProcessesWritingTheSameStreamAreToldApartByPid) {
       return sample;
     };
     parent->WriteHeader("cuda", {{"smsp__inst_executed.sum", "", "float64"}});
-    parent->WriteQueue({7, "stream 7", "H100"});
+    parent->WriteQueue({7, "stream 7", "H100", {}});
     parent->WriteSample(on_stream_7(0, "parent_first", 1.0));
     child->WriteHeader("cuda", {{"smsp__inst_executed.sum", "", "float64"}});
-    child->WriteQueue({7, "stream 7", "H100"});
+    child->WriteQueue({7, "stream 7", "H100", {}});
     child->WriteSample(on_stream_7(1, "child_second", 4.0));
     child->WriteSample(on_stream_7(0, "child_first", 3.0));
     parent->WriteSample(on_stream_7(1, "parent_second", 2.0));
