@@ -289,7 +289,8 @@ int RunProfile(ProfileOptions options) {
   // Every output is checked before the program runs, so a bad -o never costs a run. A name per process is known
   // only once its process is (its folder is checked now; an existing file is refused when it is written).
   const std::string pattern = ReportPattern(options.prefix, options.name_keys, options.per_process);
-  const bool per_process = options.per_process || options.name_keys.PerProcess();
+  if (pattern != options.prefix) ParseOutputName(pattern, &options.name_keys, &error);  // it gained %p
+  const bool per_process = options.name_keys.PerProcess();
   OutputNameValues own_values;
   own_values.pid = std::to_string(getpid());
   own_values.rank = "0";
