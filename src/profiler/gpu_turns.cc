@@ -52,7 +52,9 @@ std::unique_ptr<GpuTurns> GpuTurns::FromEnvironment() {
       wait = std::chrono::milliseconds(static_cast<std::int64_t>(value * 1000));
     }
   }
-  return std::make_unique<GpuTurns>(folder != nullptr ? folder : "", wait);
+  // "off": `opengpa profile` was asked to take no turns (to measure them, or to show what happens without them).
+  const bool off = folder == nullptr || std::string(folder) == "off";
+  return std::make_unique<GpuTurns>(off ? "" : folder, wait);
 }
 
 std::string GpuTurns::PathOf(const std::string& gpu, const char* suffix) const {
@@ -86,6 +88,11 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     if (waiting >= 0) close(waiting);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++waits_;
+      waited_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
     if (!got) {
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       *error = "GPU " + gpu + " stayed busy: process " + ReadHolder(fd) + " held its profiler for the " +

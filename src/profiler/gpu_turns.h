@@ -56,6 +56,9 @@ class GpuTurns {
   std::vector<std::string> Wanted();
   // Whether any turn is held (the injection starts its watcher at the first).
   bool HoldsAny();
+  // Acquires that had to wait for another process, and their time in all (for the stream's summary line).
+  std::size_t waits() const { return waits_; }
+  double waited_ms() const { return waited_ms_; }
 
  private:
   struct Held {
@@ -68,6 +71,8 @@ class GpuTurns {
   std::chrono::milliseconds wait_;
   std::mutex mutex_;
   std::map<std::string, Held> held_;
+  std::size_t waits_ = 0;
+  double waited_ms_ = 0.0;
 };
 
 }  // namespace opengpa::profiling

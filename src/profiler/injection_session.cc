@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -87,6 +88,7 @@ struct InjectionState {
   // reach the GPU after the pass stopped), so the turn watcher hands a GPU over only when none is in flight.
   std::size_t launches_in_flight = 0;
   std::set<std::string> unprofiled_reasons;  // said once each (WriteUnprofiled)
+  std::size_t handovers = 0;                 // GPUs handed to a waiting process (HandOverWantedGpus)
 };
 
 // The thread that hands this process's GPUs to other processes of the program that wait for them (gpu_turns.h).
@@ -939,11 +941,27 @@ void HandOverWantedGpus() {
   if (state.finished || !state.stream || state.launches_in_flight > 0 || state.open_nvtx_sample.context != nullptr) {
     return;
   }
+  std::vector<CUcontext> handed;
   for (auto& [context, profiler] : state.profilers) {
     if (!profiler->holds_turn() || profiler->GraphRangeOpen()) continue;
     for (const std::string& gpu : wanted) {
-      if (gpu == profiler->gpu_key()) profiler->Release(*state.stream);
+      if (gpu != profiler->gpu_key()) continue;
+      profiler->Flush(*state.stream);
+      handed.push_back(context);
     }
+  }
+  // The profiler goes whole, as before a fork (the way the H100 let a child set up; OPENGPA_PROFILE_HANDOVER=release
+  // keeps it and gives back only its range profiler, as between two contexts of one process). Its next launch
+  // sets it up again in a new turn.
+  const char* handover = std::getenv("OPENGPA_PROFILE_HANDOVER");
+  const bool release_only = handover != nullptr && std::string(handover) == "release";
+  for (CUcontext context : handed) {
+    if (release_only) {
+      state.profilers[context]->Release(*state.stream);
+    } else {
+      state.profilers.erase(context);
+    }
+    ++state.handovers;
   }
 }
 
@@ -1115,6 +1133,14 @@ void FinishInjection(bool at_exit) {
     for (auto& flush : state.retired_flushes) flush->Abandon();
   }
   state.retired_flushes.clear();
+  if (state.turns && (state.turns->waits() != 0 || state.handovers != 0)) {
+    char turns[200];
+    std::snprintf(turns, sizeof turns,
+                  "GPU turns: waited %zu time(s) for another process of the program, %.1f ms in all; handed a GPU "
+                  "over %zu time(s)",
+                  state.turns->waits(), state.turns->waited_ms(), state.handovers);
+    state.stream->WriteMessage(turns);
+  }
   if (state.subscriber) cuptiUnsubscribe(state.subscriber);
   state.subscriber = nullptr;
   state.profilers.clear();

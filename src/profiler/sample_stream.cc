@@ -307,6 +307,7 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
         have_header = true;
       } else if (type == "queue") {
         const std::uint32_t own_id = json.at("id").get<std::uint32_t>();
+        if (process.queue_ids.count(own_id) != 0) continue;  // named again by a profiler set up afresh: the same queue
         // A queue id another process already used gets the next free one, so each row names its own queue.
         std::uint32_t id = own_id;
         while (used_queue_ids.count(id) != 0) ++id;

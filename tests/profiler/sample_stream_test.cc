@@ -112,6 +112,24 @@ TEST_F(StreamFileTest, HeadersSayTheRankHostAndAskedVariablesOfTheirProcessAndQu
   EXPECT_EQ(run.unprofiled[0].reason, "its CUDA context was not profiled: busy");
 }
 
+TEST_F(StreamFileTest, AQueueAProcessNamesAgainAfterItsProfilerWasSetUpAfreshIsOneQueue) {
+  {
+    auto writer = WriterOf(100);
+    writer->WriteHeader("cuda", {{"m", "", "float64"}});
+    writer->WriteQueue({7, "stream 7", "H100", {}});
+    writer->WriteSample(MakeSample(0, "k", 1.0));
+    writer->WriteQueue({7, "stream 7", "H100", {}});  // after a hand-over of the GPU (gpu_turns.h)
+    writer->WriteSample(MakeSample(1, "k", 1.0));
+    writer->WriteEnd(2);
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  ASSERT_EQ(run.queues.size(), 1u);
+  EXPECT_EQ(run.samples[0].queue, run.samples[1].queue);
+}
+
 TEST(RankFromEnvironmentTest, TakesTheFirstOfTheLaunchersVariablesThatHoldsARank) {
   for (const char* variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) unsetenv(variable);
   EXPECT_FALSE(RankFromEnvironment().has_value());

@@ -89,7 +89,8 @@ struct ProfileOptions {
 // The lock files of one run's GPU turns (src/profiler/gpu_turns.h): a folder in $TMPDIR, removed with its files.
 class TurnsFolder {
  public:
-  TurnsFolder() {
+  explicit TurnsFolder(bool make) {
+    if (!make) return;
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/opengpa-turns-XXXXXX";
     if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
@@ -148,8 +149,11 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
   if (!PrepareInjection(options.api, counters, stream->Path(), &environment, error)) return false;
   for (const auto& [name, value] : profiling::SettingsEnvironment(settings)) environment[name] = value;
   environment[profiling::kStatusVariable] = status.Name();
-  TurnsFolder turns;
-  if (!turns.Path().empty()) environment[profiling::kTurnsFolderVariable] = turns.Path();
+  // OPENGPA_PROFILE_TURNS=off in opengpa's environment: no turns (to measure them, or to see a run without).
+  const char* turns_setting = std::getenv(profiling::kTurnsFolderVariable);
+  const bool turns_off = turns_setting != nullptr && std::string(turns_setting) == "off";
+  TurnsFolder turns(!turns_off);
+  environment[profiling::kTurnsFolderVariable] = turns_off ? "off" : turns.Path();
   std::string variables;  // the %q{NAME} keys of -o, which each process reports for its own report's name
   for (const std::string& name : options.name_keys.variables) variables += (variables.empty() ? "" : ",") + name;
   if (!variables.empty()) environment[profiling::kNameVariablesVariable] = variables;
