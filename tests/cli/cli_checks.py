@@ -969,8 +969,8 @@ def profile_rows_name_process_rank_host_and_gpu_and_messages_name_their_process(
     expect(len(rows) == 4 and len({r["pid"] for r in rows}) == 2, f"two processes, two launches each: {rows}")
     parent, child = rows[0], rows[2]
     expect(parent["rank"] == "" and child["rank"] == "1", f"ranks: {parent['rank']!r}, {child['rank']!r}")
-    expect(child["gpu"] == "1" and child["gpu_uuid"].startswith("GPU-00000001") and child["pci_bus_id"] == "0000:1a:00.0",
-           f"the child's GPU: {child}")
+    expect(child["gpu"] == "1" and child["gpu_uuid"].startswith("GPU-00000001") and
+           child["pci_bus_id"] == "0000:1a:00.0", f"the child's GPU: {child}")
     expect(parent["host"] == "fakehost", parent)
     samples = doc["samples"]
     expect(samples[2]["rank"] == 1 and samples[0]["rank"] is None and samples[2]["gpu"] == 1, samples)
