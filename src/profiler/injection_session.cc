@@ -118,8 +118,13 @@ thread_local bool launching_own_kernel = false;
 // Set while this library disables or enables a graph's nodes (graph_expansion.h): not the program's changes.
 thread_local bool changing_own_graph = false;
 
+// The last error the libraries logged (CUPTI's own, e.g. CUPTI_ERROR_HARDWARE_BUSY), for the reason a process
+// gives when it could not profile: "see the messages above" alone would not say it.
+thread_local std::string last_logged_error;
+
 void ForwardLog(GpaLoggingType, const char* message) {
   InjectionState& state = State();
+  last_logged_error = message;
   if (state.stream) state.stream->WriteMessage(std::string("CUPTI: ") + message);
 }
 
@@ -159,12 +164,14 @@ ContextProfiler* ProfilerFor(CUcontext context) {
     turn = true;
     StartTurnWatcher();
   }
+  last_logged_error.clear();
   auto profiler = ContextProfiler::Create(context, state.counters, state.settings, state.batch_size, &error);
   if (!profiler) {
     if (turn) state.turns->Release(key);
     state.failed_contexts[context] = error;
     state.stream->WriteMessage("not profiling this CUDA context: " + error);
-    ReportUnprofiled("its CUDA context" + (key.empty() ? std::string() : " on " + key) + " was not profiled: " + error);
+    ReportUnprofiled("its CUDA context" + (key.empty() ? std::string() : " on " + key) + " was not profiled: " + error +
+                     (last_logged_error.empty() ? std::string() : " (" + last_logged_error + ")"));
     return nullptr;
   }
   profiler->UseGpu(gpu, state.turns.get(), key, turn);
@@ -950,11 +957,11 @@ void HandOverWantedGpus() {
       handed.push_back(context);
     }
   }
-  // The profiler goes whole, as before a fork (the way the H100 let a child set up; OPENGPA_PROFILE_HANDOVER=release
-  // keeps it and gives back only its range profiler, as between two contexts of one process). Its next launch
-  // sets it up again in a new turn.
+  // The profiler gives back its range profiler, as between two contexts of one process: that let a child started
+  // with posix_spawn set up on the H100 (tests/device/processes). OPENGPA_PROFILE_HANDOVER=destroy destroys the
+  // whole profiler instead, as before a fork (its setup is then paid again too). Its next launch takes a turn.
   const char* handover = std::getenv("OPENGPA_PROFILE_HANDOVER");
-  const bool release_only = handover != nullptr && std::string(handover) == "release";
+  const bool release_only = handover == nullptr || std::string(handover) != "destroy";
   for (CUcontext context : handed) {
     if (release_only) {
       state.profilers[context]->Release(*state.stream);

@@ -5,6 +5,7 @@ Usage: check_processes.py STAGE_DIR OUT_DIR
 import csv
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -48,35 +49,42 @@ def profile(name, program, *options, env=None):
 
 
 def launches(rows):
-    """{pid: {kernel: count}} and the set of (gpu_uuid, pci_bus_id) the rows name."""
+    """{pid: {kernel: count}} (kernel names without their parameters) and the (gpu_uuid, pci_bus_id) the rows name."""
     counts = {}
     for row in rows:
-        counts.setdefault(row["pid"], {}).setdefault(row["kernel"], 0)
-        counts[row["pid"]][row["kernel"]] += 1
+        kernel = row["kernel"].split("(")[0]
+        counts.setdefault(row["pid"], {}).setdefault(kernel, 0)
+        counts[row["pid"]][kernel] += 1
     return counts, {(row["gpu_uuid"], row["pci_bus_id"]) for row in rows}
 
 
-def check_both_profiled(name, program, env=None):
+def check_both_profiled(name, program, child_launches=M, env=None):
+    """Every launch of the parent (as many as it printed) and of the child profiled, under two pids."""
     result, rows, prefix = profile(name, program, env=env)
     counts, gpus = launches(rows)
     parent = [pid for pid, kernels in counts.items() if "parent_kernel" in kernels]
     child = [pid for pid, kernels in counts.items() if "child_kernel" in kernels]
+    printed = re.search(r"parent (\d+): (\d+) launches", result.stdout)
+    parent_launches = int(printed.group(2)) if printed else 2 * N
     ok = (result.returncode == 0 and len(parent) == 1 and len(child) == 1 and parent != child and
-          counts[parent[0]] == {"parent_kernel": 2 * N} and counts[child[0]] == {"child_kernel": M} and
+          counts[parent[0]] == {"parent_kernel": parent_launches} and
+          counts[child[0]] == {"child_kernel": child_launches} and
           len(gpus) == 1 and all(uuid.startswith("GPU-") and bus for uuid, bus in gpus))
-    turns = [line for line in result.stderr.splitlines() if "GPU turns:" in line]
-    verdict(name, ok, f"exit {result.returncode}; launches by pid {counts} (expected parent {2 * N}, child {M}); "
-            f"GPUs named {sorted(gpus)}; {result.stdout.splitlines()[0] if result.stdout else ''}; {turns}")
+    turns = [line.split("opengpa profile: ")[-1] for line in result.stderr.splitlines() if "GPU turns:" in line]
+    wall = json.load(open(prefix + ".json"))["wall_time_s"] if os.path.exists(prefix + ".json") else None
+    verdict(name, ok, f"exit {result.returncode}; launches by pid {counts} (expected parent {parent_launches}, "
+            f"child {child_launches}); GPUs named {sorted(gpus)}; wall {wall} s; {turns}")
     return result
 
 
 def main():
-    for method in ("posix_spawn", "vfork", "fork", "concurrent"):
+    for method in ("posix_spawn", "vfork", "fork"):
         check_both_profiled(method, [SPAWN, "parent", str(N), str(M), method])
-    # The hand-over that keeps the profiler and gives back only its range profiler (as between two contexts).
-    for method in ("posix_spawn", "concurrent"):
-        check_both_profiled(method + "_release", [SPAWN, "parent", str(N), str(M), method],
-                            env={"OPENGPA_PROFILE_HANDOVER": "release"})
+    # Both processes launching at once (the child 2000 launches, the parent rounds of 10 until it ends): turns
+    # handed back and forth; with the hand-over that destroys the profiler too, to compare their cost.
+    for handover in ("release", "destroy"):
+        check_both_profiled("concurrent_" + handover, [SPAWN, "parent", str(N), "2000", "concurrent"],
+                            child_launches=2000, env={"OPENGPA_PROFILE_HANDOVER": handover})
     check_both_profiled("python_subprocess_run", [sys.executable, os.path.join(TESTS, "parent.py"),
                                                   os.path.join(TESTS, "libspawn_kernels.so"), SPAWN, str(N), str(M)])
 
