@@ -66,6 +66,7 @@ std::string GpuTurns::PathOf(const std::string& gpu, const char* suffix) const {
 }
 
 bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
+  std::chrono::steady_clock::time_point yield_until;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (folder_.empty()) return true;
@@ -74,17 +75,27 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
       ++found->second.count;
       return true;
     }
+    auto yielding = yield_until_.find(gpu);
+    if (yielding != yield_until_.end()) {
+      yield_until = yielding->second;
+      yield_until_.erase(yielding);
+    }
   }
   const std::string path = PathOf(gpu, ".lock");
   const int fd = OpenLockFile(path);
   if (fd < 0) return true;  // the folder is gone (the CLI ended): uncoordinated, as without turns; CUPTI decides
   const auto start = std::chrono::steady_clock::now();
-  if (Lock(fd, LOCK_EX | LOCK_NB) != 0) {
+  // Just after handing the GPU over, the waiter goes first: this process waits as one, trying only after the grace.
+  const bool yielding = start < yield_until;
+  if (yielding || Lock(fd, LOCK_EX | LOCK_NB) != 0) {
     // Another process holds the GPU: say so on the waiting file (its holder hands the turn over), then wait.
     const int waiting = OpenLockFile(PathOf(gpu, ".waiting"));
     if (waiting >= 0) Lock(waiting, LOCK_SH);
     bool got = false;
-    while (!(got = Lock(fd, LOCK_EX | LOCK_NB) == 0) && std::chrono::steady_clock::now() - start < wait_) {
+    for (;;) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= yield_until && (got = Lock(fd, LOCK_EX | LOCK_NB) == 0)) break;
+      if (now - start >= wait_) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     if (waiting >= 0) close(waiting);
@@ -114,6 +125,11 @@ void GpuTurns::Release(const std::string& gpu) {
   Lock(found->second.lock_fd, LOCK_UN);
   close(found->second.lock_fd);
   held_.erase(found);
+}
+
+void GpuTurns::Yield(const std::string& gpu) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!folder_.empty()) yield_until_[gpu] = std::chrono::steady_clock::now() + kYieldGrace;
 }
 
 std::vector<std::string> GpuTurns::Wanted() {

@@ -33,6 +33,9 @@ inline constexpr std::chrono::seconds kDefaultTurnWait{60};
 // How long a holder keeps a GPU before it hands it to a waiter: bounds the share of time spent setting up (each
 // hand-over costs a setup of 0.2-0.4 s on the H100) when two processes launch on one GPU at the same time.
 inline constexpr std::chrono::milliseconds kMinimumHold{250};
+// How long a process that handed a GPU over leaves it to the waiter before it takes it back itself (a waiter tries
+// every 2 ms; one that died or gave up is not waited for longer).
+inline constexpr std::chrono::milliseconds kYieldGrace{100};
 
 class GpuTurns {
  public:
@@ -52,6 +55,10 @@ class GpuTurns {
   // this one waited.
   bool Acquire(const std::string& gpu, std::string* error);
   void Release(const std::string& gpu);
+  // After handing `gpu` to a waiter: this process's next Acquire lets the waiter take it first (for up to
+  // kYieldGrace), instead of taking it back before the waiter's next try (seen on the H100: a parent starved for
+  // 6.8 s while its child took the GPU back at each of its launches).
+  void Yield(const std::string& gpu);
   // The GPUs this process holds, for at least kMinimumHold, that another process waits for.
   std::vector<std::string> Wanted();
   // Whether any turn is held (the injection starts its watcher at the first).
@@ -71,6 +78,7 @@ class GpuTurns {
   std::chrono::milliseconds wait_;
   std::mutex mutex_;
   std::map<std::string, Held> held_;
+  std::map<std::string, std::chrono::steady_clock::time_point> yield_until_;
   std::size_t waits_ = 0;
   double waited_ms_ = 0.0;
 };

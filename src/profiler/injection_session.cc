@@ -963,11 +963,13 @@ void HandOverWantedGpus() {
   const char* handover = std::getenv("OPENGPA_PROFILE_HANDOVER");
   const bool release_only = handover == nullptr || std::string(handover) != "destroy";
   for (CUcontext context : handed) {
+    const std::string gpu = state.profilers[context]->gpu_key();
     if (release_only) {
       state.profilers[context]->Release(*state.stream);
     } else {
       state.profilers.erase(context);
     }
+    state.turns->Yield(gpu);  // the waiter goes first
     ++state.handovers;
   }
 }

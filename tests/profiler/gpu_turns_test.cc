@@ -88,5 +88,30 @@ TEST_F(GpuTurnsTest, TheHolderSeesAWaiterOnlyAfterItsMinimumHoldAndTheWaiterGets
   EXPECT_TRUE(turns.Acquire("GPU-a", &error)) << error;
 }
 
+TEST_F(GpuTurnsTest, AfterHandingTheGpuOverTheHolderLetsTheWaiterGoFirst) {
+  GpuTurns turns(folder_, std::chrono::seconds(20));
+  std::string error;
+  ASSERT_TRUE(turns.Acquire("GPU-a", &error)) << error;
+  const pid_t child = Fork([this] {
+    GpuTurns mine(folder_, std::chrono::seconds(20));
+    std::string why;
+    if (!mine.Acquire("GPU-a", &why)) return 1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // its launches, then it exits (the turn goes)
+    return 0;
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (turns.Wanted().empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  turns.Release("GPU-a");
+  turns.Yield("GPU-a");
+  // Taken back at once, it would return now; it returns only once the waiter had its turn and let it go.
+  const auto asked = std::chrono::steady_clock::now();
+  ASSERT_TRUE(turns.Acquire("GPU-a", &error)) << error;
+  EXPECT_GE(std::chrono::steady_clock::now() - asked, std::chrono::milliseconds(250));
+  EXPECT_EQ(ExitCodeOf(child), 0);
+  EXPECT_EQ(turns.waits(), 1u);
+}
+
 }  // namespace
 }  // namespace opengpa::profiling
