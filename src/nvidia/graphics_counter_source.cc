@@ -62,6 +62,7 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForDevice(const pe
   }
   std::unique_ptr<GraphicsCounterSource> source(new GraphicsCounterSource(library));
   source->has_device_ = true;
+  source->samples_by_time_ = support.HasTrigger(perfworks::kTriggerGpuTimeInterval);
   source->device_index_ = index;
   source->chip_ = support.chip;
   source->device_name_ = support.device_name;
@@ -107,14 +108,13 @@ GpaStatus GraphicsCounterSource::PlanPasses(const std::vector<std::string>& name
 
 GpaStatus GraphicsCounterSource::BeginSampler(perfworks::TriggerSource trigger,
                                               const std::vector<perfworks::PassConfig>& passes,
-                                              std::unique_ptr<perfworks::PeriodicSampler>* out) const {
+                                              std::unique_ptr<perfworks::PeriodicSampler>* out,
+                                              std::uint64_t interval_ns, std::uint32_t max_samples) const {
   if (!has_device_) {
     return LogError(kGpaStatusErrorFailed, "{}: an offline context has no GPU to sample", chip_);
   }
-  // Enough samples for a long pass: each GPA sample boundary is one, so 64K boundaries per pass.
-  constexpr std::uint32_t kMaxSamples = 65536;
   GpaStatus status = perfworks::PeriodicSampler::Begin(library_, device_index_, {static_cast<std::uint32_t>(trigger)},
-                                                       0, passes, kMaxSamples, out);
+                                                       interval_ns, passes, max_samples, out);
   if (status != kGpaStatusOk) return status;
   WarnAboutOtherProcesses();
   // What the clocks do while sampling, read (never set): a locked clock makes the sampled work slower than usual.

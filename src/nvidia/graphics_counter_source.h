@@ -47,10 +47,19 @@ class GraphicsCounterSource {
 
   // Sampler passes for `names` (metrics of Metrics()), each PassConfig::metrics indexing `names`.
   GpaStatus PlanPasses(const std::vector<std::string>& names, std::vector<perfworks::PassConfig>* passes) const;
-  // A sampler session on this device triggered by `trigger` (kTriggerEngine or kTriggerCpu), sized for
-  // `passes`. Warns once when other processes use the GPU: the sampler counts their work too.
+  // Whether the sampler can close an interval every so many nanoseconds of GPU time by itself
+  // (kTriggerGpuTimeInterval): what streaming sessions sample with.
+  bool SamplesByTime() const { return samples_by_time_; }
+
+  // Samples a sampling range keeps when the caller does not say: each GPA sample boundary is one, so 64K
+  // boundaries per pass.
+  static constexpr std::uint32_t kDefaultMaxSamples = 65536;
+  // A sampler session on this device triggered by `trigger` (kTriggerEngine, kTriggerCpu, or
+  // kTriggerGpuTimeInterval every `interval_ns`), sized for `passes` and `max_samples` samples a range. Warns once
+  // when other processes use the GPU: the sampler counts their work too.
   GpaStatus BeginSampler(perfworks::TriggerSource trigger, const std::vector<perfworks::PassConfig>& passes,
-                         std::unique_ptr<perfworks::PeriodicSampler>* out) const;
+                         std::unique_ptr<perfworks::PeriodicSampler>* out, std::uint64_t interval_ns = 0,
+                         std::uint32_t max_samples = kDefaultMaxSamples) const;
 
  private:
   explicit GraphicsCounterSource(const perfworks::PerfWorksLibrary& library) : library_(library) {}
@@ -61,6 +70,7 @@ class GraphicsCounterSource {
 
   const perfworks::PerfWorksLibrary& library_;
   bool has_device_ = false;
+  bool samples_by_time_ = false;
   std::size_t device_index_ = 0;
   std::string chip_;
   std::string device_name_;

@@ -40,6 +40,7 @@
 #include "profiler/nvtx_filter.h"
 #include "profiler/nvtx_ranges.h"
 #include "profiler/nvtx_sample_ranges.h"
+#include "profiler/process_exit.h"
 #include "profiler/profile_environment.h"
 #include "profiler/sample_stream.h"
 
@@ -994,8 +995,11 @@ void StopTurnWatcher() {
   stop_turn_watcher = false;
 }
 
+// At exit (process_exit.h): a fatal signal landing while the last batch is decoded waits until it is written. The turn
+// watcher stops first: it must not hand over what FinishInjection collects.
 void FinishAtExit() {
-  StopTurnWatcher();  // before the session ends: it must not release what FinishInjection collects
+  FatalSignalHold hold;
+  StopTurnWatcher();
   FinishInjection(true);
 }
 
@@ -1126,7 +1130,8 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
   options.whole_process = true;
   if (!StartInjection(std::move(stream), std::move(options), {}, error)) return WholeProcessStart::kFailed;
   state.turns = profiling::GpuTurns::FromEnvironment();
-  std::atexit(&FinishAtExit);
+  const std::string exit_hook_problem = CallAtProcessExit(&FinishAtExit);
+  if (!exit_hook_problem.empty()) state.stream->WriteMessage(exit_hook_problem);
   pthread_atfork(&OnForkPrepare, nullptr, &OnForkChild);
   return WholeProcessStart::kStarted;
 }

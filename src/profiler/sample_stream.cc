@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -372,10 +373,33 @@ std::uint64_t SampleStreamProgress::Poll() {
   partial_line_ += chunk;
   std::size_t start = 0;
   for (std::size_t newline; (newline = partial_line_.find('\n', start)) != std::string::npos; start = newline + 1) {
-    if (partial_line_.compare(start, 16, "{\"type\":\"sample\"") == 0) ++samples_;
+    if (partial_line_.compare(start, 16, R"({"type":"sample")") == 0) ++samples_;
+    NoteWriter(std::string_view(partial_line_).substr(start, newline - start));
   }
   partial_line_.erase(0, start);
   return samples_;
+}
+
+void SampleStreamProgress::NoteWriter(std::string_view line) {
+  // Every record starts {"type":"<type>","pid":<pid> (SampleStreamWriter::WriteRecord): look no further, so a
+  // kernel name cannot be taken for the field.
+  constexpr std::string_view kPid = "\"pid\":";
+  const std::size_t at = line.substr(0, 40).find(kPid);
+  if (at == std::string_view::npos) return;
+  std::uint32_t pid = 0;
+  const char* first = line.data() + at + kPid.size();
+  if (std::from_chars(first, line.data() + line.size(), pid).ec != std::errc()) return;
+  writers_.insert(pid);
+  constexpr std::string_view kEnd = R"({"type":"end")";
+  if (line.substr(0, kEnd.size()) == kEnd) ended_.insert(pid);
+}
+
+std::vector<std::uint32_t> SampleStreamProgress::Unfinished() const {
+  std::vector<std::uint32_t> unfinished;
+  for (std::uint32_t pid : writers_) {
+    if (ended_.count(pid) == 0) unfinished.push_back(pid);
+  }
+  return unfinished;
 }
 
 }  // namespace opengpa::profiling

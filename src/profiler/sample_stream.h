@@ -32,7 +32,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -100,17 +102,22 @@ std::vector<std::string> CountersFromEnvironment();
 bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std::string* error);
 
 // Counts "sample" lines as the stream grows, reading only what was appended since the last Poll
-// (for progress while the program runs).
+// (for progress while the program runs), and notes which processes wrote and which wrote their end record.
 class SampleStreamProgress {
  public:
   explicit SampleStreamProgress(std::string path) : path_(std::move(path)) {}
   std::uint64_t Poll();
+  // The pids that wrote a record but not yet their "end", as of the last Poll, in increasing order.
+  std::vector<std::uint32_t> Unfinished() const;
 
  private:
+  void NoteWriter(std::string_view line);
   std::string path_;
   std::uint64_t offset_ = 0;
   std::uint64_t samples_ = 0;
   std::string partial_line_;
+  std::set<std::uint32_t> writers_;
+  std::set<std::uint32_t> ended_;
 };
 
 }  // namespace opengpa::profiling

@@ -233,6 +233,26 @@ TEST_F(StreamFileTest, ProgressCountsSamplesAsTheyAreAppended) {
   EXPECT_EQ(progress.Poll(), 3u);
 }
 
+TEST_F(StreamFileTest, ProgressNamesTheProcessesThatWroteButHaveNotEnded) {
+  SampleStreamProgress progress(path_);
+  progress.Poll();
+  EXPECT_TRUE(progress.Unfinished().empty());
+  auto parent = WriterOf(100);
+  auto child = WriterOf(4000000000u);  // pids are read whole, however long
+  parent->WriteHeader("cl", {{"GPUTime", "nanoseconds", "uint64"}});
+  child->WriteHeader("cl", {{"GPUTime", "nanoseconds", "uint64"}});
+  Sample sample = MakeSample(0, "a \"pid\":7 in a name", 1);  // a kernel name is never taken for the field
+  child->WriteSample(sample);
+  progress.Poll();
+  EXPECT_EQ(progress.Unfinished(), (std::vector<std::uint32_t>{100, 4000000000u}));
+  parent->WriteEnd(0);
+  progress.Poll();
+  EXPECT_EQ(progress.Unfinished(), (std::vector<std::uint32_t>{4000000000u}));
+  child->WriteEnd(1);
+  progress.Poll();
+  EXPECT_TRUE(progress.Unfinished().empty());
+}
+
 TEST_F(StreamFileTest, ProcessesWritingTheSameStreamAreToldApartByPid) {
   {
     // The parent and an exec'd child each write a header, a queue of the same CUPTI id, launches numbered

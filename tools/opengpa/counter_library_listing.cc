@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "counter_library_call.h"
 #include "gpu_performance_api/gpu_perf_api_counters.h"
 #include "gpu_performance_api/opengpa_counters_ext.h"
 #include "library_path.h"
@@ -128,9 +129,9 @@ bool DescribeThroughCounterLibrary(const CounterLibraryDevice& device, DeviceDes
   const GpaOpenContextFlags flags =
       device.hardware ? kGpaOpenContextEnableHardwareCountersBit : kGpaOpenContextDefaultBit;
   const std::string ids = "vendor " + Hex(device.vendor_id) + ", device " + Hex(device.device_id);
-  if (Failed(
-          lib.GpaCounterLibOpenCounterContext(static_cast<GpaApiType>(device.api), info, flags, 1, &library->Context()),
-          "GpaCounterLibOpenCounterContext (" + ids + ")", error)) {
+  if (Failed(OpenGpaCliOpenCounterContext(lib.GpaCounterLibOpenCounterContext, device.api, info, flags, 1,
+                                          &library->Context()),
+             "GpaCounterLibOpenCounterContext (" + ids + ")", error)) {
     return false;
   }
   const GpaCounterContext context = library->Context();

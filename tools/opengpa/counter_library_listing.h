@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "client/gpa_library_search.h"
+#include "client/gpa_library_search.h"  // ApiNumber
 #include "counter_description.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
 
 namespace opengpa::cli {
 
 struct CounterLibraryDevice {
-  client::ApiNumber api = kGpaApiVulkan;  // a number, as the CLI keeps every API (kApiCuda lies outside GpaApiType)
+  client::ApiNumber api = kGpaApiVulkan;  // a number: client::kApiCuda lies outside GpaApiType
   GpaUInt32 vendor_id = 0;
   GpaUInt32 device_id = 0;
   GpaUInt32 revision_id = 0;

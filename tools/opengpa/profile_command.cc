@@ -18,7 +18,9 @@
 // (output_file.h); the sample stream is kept, and its path printed, when any output fails or a signal arrives
 // after the program ended; a stream the program could not write whole (a full $TMPDIR) is reported as
 // "sample stream truncated: <reason>" with a non-zero exit; streams left by an opengpa that was killed are
-// named at the start of the next run (sample_stream_file.h).
+// named at the start of the next run (sample_stream_file.h). A process of the program that outlives the one
+// opengpa started (the shell of `sh -c 'app && ...'` ended by Ctrl-C while app still writes its last batch) is
+// waited for, up to kWriterWait, until it writes its end record or ends.
 //
 // Every process of the program is profiled, whatever starts it (issue 29): the processes take turns on each GPU
 // (src/profiler/gpu_turns.h, a folder of lock files made for each run), and one that still launched work it
@@ -29,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +41,8 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "api_name.h"
@@ -132,8 +137,47 @@ struct ProgramRun {
   // Its stream file (and those of later application-replay passes), kept alive until the results are written.
   std::vector<std::shared_ptr<SampleStreamFile>> streams;
   std::map<std::uint32_t, profiling::StreamWriteFailure> write_failures;  // by pid: streams not written whole
-  int signals_at_end = 0;  // SignalGuard::Received() when the program ended
+  std::vector<std::uint32_t> still_writing;  // pids still writing the stream kWriterWait after the program ended
+  std::vector<std::uint32_t> unended;        // pids that wrote to the stream and ended without their end record
+  int signals_at_end = 0;                    // SignalGuard::Received() when the program ended
 };
+
+// How long, after the program ended, opengpa waits for its other processes that are still writing the stream.
+constexpr std::chrono::seconds kWriterWait{10};
+
+// Whether process `pid` runs (a zombie does not: it has written all it ever will).
+bool ProcessRuns(std::uint32_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t name_end = text.rfind(')');  // the state follows the command name, which may hold ')'
+  if (name_end == std::string::npos || name_end + 2 >= text.size()) return false;
+  const char state = text[name_end + 2];
+  return state != 'Z' && state != 'X';
+}
+
+// Once the program has ended: waits, up to kWriterWait, while a process that wrote to the stream has not
+// written its end record and still runs (a grandchild finishing its last batch after the shell between it and
+// opengpa ended). Returns those still writing at the deadline (normally none).
+std::vector<std::uint32_t> WaitForStreamWriters(profiling::SampleStreamProgress* progress, bool quiet) {
+  const auto deadline = std::chrono::steady_clock::now() + kWriterWait;
+  bool said = false;
+  for (;;) {
+    progress->Poll();
+    std::vector<std::uint32_t> writing;
+    for (std::uint32_t pid : progress->Unfinished()) {
+      if (ProcessRuns(pid)) writing.push_back(pid);
+    }
+    if (writing.empty() || std::chrono::steady_clock::now() >= deadline) return writing;
+    if (!said && !quiet) {
+      std::fprintf(stderr,
+                   "opengpa profile: the program ended; waiting for process %u, still writing samples "
+                   "(at most %lld s)\n",
+                   writing.front(), static_cast<long long>(kWriterWait.count()));
+      said = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
 
 // Runs the program once with `settings`; `label` prefixes the progress line ("pass 2 of 3: ").
 // False and *error when the program cannot start or its stream cannot be read.
@@ -176,9 +220,16 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
     std::fflush(stderr);
   };
   if (!RunProgram(
-          options.program, environment, [&] { report(false); }, &run->result, error))
+          options.program, environment, [&] { report(false); }, &run->result, error)) {
     return false;
+  }
   run->signals_at_end = SignalGuard::Received();
+  run->still_writing = WaitForStreamWriters(&progress, options.quiet);
+  for (std::uint32_t pid : progress.Unfinished()) {
+    if (std::find(run->still_writing.begin(), run->still_writing.end(), pid) == run->still_writing.end()) {
+      run->unended.push_back(pid);
+    }
+  }
   status.Drain();
   run->write_failures = status.Failures();
   report(true);
@@ -212,6 +263,8 @@ bool RunRemainingPasses(const ProfileOptions& options, const std::vector<std::st
     if (!RunOnce(options, counters, settings, PassLabel(pass, passes), &run, error)) return false;
     first->streams.insert(first->streams.end(), run.streams.begin(), run.streams.end());
     first->write_failures.insert(run.write_failures.begin(), run.write_failures.end());
+    first->still_writing.insert(first->still_writing.end(), run.still_writing.begin(), run.still_writing.end());
+    first->unended.insert(first->unended.end(), run.unended.begin(), run.unended.end());
     first->signals_at_end = run.signals_at_end;
     first->result.wall_time_s += run.result.wall_time_s;
     if (run.result.interrupted_by != 0) {
@@ -335,8 +388,8 @@ int RunProfile(ProfileOptions options) {
                  "kept at "
               << leftover << '\n';
   }
-  // From here until the last output is written, SIGINT, SIGTERM, SIGHUP and SIGQUIT never end opengpa.
-  SignalGuard held;
+  // From here on, SIGINT, SIGTERM, SIGHUP and SIGQUIT never end opengpa: they are counted until it exits.
+  SignalGuard::HoldUntilExit();
   if (!options.quiet) {
     std::fprintf(stderr, "opengpa profile: running %s with %zu counter(s) (%s)\n", options.program[0].c_str(),
                  counters.size(), std::string(ApiShortName(options.api)).c_str());
@@ -406,13 +459,35 @@ int RunProfile(ProfileOptions options) {
     run.messages.push_back("sample stream truncated: " + truncated);
     std::cerr << "opengpa profile: " << run.messages.back() << '\n';
   }
+  // A process of the program still writing kWriterWait after the program ended (one that outlives it on
+  // purpose): the results hold what it wrote until then; the stream, which it goes on writing, is kept.
+  std::string lingering;
+  for (std::uint32_t pid : first.still_writing) lingering += (lingering.empty() ? "" : ", ") + std::to_string(pid);
+  if (!lingering.empty()) {
+    run.messages.push_back("process " + lingering + " of the program was still writing samples " +
+                           std::to_string(kWriterWait.count()) +
+                           " s after the program ended; the results hold what it wrote until then, and the "
+                           "sample stream, which it goes on writing, is kept at " +
+                           keep_streams());
+    std::cerr << "opengpa profile: " << run.messages.back() << '\n';
+  }
   if (result.interrupted_by != 0) {
     run.messages.push_back("interrupted by signal " + std::to_string(result.interrupted_by) + " (" +
                            strsignal(result.interrupted_by) + "); the results hold what was collected until then");
     std::cerr << "opengpa profile: " << run.messages.back() << '\n';
-  } else if (!first.ended && !run.samples.empty() && truncated.empty()) {
-    // A program that never used the API never started the profiler, and has no end record to miss.
-    run.messages.push_back("the program ended before the profiler wrote its end record (crash or _exit?)");
+  }
+  // A process that wrote samples and ended without its end record (a signal at its default action, a crash,
+  // _exit) could not write the launches of its last batch; named whether or not opengpa was interrupted. Those
+  // that could not write at all (truncated above) are not blamed twice. A program that never used the API
+  // never started the profiler, and has no end record to miss.
+  std::string unended;
+  for (std::uint32_t pid : first.unended) {
+    if (first.write_failures.count(pid) == 0) unended += (unended.empty() ? "" : ", ") + std::to_string(pid);
+  }
+  if (!unended.empty() && !run.samples.empty()) {
+    run.messages.push_back("process " + unended +
+                           " of the program ended without writing its end record (a signal, a crash or _exit?): "
+                           "the launches of its last batch, run after the samples it wrote, are missing");
     std::cerr << "opengpa profile: warning: " << run.messages.back() << '\n';
   }
   // A process that launched work it could not profile is never silent: named with its reason, and (unless
@@ -469,7 +544,7 @@ int RunProfile(ProfileOptions options) {
   }
   // A signal after the program ended (a second Ctrl-C, a SIGTERM) was held while the results were written.
   const bool late_signal = SignalGuard::Received() != first.signals_at_end;
-  const std::string kept = late_signal || options.keep_stream ? keep_streams() : std::string();
+  const std::string kept = late_signal || options.keep_stream || !lingering.empty() ? keep_streams() : std::string();
 
   std::cout << run.samples.size() << " kernel launch(es) of " << options.program[0] << " on "
             << (run.device.empty() ? std::string("?") : run.device) << ", " << result.wall_time_s

@@ -21,14 +21,24 @@ void Hold(int signal_number, siginfo_t* info, void*) {
   }
 }
 
-}  // namespace
-
-SignalGuard::SignalGuard() {
+struct sigaction HoldAction() {
   struct sigaction action {};
   action.sa_sigaction = &Hold;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
+  return action;
+}
+
+}  // namespace
+
+SignalGuard::SignalGuard() {
+  const struct sigaction action = HoldAction();
   for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &action, &previous_[i]);
+}
+
+void SignalGuard::HoldUntilExit() {
+  const struct sigaction action = HoldAction();
+  for (const int signal_number : kSignals) sigaction(signal_number, &action, nullptr);
 }
 
 SignalGuard::~SignalGuard() {

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "backends/common/sampled_stream_session.h"
 #include "backends/vulkan/vulkan_session.h"
 #include "platform/logging.h"
 
@@ -398,12 +399,60 @@ GpaStatus VulkanContext::CountPasses(const std::vector<HardwareCounterIndex>& co
   return kGpaStatusOk;
 }
 
+GpaContextSampleTypeFlags VulkanContext::SupportedSampleTypes() const {
+  const bool streams = sampler_source_ != nullptr && sampler_source_->SamplesByTime();
+  return kGpaContextSampleTypeDiscreteCounter | (streams ? kGpaContextSampleTypeStreamingCounter : 0);
+}
+
+GpaStatus VulkanContext::CheckStreamable(const std::vector<HardwareCounterIndex>& counters) {
+  if (sampler_source_ == nullptr || !sampler_source_->SamplesByTime()) {
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
+                    "Vulkan streaming needs NVIDIA's GPU periodic sampler sampling by GPU time, which this device "
+                    "lacks (its log says why it has no hardware counters)");
+  }
+  if (GpaStatus status = CheckCounters(counters); status != kGpaStatusOk) return status;
+  for (HardwareCounterIndex index : counters) {
+    if (counters_[index].source != CounterSource::kSampledMetric) {
+      return LogError(kGpaStatusErrorIncompatibleSampleTypes,
+                      "{} is not a counter of the GPU periodic sampler (timestamps and pipeline statistics belong to "
+                      "samples in command buffers), so it cannot be streamed",
+                      counters_[index].info.name);
+    }
+  }
+  std::vector<std::string> names;
+  std::vector<bool> additive;
+  std::vector<nvidia::perfworks::PassConfig> plan;
+  if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) return status;
+  if (plan.size() > 1) {
+    return LogError(kGpaStatusErrorNotEnabled, "Vulkan streaming: {} counters need {} sampler passes; a stream has one",
+                    names.size(), plan.size());
+  }
+  return kGpaStatusOk;
+}
+
 GpaStatus VulkanContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                        std::unique_ptr<BackendSession>* out) {
+  if (type == kGpaSessionSampleTypeStreamingCounter &&
+      (SupportedSampleTypes() & kGpaContextSampleTypeStreamingCounter)) {
+    if (GpaStatus status = CheckStreamable(counters); status != kGpaStatusOk) return status;
+    std::vector<std::string> names;
+    std::vector<bool> additive;
+    std::vector<nvidia::perfworks::PassConfig> plan;
+    if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) {
+      return status;
+    }
+    if (plan.empty()) return LogError(kGpaStatusErrorNoCountersEnabled, "Vulkan streaming: no counter to stream");
+    *out = std::make_unique<SampledStreamSession>(*sampler_source_, "Vulkan streaming", std::move(names),
+                                                  std::move(additive), std::move(plan.front()));
+    return kGpaStatusOk;
+  }
   if (type != kGpaSessionSampleTypeDiscreteCounter) {
-    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                    "sample_type {} is not supported by the Vulkan backend: only kGpaSessionSampleTypeDiscreteCounter",
-                    static_cast<int>(type));
+    return LogError(
+        kGpaStatusErrorIncompatibleSampleTypes, "sample_type {} is not supported by the Vulkan backend{}",
+        static_cast<int>(type),
+        SupportedSampleTypes() & kGpaContextSampleTypeStreamingCounter
+            ? ": only kGpaSessionSampleTypeDiscreteCounter and kGpaSessionSampleTypeStreamingCounter"
+            : ": only kGpaSessionSampleTypeDiscreteCounter (streaming needs NVIDIA's GPU periodic sampler)");
   }
   GpaStatus status = CheckCounters(counters);
   if (status != kGpaStatusOk) return status;

@@ -29,7 +29,10 @@ class VulkanContext final : public BackendContext {
   ~VulkanContext() override;  // releases the profiling lock, if it was taken
 
   const DeviceInfo& Device() const override { return device_info_; }
-  GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
+  // Streaming (GPA 4's GpaSpm*) where the GPU periodic sampler samples this device by time
+  // (backends/common/sampled_stream_session.h).
+  GpaContextSampleTypeFlags SupportedSampleTypes() const override;
+  GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& counters) override;
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return counter_infos_; }
   std::vector<std::string_view> DerivedCatalogs() const override;
   std::vector<std::pair<std::string, double>> Constants() const override;

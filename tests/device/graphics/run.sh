@@ -5,7 +5,8 @@
 # Build here first (the device machine has no gtest/fmt development files), in Release:
 #   cmake -G Ninja -B build-device-gfx -S . -DCMAKE_BUILD_TYPE=Release -DOPENGPA_WITH_CUDA=OFF
 #   ninja -C build-device-gfx GPUPerfAPIVK GPUPerfAPIGL NvPmApiCore opengpa_graphics_vk_device_tests \
-#         opengpa_graphics_gl_device_tests opengpa_graphics_nvpm_device_tests opengpa_sampler_probe
+#         opengpa_graphics_gl_device_tests opengpa_graphics_nvpm_device_tests opengpa_sampler_probe \
+#         opengpa_vk_streaming_check
 # then through the device tool, carrying .gl, build-device-gfx/lib and build-device-gfx/tests/device/graphics:
 #   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; tests/device/graphics/run.sh build-device-gfx
 # Results go to $OUT (the device tool's folder) or out/device-graphics.
@@ -28,6 +29,9 @@ if [[ ${OPENGPA_GRAPHICS_PROBE:-all} != none ]]; then
   "$bin/opengpa_sampler_probe" "${OPENGPA_GRAPHICS_PROBE:-all}" >"$out/sampler_probe.txt" 2>&1 || status=1
   cat "$out/sampler_probe.txt"
 fi
+# GPA 4's streaming counters on Vulkan (GpaSpm*, the sampler sampling by time).
+"$bin/opengpa_vk_streaming_check" >"$out/vk_streaming_check.txt" 2>&1 || status=1
+cat "$out/vk_streaming_check.txt"
 for api in vk gl nvpm; do
   "$bin/opengpa_graphics_${api}_device_tests" --gtest_output="xml:$out/graphics_${api}_device_tests.xml" "${@:2}" \
     >"$out/graphics_${api}_device_tests.txt" 2>&1 || status=1
