@@ -3,8 +3,9 @@
 //   spawn_check child M                                      M launches
 // METHOD: posix_spawn (glibc's is clone(CLONE_VM|CLONE_VFORK): no fork handlers run), vfork (then exec), fork
 // (then exec), concurrent (posix_spawn, then rounds of 10 launches for as long as the child runs, so that both
-// processes launch on the GPU at the same time; the parent prints how many it made). The child gets this process's environment with NAME=VALUE set and -NAME removed (to make a child
-// the profiler cannot measure). Exits 0 when every launch of both ran and the child exited 0.
+// processes launch on the GPU at the same time; the parent prints how many it made). The child gets this process's
+// environment with NAME=VALUE set and -NAME removed (to make a child the profiler cannot measure). Exits 0 when
+// every launch of both ran and the child exited 0.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
