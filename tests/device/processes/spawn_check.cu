@@ -22,7 +22,8 @@ extern char** environ;
 int main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "child") == 0) return launch_kernels("child", std::atoi(argv[2]));
   if (argc < 5 || std::strcmp(argv[1], "parent") != 0) {
-    std::fprintf(stderr, "usage: %s parent N M posix_spawn|vfork|fork|concurrent [NAME=VALUE|-NAME]... | child M\n", argv[0]);
+    std::fprintf(stderr, "usage: %s parent N M posix_spawn|vfork|fork|concurrent [NAME=VALUE|-NAME]... | child M\n",
+                 argv[0]);
     return 2;
   }
   const int n = std::atoi(argv[2]);
