@@ -176,10 +176,24 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
   return profiler;
 }
 
-ContextProfiler::~ContextProfiler() = default;
+ContextProfiler::~ContextProfiler() { DropSession(); }
+
+void ContextProfiler::UseGpu(const profiling::GpuIdentity& gpu, profiling::GpuTurns* turns, std::string gpu_key,
+                             bool turn_held) {
+  gpu_ = gpu;
+  turns_ = turns;
+  gpu_key_ = std::move(gpu_key);
+  holds_turn_ = turn_held;
+}
+
+void ContextProfiler::DropSession() {
+  session_.reset();  // CUPTI lets the GPU go with the range profiler: only then may another process take it
+  if (holds_turn_ && turns_ != nullptr) turns_->Release(gpu_key_);
+  holds_turn_ = false;
+}
 
 void ContextProfiler::Abandon() {
-  session_.reset();
+  DropSession();
   if (l2_flush_) l2_flush_->Abandon();
 }
 
@@ -199,6 +213,11 @@ bool ContextProfiler::StartBatch(bool user, std::string* error) {
   // CUPTI_ERROR_INVALID_PARAMETER), or if CUPTI refuses the reset.
   if (session_ && batch_user_ != user) session_.reset();
   if (session_ && session_->ResetCounterData(false) != kGpaStatusOk) session_.reset();
+  if (!session_ && !holds_turn_ && turns_ != nullptr && !gpu_key_.empty()) {
+    // Another process of the program may hold the GPU: wait for its turn (gpu_turns.h).
+    if (!turns_->Acquire(gpu_key_, error)) return false;
+    holds_turn_ = true;
+  }
   if (!session_) {
     nvidia::RangeProfilerOptions options;
     options.range = user ? CUPTI_UserRange : CUPTI_AutoRange;
@@ -304,7 +323,7 @@ void ContextProfiler::HoldsGraphLaunch(std::size_t position) {
 
 void ContextProfiler::Release(profiling::SampleStreamWriter& stream) {
   Flush(stream);
-  session_.reset();
+  DropSession();
 }
 
 void ContextProfiler::LeaveOutUncountedInGraphs(std::vector<double>* values, profiling::SampleStreamWriter& stream) {
@@ -526,7 +545,7 @@ void ContextProfiler::WriteSample(const PendingLaunch& launch, std::size_t range
   }
   if (launch.shared) sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
   if (announced_streams_.insert(sample.queue).second) {
-    stream.WriteQueue({sample.queue, "stream " + std::to_string(sample.queue), device_name_});
+    stream.WriteQueue({sample.queue, "stream " + std::to_string(sample.queue), device_name_, gpu_});
   }
   stream.WriteSample(sample);
 }

@@ -39,6 +39,7 @@
 #include "nvidia/cupti_range_session.h"
 #include "profiler/counter_plan.h"
 #include "profiler/flush_order.h"
+#include "profiler/gpu_turns.h"
 #include "profiler/kernel_launch.h"
 #include "profiler/l2_flush.h"
 #include "profiler/profile_environment.h"
@@ -65,6 +66,14 @@ class ContextProfiler {
   };
   explicit ContextProfiler(PrivateKey) {}
   ~ContextProfiler();
+
+  // The GPU the context runs on (named in its queue records), and the turns of the program's processes on it
+  // (gpu_turns.h) under `gpu_key`: `turn_held` when the caller acquired the turn for this profiler's setup. The
+  // profiler holds the turn while it has a range profiler, takes it again before setting one up, and hands it
+  // back in Release. Without `turns` nothing is coordinated.
+  void UseGpu(const profiling::GpuIdentity& gpu, profiling::GpuTurns* turns, std::string gpu_key, bool turn_held);
+  const std::string& gpu_key() const { return gpu_key_; }
+  bool holds_turn() const { return holds_turn_; }
 
   // The stream header: the metrics this run measures, the outputs asked for, the replay and its pass.
   const profiling::ProfileRun& Description() const { return description_; }
@@ -108,8 +117,8 @@ class ContextProfiler {
   void HoldsGraphLaunch(std::size_t position);
 
   // Collects the open batch and gives CUPTI's range profiler of this context back, so that another context
-  // can be profiled (CUPTI profiles one context at a time: the other's setup fails with
-  // CUPTI_ERROR_HARDWARE_BUSY); the next launch here sets it up again.
+  // (of this process or another) can be profiled (CUPTI profiles one context at a time: the other's setup fails
+  // with CUPTI_ERROR_HARDWARE_BUSY), and with it the GPU's turn; the next launch here sets it up again.
   void Release(profiling::SampleStreamWriter& stream);
   // Counts the batches started: a position is valid only in the batch it was given in.
   std::size_t batch_number() const { return batches_; }
@@ -139,6 +148,8 @@ class ContextProfiler {
  private:
   // `user`: a batch of user ranges (graph launches, NVTX ranges, kernel launches as user ranges).
   bool StartBatch(bool user, std::string* error);
+  // The range profiler goes, then the GPU's turn.
+  void DropSession();
   // Ends the open batch when it collects the other kind of range than `user`.
   void EndBatchOfOtherKind(bool user, profiling::SampleStreamWriter& stream);
   // Values of metrics CUPTI does not count inside graph launches become unavailable (graph_sampling.h).
@@ -158,6 +169,10 @@ class ContextProfiler {
 
   CUcontext context_ = nullptr;
   std::string device_name_;
+  profiling::GpuIdentity gpu_;
+  profiling::GpuTurns* turns_ = nullptr;
+  std::string gpu_key_;
+  bool holds_turn_ = false;
   std::size_t batch_size_ = 0;
   CUpti_ProfilerReplayMode replay_ = CUPTI_UserReplay;
   bool user_ranges_ = false;  // kernel launches (or NVTX ranges) are user ranges

@@ -12,17 +12,24 @@
 #include <cupti.h>
 #include <pthread.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "nvidia/cuda_driver.h"
 #include "platform/logging.h"
 #include "profiler/context_profiler.h"
+#include "profiler/gpu_identity.h"
+#include "profiler/gpu_turns.h"
 #include "profiler/graph_expansion.h"
 #include "profiler/graph_kernels.h"
 #include "profiler/graph_sampling.h"
@@ -76,7 +83,20 @@ struct InjectionState {
   bool serialize_launches = false;  // user ranges: OnSerializedLaunch
   bool expand_graphs = false;       // --graph-profiling node in a whole-process session (graph_expansion.h)
   CUpti_SubscriberHandle subscriber = nullptr;
+  // The GPU turns of the program's processes (gpu_turns.h): whole-process sessions only.
+  std::unique_ptr<profiling::GpuTurns> turns;
+  // Program launches between their entry and exit callbacks: a batch must not end under one (its kernel would
+  // reach the GPU after the pass stopped), so the turn watcher hands a GPU over only when none is in flight.
+  std::size_t launches_in_flight = 0;
+  std::set<std::string> unprofiled_reasons;  // said once each (WriteUnprofiled)
+  std::size_t handovers = 0;                 // GPUs handed to a waiting process (HandOverWantedGpus)
 };
+
+// The thread that hands this process's GPUs to other processes of the program that wait for them (gpu_turns.h).
+// A pointer never destroyed: a forked child has no such thread and must not join or destroy it.
+std::thread* turn_watcher = nullptr;
+std::atomic<bool> stop_turn_watcher{false};
+constexpr std::chrono::milliseconds kTurnPollPeriod{10};
 
 InjectionState& State() {
   static InjectionState state;
@@ -99,9 +119,30 @@ thread_local bool launching_own_kernel = false;
 // Set while this library disables or enables a graph's nodes (graph_expansion.h): not the program's changes.
 thread_local bool changing_own_graph = false;
 
+// The last error the libraries logged (CUPTI's own, e.g. CUPTI_ERROR_HARDWARE_BUSY), for the reason a process
+// gives when it could not profile: "see the messages above" alone would not say it.
+thread_local std::string last_logged_error;
+
 void ForwardLog(GpaLoggingType, const char* message) {
   InjectionState& state = State();
+  last_logged_error = message;
   if (state.stream) state.stream->WriteMessage(std::string("CUPTI: ") + message);
+}
+
+// The program launched work this process cannot profile: the CLI names the process and fails (once per reason).
+void ReportUnprofiled(const std::string& reason) {
+  InjectionState& state = State();
+  if (state.stream && state.unprofiled_reasons.insert(reason).second) state.stream->WriteUnprofiled(reason);
+}
+
+void StartTurnWatcher();
+
+// The GPU of `context` and its key among the program's turns: the UUID (the same card in every process,
+// whatever its CUDA_VISIBLE_DEVICES), else the PCI bus id; "" when neither is known (nothing coordinated).
+std::string GpuKeyOf(CUcontext context, profiling::GpuIdentity* gpu) {
+  const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
+  if (driver == nullptr || !IdentifyContextDevice(*driver, context, gpu)) return "";
+  return !gpu->uuid.empty() ? gpu->uuid : gpu->pci_bus_id;
 }
 
 ContextProfiler* ProfilerFor(CUcontext context) {
@@ -110,12 +151,31 @@ ContextProfiler* ProfilerFor(CUcontext context) {
   if (found != state.profilers.end()) return found->second.get();
   if (state.failed_contexts.count(context) != 0) return nullptr;
   std::string error;
+  profiling::GpuIdentity gpu;
+  const std::string key = GpuKeyOf(context, &gpu);
+  // Set up only in this process's turn on the GPU: CUPTI refuses a second profiling process (gpu_turns.h).
+  bool turn = false;
+  if (state.turns && state.turns->Coordinated() && !key.empty()) {
+    if (!state.turns->Acquire(key, &error)) {
+      state.failed_contexts[context] = error;
+      state.stream->WriteMessage("not profiling this CUDA context: " + error);
+      ReportUnprofiled("its CUDA context on " + key + " was not profiled: " + error);
+      return nullptr;
+    }
+    turn = true;
+    StartTurnWatcher();
+  }
+  last_logged_error.clear();
   auto profiler = ContextProfiler::Create(context, state.counters, state.settings, state.batch_size, &error);
   if (!profiler) {
+    if (turn) state.turns->Release(key);
     state.failed_contexts[context] = error;
     state.stream->WriteMessage("not profiling this CUDA context: " + error);
+    ReportUnprofiled("its CUDA context" + (key.empty() ? std::string() : " on " + key) + " was not profiled: " + error +
+                     (last_logged_error.empty() ? std::string() : " (" + last_logged_error + ")"));
     return nullptr;
   }
+  profiler->UseGpu(gpu, state.turns.get(), key, turn);
   if (!state.header_written) {
     state.stream->WriteHeader(profiler->Description());
     for (const std::string& message : profiler->Description().messages) state.stream->WriteMessage(message);
@@ -208,7 +268,10 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
   if (state.finished || !state.stream) return;
   LaunchScope& scope = current_launch;
   if (data.callbackSite == CUPTI_API_ENTER) {
-    if (scope.depth == 0) state.retired_flushes.clear();  // a program context went earlier: now it is safe
+    if (scope.depth == 0) {
+      state.retired_flushes.clear();  // a program context went earlier: now it is safe
+      ++state.launches_in_flight;
+    }
     KernelLaunch launch = DescribeLaunch(domain, cbid, data);
     if (scope.depth++ > 0) {
       // The driver launch inside a runtime launch: the same kernel; it may know grid, block and stream.
@@ -251,14 +314,22 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
         UnlessGraphRangeOpen(scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context));
     if (profiler == nullptr) scope.profiled = false;
     if (profiler != nullptr) {
+      const bool chosen = scope.profiled;
       scope.position = profiler->BeginLaunch(launch, index, scope.profiled, *state.stream);
       scope.batch = profiler->batch_number();
       if (scope.position != kNotRecorded) ReadyLaunch(*profiler, scope, launch, domain == CUPTI_CB_DOMAIN_DRIVER_API);
+      if (chosen && scope.position == kNotRecorded) {  // the batch could not start: CUPTI or the GPU's turn
+        ReportUnprofiled("kernel launches on " + profiler->DeviceName() +
+                         " ran unprofiled: the profiler could not start (see this process's messages)");
+      }
     }
     return;
   }
   // CUPTI_API_EXIT
-  if (scope.depth > 0 && --scope.depth > 0) return;
+  if (scope.depth > 0) {
+    if (--scope.depth > 0) return;
+    if (state.launches_in_flight > 0) --state.launches_in_flight;
+  }
   ContextProfiler* profiler = ExistingProfiler(scope.context);
   // A position is valid in its own batch only (another thread may have ended it since: a graph launch).
   if (scope.position != kNotRecorded && profiler != nullptr && profiler->batch_number() == scope.batch) {
@@ -865,9 +936,70 @@ void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
   if (IsKernelLaunch(domain, cbid)) OnSerializedLaunch(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
 }
 
-// At exit (process_exit.h): a fatal signal landing while the last batch is decoded waits until it is written.
+// Hands a GPU to another process of the program that waits for it (gpu_turns.h), between this process's launches:
+// its open batch is collected and its range profiler released; its next profiled launch waits for the GPU again.
+// Not while a launch is in flight, a graph launch's range is open or an NVTX range is sampled (their ranges would be
+// cut); then at a later poll.
+void HandOverWantedGpus() {
+  InjectionState& state = State();
+  if (!state.turns) return;
+  const std::vector<std::string> wanted = state.turns->Wanted();
+  if (wanted.empty()) return;
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  if (state.finished || !state.stream || state.launches_in_flight > 0 || state.open_nvtx_sample.context != nullptr) {
+    return;
+  }
+  std::vector<CUcontext> handed;
+  for (auto& [context, profiler] : state.profilers) {
+    if (!profiler->holds_turn() || profiler->GraphRangeOpen()) continue;
+    for (const std::string& gpu : wanted) {
+      if (gpu != profiler->gpu_key()) continue;
+      profiler->Flush(*state.stream);
+      handed.push_back(context);
+    }
+  }
+  // The profiler gives back its range profiler, as between two contexts of one process: that let a child started
+  // with posix_spawn set up on the H100 (tests/device/processes). OPENGPA_PROFILE_HANDOVER=destroy destroys the
+  // whole profiler instead, as before a fork (its setup is then paid again too). Its next launch takes a turn.
+  const char* handover = std::getenv("OPENGPA_PROFILE_HANDOVER");
+  const bool release_only = handover == nullptr || std::string(handover) != "destroy";
+  for (CUcontext context : handed) {
+    const std::string gpu = state.profilers[context]->gpu_key();
+    if (release_only) {
+      state.profilers[context]->Release(*state.stream);
+    } else {
+      state.profilers.erase(context);
+    }
+    state.turns->Yield(gpu);  // the waiter goes first
+    ++state.handovers;
+  }
+}
+
+void WatchTurns() {
+  while (!stop_turn_watcher.load()) {
+    std::this_thread::sleep_for(kTurnPollPeriod);
+    HandOverWantedGpus();
+  }
+}
+
+void StartTurnWatcher() {
+  if (turn_watcher == nullptr) turn_watcher = new std::thread(&WatchTurns);
+}
+
+void StopTurnWatcher() {
+  if (turn_watcher == nullptr) return;
+  stop_turn_watcher = true;
+  turn_watcher->join();
+  delete turn_watcher;
+  turn_watcher = nullptr;
+  stop_turn_watcher = false;
+}
+
+// At exit (process_exit.h): a fatal signal landing while the last batch is decoded waits until it is written. The turn
+// watcher stops first: it must not hand over what FinishInjection collects.
 void FinishAtExit() {
   FatalSignalHold hold;
+  StopTurnWatcher();
   FinishInjection(true);
 }
 
@@ -891,6 +1023,7 @@ void OnForkPrepare() {
 // them would call CUPTI. No lock: another thread of the parent may have held it when it forked.
 void OnForkChild() {
   InjectionState& state = State();
+  turn_watcher = nullptr;  // the parent's thread: it does not exist here
   state.finished = true;
   for (auto& [context, profiler] : state.profilers) static_cast<void>(profiler.release());
   state.profilers.clear();
@@ -909,16 +1042,19 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
   if (!profiling::LaunchFilter::Create(options.settings.kernel_name, options.settings.launch_skip,
                                        options.settings.launch_count, &state.filter, error)) {
     stream->WriteMessage("not profiling: " + *error);
+    stream->WriteUnprofiled(*error);
     return false;
   }
   if (!profiling::NvtxFilter::Create(options.settings.nvtx_include, &state.nvtx_filter, error)) {
     stream->WriteMessage("not profiling: " + *error);
+    stream->WriteUnprofiled(*error);
     return false;
   }
   if (cuptiSubscribe(&state.subscriber, &OnCallback, nullptr) != CUPTI_SUCCESS) {
     state.subscriber = nullptr;
     *error = "cuptiSubscribe failed: is another CUPTI tool (ncu, nsys, torch.profiler) attached?";
     stream->WriteMessage(*error);
+    stream->WriteUnprofiled(*error);
     return false;
   }
   state.stream = std::move(stream);
@@ -932,6 +1068,8 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
   state.header_written = false;
   state.nvtx_context_fallback_reported = false;
   state.finished = false;
+  state.launches_in_flight = 0;
+  state.unprofiled_reasons.clear();
   // (A run whose replay auto turns into kernel replay serializes for nothing: it costs microseconds.)
   state.serialize_launches = LaunchesMayBeUserRanges(state.settings);
   state.expand_graphs = options.whole_process && state.settings.graph_profiling == profiling::GraphProfiling::kNode;
@@ -982,6 +1120,7 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
   options.counters = profiling::CountersFromEnvironment();
   if (!profiling::SettingsFromEnvironment(&options.settings, error)) {
     stream->WriteMessage("not profiling: " + *error);
+    stream->WriteUnprofiled(*error);
     return WholeProcessStart::kFailed;
   }
   if (const char* batch = std::getenv("OPENGPA_PROFILE_BATCH")) {
@@ -990,6 +1129,7 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
   }
   options.whole_process = true;
   if (!StartInjection(std::move(stream), std::move(options), {}, error)) return WholeProcessStart::kFailed;
+  state.turns = profiling::GpuTurns::FromEnvironment();
   const std::string exit_hook_problem = CallAtProcessExit(&FinishAtExit);
   if (!exit_hook_problem.empty()) state.stream->WriteMessage(exit_hook_problem);
   pthread_atfork(&OnForkPrepare, nullptr, &OnForkChild);
@@ -1007,6 +1147,14 @@ void FinishInjection(bool at_exit) {
     for (auto& flush : state.retired_flushes) flush->Abandon();
   }
   state.retired_flushes.clear();
+  if (state.turns && (state.turns->waits() != 0 || state.handovers != 0)) {
+    char turns[200];
+    std::snprintf(turns, sizeof turns,
+                  "GPU turns: waited %zu time(s) for another process of the program, %.1f ms in all; handed a GPU "
+                  "over %zu time(s)",
+                  state.turns->waits(), state.turns->waited_ms(), state.handovers);
+    state.stream->WriteMessage(turns);
+  }
   if (state.subscriber) cuptiUnsubscribe(state.subscriber);
   state.subscriber = nullptr;
   state.profilers.clear();

@@ -29,10 +29,35 @@ struct OutputCounter {
   std::string formula;
 };
 
+// The GPU a queue runs on. `index` is the CUDA ordinal in the process that launched (its CUDA_VISIBLE_DEVICES
+// decides it); the UUID and PCI bus id name the card across processes and hosts. Empty (-1) where not known
+// (OpenCL, streams written before GPUs were named).
+struct GpuIdentity {
+  int index = -1;
+  std::string uuid;        // "GPU-5d4c...", as nvidia-smi -L prints it
+  std::string pci_bus_id;  // "0000:19:00.0"
+};
+
 struct Queue {
   std::uint32_t id = 0;
   std::string name;  // "stream 13", "queue 0"
   std::string device;
+  GpuIdentity gpu;
+};
+
+// A process of the profiled program that wrote to the sample stream, as its header described it.
+struct ProcessInfo {
+  std::uint32_t pid = 0;
+  std::optional<std::int64_t> rank;  // RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, the first set
+  std::string host;
+  // The variables `opengpa profile` asked about (its -o names' %q{NAME} keys), as this process had them.
+  std::vector<std::pair<std::string, std::string>> environment;
+};
+
+// A process that launched work the profiler could not measure, and why (one entry per reason).
+struct UnprofiledProcess {
+  std::uint32_t pid = 0;
+  std::string reason;
 };
 
 struct Sample {
@@ -69,6 +94,8 @@ struct ProfileRun {
   std::uint32_t pass = 0;  // application replay: the pass of this run, of `passes`
   std::uint32_t passes = 1;
   std::vector<Queue> queues;
+  std::vector<ProcessInfo> processes;  // in the order they first wrote
+  std::vector<UnprofiledProcess> unprofiled;
   std::vector<Sample> samples;        // grouped by process (in the order each first wrote), sorted by index within
   double wall_time_s = 0.0;           // the profiled program's wall time under the profiler
   int exit_code = 0;                  // the profiled program's

@@ -19,6 +19,23 @@ std::string QueueName(const ProfileRun& run, std::uint32_t id) {
   return "queue " + std::to_string(id);
 }
 
+// The GPU of a queue (unknown where the queue is not listed or named none).
+const GpuIdentity& GpuOf(const ProfileRun& run, std::uint32_t queue_id) {
+  static const GpuIdentity unknown;
+  for (const auto& queue : run.queues) {
+    if (queue.id == queue_id) return queue.gpu;
+  }
+  return unknown;
+}
+
+const ProcessInfo& ProcessOf(const ProfileRun& run, std::uint32_t pid) {
+  static const ProcessInfo unknown;
+  for (const auto& process : run.processes) {
+    if (process.pid == pid) return process;
+  }
+  return unknown;
+}
+
 std::string Dimensions(const std::array<std::uint64_t, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
@@ -85,12 +102,16 @@ std::string NvtxPath(const Sample& sample) {
 }  // namespace
 
 void WriteProfileCsv(const ProfileRun& run, std::ostream& out) {
-  out << "pid,index,kernel,queue,context,graph,graph_node,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,"
-         "nvtx";
+  out << "pid,rank,host,gpu,gpu_uuid,pci_bus_id,index,kernel,queue,context,graph,graph_node,grid_x,grid_y,grid_z,"
+         "block_x,block_y,block_z,start_ns,end_ns,nvtx";
   for (const auto& counter : run.counters) out << ',' << CsvCell(counter.name);
   out << '\n';
   for (const auto& sample : run.samples) {
-    out << sample.pid << ',' << sample.index << ',' << CsvCell(sample.name) << ','
+    const ProcessInfo& process = ProcessOf(run, sample.pid);
+    const GpuIdentity& gpu = GpuOf(run, sample.queue);
+    out << sample.pid << ',' << (process.rank ? std::to_string(*process.rank) : "") << ',' << CsvCell(process.host)
+        << ',' << (gpu.index >= 0 ? std::to_string(gpu.index) : "") << ',' << CsvCell(gpu.uuid) << ','
+        << CsvCell(gpu.pci_bus_id) << ',' << sample.index << ',' << CsvCell(sample.name) << ','
         << CsvCell(QueueName(run, sample.queue)) << ',' << (sample.context ? std::to_string(sample.context) : "") << ','
         << (sample.graph ? std::to_string(*sample.graph) : "") << ','
         << (sample.graph_node ? std::to_string(*sample.graph_node) : "");
@@ -119,11 +140,32 @@ nlohmann::ordered_json ProfileJson(const ProfileRun& run) {
   }
   json["queues"] = nlohmann::ordered_json::array();
   for (const auto& queue : run.queues) {
-    json["queues"].push_back({{"id", queue.id}, {"name", queue.name}, {"device", queue.device}});
+    nlohmann::ordered_json entry = {{"id", queue.id}, {"name", queue.name}, {"device", queue.device}};
+    if (queue.gpu.index >= 0) entry["gpu"] = queue.gpu.index;
+    if (!queue.gpu.uuid.empty()) entry["gpu_uuid"] = queue.gpu.uuid;
+    if (!queue.gpu.pci_bus_id.empty()) entry["pci_bus_id"] = queue.gpu.pci_bus_id;
+    json["queues"].push_back(std::move(entry));
+  }
+  json["processes"] = nlohmann::ordered_json::array();
+  for (const auto& process : run.processes) {
+    nlohmann::ordered_json entry = {{"pid", process.pid}, {"rank", nullptr}, {"host", process.host}};
+    if (process.rank) entry["rank"] = *process.rank;
+    json["processes"].push_back(std::move(entry));
+  }
+  json["unprofiled"] = nlohmann::ordered_json::array();
+  for (const auto& unprofiled : run.unprofiled) {
+    json["unprofiled"].push_back({{"pid", unprofiled.pid}, {"reason", unprofiled.reason}});
   }
   json["samples"] = nlohmann::ordered_json::array();
   for (const auto& sample : run.samples) {
+    const ProcessInfo& process = ProcessOf(run, sample.pid);
+    const GpuIdentity& gpu = GpuOf(run, sample.queue);
     nlohmann::ordered_json entry = {{"pid", sample.pid},
+                                    {"rank", process.rank ? nlohmann::ordered_json(*process.rank) : nullptr},
+                                    {"host", process.host},
+                                    {"gpu", gpu.index >= 0 ? nlohmann::ordered_json(gpu.index) : nullptr},
+                                    {"gpu_uuid", gpu.uuid},
+                                    {"pci_bus_id", gpu.pci_bus_id},
                                     {"index", sample.index},
                                     {"kernel", sample.name},
                                     {"queue", sample.queue},

@@ -72,7 +72,51 @@ void DescribeRun(const nlohmann::json& header, const std::vector<ProfiledCounter
   run->passes = header.value("passes", 1u);
 }
 
+// A queue's GPU, where its record names one.
+void ReadGpu(const nlohmann::json& queue, GpuIdentity* gpu) {
+  gpu->index = queue.value("gpu", -1);
+  gpu->uuid = queue.value("gpu_uuid", "");
+  gpu->pci_bus_id = queue.value("pci_bus_id", "");
+}
+
+// What a header says of its process.
+void ReadProcess(const nlohmann::json& header, ProcessInfo* process) {
+  if (header.contains("rank") && header["rank"].is_number_integer()) process->rank = header["rank"].get<std::int64_t>();
+  process->host = header.value("host", "");
+  process->environment.clear();
+  const nlohmann::json environment = header.value("environment", nlohmann::json::object());
+  for (const auto& [name, value] : environment.items()) {
+    if (value.is_string()) process->environment.emplace_back(name, value.get<std::string>());
+  }
+}
+
+std::vector<std::string> SplitCommas(const char* text) {
+  std::vector<std::string> names;
+  if (!text) return names;
+  std::string all(text);
+  std::size_t start = 0;
+  while (start <= all.size()) {
+    const std::size_t comma = std::min(all.find(',', start), all.size());
+    std::string name = all.substr(start, comma - start);
+    if (!name.empty()) names.push_back(name);
+    start = comma + 1;
+  }
+  return names;
+}
+
 }  // namespace
+
+std::optional<std::int64_t> RankFromEnvironment() {
+  for (const char* variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    const char* text = std::getenv(variable);
+    if (text == nullptr || *text == '\0') continue;
+    char* end = nullptr;
+    errno = 0;
+    const long long value = std::strtoll(text, &end, 10);
+    if (errno == 0 && *end == '\0' && value >= 0) return value;
+  }
+  return std::nullopt;
+}
 
 std::unique_ptr<SampleStreamWriter> SampleStreamWriter::FromEnvironment() {
   const char* path = std::getenv(kStreamPathVariable);
@@ -115,11 +159,25 @@ void SampleStreamWriter::WriteRecord(nlohmann::ordered_json record) {
   }
 }
 
+void SampleStreamWriter::DescribeProcess(nlohmann::ordered_json* header) const {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) (*header)["host"] = std::string(host);
+  if (const auto rank = RankFromEnvironment()) (*header)["rank"] = *rank;
+  const std::vector<std::string> names = SplitCommas(std::getenv(kNameVariablesVariable));
+  if (names.empty()) return;
+  nlohmann::ordered_json environment = nlohmann::ordered_json::object();
+  for (const std::string& name : names) {
+    if (const char* value = std::getenv(name.c_str())) environment[name] = std::string(value);
+  }
+  (*header)["environment"] = std::move(environment);
+}
+
 void SampleStreamWriter::WriteHeader(const std::string& api, const std::vector<ProfiledCounter>& counters) {
   nlohmann::ordered_json json = {{"type", "header"}, {"api", api}, {"counters", nlohmann::ordered_json::array()}};
   for (const auto& counter : counters) {
     json["counters"].push_back({{"name", counter.name}, {"usage", counter.usage}, {"data_type", counter.data_type}});
   }
+  DescribeProcess(&json);
   WriteRecord(std::move(json));
 }
 
@@ -149,11 +207,16 @@ void SampleStreamWriter::WriteHeader(const ProfileRun& description) {
     json["pass"] = description.pass;
     json["passes"] = description.passes;
   }
+  DescribeProcess(&json);
   WriteRecord(std::move(json));
 }
 
 void SampleStreamWriter::WriteQueue(const Queue& queue) {
-  WriteRecord({{"type", "queue"}, {"id", queue.id}, {"name", queue.name}, {"device", queue.device}});
+  nlohmann::ordered_json json = {{"type", "queue"}, {"id", queue.id}, {"name", queue.name}, {"device", queue.device}};
+  if (queue.gpu.index >= 0) json["gpu"] = queue.gpu.index;
+  if (!queue.gpu.uuid.empty()) json["gpu_uuid"] = queue.gpu.uuid;
+  if (!queue.gpu.pci_bus_id.empty()) json["pci_bus_id"] = queue.gpu.pci_bus_id;
+  WriteRecord(std::move(json));
 }
 
 void SampleStreamWriter::WriteSample(const Sample& sample) {
@@ -175,22 +238,13 @@ void SampleStreamWriter::WriteSample(const Sample& sample) {
 
 void SampleStreamWriter::WriteMessage(const std::string& text) { WriteRecord({{"type", "message"}, {"text", text}}); }
 
+void SampleStreamWriter::WriteUnprofiled(const std::string& reason) {
+  WriteRecord({{"type", "unprofiled"}, {"reason", reason}});
+}
+
 void SampleStreamWriter::WriteEnd(std::uint64_t samples) { WriteRecord({{"type", "end"}, {"samples", samples}}); }
 
-std::vector<std::string> CountersFromEnvironment() {
-  std::vector<std::string> names;
-  const char* text = std::getenv(kCountersVariable);
-  if (!text) return names;
-  std::string all(text);
-  std::size_t start = 0;
-  while (start <= all.size()) {
-    const std::size_t comma = std::min(all.find(',', start), all.size());
-    std::string name = all.substr(start, comma - start);
-    if (!name.empty()) names.push_back(name);
-    start = comma + 1;
-  }
-  return names;
-}
+std::vector<std::string> CountersFromEnvironment() { return SplitCommas(std::getenv(kCountersVariable)); }
 
 bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std::string* error) {
   std::ifstream file(path, std::ios::binary);
@@ -214,6 +268,7 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
     nlohmann::json header;  // its last
     std::vector<ProfiledCounter> counters;
     std::map<std::uint32_t, std::uint32_t> queue_ids;  // its queue ids -> the run's
+    std::size_t info = static_cast<std::size_t>(-1);   // its entry in run->processes
   };
   std::map<std::uint32_t, Process> processes;
   std::set<std::uint32_t> used_queue_ids;
@@ -243,10 +298,17 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
         }
         process.have_header = true;
         process.header = json;
+        if (process.info == static_cast<std::size_t>(-1)) {
+          process.info = run->processes.size();
+          run->processes.push_back({});
+        }
+        run->processes[process.info].pid = pid;
+        ReadProcess(json, &run->processes[process.info]);
         if (!have_header) DescribeRun(json, process.counters, run);
         have_header = true;
       } else if (type == "queue") {
         const std::uint32_t own_id = json.at("id").get<std::uint32_t>();
+        if (process.queue_ids.count(own_id) != 0) continue;  // named again by a profiler set up afresh: the same queue
         // A queue id another process already used gets the next free one, so each row names its own queue.
         std::uint32_t id = own_id;
         while (used_queue_ids.count(id) != 0) ++id;
@@ -254,7 +316,8 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
         process.queue_ids[own_id] = id;
         std::string name = json.at("name").get<std::string>();
         if (process.order > 0) name += " (pid " + std::to_string(pid) + ")";
-        Queue queue{id, std::move(name), json.value("device", "")};
+        Queue queue{id, std::move(name), json.value("device", ""), {}};
+        ReadGpu(json, &queue.gpu);
         if (run->device.empty()) run->device = queue.device;
         run->queues.push_back(std::move(queue));
       } else if (type == "sample") {
@@ -275,7 +338,11 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
         if (queue != process.queue_ids.end()) sample.queue = queue->second;
         run->samples.push_back(std::move(sample));
       } else if (type == "message") {
-        run->messages.push_back(json.at("text").get<std::string>());
+        // Each message names its process: several processes of one program write to one stream.
+        const std::string text = json.at("text").get<std::string>();
+        run->messages.push_back(pid != 0 ? "pid " + std::to_string(pid) + ": " + text : text);
+      } else if (type == "unprofiled") {
+        run->unprofiled.push_back({pid, json.at("reason").get<std::string>()});
       } else if (type == "end") {
         process.ended = true;
       } else {

@@ -9,7 +9,12 @@
 //   {"type":"sample","index":0,"name":"vector_add","queue":0,"grid":[1024,1,1],"block":[64,1,1],
 //    "start_ns":..., "end_ns":..., "values":[12345]}
 //   {"type":"message","text":"..."}
+//   {"type":"unprofiled","reason":"..."}   the process launched work it could not profile (one per reason)
 //   {"type":"end","samples":N}
+// Headers also say which process wrote them: "host", "rank" (RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or
+// SLURM_PROCID, the first set to an integer; absent when none is) and "environment" (the variables named in
+// OPENGPA_PROFILE_NAME_VARIABLES, for the -o names' %q{NAME} keys). CUDA queues name their GPU: "gpu" (the CUDA
+// ordinal), "gpu_uuid", "pci_bus_id".
 //
 // Every record also carries "pid", the process that wrote it, right after "type": a program the profiled one
 // starts (exec) inherits the environment, loads the library afresh and appends to the same file, each line in
@@ -19,12 +24,14 @@
 // The environment names the stream and the counters (set by the CLI, read by the injected library):
 //   OPENGPA_PROFILE_OUTPUT    path of the stream file (required)
 //   OPENGPA_PROFILE_COUNTERS  comma-separated counter names
+//   OPENGPA_PROFILE_NAME_VARIABLES  comma-separated variable names each header reports (optional)
 #ifndef OPENGPA_PROFILER_SAMPLE_STREAM_H_
 #define OPENGPA_PROFILER_SAMPLE_STREAM_H_
 
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -39,6 +46,11 @@ namespace opengpa::profiling {
 
 inline constexpr const char* kStreamPathVariable = "OPENGPA_PROFILE_OUTPUT";
 inline constexpr const char* kCountersVariable = "OPENGPA_PROFILE_COUNTERS";
+inline constexpr const char* kNameVariablesVariable = "OPENGPA_PROFILE_NAME_VARIABLES";
+
+// The process's rank in a job: the first of RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID set to a
+// non-negative integer (torchrun, Open MPI, MPICH/Intel MPI, Slurm); none when no variable says.
+std::optional<std::int64_t> RankFromEnvironment();
 
 // Thread-safe appender used inside the profiled program. Each line is flushed as written. At the first write
 // that fails (a full $TMPDIR), it stops writing, so the file stays a clean prefix, and reports the errno and
@@ -61,12 +73,16 @@ class SampleStreamWriter {
   void WriteQueue(const Queue& queue);
   void WriteSample(const Sample& sample);
   void WriteMessage(const std::string& text);
+  // The process launched work it could not profile: `reason` says why (the CLI names the process and fails).
+  void WriteUnprofiled(const std::string& reason);
   void WriteEnd(std::uint64_t samples);
 
  private:
   static std::uint32_t CurrentProcessId();
   // `record` gets "pid" after its "type" and goes to the file as one line in one write.
   void WriteRecord(nlohmann::ordered_json record);
+  // "host", "rank" and "environment" of this process, added to its headers.
+  void DescribeProcess(nlohmann::ordered_json* header) const;
   std::mutex mutex_;
   std::FILE* file_;
   std::uint32_t pid_;
@@ -77,7 +93,8 @@ class SampleStreamWriter {
 // $OPENGPA_PROFILE_COUNTERS split on commas (empty names dropped).
 std::vector<std::string> CountersFromEnvironment();
 
-// Reads a stream into *run (api, counters, queues, samples, messages). Samples are grouped by process, in
+// Reads a stream into *run (api, counters, queues, processes, samples, unprofiled processes, messages, each
+// message of a process prefixed with "pid N: "). Samples are grouped by process, in
 // the order the processes first wrote, and sorted by index within each; the queues of a later process get
 // ids of their own where an earlier one used theirs. Every process must write the same counters. A
 // truncated last line (the program died mid-write) is ignored; any other malformed line fails with *error

@@ -1126,6 +1126,146 @@ def profile_application_replay_never_mixes_runs_that_launched_other_kernels(ctx)
     expect([s["kernel"] for s in doc["samples"]] == ["add", "scale", "fill"], "the kernel-replay run's launches")
 
 
+# ---- every process of a job, told apart (issue 29) -------------------------------------------------------
+# A stand-in for a program whose processes each carry the injected library: it writes what the library writes
+# for its process (header with host, rank and the variables -o asks about, a queue naming its GPU, samples, a
+# message, an "unprofiled" record where its profiler could not start), then starts its children with Python's
+# subprocess.run (vfork or posix_spawn, as a real launcher would), each with RANK and a GPU of its own.
+FAKE_JOB_PROGRAM = r"""
+import json, os, subprocess, sys
+role = sys.argv[1] if len(sys.argv) > 1 else "parent"
+path = os.environ["OPENGPA_PROFILE_OUTPUT"]
+
+
+def write(record):
+    line = dict(type=record.pop("type"), pid=os.getpid(), **record)
+    with open(path, "a") as stream:
+        stream.write(json.dumps(line) + "\n")
+
+
+header = {"type": "header", "api": "cuda", "host": "fakehost",
+          "counters": [{"name": "gpu__time_duration.sum", "usage": "nanoseconds", "data_type": "float64"}]}
+for variable in ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"):
+    if os.environ.get(variable, "").isdigit():
+        header["rank"] = int(os.environ[variable])
+        break
+names = [n for n in os.environ.get("OPENGPA_PROFILE_NAME_VARIABLES", "").split(",") if n]
+header["environment"] = {n: os.environ[n] for n in names if n in os.environ}
+write(header)
+gpu = int(os.environ.get("FAKE_GPU", "0"))
+write({"type": "queue", "id": 7, "name": "stream 7", "device": "H100", "gpu": gpu,
+       "gpu_uuid": "GPU-%08d-0000-0000-0000-000000000000" % gpu, "pci_bus_id": "0000:%02x:00.0" % (0x19 + gpu)})
+role_name = role.split("-")[0]
+for index in range(2):
+    write({"type": "sample", "index": index, "name": role_name + "_kernel", "queue": 7, "grid": [1, 1, 1],
+           "block": [32, 1, 1], "values": [1000 + index]})
+write({"type": "message", "text": "timing: a fake batch"})
+if role_name == "unprofilable":
+    write({"type": "unprofiled", "reason": "its CUDA context on GPU-1 was not profiled: CUPTI_ERROR_HARDWARE_BUSY"})
+write({"type": "end", "samples": 2})
+if role == "parent":
+    for number, child in enumerate(os.environ.get("FAKE_CHILDREN", "child").split(",")):
+        env = dict(os.environ, RANK=str(number + 1), FAKE_GPU=str(number + 1))
+        subprocess.run([sys.executable, __file__, child], env=env, check=True)
+sys.exit(int(os.environ.get("FAKE_EXIT", "0")) if role == "parent" else 0)
+"""
+
+
+def run_fake_job(ctx, output, *options, env=None):
+    program = os.path.join(ctx.tmp, "fake_job_program.py")
+    with open(program, "w") as f:
+        f.write(FAKE_JOB_PROGRAM)
+    full_env = dict(os.environ, **(env or {}))
+    return ctx.run("profile", "--api", "cl", "-o", output, *options, "--", sys.executable, program, env=full_env,
+                   expect_ok=False)
+
+
+@check
+def profile_rows_name_process_rank_host_and_gpu_and_messages_name_their_process(ctx):
+    prefix = os.path.join(ctx.tmp, "job")
+    result = run_fake_job(ctx, prefix)
+    expect(result.returncode == 0, result.stderr)
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    with open(prefix + ".csv") as f:
+        rows = list(csv.DictReader(f))
+    expect(len(rows) == 4 and len({r["pid"] for r in rows}) == 2, f"two processes, two launches each: {rows}")
+    parent, child = rows[0], rows[2]
+    expect(parent["rank"] == "" and child["rank"] == "1", f"ranks: {parent['rank']!r}, {child['rank']!r}")
+    expect(child["gpu"] == "1" and child["gpu_uuid"].startswith("GPU-00000001") and
+           child["pci_bus_id"] == "0000:1a:00.0", f"the child's GPU: {child}")
+    expect(parent["host"] == "fakehost", parent)
+    samples = doc["samples"]
+    expect(samples[2]["rank"] == 1 and samples[0]["rank"] is None and samples[2]["gpu"] == 1, samples)
+    expect([p["rank"] for p in doc["processes"]] == [None, 1], doc["processes"])
+    timing = [line for line in result.stderr.splitlines() if "timing: a fake batch" in line]
+    pids = sorted({int(r["pid"]) for r in rows})
+    expect(sorted(int(line.split("pid ")[1].split(":")[0]) for line in timing) == pids,
+           f"each message names its process: {timing}")
+
+
+@check
+def profile_output_keys_make_one_report_per_process_or_rank_and_never_replace_a_file(ctx):
+    folder = os.path.join(ctx.tmp, "reports")
+    os.mkdir(folder)
+    # %p: one report per process, each holding its own launches.
+    result = run_fake_job(ctx, os.path.join(folder, "p.%p"), env={"FAKE_CHILDREN": "child,child"})
+    expect(result.returncode == 0, result.stderr)
+    reports = sorted(n for n in os.listdir(folder) if n.endswith(".json") and not n.endswith(".trace.json"))
+    expect(len(reports) == 3, f"3 processes, 3 reports: {reports}")
+    for name in reports:
+        doc = ctx.validated("profile.schema.json", os.path.join(folder, name))
+        pids = {s["pid"] for s in doc["samples"]}
+        expect(len(pids) == 1 and name == f"p.{pids.pop()}.json" and len(doc["samples"]) == 2, f"{name}: {doc}")
+    # %r with %h and %q{NAME}: the rank, the host, the variable as each process had it; no rank reads "none".
+    result = run_fake_job(ctx, os.path.join(folder, "r%r-%h-%q{JOB_NAME}"), env={"JOB_NAME": "train7"})
+    expect(result.returncode == 0, result.stderr)
+    for name in ("rnone-fakehost-train7.csv", "r1-fakehost-train7.csv"):
+        expect(os.path.exists(os.path.join(folder, name)), f"{name} missing: {sorted(os.listdir(folder))}")
+    # --report-per-process without a key: ".%p" is appended.
+    result = run_fake_job(ctx, os.path.join(folder, "flag"), "--report-per-process")
+    expect(result.returncode == 0, result.stderr)
+    expect(len([n for n in os.listdir(folder) if n.startswith("flag.") and n.endswith(".trace.json")]) == 2,
+           sorted(os.listdir(folder)))
+    # %i: the first index that replaces nothing, run after run, without --force.
+    for expected in ("i0", "i1"):
+        result = run_fake_job(ctx, os.path.join(folder, "i%i"))
+        expect(result.returncode == 0 and os.path.exists(os.path.join(folder, expected + ".csv")), result.stderr)
+    # A report name that exists already is never replaced: exit 1 naming --force, the files as they were, the
+    # stream kept.
+    result = run_fake_job(ctx, os.path.join(folder, "y.%r"))
+    expect(result.returncode == 0, result.stderr)
+    before = {n: open(os.path.join(folder, n)).read() for n in os.listdir(folder) if n.startswith("y.")}
+    result = run_fake_job(ctx, os.path.join(folder, "y.%r"))
+    expect(result.returncode == 1 and "--force" in result.stderr and kept_stream(result.stderr), result.stderr)
+    after = {n: open(os.path.join(folder, n)).read() for n in os.listdir(folder) if n.startswith("y.")}
+    expect(before == after and len(before) == 6, f"reports replaced: {sorted(before)} -> {sorted(after)}")
+    # Unknown keys are usage errors before the program runs.
+    result = run_fake_job(ctx, os.path.join(folder, "bad%x"))
+    expect_usage_error(result, "%x")
+    result = run_fake_job(ctx, os.path.join(folder, "bad%q{"))
+    expect_usage_error(result, "%q{NAME}")
+
+
+@check
+def profile_names_an_unprofiled_process_and_exits_3_unless_allowed(ctx):
+    prefix = os.path.join(ctx.tmp, "unprofiled")
+    env = {"FAKE_CHILDREN": "child,unprofilable"}
+    result = run_fake_job(ctx, prefix, env=env)
+    expect(result.returncode == 3, f"exit {result.returncode} (3: a process was not profiled):\n{result.stderr}")
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    pid = next(s["pid"] for s in doc["samples"] if s["kernel"] == "unprofilable_kernel")
+    expect(f"process {pid} was not profiled: its CUDA context on GPU-1 was not profiled: CUPTI_ERROR_HARDWARE_BUSY"
+           in result.stderr, result.stderr)
+    expect(doc["unprofiled"] == [{"pid": pid, "reason": "its CUDA context on GPU-1 was not profiled: "
+                                                        "CUPTI_ERROR_HARDWARE_BUSY"}], doc["unprofiled"])
+    result = run_fake_job(ctx, prefix, "--force", "--allow-unprofiled-processes", env=env)
+    expect(result.returncode == 0 and "warning: process" in result.stderr and "was not profiled" in result.stderr,
+           f"exit {result.returncode}:\n{result.stderr}")
+    # The program's own failure comes first.
+    result = run_fake_job(ctx, prefix, "--force", env=dict(env, FAKE_EXIT="5"))
+    expect(result.returncode == 5, f"exit {result.returncode}, the program's was 5")
+
+
 @check
 def profile_cuda_options_are_usage_errors_elsewhere_and_bad_expressions_are_named(ctx):
     result = ctx.run("profile", "--api", "cl", "--kernel-name", "add", "--", "true", expect_ok=False)

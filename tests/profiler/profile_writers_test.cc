@@ -16,7 +16,7 @@ ProfileRun TwoQueueRun() {
   run.device = "dev";
   run.command = {"./app", "--x"};
   run.counters = {{"GPUTime", "nanoseconds", "uint64"}, {"bytes, moved", "bytes", "float64"}};
-  run.queues = {{0, "queue 0", "dev"}, {1, "queue 1", "dev"}};
+  run.queues = {{0, "queue 0", "dev", {}}, {1, "queue 1", "dev", {}}};
   Sample a;
   a.index = 0;
   a.name = "scale";
@@ -40,12 +40,11 @@ ProfileRun TwoQueueRun() {
 TEST(ProfileWritersTest, CsvHasOneRowPerSampleWithEveryCounterAsAColumn) {
   std::ostringstream out;
   WriteProfileCsv(TwoQueueRun(), out);
-  EXPECT_EQ(
-      out.str(),
-      "pid,index,kernel,queue,context,graph,graph_node,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_ns,end_ns,"
-      "nvtx,GPUTime,\"bytes, moved\"\n"
-      "0,0,scale,queue 0,,,,1024,1,1,64,1,1,5000,7000,,2000,0.5\n"
-      "0,1,add,queue 1,,,,1024,1,1,64,1,1,8000,11000,,3000,\n");
+  EXPECT_EQ(out.str(),
+            "pid,rank,host,gpu,gpu_uuid,pci_bus_id,index,kernel,queue,context,graph,graph_node,grid_x,grid_y,grid_z,"
+            "block_x,block_y,block_z,start_ns,end_ns,nvtx,GPUTime,\"bytes, moved\"\n"
+            "0,,,,,,0,scale,queue 0,,,,1024,1,1,64,1,1,5000,7000,,2000,0.5\n"
+            "0,,,,,,1,add,queue 1,,,,1024,1,1,64,1,1,8000,11000,,3000,\n");
 }
 
 TEST(ProfileWritersTest, ACudaRowNamesItsContextAndTheGraphItWasLaunchedIn) {
@@ -57,8 +56,8 @@ TEST(ProfileWritersTest, ACudaRowNamesItsContextAndTheGraphItWasLaunchedIn) {
   run.samples[1].graph_node = 0;
   std::ostringstream out;
   WriteProfileCsv(run, out);
-  EXPECT_NE(out.str().find("\n0,0,scale,queue 0,3,12,,1024,"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("\n0,1,add,queue 1,4,13,0,1024,"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\n0,,,,,,0,scale,queue 0,3,12,,1024,"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\n0,,,,,,1,add,queue 1,4,13,0,1024,"), std::string::npos) << out.str();
   const auto json = ProfileJson(run);
   EXPECT_EQ(json["samples"][0]["context"], 3);
   EXPECT_EQ(json["samples"][0]["graph"], 12);
@@ -73,15 +72,43 @@ TEST(ProfileWritersTest, EachRowNamesItsProcessAndItsOpenNvtxRangesOutermostFirs
   run.samples[1].pid = 200;
   std::ostringstream out;
   WriteProfileCsv(run, out);
-  EXPECT_NE(out.str().find("\n100,0,scale,queue 0,,,,1024,1,1,64,1,1,5000,7000,epoch 1 > torch@forward,2000,0.5\n"),
-            std::string::npos)
+  EXPECT_NE(
+      out.str().find("\n100,,,,,,0,scale,queue 0,,,,1024,1,1,64,1,1,5000,7000,epoch 1 > torch@forward,2000,0.5\n"),
+      std::string::npos)
       << out.str();
-  EXPECT_NE(out.str().find("\n200,1,add,"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\n200,,,,,,1,add,"), std::string::npos) << out.str();
   const auto json = ProfileJson(run);
   EXPECT_EQ(json["samples"][0]["pid"], 100);
   EXPECT_EQ(json["samples"][0]["nvtx"].get<std::vector<std::string>>(),
             (std::vector<std::string>{"epoch 1", "torch@forward"}));
   EXPECT_TRUE(json["samples"][1]["nvtx"].empty());
+}
+
+TEST(ProfileWritersTest, EachRowNamesTheRankAndHostOfItsProcessAndTheGpuOfItsQueue) {
+  ProfileRun run = TwoQueueRun();
+  run.samples[0].pid = 100;
+  run.samples[1].pid = 200;
+  run.processes = {{100, 3, "node7", {}}, {200, std::nullopt, "node7", {}}};
+  run.queues[0].gpu = {1, "GPU-5d4c0000-1111-2222-3333-444455556666", "0000:19:00.0"};
+  run.unprofiled = {{300, "its CUDA context was not profiled: CUPTI_ERROR_HARDWARE_BUSY"}};
+  std::ostringstream out;
+  WriteProfileCsv(run, out);
+  EXPECT_NE(out.str().find("\n100,3,node7,1,GPU-5d4c0000-1111-2222-3333-444455556666,0000:19:00.0,0,scale,"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("\n200,,node7,,,,1,add,"), std::string::npos) << out.str();
+  const auto json = ProfileJson(run);
+  EXPECT_EQ(json["samples"][0]["rank"], 3);
+  EXPECT_EQ(json["samples"][0]["gpu"], 1);
+  EXPECT_EQ(json["samples"][0]["gpu_uuid"], "GPU-5d4c0000-1111-2222-3333-444455556666");
+  EXPECT_EQ(json["samples"][0]["pci_bus_id"], "0000:19:00.0");
+  EXPECT_TRUE(json["samples"][1]["rank"].is_null());
+  EXPECT_TRUE(json["samples"][1]["gpu"].is_null());
+  EXPECT_EQ(json["queues"][0]["gpu_uuid"], "GPU-5d4c0000-1111-2222-3333-444455556666");
+  EXPECT_FALSE(json["queues"][1].contains("gpu"));
+  ASSERT_EQ(json["processes"].size(), 2u);
+  EXPECT_EQ(json["processes"][0]["rank"], 3);
+  EXPECT_EQ(json["unprofiled"][0]["pid"], 300);
 }
 
 TEST(ProfileWritersTest, ChromeTraceShowsEachProcessOfTheProgramAsATraceProcess) {

@@ -47,7 +47,7 @@ TEST_F(StreamFileTest, WhatTheWriterWritesReadsBackSortedByLaunchIndex) {
   {
     auto writer = Writer();
     writer->WriteHeader("cl", {{"GPUTime", "nanoseconds", "uint64"}});
-    writer->WriteQueue({0, "queue 0", "pocl"});
+    writer->WriteQueue({0, "queue 0", "pocl", {}});
     writer->WriteSample(MakeSample(1, "second", 2.5));
     writer->WriteSample(MakeSample(0, "first", 1.0));
     writer->WriteMessage("hello");
@@ -68,7 +68,79 @@ TEST_F(StreamFileTest, WhatTheWriterWritesReadsBackSortedByLaunchIndex) {
   EXPECT_EQ(run.samples[1].values[0], 2.5);
   EXPECT_EQ(run.samples[1].grid, (std::array<std::uint64_t, 3>{4, 2, 1}));
   EXPECT_EQ(*run.samples[1].end_ns, 1500u);
-  EXPECT_EQ(run.messages, std::vector<std::string>{"hello"});
+  // Each message names the process that wrote it.
+  EXPECT_EQ(run.messages, std::vector<std::string>{"pid " + std::to_string(getpid()) + ": hello"});
+}
+
+TEST_F(StreamFileTest, HeadersSayTheRankHostAndAskedVariablesOfTheirProcessAndQueuesTheirGpu) {
+  setenv("RANK", "not a number", 1);  // skipped: the next variable that holds an integer gives the rank
+  setenv("OMPI_COMM_WORLD_RANK", "5", 1);
+  setenv("PMI_RANK", "6", 1);
+  setenv(kNameVariablesVariable, "OPENGPA_TEST_JOB,OPENGPA_TEST_UNSET", 1);
+  setenv("OPENGPA_TEST_JOB", "train-7", 1);
+  unsetenv("OPENGPA_TEST_UNSET");
+  {
+    auto writer = WriterOf(100);
+    writer->WriteHeader("cuda", {{"m", "", "float64"}});
+    writer->WriteQueue({7, "stream 7", "H100", {2, "GPU-aa", "0000:19:00.0"}});
+    writer->WriteSample(MakeSample(0, "k", 1.0));
+    writer->WriteUnprofiled("its CUDA context was not profiled: busy");
+    writer->WriteEnd(1);
+  }
+  for (const char* variable :
+       {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", kNameVariablesVariable, "OPENGPA_TEST_JOB"}) {
+    unsetenv(variable);
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  ASSERT_EQ(run.processes.size(), 1u);
+  EXPECT_EQ(run.processes[0].pid, 100u);
+  EXPECT_EQ(run.processes[0].rank, 5);
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  EXPECT_EQ(run.processes[0].host, host);
+  EXPECT_EQ(run.processes[0].environment,
+            (std::vector<std::pair<std::string, std::string>>{{"OPENGPA_TEST_JOB", "train-7"}}));
+  ASSERT_EQ(run.queues.size(), 1u);
+  EXPECT_EQ(run.queues[0].gpu.index, 2);
+  EXPECT_EQ(run.queues[0].gpu.uuid, "GPU-aa");
+  EXPECT_EQ(run.queues[0].gpu.pci_bus_id, "0000:19:00.0");
+  ASSERT_EQ(run.unprofiled.size(), 1u);
+  EXPECT_EQ(run.unprofiled[0].pid, 100u);
+  EXPECT_EQ(run.unprofiled[0].reason, "its CUDA context was not profiled: busy");
+}
+
+TEST_F(StreamFileTest, AQueueAProcessNamesAgainAfterItsProfilerWasSetUpAfreshIsOneQueue) {
+  {
+    auto writer = WriterOf(100);
+    writer->WriteHeader("cuda", {{"m", "", "float64"}});
+    writer->WriteQueue({7, "stream 7", "H100", {}});
+    writer->WriteSample(MakeSample(0, "k", 1.0));
+    writer->WriteQueue({7, "stream 7", "H100", {}});  // after a hand-over of the GPU (gpu_turns.h)
+    writer->WriteSample(MakeSample(1, "k", 1.0));
+    writer->WriteEnd(2);
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path_, &run, &ended, &error)) << error;
+  ASSERT_EQ(run.queues.size(), 1u);
+  EXPECT_EQ(run.samples[0].queue, run.samples[1].queue);
+}
+
+TEST(RankFromEnvironmentTest, TakesTheFirstOfTheLaunchersVariablesThatHoldsARank) {
+  for (const char* variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) unsetenv(variable);
+  EXPECT_FALSE(RankFromEnvironment().has_value());
+  setenv("SLURM_PROCID", "12", 1);
+  EXPECT_EQ(RankFromEnvironment(), 12);
+  setenv("RANK", "3", 1);
+  EXPECT_EQ(RankFromEnvironment(), 3);
+  setenv("RANK", "-1", 1);  // not a rank
+  EXPECT_EQ(RankFromEnvironment(), 12);
+  unsetenv("RANK");
+  unsetenv("SLURM_PROCID");
 }
 
 TEST_F(StreamFileTest, TheContextAndTheGraphOfACudaSampleReadBackAndAPlainLaunchHasNoGraph) {
@@ -193,10 +265,10 @@ TEST_F(StreamFileTest, ProcessesWritingTheSameStreamAreToldApartByPid) {
       return sample;
     };
     parent->WriteHeader("cuda", {{"smsp__inst_executed.sum", "", "float64"}});
-    parent->WriteQueue({7, "stream 7", "H100"});
+    parent->WriteQueue({7, "stream 7", "H100", {}});
     parent->WriteSample(on_stream_7(0, "parent_first", 1.0));
     child->WriteHeader("cuda", {{"smsp__inst_executed.sum", "", "float64"}});
-    child->WriteQueue({7, "stream 7", "H100"});
+    child->WriteQueue({7, "stream 7", "H100", {}});
     child->WriteSample(on_stream_7(1, "child_second", 4.0));
     child->WriteSample(on_stream_7(0, "child_first", 3.0));
     parent->WriteSample(on_stream_7(1, "parent_second", 2.0));

@@ -21,6 +21,14 @@
 // named at the start of the next run (sample_stream_file.h). A process of the program that outlives the one
 // opengpa started (the shell of `sh -c 'app && ...'` ended by Ctrl-C while app still writes its last batch) is
 // waited for, up to kWriterWait, until it writes its end record or ends.
+//
+// Every process of the program is profiled, whatever starts it (issue 29): the processes take turns on each GPU
+// (src/profiler/gpu_turns.h, a folder of lock files made for each run), and one that still launched work it
+// could not profile is named with its reason, making the exit code 3 unless --allow-unprofiled-processes. -o takes
+// ncu's keys (output_name.h); %p or %r make one report per process or rank (profile_reports.h).
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,8 +51,11 @@
 #include "command_registry.h"
 #include "counter_selection.h"
 #include "output_file.h"
+#include "output_name.h"
 #include "profile_injection.h"
+#include "profile_reports.h"
 #include "profiler/counter_outputs.h"
+#include "profiler/gpu_turns.h"
 #include "profiler/launch_filter.h"
 #include "profiler/nvtx_filter.h"
 #include "profiler/profile_environment.h"
@@ -67,6 +78,9 @@ struct ProfileOptions {
   bool quiet = false;
   bool keep_stream = false;
   bool force = false;
+  bool allow_unprofiled = false;  // --allow-unprofiled-processes
+  bool per_process = false;       // --report-per-process
+  OutputNameKeys name_keys;       // of prefix (ParseOutputName)
   profiling::ReplayMode replay = profiling::ReplayMode::kAuto;
   std::string cache_control = "all";
   std::string kernel_name;
@@ -85,6 +99,35 @@ std::string StripRegexPrefix(std::string& value) {
   if (value.compare(0, kPrefix.size(), kPrefix) == 0) value.erase(0, kPrefix.size());
   return {};
 }
+
+// The lock files of one run's GPU turns (src/profiler/gpu_turns.h): a folder in $TMPDIR, removed with its files.
+class TurnsFolder {
+ public:
+  explicit TurnsFolder(bool make) {
+    if (!make) return;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/opengpa-turns-XXXXXX";
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~TurnsFolder() {
+    if (path_.empty()) return;
+    // Only flat lock files live here: remove each, then the folder.
+    if (DIR* folder = opendir(path_.c_str())) {
+      while (dirent* entry = readdir(folder)) {
+        const std::string name = entry->d_name;
+        if (name != "." && name != "..") unlink((path_ + "/" + name).c_str());
+      }
+      closedir(folder);
+    }
+    rmdir(path_.c_str());
+  }
+  TurnsFolder(const TurnsFolder&) = delete;
+  TurnsFolder& operator=(const TurnsFolder&) = delete;
+  const std::string& Path() const { return path_; }  // empty when it could not be made (then no turns are taken)
+
+ private:
+  std::string path_;
+};
 
 bool WriteFile(const std::string& path, bool force, const std::function<void(std::ostream&)>& write,
                std::string* error) {
@@ -159,6 +202,14 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
   if (!PrepareInjection(options.api, counters, stream->Path(), &environment, error)) return false;
   for (const auto& [name, value] : profiling::SettingsEnvironment(settings)) environment[name] = value;
   environment[profiling::kStatusVariable] = status.Name();
+  // OPENGPA_PROFILE_TURNS=off in opengpa's environment: no turns (to measure them, or to see a run without).
+  const char* turns_setting = std::getenv(profiling::kTurnsFolderVariable);
+  const bool turns_off = turns_setting != nullptr && std::string(turns_setting) == "off";
+  TurnsFolder turns(!turns_off);
+  environment[profiling::kTurnsFolderVariable] = turns_off ? "off" : turns.Path();
+  std::string variables;  // the %q{NAME} keys of -o, which each process reports for its own report's name
+  for (const std::string& name : options.name_keys.variables) variables += (variables.empty() ? "" : ",") + name;
+  if (!variables.empty()) environment[profiling::kNameVariablesVariable] = variables;
 
   const bool interactive = isatty(STDERR_FILENO) == 1;
   profiling::SampleStreamProgress progress(stream->Path());
@@ -245,7 +296,7 @@ bool RunRemainingPasses(const ProfileOptions& options, const std::vector<std::st
   return true;
 }
 
-int RunProfile(const ProfileOptions& options) {
+int RunProfile(ProfileOptions options) {
   std::string error;
   if (options.api == kGpaApiLast) {
     std::cerr << "opengpa profile: choose the program's API with --api cuda|cl\n";
@@ -263,6 +314,11 @@ int RunProfile(const ProfileOptions& options) {
   if (options.range_mode == profiling::RangeMode::kNvtx && options.replay == profiling::ReplayMode::kKernel) {
     std::cerr << "opengpa profile: --range-mode nvtx needs --replay-mode none, application or auto (CUPTI's kernel "
                  "replay replays single launches, not NVTX ranges)\n";
+    return 2;
+  }
+  // A bad key in -o is a usage error, found before the program runs.
+  if (!ParseOutputName(options.prefix, &options.name_keys, &error)) {
+    std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }
   profiling::ProfileSettings settings;
@@ -296,11 +352,36 @@ int RunProfile(const ProfileOptions& options) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }
-  // Every output is checked before the program runs, so a bad -o never costs a run.
-  const std::string prefix = options.prefix;
-  const std::vector<std::string> outputs = {prefix + ".csv", prefix + ".json", prefix + ".trace.json"};
-  for (const auto& output : outputs) {
-    if (!CheckOutputPath("-o", output, options.force, &error)) {
+  // Every output is checked before the program runs, so a bad -o never costs a run. A name per process is known
+  // only once its process is (its folder is checked now; an existing file is refused when it is written).
+  const std::string pattern = ReportPattern(options.prefix, options.name_keys, options.per_process);
+  if (pattern != options.prefix) ParseOutputName(pattern, &options.name_keys, &error);  // it gained %p
+  const bool per_process = options.name_keys.PerProcess();
+  OutputNameValues own_values;
+  own_values.pid = std::to_string(getpid());
+  own_values.rank = "0";
+  own_values.host = HostName();
+  own_values.variable = [](const std::string& name) {
+    const char* value = std::getenv(name.c_str());
+    return std::string(value != nullptr ? value : "");
+  };
+  auto report_files = [](const std::string& prefix) {
+    return std::vector<std::string>{prefix + ".csv", prefix + ".json", prefix + ".trace.json"};
+  };
+  auto taken = [&report_files, &options](const std::string& prefix) {
+    if (options.force) return false;
+    for (const std::string& file : report_files(prefix)) {
+      struct stat existing {};
+      if (stat(file.c_str(), &existing) == 0) return true;
+    }
+    return false;
+  };
+  // One report of the whole run: its name now (%i chosen); per process: a name like theirs, for its folder.
+  const std::string checked = per_process
+                                  ? ExpandOutputName(pattern, own_values)
+                                  : PlanReports({}, pattern, options.name_keys, own_values, taken).front().prefix;
+  for (const auto& output : report_files(checked)) {
+    if (!CheckOutputPath("-o", output, options.force || per_process, &error)) {
       std::cerr << "opengpa profile: " << error << '\n';
       return 1;
     }
@@ -418,26 +499,45 @@ int RunProfile(const ProfileOptions& options) {
                            "the launches of its last batch, run after the samples it wrote, are missing");
     std::cerr << "opengpa profile: warning: " << run.messages.back() << '\n';
   }
+  // A process that launched work it could not profile is never silent: named with its reason, and (unless
+  // --allow-unprofiled-processes) the exit code is 3 where the program's own would be 0.
+  for (const auto& unprofiled : run.unprofiled) {
+    std::cerr << "opengpa profile: " << (options.allow_unprofiled ? "warning: " : "") << "process " << unprofiled.pid
+              << " was not profiled: " << unprofiled.reason << '\n';
+  }
+  const bool fail_unprofiled = !run.unprofiled.empty() && !options.allow_unprofiled;
+  if (fail_unprofiled) {
+    std::cerr << "opengpa profile: " << run.unprofiled.size()
+              << " process report(s) above: exit code 3 (--allow-unprofiled-processes accepts them)\n";
+  }
+  const int success_code = fail_unprofiled ? 3 : 0;
 
   if (run.samples.empty()) {
     // Nothing to keep: earlier results under the same prefix are left as they were.
     std::cerr << "opengpa profile: no kernel launch was profiled (" << options.program[0] << " exited with "
               << result.exit_code << "); nothing written\n";
-    return result.exit_code != 0 ? result.exit_code : 1;
+    return result.exit_code != 0 ? result.exit_code : fail_unprofiled ? 3 : 1;
   }
+  // One report of the whole run, under the name checked before it ran; or one per process or rank.
+  std::vector<ProfileReport> reports = per_process ? PlanReports(run, pattern, options.name_keys, own_values, taken)
+                                                   : std::vector<ProfileReport>{ProfileReport{checked, run}};
   // Each output complete under its name or not there at all (output_file.h); one failing does not stop the
   // others.
   std::vector<std::string> written;
   std::vector<std::string> failures;
-  const std::vector<std::function<void(std::ostream&)>> writers = {
-      [&run](std::ostream& out) { profiling::WriteProfileCsv(run, out); },
-      [&run](std::ostream& out) { out << profiling::ProfileJson(run).dump(2) << '\n'; },
-      [&run](std::ostream& out) { out << profiling::ChromeTrace(run).dump() << '\n'; }};
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    if (WriteFile(outputs[i], options.force, writers[i], &error)) {
-      written.push_back(outputs[i]);
-    } else {
-      failures.push_back(error);
+  for (const ProfileReport& report : reports) {
+    const profiling::ProfileRun& part = report.run;
+    const std::vector<std::function<void(std::ostream&)>> writers = {
+        [&part](std::ostream& out) { profiling::WriteProfileCsv(part, out); },
+        [&part](std::ostream& out) { out << profiling::ProfileJson(part).dump(2) << '\n'; },
+        [&part](std::ostream& out) { out << profiling::ChromeTrace(part).dump() << '\n'; }};
+    const std::vector<std::string> outputs = report_files(report.prefix);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      if (WriteFile(outputs[i], options.force, writers[i], &error)) {
+        written.push_back(outputs[i]);
+      } else {
+        failures.push_back(error);
+      }
     }
   }
   auto list = [](const std::vector<std::string>& items) {
@@ -457,14 +557,14 @@ int RunProfile(const ProfileOptions& options) {
 
   if (options.csv) {  // stdout holds the CSV alone; what would surround the table goes to stderr
     profiling::WriteProfileCsv(run, std::cout);
-    std::cerr << "opengpa profile: wrote " << outputs[0] << ", " << outputs[1] << ", " << outputs[2] << '\n';
+    std::cerr << "opengpa profile: wrote " << list(written) << '\n';
     if (!kept.empty()) std::cerr << "opengpa profile: sample stream kept at " << kept << '\n';
   } else {
     std::cout << run.samples.size() << " kernel launch(es) of " << options.program[0] << " on "
               << (run.device.empty() ? std::string("?") : run.device) << ", " << result.wall_time_s
               << " s under the profiler, exit code " << result.exit_code << "\n\n";
     profiling::WriteProfileSummary(run, std::cout, StdoutWidth());
-    std::cout << "\nwrote " << outputs[0] << ", " << outputs[1] << ", " << outputs[2] << '\n';
+    std::cout << "\nwrote " << list(written) << '\n';
     if (!kept.empty()) std::cout << "sample stream kept at " << kept << '\n';
   }
   if (late_signal) {
@@ -475,7 +575,7 @@ int RunProfile(const ProfileOptions& options) {
     return 128 + signal_number;
   }
   if (!truncated.empty()) return exit_code != 0 ? exit_code : 1;
-  return exit_code;
+  return exit_code != 0 ? exit_code : success_code;
 }
 
 void SetUpProfile(CLI::App& command, RunFunction* run) {
@@ -485,9 +585,15 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
   AddCounterSelectionOptions(command, &options->counters);
   command
       .add_option("-o,--output", options->prefix,
-                  "Prefix of the files written: <prefix>.csv, <prefix>.json, <prefix>.trace.json")
+                  "Prefix of the files written: <prefix>.csv, <prefix>.json, <prefix>.trace.json; keys %p pid, %r "
+                  "rank, %h host, %q{NAME} environment variable, %i first unused index, %% a literal % (%p or %r: "
+                  "one report per process or rank)")
       ->capture_default_str();
   command.add_flag("-f,--force", options->force, "Overwrite existing output files");
+  command.add_flag("--report-per-process", options->per_process,
+                   "One report per process of the program (\".%p\" is appended to an -o name without %p or %r)");
+  command.add_flag("--allow-unprofiled-processes", options->allow_unprofiled,
+                   "A process that launched work it could not profile is a warning, not exit code 3");
   command.add_flag("-q,--quiet", options->quiet, "No progress on stderr");
   command.add_flag("--keep-stream", options->keep_stream, "Keep the raw sample stream file (for debugging)");
   command

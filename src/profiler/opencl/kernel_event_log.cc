@@ -31,7 +31,7 @@ std::uint32_t KernelEventLog::QueueId(cl_command_queue queue) {
       while (!device_name.empty() && device_name.back() == '\0') device_name.pop_back();
     }
   }
-  stream_->WriteQueue({id, "queue " + std::to_string(id), device_name});
+  stream_->WriteQueue({id, "queue " + std::to_string(id), device_name, {}});
   return id;
 }
 
