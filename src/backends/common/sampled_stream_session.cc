@@ -38,6 +38,27 @@ std::vector<double> WholeSeriesValues(const std::vector<double>& values, const s
   return totals;
 }
 
+GpaStatus CheckSampledStreamable(const nvidia::GraphicsCounterSource* source, const std::string& api,
+                                 const std::string& not_sampled, std::size_t counters, std::size_t passes) {
+  if (source == nullptr || !source->SamplesByTime()) {
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
+                    "{} streaming needs NVIDIA's GPU periodic sampler sampling by GPU time, which this device lacks "
+                    "(its log says why it has no hardware counters)",
+                    api);
+  }
+  if (!not_sampled.empty()) {
+    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
+                    "{} is not a counter of the GPU periodic sampler (timestamps, queries and pipeline statistics "
+                    "belong to samples), so it cannot be streamed",
+                    not_sampled);
+  }
+  if (passes > 1) {
+    return LogError(kGpaStatusErrorNotEnabled, "{} streaming: {} counters need {} sampler passes; a stream has one",
+                    api, counters, passes);
+  }
+  return kGpaStatusOk;
+}
+
 SampledStreamSession::SampledStreamSession(const nvidia::GraphicsCounterSource& source, std::string label,
                                            std::vector<std::string> names, std::vector<bool> additive,
                                            nvidia::perfworks::PassConfig pass)

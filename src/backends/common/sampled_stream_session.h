@@ -41,6 +41,13 @@ std::uint32_t StreamSampleCapacity(std::uint64_t interval_ns, std::uint64_t dura
 std::vector<double> WholeSeriesValues(const std::vector<double>& values, const std::vector<std::uint64_t>& start_ns,
                                       const std::vector<std::uint64_t>& end_ns, const std::vector<bool>& additive);
 
+// Whether a graphics context streams its sampler's metrics: `source` samples by time, every counter of the set is
+// one of its metrics (`not_sampled`: the name of the first that is not, "" when none) and `plan` (their passes)
+// has one pass. kGpaStatusOk, or the reason logged: kGpaStatusErrorIncompatibleSampleTypes, or
+// kGpaStatusErrorNotEnabled for a second pass (GPA 4's status for a multi-pass streaming set). `api`: "Vulkan".
+GpaStatus CheckSampledStreamable(const nvidia::GraphicsCounterSource* source, const std::string& api,
+                                 const std::string& not_sampled, std::size_t counters, std::size_t passes);
+
 class SampledStreamSession : public BackendSession {
  public:
   // `names` (metrics of `source`) fit `pass`, the one sampler pass GraphicsCounterSource::PlanPasses made of them;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "backends/common/context_checks.h"
+#include "backends/common/sampled_stream_session.h"
 #include "backends/opengl/gl_session.h"
 #include "platform/logging.h"
 
@@ -130,8 +131,49 @@ GpaStatus GlContext::CountPasses(const std::vector<HardwareCounterIndex>& counte
   return kGpaStatusOk;
 }
 
+GpaContextSampleTypeFlags GlContext::SupportedSampleTypes() const {
+  const bool streams = device_->sampler != nullptr && device_->sampler->SamplesByTime();
+  return kGpaContextSampleTypeDiscreteCounter | (streams ? kGpaContextSampleTypeStreamingCounter : 0);
+}
+
+GpaStatus GlContext::CheckStreamable(const std::vector<HardwareCounterIndex>& counters) {
+  if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaEnableCounter");
+      status != kGpaStatusOk) {
+    return status;
+  }
+  std::string not_sampled;
+  for (HardwareCounterIndex index : counters) {
+    if (device_->counters[index].source != CounterSource::kSampledMetric && not_sampled.empty()) {
+      not_sampled = device_->counters[index].info.name;
+    }
+  }
+  std::vector<std::string> names;
+  std::vector<bool> additive;
+  std::vector<nvidia::perfworks::PassConfig> plan;
+  if (device_->sampler != nullptr && not_sampled.empty()) {
+    if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) {
+      return status;
+    }
+  }
+  return CheckSampledStreamable(device_->sampler.get(), "OpenGL", not_sampled, names.size(), plan.size());
+}
+
 GpaStatus GlContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                    std::unique_ptr<BackendSession>* out) {
+  if (type == kGpaSessionSampleTypeStreamingCounter &&
+      (SupportedSampleTypes() & kGpaContextSampleTypeStreamingCounter)) {
+    if (GpaStatus status = CheckStreamable(counters); status != kGpaStatusOk) return status;
+    std::vector<std::string> names;
+    std::vector<bool> additive;
+    std::vector<nvidia::perfworks::PassConfig> plan;
+    if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) {
+      return status;
+    }
+    if (plan.empty()) return LogError(kGpaStatusErrorNoCountersEnabled, "OpenGL streaming: no counter to stream");
+    *out = std::make_unique<SampledStreamSession>(*device_->sampler, "OpenGL streaming", std::move(names),
+                                                  std::move(additive), std::move(plan.front()));
+    return kGpaStatusOk;
+  }
   if (GpaStatus status = CheckDiscreteCountersOnly(type, "OpenGL"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaCreateSession");
       status != kGpaStatusOk) {

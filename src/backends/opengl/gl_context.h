@@ -21,7 +21,10 @@ class GlContext final : public BackendContext {
   explicit GlContext(std::shared_ptr<ContextState> device) : device_(std::move(device)) {}
 
   const DeviceInfo& Device() const override { return device_->info; }
-  GpaContextSampleTypeFlags SupportedSampleTypes() const override { return kGpaContextSampleTypeDiscreteCounter; }
+  // Streaming (GPA 4's GpaSpm*) where the GPU periodic sampler samples this GPU by time
+  // (backends/common/sampled_stream_session.h).
+  GpaContextSampleTypeFlags SupportedSampleTypes() const override;
+  GpaStatus CheckStreamable(const std::vector<HardwareCounterIndex>& counters) override;
   const std::vector<HardwareCounterInfo>& HardwareCounters() const override { return device_->counter_infos; }
   std::vector<std::string_view> DerivedCatalogs() const override;
   GpaStatus CountPasses(const std::vector<HardwareCounterIndex>& counters, GpaUInt32* passes) override;

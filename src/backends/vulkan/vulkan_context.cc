@@ -405,29 +405,22 @@ GpaContextSampleTypeFlags VulkanContext::SupportedSampleTypes() const {
 }
 
 GpaStatus VulkanContext::CheckStreamable(const std::vector<HardwareCounterIndex>& counters) {
-  if (sampler_source_ == nullptr || !sampler_source_->SamplesByTime()) {
-    return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                    "Vulkan streaming needs NVIDIA's GPU periodic sampler sampling by GPU time, which this device "
-                    "lacks (its log says why it has no hardware counters)");
-  }
   if (GpaStatus status = CheckCounters(counters); status != kGpaStatusOk) return status;
+  std::string not_sampled;
   for (HardwareCounterIndex index : counters) {
-    if (counters_[index].source != CounterSource::kSampledMetric) {
-      return LogError(kGpaStatusErrorIncompatibleSampleTypes,
-                      "{} is not a counter of the GPU periodic sampler (timestamps and pipeline statistics belong to "
-                      "samples in command buffers), so it cannot be streamed",
-                      counters_[index].info.name);
+    if (counters_[index].source != CounterSource::kSampledMetric && not_sampled.empty()) {
+      not_sampled = counters_[index].info.name;
     }
   }
   std::vector<std::string> names;
   std::vector<bool> additive;
   std::vector<nvidia::perfworks::PassConfig> plan;
-  if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) return status;
-  if (plan.size() > 1) {
-    return LogError(kGpaStatusErrorNotEnabled, "Vulkan streaming: {} counters need {} sampler passes; a stream has one",
-                    names.size(), plan.size());
+  if (sampler_source_ != nullptr && not_sampled.empty()) {
+    if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) {
+      return status;
+    }
   }
-  return kGpaStatusOk;
+  return CheckSampledStreamable(sampler_source_.get(), "Vulkan", not_sampled, names.size(), plan.size());
 }
 
 GpaStatus VulkanContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,

@@ -6,7 +6,7 @@
 #   cmake -G Ninja -B build-device-gfx -S . -DCMAKE_BUILD_TYPE=Release -DOPENGPA_WITH_CUDA=OFF
 #   ninja -C build-device-gfx GPUPerfAPIVK GPUPerfAPIGL NvPmApiCore opengpa_graphics_vk_device_tests \
 #         opengpa_graphics_gl_device_tests opengpa_graphics_nvpm_device_tests opengpa_sampler_probe \
-#         opengpa_vk_streaming_check
+#         opengpa_vk_streaming_check opengpa_gl_streaming_check
 # then through the device tool, carrying .gl, build-device-gfx/lib and build-device-gfx/tests/device/graphics:
 #   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; tests/device/graphics/run.sh build-device-gfx
 # Results go to $OUT (the device tool's folder) or out/device-graphics.
@@ -32,6 +32,8 @@ fi
 # GPA 4's streaming counters on Vulkan (GpaSpm*, the sampler sampling by time).
 "$bin/opengpa_vk_streaming_check" >"$out/vk_streaming_check.txt" 2>&1 || status=1
 cat "$out/vk_streaming_check.txt"
+"$bin/opengpa_gl_streaming_check" >"$out/gl_streaming_check.txt" 2>&1 || status=1
+cat "$out/gl_streaming_check.txt"
 for api in vk gl nvpm; do
   "$bin/opengpa_graphics_${api}_device_tests" --gtest_output="xml:$out/graphics_${api}_device_tests.xml" "${@:2}" \
     >"$out/graphics_${api}_device_tests.txt" 2>&1 || status=1
