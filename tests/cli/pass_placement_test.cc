@@ -186,13 +186,46 @@ TEST(PassPlacementTest, BlocksThatConflictWithASessionWaitWholeForTheNextOne) {
   EXPECT_LE(library.calls, 5);
 }
 
-TEST(PassPlacementTest, FailsWhenTheLibraryRefusesACounterOnItsOwn) {
+TEST(PassPlacementTest, CountersTheLibraryRefusesEvenAloneAreLeftOutAndTheRestPlanned) {
+  // Issue 30: planning every GH100 counter failed at the first of 8 CTC metrics GpaGetPassCount refuses alone.
+  ModelLibrary library;
+  std::vector<std::uint32_t> counters;
+  for (std::uint32_t c = 0; c < 40; ++c) {
+    counters.push_back(c);
+    library.block_of[c] = c % 2 == 0 ? 'a' : 'b';
+  }
+  library.slots = {{'a', 4}, {'b', 4}};
+  const std::set<std::uint32_t> refused = {3, 17, 18, 39};
+  const PassCountOracle oracle = [&](const std::vector<std::uint32_t>& set, bool) -> std::optional<std::uint32_t> {
+    if (std::any_of(set.begin(), set.end(), [&](std::uint32_t c) { return refused.count(c) != 0; })) {
+      return std::nullopt;
+    }
+    return library.Passes(set);
+  };
+  for (bool place_passes : {true, false}) {
+    std::string error;
+    auto placement = PlaceCountersInPasses(counters, oracle, &error, {}, PlacementRequest{place_passes, {}});
+    ASSERT_TRUE(placement) << error;
+    EXPECT_EQ(std::set<std::uint32_t>(placement->unschedulable.begin(), placement->unschedulable.end()), refused);
+    std::set<std::uint32_t> placed;
+    for (const PassGroup& group : placement->groups) {
+      EXPECT_TRUE(oracle(group.counters, false)) << "a group the library refuses";
+      placed.insert(group.counters.begin(), group.counters.end());
+    }
+    EXPECT_EQ(placed.size(), counters.size() - refused.size());
+    for (std::uint32_t c : refused) EXPECT_EQ(placed.count(c), 0u);
+  }
+}
+
+TEST(PassPlacementTest, ASetOfOnlyRefusedCountersPlansNothingAndNamesThemAll) {
   const PassCountOracle refuse_all = [](const std::vector<std::uint32_t>&, bool) {
     return std::optional<std::uint32_t>();
   };
   std::string error;
-  EXPECT_FALSE(PlaceCountersInPasses({7}, refuse_all, &error));
-  EXPECT_NE(error.find("counter 7"), std::string::npos) << error;
+  auto placement = PlaceCountersInPasses({7, 9}, refuse_all, &error);
+  ASSERT_TRUE(placement) << error;
+  EXPECT_TRUE(placement->groups.empty());
+  EXPECT_EQ(placement->unschedulable, (std::vector<std::uint32_t>{7, 9}));
 }
 
 }  // namespace

@@ -79,14 +79,15 @@ class Planner {
 // counters in a row did not fit.
 constexpr std::size_t kMaxMisses = 8;
 
-bool PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<PassGroup>* groups,
-                        std::string* error) {
+void PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<PassGroup>* groups,
+                        Counters* unschedulable) {
   Counters remaining = counters;
   while (!remaining.empty()) {
-    const auto alone = planner.Ask({remaining.front()}, false);
-    if (!alone) {
-      *error = "the library cannot schedule counter " + std::to_string(remaining.front()) + " even on its own";
-      return false;
+    const auto alone = planner.Ask({remaining.front()}, true);
+    if (!alone) {  // refused on its own: left out, the rest placed
+      unschedulable->push_back(remaining.front());
+      remaining.erase(remaining.begin());
+      continue;
     }
     const std::uint32_t budget = std::max<std::uint32_t>(*alone, 1);
     Counters group = {remaining.front()};
@@ -136,20 +137,19 @@ bool PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<
     groups->push_back(std::move(placed));
     remaining = std::move(later);
   }
-  return true;
 }
 
 }  // namespace
 
 std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32_t>& counters,
-                                                   const PassCountOracle& oracle, std::string* error,
+                                                   const PassCountOracle& oracle, std::string* /*error*/,
                                                    const PlacementProgress& progress, const PlacementRequest& request) {
   Planner planner(oracle, counters.size(), progress);
   PassPlacement placement;
   placement.library_passes = planner.Ask(counters, true);  // a refusal is an answer here: the set is split
 
   if (placement.library_passes && request.place_passes) {
-    if (!PlaceWithinSession(planner, counters, &placement.groups, error)) return std::nullopt;
+    PlaceWithinSession(planner, counters, &placement.groups, &placement.unschedulable);
   } else if (placement.library_passes) {
     PassGroup session;
     session.pass_count = std::max<std::uint32_t>(*placement.library_passes, 1);
@@ -172,9 +172,12 @@ std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32
       std::uint32_t passes = 0;
       for (const Counters& block : blocks) planner.AddBlockToSession(block, &session, &passes, &waiting, &deferred);
       if (session.empty()) {
-        const std::uint32_t refused = !deferred.empty() ? deferred.front() : waiting.front().front();
-        *error = "the library cannot schedule counter " + std::to_string(refused) + " even on its own";
-        return std::nullopt;
+        // Nothing joined: every counter left was asked on its own (the session was empty) and refused.
+        placement.unschedulable.insert(placement.unschedulable.end(), deferred.begin(), deferred.end());
+        for (const Counters& block : waiting) {
+          placement.unschedulable.insert(placement.unschedulable.end(), block.begin(), block.end());
+        }
+        break;
       }
       PassGroup group;
       group.pass_count = std::max<std::uint32_t>(passes, 1);

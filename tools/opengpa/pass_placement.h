@@ -52,6 +52,9 @@ struct PassPlacement {
   // One session: the passes within it (step 3), or the session itself. Several: one group per session.
   std::vector<PassGroup> groups;
   std::size_t questions = 0;  // how many times the oracle was asked
+  // Counters the library refuses even on their own (GH100: some CTC throughput metrics): left out of every group,
+  // in the order found. The rest is planned without them.
+  std::vector<std::uint32_t> unschedulable;
 };
 
 struct PlacementRequest {
@@ -63,7 +66,8 @@ struct PlacementRequest {
   std::vector<std::vector<std::uint32_t>> blocks;
 };
 
-// Fails (nullopt, *error set) only when the library refuses a counter on its own.
+// A counter the library refuses on its own goes to PassPlacement::unschedulable and the rest is planned; nullopt
+// (with *error) is left for a failure of the oracle itself (kept for callers; none today).
 std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32_t>& counters,
                                                    const PassCountOracle& oracle, std::string* error,
                                                    const PlacementProgress& progress = {},

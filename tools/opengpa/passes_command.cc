@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "api_name.h"
@@ -147,11 +148,22 @@ struct PassesReport {
   bool split = false;          // the library cannot collect the set in one session
   bool passes_placed = false;  // counters placed in passes (else only in sessions)
 
+  std::map<std::uint32_t, std::string> name_of;  // index -> name (every counter of a chip: a search per row is slow)
+
   std::string NameOf(std::uint32_t index) const {
-    for (std::size_t i = 0; i < indices.size(); ++i) {
-      if (indices[i] == index) return names[i];
+    const auto found = name_of.find(index);
+    return found == name_of.end() ? std::string() : found->second;
+  }
+  // "a, b, c and N more": the first counters the library refuses even alone.
+  std::string UnschedulableNames(std::size_t shown = 10) const {
+    std::string text;
+    for (std::size_t i = 0; i < placement.unschedulable.size() && i < shown; ++i) {
+      text += (i == 0 ? "" : ", ") + NameOf(placement.unschedulable[i]);
     }
-    return std::string();
+    if (placement.unschedulable.size() > shown) {
+      text += " and " + std::to_string(placement.unschedulable.size() - shown) + " more";
+    }
+    return text;
   }
 };
 
@@ -164,7 +176,12 @@ void WritePassesJson(const PassesReport& report, std::ostream& out) {
   json["passes"] = placement.library_passes ? nlohmann::json(*placement.library_passes) : nlohmann::json();
   json["placed_passes"] = placement.placed_passes;
   json["sessions"] = report.split ? placement.groups.size() : 1;
+  json["questions"] = placement.questions;  // GpaGetPassCount calls the plan took
   json["placement_method"] = PlacementMethod(report.passes_placed);
+  json["unschedulable"] = nlohmann::json::array();
+  for (std::uint32_t index : placement.unschedulable) {
+    json["unschedulable"].push_back({{"index", index}, {"name", report.NameOf(index)}});
+  }
   json["groups"] = nlohmann::json::array();
   for (const auto& group : placement.groups) {
     nlohmann::json counters = nlohmann::json::array();
@@ -213,6 +230,11 @@ void WritePassesTable(const PassesReport& report, OutputFormat format, std::size
             << " passes; the library's scheduler packs the whole set into " << *placement.library_passes << ".\n";
     }
   }
+  if (!placement.unschedulable.empty()) {
+    title << placement.unschedulable.size()
+          << " counter(s) the library cannot schedule even alone are left out: " << report.UnschedulableNames()
+          << ".\n";
+  }
   out << WrapText(title.str(), table.max_width);
   out << '\n';
   WriteAligned(table, out);
@@ -254,11 +276,17 @@ int RunPasses(const PassesOptions& options) {
         [&progress](std::size_t placed, std::size_t total) { progress.Update(placed, total); }, request);
   }
   if (!placement) return Fail(error + " (" + oracle_error + ")", 1);
+  for (std::size_t i = 0; i < report.indices.size(); ++i) report.name_of.emplace(report.indices[i], report.names[i]);
   report.api = library.Api();
   report.opened_as = opened->Api().Description();
   report.placement = std::move(*placement);
   report.split = !report.placement.library_passes.has_value();
   report.passes_placed = place_passes && !report.split;
+  if (!report.placement.unschedulable.empty()) {
+    std::cerr << "opengpa passes: warning: " << report.placement.unschedulable.size()
+              << " counter(s) cannot be scheduled even alone (GpaGetPassCount refuses each), left out of the plan: "
+              << report.UnschedulableNames() << '\n';
+  }
 
   OutputFile file("-o", options.output, options.force, &error);
   std::ostream* out = file.Stream();
