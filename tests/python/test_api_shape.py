@@ -5,6 +5,7 @@ hiding what a call accepts); the package ships py.typed so that type checkers re
 import dataclasses
 import inspect
 import pathlib
+import typing
 
 import opengpa
 
@@ -52,6 +53,7 @@ def test_every_public_function_has_type_hints_and_explicit_parameters():
                 unhinted.append(f"{name}({parameter.name})")
         if signature.return_annotation is signature.empty:
             unhinted.append(f"{name} -> ?")
+        typing.get_type_hints(function)  # every hint names something that exists
     assert not hidden, f"parameters hidden behind **kwargs: {', '.join(hidden)}"
     assert not unhinted, f"no type hint: {', '.join(unhinted)}"
 
