@@ -33,6 +33,11 @@ def _value(number: float) -> Optional[float]:
     return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
 
 
+def _dimensions(triple: Any) -> str:
+    """4096x1x1, as the CLI's trace writes a grid or block."""
+    return "x".join(str(int(d)) for d in triple)
+
+
 def chrome_trace(results: Any, api: str = "cuda") -> Dict[str, Any]:
     """The trace document (a dict ready for json.dump) of a KernelResults."""
     rows = len(results.kernels)
@@ -59,8 +64,8 @@ def chrome_trace(results: Any, api: str = "cuda") -> Dict[str, Any]:
         else:
             start_ns, duration_ns, rule = cursor_ns.get(streams[row], 0.0), durations_ns[row], _END_TO_END
         cursor_ns[streams[row]] = max(cursor_ns.get(streams[row], 0.0), start_ns + duration_ns)
-        args: Dict[str, Any] = {"index": results.indices[row], "grid": list(results.grids[row]),
-                                "block": list(results.blocks[row])}
+        args: Dict[str, Any] = {"index": results.indices[row], "grid": _dimensions(results.grids[row]),
+                                "block": _dimensions(results.blocks[row])}
         if results.ranges[row]:
             args["ranges"] = list(results.ranges[row])
         if results.contexts[row]:

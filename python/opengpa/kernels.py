@@ -193,7 +193,8 @@ class KernelResults(Results):
 
     def __repr__(self) -> str:
         return (f"<opengpa.KernelResults on {self.device_name}: {len(self.kernels)} kernel launches, "
-                f"{len(self.counters)} counters, {self.pass_count} pass(es), {self.replay} replay>")
+                f"{len(self.counters)} counters, {self.pass_count} pass(es)" +
+                (f", {self.replay} replay>" if self.replay else ">"))
 
 
 def results_from_profile(document: Dict[str, Any], launches: Sequence[Dict[str, Any]] = ()) -> KernelResults:

@@ -3,6 +3,8 @@ every line within the width) and `export_chrome_trace(path)` (one "X" event per 
 docs/schema/chrome-trace.schema.json), on rows built from data and on a profile file as the CLI writes it."""
 
 import json
+import os
+import subprocess
 
 import jsonschema
 import pytest
@@ -91,7 +93,7 @@ def test_the_chrome_trace_has_one_event_per_launch_with_its_counters(tmp_path):
         assert {name: event["args"][name] for name in expected} == expected
     # No timestamps: laid end to end on each stream, as long as GPUTime, in microseconds.
     assert [(e["tid"], e["ts"], e["dur"]) for e in events] == [(7, 0, 4), (7, 4, 1), (7, 5, 2), (9, 0, 0.5)]
-    assert events[0]["args"]["grid"] == [1, 1, 1] and events[0]["args"]["ranges"] == ["step", "matmul"]
+    assert events[0]["args"]["grid"] == "1x1x1" and events[0]["args"]["ranges"] == ["step", "matmul"]
     assert events[0]["args"]["timeline"].startswith("laid end to end")
     names = {(e["name"], e["tid"]): e["args"]["name"] for e in document["traceEvents"] if e["ph"] == "M"}
     assert names == {("process_name", 0): "cuda NVIDIA H100", ("thread_name", 7): "stream 7",
@@ -139,3 +141,25 @@ def test_a_kernel_profile_without_results_says_when_to_call_its_outputs(tmp_path
         profile.export_chrome_trace(tmp_path / "trace.json")
     profile.results = results()
     assert profile.table(width=100) == results().table(width=100)
+
+
+@pytest.mark.skipif(not os.environ.get("OPENGPA_CL_WORKLOAD"), reason="tests/cli's OpenCL workload was not built")
+def test_a_real_opencl_profile_of_the_cli_reads_back_and_traces_as_the_cli_traces_it(tmp_path):
+    cli = os.path.join(os.environ["OPENGPA_LIBRARY_DIR"], os.pardir, "bin", "opengpa")
+    ran = subprocess.run([cli, "profile", "--api", "cl", "-o", str(tmp_path / "run"), "--",
+                          os.environ["OPENGPA_CL_WORKLOAD"], "4096"], capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    loaded = kernels.load_profile(tmp_path / "run.json")
+    # The workload's fixed schedule (tests/cli/opencl_kernel_workload.cc), PoCL's device timestamps.
+    assert loaded.kernels == ["scale"] * 3 + ["add"] * 4 + ["fill2d"] and loaded.api == "cl"
+    assert all(start is not None for start in loaded.start_times_ns)
+    table = loaded.table(width=100).splitlines()
+    assert sorted(line.split()[0] for line in table[2:5]) == ["add", "fill2d", "scale"]
+    assert {line.split()[0]: line.split()[1] for line in table[2:5]} == {"scale": "3", "add": "4", "fill2d": "1"}
+    _, ours = load_trace(loaded, tmp_path / "python.trace.json")
+    with open(tmp_path / "run.trace.json") as trace:
+        theirs = [event for event in json.load(trace)["traceEvents"] if event["ph"] == "X"]
+    assert [(e["name"], e["ts"], e["dur"], e["tid"]) for e in ours] == \
+        [(e["name"], e["ts"], e["dur"], e["tid"]) for e in theirs]
+    for mine, cli_event in zip(ours, theirs):
+        assert {k: mine["args"][k] for k in cli_event["args"]} == cli_event["args"]
