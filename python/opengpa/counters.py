@@ -227,7 +227,8 @@ COUNTER_LIBRARY_APIS = {"vulkan": _gpa.API_VULKAN, "opengl": _gpa.API_OPENGL, "o
                         "cuda": _gpa.API_CUDA}
 
 
-def counter_library():
+def counter_library() -> Any:
+    """libGPUPerfAPICounters.so with its signatures (loaded once, by _library.load)."""
     return _library.load("libGPUPerfAPICounters.so", _COUNTER_LIB_SIGNATURES,
                          register_logging="OpenGpaCounterLibRegisterLoggingCallback")
 
