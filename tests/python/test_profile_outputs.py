@@ -163,3 +163,12 @@ def test_a_real_opencl_profile_of_the_cli_reads_back_and_traces_as_the_cli_trace
         [(e["name"], e["ts"], e["dur"], e["tid"]) for e in theirs]
     for mine, cli_event in zip(ours, theirs):
         assert {k: mine["args"][k] for k in cli_event["args"]} == cli_event["args"]
+
+
+def test_without_a_time_counter_the_table_sorts_by_calls_and_traces_last_zero(tmp_path):
+    untimed = kernels.KernelResults([dict(row, host_ns=None) for row in rows()], [FETCH], [[1], [2], [3], [4]])
+    lines = untimed.table(width=80).splitlines()
+    assert lines[0].split() == ["kernel", "calls", "FetchSize"]
+    assert [line.split()[-2:] for line in lines[2:5]] == [["2", "4"], ["1", "2"], ["1", "4"]]
+    _, events = load_trace(untimed, tmp_path / "trace.json")
+    assert [e["dur"] for e in events] == [0, 0, 0, 0] and [e["args"]["FetchSize"] for e in events] == [1, 2, 3, 4]
