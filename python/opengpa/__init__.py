@@ -15,9 +15,13 @@ values are theirs. Importing needs no GPU; listing a chip's counters offline nee
     with opengpa.profile(counters=["GPUTime", "FetchSize"], per_kernel=True) as p:   # one row per kernel launch
         c = a @ b
     p.results.kernels
+    print(p.results.table())                         # per-kernel totals sorted by time, fitted to the terminal
+    p.export_chrome_trace("trace.json")              # one event per launch for ui.perfetto.dev
 
     opengpa.doctor()["exit_code"]                    # 0: every API present measured its truths (docs/doctor.md)
     opengpa.compare(["rank0.json", "rank1.json"])["groups"][0]["outlier"]  # the slowest rank of the top kernel
+
+From a shell, `python -m opengpa ...` (or the `opengpa-python` script) runs the `opengpa` CLI itself.
 """
 
 from ._status import OpenGpaError

@@ -1,8 +1,11 @@
 """The profiles active on each thread and `opengpa.region(name)`: what region and per-kernel profiles
 (profiling.py, kernels.py) and torch_ops.py share, so that none of them imports another for it."""
 
+from __future__ import annotations
+
 import contextlib
 import threading
+from typing import Iterator
 
 _active = threading.local()
 
@@ -24,7 +27,7 @@ def _pop_profile(profile):
 
 
 @contextlib.contextmanager
-def region(name):
+def region(name: str) -> Iterator[None]:
     """One sample named `name` of the innermost active profile on this thread (no-op without one); in a
     per-kernel profile, a label of the kernels launched inside it (regions may nest there)."""
     profile = _current_profile()

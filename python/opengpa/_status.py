@@ -1,5 +1,9 @@
 """GPA's status codes (gpu_perf_api_types.h) and the exception a failed call raises."""
 
+from __future__ import annotations
+
+from typing import Iterable
+
 STATUS_NAMES = {
     0: "kGpaStatusOk",
     1: "kGpaStatusResultNotReady",
@@ -62,7 +66,8 @@ class OpenGpaError(RuntimeError):
     during the call: the library names the argument and value at fault there, so they are the reason.
     """
 
-    def __init__(self, function, status, log=(), detail=""):
+    def __init__(self, function: str, status: int, log: Iterable[str] = (), detail: str = "") -> None:
+        """`detail`: what Python adds to the message (the reason, what to do), before the library's log."""
         self.function = function
         self.status = status
         self.status_name = status_name(status) if status else ""

@@ -6,14 +6,19 @@ program and the counters that moved. The CLI computes; this module runs it (foun
 and returns its JSON as a dict.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import subprocess
+from typing import Any, Dict, Optional, Sequence, Union
 
 from .doctor import find_cli
 
 
-def compare(profiles, diff=False, by="kernel", counters=None, threshold=5.0, executable=None, timeout=None):
+def compare(profiles: Sequence[Union[str, os.PathLike]], diff: bool = False, by: str = "kernel",
+            counters: Optional[Sequence[str]] = None, threshold: float = 5.0, executable: Optional[str] = None,
+            timeout: Optional[float] = None) -> Dict[str, Any]:
     """Runs `opengpa compare ... --json -` and returns its document as a dict.
 
     profiles: paths of profile .json files (two, before and after, with diff=True). by: "kernel" or "nvtx".

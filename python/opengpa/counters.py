@@ -9,9 +9,12 @@ Two kinds of context answer the same questions:
   OpenCL catalogs, or an NVIDIA board by PCI device id.
 """
 
+from __future__ import annotations
+
 import ctypes
 from ctypes import POINTER, c_char_p, c_double, c_int, c_uint8, c_uint32, c_uint64, c_void_p
 from dataclasses import dataclass
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from . import _cuda, _gpa, _library
 from ._status import OpenGpaError
@@ -35,7 +38,7 @@ class Counter:
 class PassPlan:
     """What collecting `counters` together costs: the library's pass count (GpaGetPassCount)."""
 
-    counters: tuple
+    counters: Tuple[str, ...]
     pass_count: int
 
 
@@ -45,15 +48,17 @@ class _ContextBase:
     _counters = None
 
     @property
-    def counters(self):
+    def counters(self) -> List[Counter]:
+        """Every counter of the context, in index order (read once, then cached)."""
         if self._counters is None:
             self._counters = [self._describe_index(i) for i in range(self._counter_count())]
         return list(self._counters)
 
-    def counter_names(self):
+    def counter_names(self) -> List[str]:
+        """The names of `counters`, in index order."""
         return [counter.name for counter in self.counters]
 
-    def describe(self, name):
+    def describe(self, name: str) -> Counter:
         """The Counter called `name` (case-insensitive, as GpaGetCounterIndex); KeyError if none."""
         wanted = name.lower()
         for counter in self.counters:
@@ -64,7 +69,7 @@ class _ContextBase:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         self.close()
 
     def __del__(self):
@@ -77,7 +82,9 @@ class _ContextBase:
 class GpaContext(_ContextBase):
     """A GpaOpenContext of one libGPUPerfAPI<X>.so (CUDA here)."""
 
-    def __init__(self, api, open_info, hardware=False):
+    def __init__(self, api: str, open_info: Any, hardware: bool = False) -> None:
+        """Opens a context of `api`'s library (GpaOpenContext) on `open_info` (the API's open-info structure,
+        kept alive while the context is open); `hardware` exposes the raw hardware counters too."""
         self.api = api
         self.library = _gpa.gpa_library(api)
         self._open_info = open_info  # kept alive while the context is open
@@ -88,14 +95,17 @@ class GpaContext(_ContextBase):
         self.device_name = _gpa.get_string(self.library, "GpaGetDeviceName", self.handle)
 
     @classmethod
-    def open_cuda(cls, context=None, chip=None, hardware=False, max_samples_per_pass=0, device=0):
+    def open_cuda(cls, context: Optional[int] = None, chip: Optional[str] = None, hardware: bool = False,
+                  max_samples_per_pass: int = 0, device: int = 0) -> "GpaContext":
+        """A CUDA context: offline for `chip` (no GPU), else live on the CUcontext `context` (default the calling
+        thread's current one, else device `device`'s primary context)."""
         if context is None and chip is None:
             context = _cuda.current_context(device)
         info = _gpa.GpaCudaContextOpenInfo.make(context, chip, max_samples_per_pass)
         return cls("cuda", info, hardware)
 
     @classmethod
-    def open_vulkan(cls, index=None, hardware=False):
+    def open_vulkan(cls, index: Optional[int] = None, hardware: bool = False) -> "GpaContext":
         """A live context on a Vulkan device this package creates (the best one, or `index`): its counters
         and pass counts; lavapipe where no GPU is present."""
         from ._vulkan import VulkanDevice
@@ -110,10 +120,12 @@ class GpaContext(_ContextBase):
         return context
 
     @property
-    def is_open(self):
+    def is_open(self) -> bool:
+        """Whether the GPA context is still open."""
         return bool(getattr(self, "handle", None) and self.handle.value)
 
-    def close(self):
+    def close(self) -> None:
+        """Closes the context (and the Vulkan device made for it); closing twice does nothing."""
         if self.is_open:
             self.library.call("GpaCloseContext", self.handle)
             self.handle = _gpa.Handle()
@@ -146,10 +158,11 @@ class GpaContext(_ContextBase):
             hardware_unit=self._optional_string("OpenGpaGetCounterHardwareUnit", index),
         )
 
-    def counter_index(self, name):
+    def counter_index(self, name: str) -> int:
+        """GpaGetCounterIndex: the index of the counter called `name`; OpenGpaError if none."""
         return _gpa.get_u32(self.library, "GpaGetCounterIndex", self.handle, name.encode())
 
-    def describe(self, name):
+    def describe(self, name: str) -> Counter:
         """The Counter called `name` (case-insensitive, GpaGetCounterIndex); KeyError if none. Looks up
         one counter, so it stays quick with the ~15,000 hardware counters of a chip."""
         if self._counters is not None:
@@ -160,7 +173,7 @@ class GpaContext(_ContextBase):
             raise KeyError(f"{name!r} is not a counter of {self.device_name}: {error}") from None
         return self._describe_index(index)
 
-    def create_session(self, counter_names):
+    def create_session(self, counter_names: Sequence[str]) -> Any:
         """A discrete-counter session with `counter_names` enabled, in that order (caller deletes it)."""
         session = _gpa.Handle()
         self.library.call("GpaCreateSession", self.handle, _gpa.SESSION_SAMPLE_TYPE_DISCRETE_COUNTER,
@@ -173,7 +186,8 @@ class GpaContext(_ContextBase):
             raise
         return session
 
-    def pass_count(self, counter_names):
+    def pass_count(self, counter_names: Union[str, Sequence[str]]) -> int:
+        """GpaGetPassCount of a session with `counter_names` enabled: the passes collecting them takes."""
         names = _names(counter_names)
         session = self.create_session(names)
         try:
@@ -181,7 +195,8 @@ class GpaContext(_ContextBase):
         finally:
             self.library.call("GpaDeleteSession", session)
 
-    def plan_passes(self, counter_names):
+    def plan_passes(self, counter_names: Union[str, Sequence[str]]) -> PassPlan:
+        """The PassPlan of `counter_names`: the names and the library's pass count for them together."""
         names = _names(counter_names)
         return PassPlan(tuple(names), self.pass_count(names))
 
@@ -212,7 +227,8 @@ COUNTER_LIBRARY_APIS = {"vulkan": _gpa.API_VULKAN, "opengl": _gpa.API_OPENGL, "o
                         "cuda": _gpa.API_CUDA}
 
 
-def counter_library():
+def counter_library() -> Any:
+    """libGPUPerfAPICounters.so with its signatures (loaded once, by _library.load)."""
     return _library.load("libGPUPerfAPICounters.so", _COUNTER_LIB_SIGNATURES,
                          register_logging="OpenGpaCounterLibRegisterLoggingCallback")
 
@@ -220,7 +236,9 @@ def counter_library():
 class CounterLibraryContext(_ContextBase):
     """GpaCounterLibOpenCounterContext: an API's catalog, or an NVIDIA board by PCI id, with no device."""
 
-    def __init__(self, api, vendor_id=0, device_id=0, hardware=False):
+    def __init__(self, api: str, vendor_id: int = 0, device_id: int = 0, hardware: bool = False) -> None:
+        """Opens `api`'s catalog ("vulkan", "opengl", "opencl", "cuda"), for the board (`vendor_id`, `device_id`)
+        when given; `hardware` exposes the raw hardware counters too. ValueError for another API."""
         try:
             api_value = COUNTER_LIBRARY_APIS[api]
         except KeyError:
@@ -233,7 +251,8 @@ class CounterLibraryContext(_ContextBase):
                           _HardwareInfo(vendor_id, device_id, 0, None, 0), flags, 1, ctypes.byref(self.handle))
         self.device_name = f"{api} catalog" if api != "cuda" else f"NVIDIA device 0x{device_id:04X} (offline)"
 
-    def close(self):
+    def close(self) -> None:
+        """Closes the counter context; closing twice does nothing."""
         if getattr(self, "handle", None) and self.handle.value:
             self.library.call("GpaCounterLibCloseCounterContext", self.handle)
             self.handle = c_void_p()
@@ -252,14 +271,16 @@ class CounterLibraryContext(_ContextBase):
             usage=_gpa.USAGE_NAMES[_gpa.get_enum(library, "GpaCounterLibGetCounterUsageType", handle, index)],
         )
 
-    def pass_count(self, counter_names):
+    def pass_count(self, counter_names: Union[str, Sequence[str]]) -> int:
+        """GpaCounterLibGetPassCount: the passes collecting `counter_names` together takes."""
         indices = [self.describe(name).index for name in _names(counter_names)]
         array = (c_uint32 * len(indices))(*indices)
         passes = c_uint32()
         self.library.call("GpaCounterLibGetPassCount", self.handle, array, len(indices), ctypes.byref(passes))
         return passes.value
 
-    def plan_passes(self, counter_names):
+    def plan_passes(self, counter_names: Union[str, Sequence[str]]) -> PassPlan:
+        """The PassPlan of `counter_names`: the names and the library's pass count for them together."""
         names = _names(counter_names)
         return PassPlan(tuple(names), self.pass_count(names))
 
@@ -290,8 +311,9 @@ def _normalized_api(api):
     return _API_ALIASES.get(api.lower(), api.lower())
 
 
-def open_context(chip=None, api=None, device_id=None, hardware=False, context=None, device=0,
-                 max_samples_per_pass=0, live=False):
+def open_context(chip: Optional[str] = None, api: Optional[str] = None, device_id: Optional[int] = None,
+                 hardware: bool = False, context: Optional[int] = None, device: int = 0,
+                 max_samples_per_pass: int = 0, live: bool = False) -> Union[GpaContext, CounterLibraryContext]:
     """Opens the context that answers counter questions.
 
     - ``chip="GH100"`` (any chip CUPTI knows): libGPUPerfAPICUDA.so's offline context, no GPU needed;
@@ -326,17 +348,30 @@ def open_context(chip=None, api=None, device_id=None, hardware=False, context=No
                                 device=device)
 
 
-def list_counters(**where):
-    """Every counter of the context `open_context(**where)` opens."""
-    with open_context(**where) as context:
-        return context.counters
+def list_counters(*, chip: Optional[str] = None, api: Optional[str] = None, device_id: Optional[int] = None,
+                  hardware: bool = False, context: Optional[int] = None, device: int = 0,
+                  live: bool = False) -> List[Counter]:
+    """Every counter of the context that `open_context` opens with these arguments (its docstring says which):
+    `chip="GH100"` offline, `api="vulkan"` a catalog, nothing the live CUDA context, ..."""
+    with open_context(chip=chip, api=api, device_id=device_id, hardware=hardware, context=context, device=device,
+                      live=live) as opened:
+        return opened.counters
 
 
-def describe(name, **where):
-    with open_context(**where) as context:
-        return context.describe(name)
+def describe(name: str, *, chip: Optional[str] = None, api: Optional[str] = None, device_id: Optional[int] = None,
+             hardware: bool = False, context: Optional[int] = None, device: int = 0, live: bool = False) -> Counter:
+    """The Counter called `name` (any case) in the context `open_context` opens with the other arguments;
+    KeyError if it has none of that name."""
+    with open_context(chip=chip, api=api, device_id=device_id, hardware=hardware, context=context, device=device,
+                      live=live) as opened:
+        return opened.describe(name)
 
 
-def plan_passes(counter_names, **where):
-    with open_context(**where) as context:
-        return context.plan_passes(counter_names)
+def plan_passes(counter_names: Union[str, Sequence[str]], *, chip: Optional[str] = None, api: Optional[str] = None,
+                device_id: Optional[int] = None, hardware: bool = False, context: Optional[int] = None,
+                device: int = 0, live: bool = False) -> PassPlan:
+    """The PassPlan (names and the library's pass count) of `counter_names` collected together, in the context
+    `open_context` opens with the other arguments."""
+    with open_context(chip=chip, api=api, device_id=device_id, hardware=hardware, context=context, device=device,
+                      live=live) as opened:
+        return opened.plan_passes(counter_names)

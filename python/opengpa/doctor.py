@@ -12,15 +12,18 @@ The doctor is pointed at the libraries this package would load: $OPENGPA_LIBRARY
 too), else the package's own _libs/ folder when it holds them.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import shutil
 import subprocess
+from typing import Any, Dict, List, Optional, Sequence
 
 from . import _library
 
 
-def find_cli(executable=None):
+def find_cli(executable: Optional[str] = None) -> str:
     """The path of the `opengpa` executable the doctor runs; FileNotFoundError naming every place looked."""
     candidates = [executable, os.environ.get("OPENGPA_CLI")]
     if os.environ.get("OPENGPA_LIBRARY_DIR"):
@@ -40,7 +43,7 @@ def find_cli(executable=None):
                             "); set OPENGPA_CLI to its path or put its bin/ folder on PATH")
 
 
-def _library_dir_argument():
+def _library_dir_argument() -> List[str]:
     if os.environ.get("OPENGPA_LIBRARY_DIR"):
         return []  # the CLI reads it itself
     package_libs = _library.library_search_path()[-1]
@@ -49,7 +52,8 @@ def _library_dir_argument():
     return []
 
 
-def doctor(apis=None, quick=False, executable=None, timeout=None):
+def doctor(apis: Optional[Sequence[str]] = None, quick: bool = False, executable: Optional[str] = None,
+           timeout: Optional[float] = None) -> Dict[str, Any]:
     """Runs `opengpa doctor --format json` and returns its report as a dict.
 
     apis: None for every API and the monitor, or names among "cuda", "vk", "gl", "cl", "monitor". quick: only the

@@ -18,15 +18,18 @@ derived counters evaluated by the library's engine. Nothing is measured or evalu
   launch instead, so that a multi-pass set needs no `p.run`.
 """
 
+from __future__ import annotations
+
 import ctypes
 import json
 import os
 import shutil
 import tempfile
+from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _cuda
+from . import _chrome_trace, _cuda
 from ._regions import _pop_profile, _push_profile, region
 from ._library import find_library
 from ._status import OpenGpaError
@@ -47,7 +50,7 @@ class _Options(ctypes.Structure):
                 ("stream_path", ctypes.c_char_p), ("with_nvtx", ctypes.c_int32)]
 
 
-def load_library():
+def load_library() -> Any:
     """The profiler library with the signatures of include/opengpa/opengpa_profile.h (loaded once)."""
     global _library
     if _library is None:
@@ -121,10 +124,16 @@ class KernelResults(Results):
       (CLOCK_REALTIME, ns), which place it inside a CPU profiler's intervals (opengpa.op_attribution);
     - ``graphs``: for a row that is a CUDA graph launch, CUPTI's id of the executable graph (else None). Such a
       row is the graph's kernel when it is the graph's one piece of GPU work, else the whole launch, named
-      "CUDA graph: N kernel nodes (...)" (CUPTI samples no single node of a graph; docs/python.md).
+      "CUDA graph: N kernel nodes (...)" (CUPTI samples no single node of a graph; docs/python.md);
+    - ``start_times_ns`` and ``end_times_ns``: device timestamps where the profile has them (OpenCL profiles of
+      the CLI read with `load_profile`), else None;
+    - ``table()``: a printable per-kernel table; ``export_chrome_trace(path)``: a trace for ui.perfetto.dev.
     """
 
-    def __init__(self, rows, counters, values, device_name="", pass_count=1, replay="", messages=()):
+    def __init__(self, rows: Sequence[Dict[str, Any]], counters: Sequence[Any], values: Any, device_name: str = "",
+                 pass_count: int = 1, replay: str = "", messages: Iterable[str] = (), api: str = "cuda") -> None:
+        """`rows`: one dict per launch (index, kernel, grid, block, stream, context, ranges, region and optionally
+        thread, host_ns, graph, start_ns, end_ns); `values`: rows x counters."""
         super().__init__([row["region"] for row in rows], counters, values, device_name, pass_count)
         self.indices = [row["index"] for row in rows]
         self.kernels = [row["kernel"] for row in rows]
@@ -136,10 +145,13 @@ class KernelResults(Results):
         self.threads = [row.get("thread") for row in rows]
         self.launch_times_ns = [row.get("host_ns") for row in rows]
         self.graphs = [row.get("graph") for row in rows]
+        self.start_times_ns = [row.get("start_ns") for row in rows]
+        self.end_times_ns = [row.get("end_ns") for row in rows]
         self.replay = replay
         self.messages = list(messages)
+        self.api = api
 
-    def aggregate(self, by="region"):
+    def aggregate(self, by: str = "region") -> Results:
         """One row per distinct innermost region (by="region") or kernel name (by="kernel"), as
         Results.aggregate: amounts summed, percentages and ratios averaged weighted by time, a "count"."""
         if by == "region":
@@ -148,7 +160,26 @@ class KernelResults(Results):
             raise ValueError(f'by must be "region" or "kernel", not {by!r}')
         return Results(self.kernels, self.counters, self.values, self.device_name, self.pass_count).aggregate()
 
-    def to_dataframe(self):
+    def table(self, by: str = "kernel", sort_by: Optional[str] = None, row_limit: Optional[int] = None,
+              width: Optional[int] = None) -> str:
+        """A printable table, torch.profiler's `key_averages().table()` for kernels: one line per kernel name
+        (by="kernel", the default) or innermost region (by="region") with its launch count, time total, share and
+        average, and each counter rolled up as aggregate() does; sorted by time (or `sort_by`: a counter name or
+        "calls"), largest first; at most `row_limit` rows and `width` characters per line (default: the
+        terminal's), names cut with "..." and counter columns that do not fit named below the table."""
+        return self._grouped_table(self.aggregate(by=by), by, sort_by, row_limit, width)
+
+    def chrome_trace(self) -> Dict[str, Any]:
+        """The rows as a Chrome trace document (a dict): one "X" event per launch, counters in its args
+        (python/opengpa/_chrome_trace.py says where each event is placed)."""
+        return _chrome_trace.chrome_trace(self, self.api)
+
+    def export_chrome_trace(self, path: Union[str, os.PathLike]) -> None:
+        """Writes `chrome_trace()` to `path` as JSON (open it in ui.perfetto.dev or chrome://tracing)."""
+        with open(path, "w") as trace:
+            json.dump(self.chrome_trace(), trace, allow_nan=False)
+
+    def to_dataframe(self) -> Any:
         """pandas: index, kernel, region, ranges, grid, block, stream, context, graph, then one column per counter."""
         frame = super().to_dataframe()
         frame = frame.drop(columns=["region"])
@@ -160,37 +191,52 @@ class KernelResults(Results):
             frame.insert(position, column, values)
         return frame
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<opengpa.KernelResults on {self.device_name}: {len(self.kernels)} kernel launches, "
-                f"{len(self.counters)} counters, {self.pass_count} pass(es), {self.replay} replay>")
+                f"{len(self.counters)} counters, {self.pass_count} pass(es)" +
+                (f", {self.replay} replay>" if self.replay else ">"))
 
 
-def results_from_profile(document, launches):
-    """KernelResults from `opengpa profile`'s JSON document of the joined passes and pass 0's launch
-    labels ([{"index", "context", "ranges"}], OpenGpaProfileGetLaunches)."""
+def results_from_profile(document: Dict[str, Any], launches: Sequence[Dict[str, Any]] = ()) -> KernelResults:
+    """KernelResults from `opengpa profile`'s JSON document (docs/schema/profile.schema.json): the joined passes
+    of a Python profile, or a file the CLI wrote; `launches`: pass 0's launch labels ([{"index", "context",
+    "ranges"}], OpenGpaProfileGetLaunches). Without labels, a sample's NVTX ranges label it."""
     labels = {launch["index"]: launch for launch in launches}
     counters = [Counter(index=i, name=c["name"], group="", description="", data_type=c.get("data_type", "float64"),
                         usage=c.get("usage", "")) for i, c in enumerate(document["counters"])]
     rows, values = [], []
     for sample in document["samples"]:
         label = labels.get(sample["index"], {})
-        ranges = list(label.get("ranges", []))
+        ranges = list(label.get("ranges", sample.get("nvtx", [])))
         context = label.get("context", "")
         rows.append({"index": sample["index"], "kernel": sample["kernel"], "grid": sample["grid"],
                      "block": sample["block"], "stream": sample["queue"],
                      "context": int(context, 16) if context and context != "(nil)" else 0,
                      "ranges": ranges, "region": ranges[-1] if ranges else "",
                      "thread": label.get("thread"), "host_ns": label.get("host_ns"),
-                     "graph": sample.get("graph")})
+                     "graph": sample.get("graph"), "start_ns": sample.get("start_ns"),
+                     "end_ns": sample.get("end_ns")})
         values.append([np.nan if sample["values"].get(c.name) is None else sample["values"][c.name]
                        for c in counters])
     replay = document.get("replay", {})
     return KernelResults(rows, counters, np.array(values, dtype=np.float64).reshape(len(rows), len(counters)),
                          document.get("device", ""), replay.get("passes", 1), replay.get("mode", ""),
-                         document.get("messages", []))
+                         document.get("messages", []), document.get("api", "cuda"))
 
 
-def join_streams(stream_paths, output_path):
+def load_profile(path: Union[str, os.PathLike]) -> KernelResults:
+    """KernelResults of a profile JSON file that `opengpa profile` wrote (`-o prefix` gives prefix.json), of any
+    API: `opengpa profile --api cl -o run -- ./app`, then `load_profile("run.json").table()`. ValueError when the
+    file is no profile (its "schema" is not opengpa-profile/1)."""
+    with open(path) as profile_file:
+        document = json.load(profile_file)
+    if not isinstance(document, dict) or document.get("schema") != "opengpa-profile/1":
+        raise ValueError(f"{os.fspath(path)} is not an opengpa profile (no \"schema\": \"opengpa-profile/1\")")
+    return results_from_profile(document)
+
+
+def join_streams(stream_paths: Sequence[Union[str, os.PathLike]],
+                 output_path: Union[str, os.PathLike]) -> Dict[str, Any]:
     """The sample streams of passes 0..n-1 joined launch by launch and evaluated by the C library
     (OpenGpaProfileJoin), as `opengpa profile`'s JSON document (a dict), also written to
     `output_path`. Needs no GPU: recorded streams can be joined anywhere."""
@@ -202,7 +248,7 @@ def join_streams(stream_paths, output_path):
         return json.load(joined)
 
 
-def check_same_labels(passes):
+def check_same_labels(passes: Sequence[Sequence[Sequence[str]]]) -> None:
     """Passes of an application replay must launch under the same regions: [[ranges per launch], ...] per
     pass. Raises OpenGpaError naming the first pass and launch that differ."""
     first = passes[0]
@@ -224,8 +270,10 @@ def check_same_labels(passes):
 class KernelProfile:
     """Per-kernel profiling of the process's CUDA work. Made by `opengpa.profile(..., per_kernel=True)`."""
 
-    def __init__(self, counters, replay="auto", cache_control="all", kernel_name="", nvtx=True, device=0,
-                 stream_folder=None):
+    def __init__(self, counters: Union[str, Sequence[str]], replay: str = "auto", cache_control: str = "all",
+                 kernel_name: str = "", nvtx: bool = True, device: int = 0,
+                 stream_folder: Optional[Union[str, os.PathLike]] = None) -> None:
+        """The options of `opengpa.profile(..., per_kernel=True)`, which says what each one does."""
         self.counter_names = _names(counters)
         if cache_control not in ("all", "none"):
             raise ValueError(f'cache_control must be "all" or "none", not {cache_control!r}')
@@ -248,7 +296,7 @@ class KernelProfile:
         self._after_start = []  # called once the first pass has subscribed to CUPTI (torch_ops.TorchOps)
 
     # ---- lifetime --------------------------------------------------------------------------------------
-    def __enter__(self):
+    def __enter__(self) -> "KernelProfile":
         library = load_library()
         context = _cuda.current_context(self.device)
         counters = ",".join(self.counter_names).encode()
@@ -271,7 +319,7 @@ class KernelProfile:
         _push_profile(self)
         return self
 
-    def __exit__(self, exc_type, exc, traceback):
+    def __exit__(self, exc_type: Any, exc: Any, traceback: Any) -> bool:
         _pop_profile(self)
         try:
             if self._running:
@@ -311,7 +359,8 @@ class KernelProfile:
             self._launches = launches
         self._labels.append([tuple(launch["ranges"]) for launch in launches])
 
-    def run(self, step, passes="auto", setup=None, name=None):
+    def run(self, step: Callable[[], Any], passes: Union[str, int] = "auto", setup: Optional[Callable[[], Any]] = None,
+            name: Optional[str] = None) -> Any:
         """Calls `step()` once per pass (application replay; once when the set needs one pass or kernel
         replay collects it) and returns the last call's value. `passes`: "auto" or the most passes the
         caller accepts. `setup()` runs before each pass, unprofiled. `name`: a region around each call."""
@@ -347,6 +396,21 @@ class KernelProfile:
         self._library.OpenGpaProfilePopRange()
 
     # ---- results ---------------------------------------------------------------------------------------
+    def _results(self, caller: str) -> KernelResults:
+        if self.results is None:
+            raise OpenGpaError(f"opengpa.KernelProfile.{caller}", 0,
+                               detail="the profile has no results yet: call it after the profile's with block")
+        return self.results
+
+    def table(self, by: str = "kernel", sort_by: Optional[str] = None, row_limit: Optional[int] = None,
+              width: Optional[int] = None) -> str:
+        """`results.table(...)` (KernelResults.table), once the block has ended."""
+        return self._results("table").table(by=by, sort_by=sort_by, row_limit=row_limit, width=width)
+
+    def export_chrome_trace(self, path: Union[str, os.PathLike]) -> None:
+        """`results.export_chrome_trace(path)`, once the block has ended (torch.profiler's spelling)."""
+        self._results("export_chrome_trace").export_chrome_trace(path)
+
     def _finish(self):
         check_same_labels(self._labels)
         document = join_streams(self._streams, os.path.join(self._folder, "joined.json"))

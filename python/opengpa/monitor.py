@@ -10,10 +10,13 @@ endpoint, `metrics_text()` is its exposition.
             print(record.counter, record.value)
 """
 
+from __future__ import annotations
+
 import ctypes
 import time
 from ctypes import POINTER, c_char_p, c_double, c_int, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p
 from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import _library
 
@@ -62,6 +65,8 @@ _ORIGINS = ("nvml", "cupti_pm_sampling", "other")
 
 @dataclass(frozen=True)
 class MonitorCounter:
+    """One counter the monitor samples, as libOpenGPAMonitor.so describes it."""
+
     name: str
     description: str
     unit: str
@@ -80,7 +85,7 @@ class Record:
     value: float
 
 
-def records_to_dataframe(records):
+def records_to_dataframe(records: Iterable[Record]) -> Any:
     """Records as a pandas DataFrame: time (a UTC timestamp), device, counter, value, duration_ns; with
     `.pivot_table(index="time", columns="counter", values="value")` one column per counter."""
     try:
@@ -105,8 +110,12 @@ class Monitor:
     """OpenGpaMonitorCreate .. Destroy. Counter names as opengpa_monitor.h's (docs/realtime.md): NVML
     counters, CUPTI metric names, "nvml" or "pm"; None: every NVML counter."""
 
-    def __init__(self, counters=None, interval_ms=1000, devices=None, pm_interval_ns=0, record_capacity=0,
-                 nvml_library=None, cupti_library=None):
+    def __init__(self, counters: Optional[Union[str, Sequence[str]]] = None, interval_ms: int = 1000,
+                 devices: Optional[Sequence[int]] = None, pm_interval_ns: int = 0, record_capacity: int = 0,
+                 nvml_library: Optional[str] = None, cupti_library: Optional[str] = None) -> None:
+        """OpenGpaMonitorCreate with these settings (opengpa_monitor.h's OpenGpaMonitorConfig): `devices` GPU
+        indices (None: all), `pm_interval_ns` the PM sampler's period (0: its default), `record_capacity` the
+        ring buffer's records (0: its default), `nvml_library`/`cupti_library` paths overriding the loader's."""
         self.library = _library.load("libOpenGPAMonitor.so", _SIGNATURES,
                                      register_logging="OpenGpaMonitorRegisterLoggingCallback")
         self.handle = c_void_p()
@@ -148,15 +157,18 @@ class Monitor:
         self.library.call("OpenGpaMonitorGetDeviceInfo", self.handle, index, ctypes.byref(info))
         return {"index": info.index, "uuid": _decode(info.uuid), "name": _decode(info.name)}
 
-    def start(self):
+    def start(self) -> None:
+        """Starts the sampler thread (entering the with block does it)."""
         self.library.call("OpenGpaMonitorStart", self.handle)
         self._running = True
 
-    def stop(self):
+    def stop(self) -> None:
+        """Stops the sampler thread; records already taken stay readable."""
         self.library.call("OpenGpaMonitorStop", self.handle)
         self._running = False
 
-    def close(self):
+    def close(self) -> None:
+        """Stops and destroys the monitor (leaving the with block does it); closing twice does nothing."""
         if getattr(self, "handle", None) and self.handle.value:
             self.library.call("OpenGpaMonitorDestroy", self.handle)
             self.handle = c_void_p()
@@ -166,7 +178,7 @@ class Monitor:
         self.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         self.close()
 
     def __del__(self):
@@ -175,7 +187,7 @@ class Monitor:
         except Exception:
             pass
 
-    def read(self, capacity=4096):
+    def read(self, capacity: int = 4096) -> List[Record]:
         """The oldest unread records, at most `capacity`, as Record values (possibly none)."""
         buffer = (_Record * capacity)()
         count = c_uint32()
@@ -183,7 +195,7 @@ class Monitor:
         return [Record(r.timestamp_ns, r.duration_ns, r.device_index, self.counters[r.counter_index].name, r.value)
                 for r in buffer[: count.value]]
 
-    def records(self, seconds=None, count=None):
+    def records(self, seconds: Optional[float] = None, count: Optional[int] = None) -> Iterator[Record]:
         """Iterates records as the sampler thread produces them, until `seconds` have passed or `count`
         records came (forever when neither is given); starts the monitor if it is not running."""
         if not self._running:
@@ -201,12 +213,13 @@ class Monitor:
                 time.sleep(min(self.interval_ms / 2000.0, 0.05))
 
     @property
-    def dropped_records(self):
+    def dropped_records(self) -> int:
+        """How many records the ring buffer dropped because nobody read them in time."""
         dropped = c_uint64()
         self.library.call("OpenGpaMonitorGetDroppedRecordCount", self.handle, ctypes.byref(dropped))
         return dropped.value
 
-    def metrics_text(self, openmetrics=False):
+    def metrics_text(self, openmetrics: bool = False) -> str:
         """The latest values as Prometheus text (or OpenMetrics 1.0)."""
         size = c_uint32(0)
         self.library.call("OpenGpaMonitorWriteMetricsText", self.handle, int(openmetrics), None, ctypes.byref(size))
@@ -214,7 +227,7 @@ class Monitor:
         self.library.call("OpenGpaMonitorWriteMetricsText", self.handle, int(openmetrics), buffer, ctypes.byref(size))
         return buffer.value.decode("utf-8", "replace")
 
-    def serve_metrics(self, listen_address="127.0.0.1:0"):
+    def serve_metrics(self, listen_address: str = "127.0.0.1:0") -> int:
         """Serves GET /metrics on `listen_address` until the monitor is closed; returns the bound port."""
         port = c_uint16()
         self.library.call("OpenGpaMonitorServeMetrics", self.handle, listen_address.encode(), ctypes.byref(port))

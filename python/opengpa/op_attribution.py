@@ -12,9 +12,13 @@ run on autograd's own thread, outside any module call: they take the modules of 
 made their autograd node (torch.profiler gives both the same sequence number).
 """
 
+from __future__ import annotations
+
 import bisect
 import json
+import os
 from dataclasses import asdict, dataclass
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .results import Results
 
@@ -75,7 +79,7 @@ class _Timeline:
         return _open_at(events, self.starts[thread], time_ns) if events else []
 
 
-def attribute_launches(launches, events):
+def attribute_launches(launches: Iterable[Tuple[int, int]], events: Sequence[CpuEvent]) -> List[LaunchAttribution]:
     """One LaunchAttribution per launch; `launches` are (thread, host_ns) pairs, `events` CpuEvents."""
     timeline = _Timeline(events)
     forward_ops = {}  # sequence number -> the forward op that made the autograd node (the first to carry it)
@@ -119,7 +123,8 @@ class OpAttribution:
     """Kernel rows (opengpa.KernelResults) with what launched each: `attributions` (one LaunchAttribution
     per row), and the tables made from them. `unattributed` counts rows launched inside no operator."""
 
-    def __init__(self, results, attributions, messages=()):
+    def __init__(self, results: Any, attributions: Sequence[LaunchAttribution], messages: Iterable[str] = ()) -> None:
+        """`results`: the KernelResults; `attributions`: one per row, in row order; ValueError otherwise."""
         if len(attributions) != len(results):
             raise ValueError(f"{len(attributions)} attributions for {len(results)} kernel rows")
         self.results = results
@@ -127,22 +132,25 @@ class OpAttribution:
         self.messages = list(messages)
 
     @property
-    def ops(self):
+    def ops(self) -> List[str]:
+        """The innermost operator of each kernel row ("" for none)."""
         return [a.op for a in self.attributions]
 
     @property
-    def modules(self):
+    def modules(self) -> List[str]:
+        """The innermost module of each kernel row ("" for none)."""
         return [a.module for a in self.attributions]
 
     @property
-    def unattributed(self):
+    def unattributed(self) -> int:
+        """How many kernel rows were launched inside no operator."""
         return sum(1 for a in self.attributions if not a.op)
 
     def _grouped(self, names):
         return Results(names, self.results.counters, self.results.values, self.results.device_name,
                        self.results.pass_count).aggregate()
 
-    def per_op(self, by="op"):
+    def per_op(self, by: str = "op") -> Results:
         """One row per operator (by="op": "aten::addmm"; by="module_op": "<module>/<op>", each call site
         of an operator apart), in first-launch order: amounts summed (time, FLOPs, DRAM bytes), percentages
         averaged weighted by time (opengpa.Results.aggregate), a "count" of kernel rows. Rows launched
@@ -155,7 +163,7 @@ class OpAttribution:
             raise ValueError(f'by must be "op" or "module_op", not {by!r}')
         return self._grouped(names)
 
-    def per_module(self, depth=None):
+    def per_module(self, depth: Optional[int] = None) -> Results:
         """One row per innermost module (its path in the model), or per module `depth` levels below the
         outermost one that was open (depth=1: the model's direct children); kernels outside every module
         are "(no module)". Amounts add up to the step's totals: every kernel row is in exactly one row."""
@@ -167,7 +175,7 @@ class OpAttribution:
             names.append(modules[-1] if modules else "(no module)")
         return self._grouped(names)
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:
         """The kernel rows' DataFrame (KernelResults.to_dataframe) with op, module, shapes and backward
         columns after the kernel name."""
         frame = self.results.to_dataframe()
@@ -184,7 +192,7 @@ class OpAttribution:
                 f"{len(set(self.ops) - {''})} operators, {self.unattributed} outside any operator>")
 
 
-def attribute(results, events, messages=()):
+def attribute(results: Any, events: Sequence[CpuEvent], messages: Iterable[str] = ()) -> OpAttribution:
     """OpAttribution of per-kernel `results` (KernelResults, whose rows carry their launch's thread and
     host time) to CpuEvents."""
     launches = list(zip(results.threads, results.launch_times_ns))
@@ -193,12 +201,14 @@ def attribute(results, events, messages=()):
     return OpAttribution(results, attribute_launches(launches, events), messages)
 
 
-def save_events(events, path):
+def save_events(events: Iterable[CpuEvent], path: Union[str, os.PathLike]) -> None:
+    """Writes CpuEvents to `path` as JSON (what load_events reads back: recorded steps for tests and reruns)."""
     with open(path, "w") as out:
         json.dump([asdict(event) for event in events], out, indent=0)
 
 
-def load_events(path):
+def load_events(path: Union[str, os.PathLike]) -> List[CpuEvent]:
+    """The CpuEvents save_events wrote to `path`."""
     with open(path) as recorded:
         return [CpuEvent(**{**event, "shapes": _tuples(event.get("shapes", ()))}) for event in json.load(recorded)]
 

@@ -13,7 +13,14 @@ use p.run). The ceilings are the caller's: measure them on the device (a large d
 large matrix product, docs/python.md) rather than taking a datasheet's.
 """
 
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Mapping, Optional, Union
+
 import numpy as np
+
+from .results import Results
 
 FP32_COUNTERS = ("sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
                  "sm__sass_thread_inst_executed_op_fadd_pred_on.sum",
@@ -29,7 +36,7 @@ def _column(results, name):
     return results[name] if name in results else None
 
 
-def flops(results):
+def flops(results: Results) -> np.ndarray:
     """FLOPs executed per region (numpy array), from the FP32 and tensor counters collected."""
     ffma, fadd, fmul = (_column(results, name) for name in FP32_COUNTERS)
     total = np.zeros(len(results))
@@ -46,7 +53,7 @@ def flops(results):
     return total
 
 
-def dram_bytes(results):
+def dram_bytes(results: Results) -> np.ndarray:
     """Bytes moved to and from DRAM per region (numpy array)."""
     if "LocalVidMemBytes" in results:
         return results["LocalVidMemBytes"]
@@ -55,7 +62,8 @@ def dram_bytes(results):
     raise KeyError("no DRAM counter was collected: add LocalVidMemBytes (or FetchSize and WriteSize)")
 
 
-def seconds(results):
+def seconds(results: Results) -> np.ndarray:
+    """GPU time per region in seconds (numpy array), from GPUTime (ns)."""
     if "GPUTime" not in results:
         raise KeyError("GPUTime was not collected")
     return results["GPUTime"] * 1e-9
@@ -68,7 +76,8 @@ def _pyplot():
     return pyplot
 
 
-def roofline(results, path, peak_flops, peak_bandwidth, title=None, label_top=8):
+def roofline(results: Results, path: Union[str, os.PathLike], peak_flops: Union[float, Mapping[str, float]],
+             peak_bandwidth: float, title: Optional[str] = None, label_top: int = 8) -> Dict[str, Any]:
     """Writes a roofline PNG to `path`: each region at (FLOPs / DRAM byte, FLOP/s) under the ceilings.
 
     `peak_bandwidth`: DRAM bytes/s. `peak_flops`: FLOP/s, or {name: FLOP/s} for several compute roofs
@@ -106,7 +115,8 @@ def roofline(results, path, peak_flops, peak_bandwidth, title=None, label_top=8)
     return {"region": list(results.regions), "intensity": intensity, "flops_per_second": rate}
 
 
-def bars(results, path, counter="GPUTime", top=20, title=None):
+def bars(results: Results, path: Union[str, os.PathLike], counter: str = "GPUTime", top: int = 20,
+         title: Optional[str] = None) -> Any:
     """Writes a horizontal bar chart PNG of `counter` per region, largest first (at most `top` bars)."""
     values = results[counter]
     usage = next(c.usage for c in results.counters if c.name.lower() == counter.lower())

@@ -16,7 +16,11 @@ The mapping onto GPA v3, which the C library then maps onto CUPTI (docs/cuda.md)
 Regions entered when no profile is active do nothing, so code can keep its regions when not profiled.
 """
 
+from __future__ import annotations
+
 import ctypes
+import os
+from typing import Any, Callable, Optional, Sequence, Union
 
 from . import _gpa
 from ._regions import _pop_profile, _push_profile, region  # noqa: F401 (region is this module's too)
@@ -29,8 +33,11 @@ from .results import Results
 class Profile:
     """A GPA session over a context, recording regions into passes. Made by `opengpa.profile`."""
 
-    def __init__(self, counters, context=None, max_samples_per_pass=0, device=0, hardware=None,
-                 command_list=None, command_list_type=_gpa.COMMAND_LIST_NONE):
+    def __init__(self, counters: Union[str, Sequence[str]], context: Optional[GpaContext] = None,
+                 max_samples_per_pass: int = 0, device: int = 0, hardware: Optional[bool] = None,
+                 command_list: Any = None, command_list_type: int = _gpa.COMMAND_LIST_NONE) -> None:
+        """The arguments of `opengpa.profile` (which says what they do); `command_list` and its type are what
+        GpaBeginCommandList takes (CUDA has none: None, COMMAND_LIST_NONE; the fake backend's tests pass one)."""
         self.counter_names = _names(counters)
         self._owns_context = context is None
         if hardware is None:  # raw CUPTI metric names ("dram__bytes_read.sum") need the hardware counters
@@ -57,7 +64,7 @@ class Profile:
         self._ran = False
 
     # ---- session lifetime ----------------------------------------------------------------------------
-    def __enter__(self):
+    def __enter__(self) -> "Profile":
         try:
             self.session = self.context.create_session(self.counter_names)
             self.pass_count = _gpa.get_u32(self.library, "GpaGetPassCount", self.session)
@@ -121,7 +128,8 @@ class Profile:
         self._pass += 1
         self._recorded_passes += 1
 
-    def run(self, step, passes="auto", setup=None, name=None):
+    def run(self, step: Callable[[], Any], passes: Union[str, int] = "auto", setup: Optional[Callable[[], Any]] = None,
+            name: Optional[str] = None) -> Any:
         """Calls `step()` once per pass, each call recorded as that pass; returns the last call's value.
 
         `passes`: "auto" (the library's pass count) or the most passes the caller accepts (an int): a
@@ -198,8 +206,10 @@ class Profile:
         self.results = Results(regions, self._enabled, rows, self.context.device_name, self.pass_count)
 
 
-def profile(counters, context=None, max_samples_per_pass=0, device=0, hardware=None, per_kernel=False,
-            replay="auto", cache_control="all", kernel_name="", nvtx=True, stream_folder=None):
+def profile(counters: Union[str, Sequence[str]], context: Optional[GpaContext] = None, max_samples_per_pass: int = 0,
+            device: int = 0, hardware: Optional[bool] = None, per_kernel: bool = False, replay: str = "auto",
+            cache_control: str = "all", kernel_name: str = "", nvtx: bool = True,
+            stream_folder: Optional[Union[str, os.PathLike]] = None) -> Union[Profile, KernelProfile]:
     """A Profile of `counters` (names, e.g. ["GPUTime", "FetchSize"]) on `context` (by default a live
     context on the calling thread's current CUDA context; `hardware` exposes raw CUPTI metrics, by default
     when a name is one). `max_samples_per_pass`: regions per pass (0: 256). Use it in a `with` block.

@@ -1,6 +1,12 @@
 """A profile's results: one row per sample (region), one column per counter, as numpy and pandas."""
 
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
 import numpy as np
+
+from . import _table
 
 
 class Results:
@@ -12,7 +18,9 @@ class Results:
     - ``results["GPUTime"]``: one counter's column; ``results.to_dataframe()`` the table as a pandas DataFrame.
     """
 
-    def __init__(self, regions, counters, values, device_name="", pass_count=1):
+    def __init__(self, regions: Iterable[str], counters: Iterable[Any], values: Any, device_name: str = "",
+                 pass_count: int = 1) -> None:
+        """`counters`: opengpa.Counter values in column order; `values`: rows x counters (array-like)."""
         self.regions = list(regions)
         self.counters = list(counters)
         self.values = np.asarray(values, dtype=np.float64).reshape(len(self.regions), len(self.counters))
@@ -20,7 +28,8 @@ class Results:
         self.pass_count = pass_count
 
     @property
-    def counter_names(self):
+    def counter_names(self) -> List[str]:
+        """The collected counters' names, in column order."""
         return [counter.name for counter in self.counters]
 
     def _column_index(self, name):
@@ -30,16 +39,17 @@ class Results:
                 return i
         raise KeyError(f"{name!r} was not collected (collected: {', '.join(self.counter_names)})")
 
-    def __getitem__(self, counter_name):
+    def __getitem__(self, counter_name: str) -> np.ndarray:
+        """One counter's column (name in any case); KeyError naming the collected ones if absent."""
         return self.values[:, self._column_index(counter_name)]
 
-    def __contains__(self, counter_name):
+    def __contains__(self, counter_name: str) -> bool:
         return any(counter.name.lower() == counter_name.lower() for counter in self.counters)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.regions)
 
-    def region(self, name):
+    def region(self, name: str) -> Dict[str, float]:
         """{counter: value} of the first sample called `name`."""
         try:
             row = self.regions.index(name)
@@ -60,7 +70,7 @@ class Results:
             return True
         return counter.name.endswith(".sum") and counter.usage not in ("percentage", "ratio", "%")
 
-    def aggregate(self):
+    def aggregate(self) -> "Results":
         """One row per distinct region name (first-seen order): amounts summed, percentages and ratios
         averaged over the samples (weighted by their time where collected); a "count" of samples per name."""
         names = list(dict.fromkeys(self.regions))
@@ -83,7 +93,7 @@ class Results:
         aggregated.counts = counts
         return aggregated
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:
         """A pandas DataFrame: a "region" column, then one column per counter (needs pandas)."""
         try:
             import pandas
@@ -97,7 +107,54 @@ class Results:
         frame.attrs["device"] = self.device_name
         return frame
 
-    def __repr__(self):
+    def table(self, sort_by: Optional[str] = None, row_limit: Optional[int] = None,
+              width: Optional[int] = None) -> str:
+        """A printable table of `aggregate()`: one line per region name with its sample count, time total, share
+        and average (when GPUTime or gpu__time_duration.sum was collected) and each other counter as aggregate()
+        rolls it up, sorted by `sort_by` (a counter name or "calls"; default the time, else the calls), largest
+        first. `row_limit`: the most rows shown. `width`: the most characters per line (default: the terminal's):
+        names are cut with "..." and counter columns that do not fit are left out and named below the table."""
+        return self._grouped_table(self.aggregate(), "region", sort_by, row_limit, width)
+
+    def _grouped_table(self, grouped: "Results", name_header: str, sort_by: Optional[str],
+                       row_limit: Optional[int], width: Optional[int]) -> str:
+        width = _table.terminal_width() if width is None else int(width)
+        counts = list(getattr(grouped, "counts", None) or [1] * len(grouped))
+        time = next((name for name in self.TIME_COLUMNS if name in grouped), None)
+        time_column = grouped[time] if time else None
+        if sort_by is None:
+            keys: Sequence[float] = time_column if time is not None else counts
+        elif sort_by.lower() == "calls":
+            keys = counts
+        elif sort_by in grouped:
+            keys = grouped[sort_by]
+        else:
+            raise ValueError(f"sort_by {sort_by!r} is neither \"calls\" nor a collected counter "
+                             f"({', '.join(self.counter_names)})")
+        order = _table.clamp_rows(_table.sort_order(list(keys)), row_limit)
+        header = [name_header, "calls"]
+        others = [(i, c) for i, c in enumerate(grouped.counters) if c.name != time]
+        if time is not None:
+            header += ["time", "%", "avg"]
+            total = float(np.nansum(time_column))
+        header += [counter.name for _, counter in others]
+        rows = []
+        for position in order:
+            row = [grouped.regions[position], str(counts[position])]
+            if time is not None:
+                value = float(time_column[position])
+                share = 100.0 * value / total if total > 0 and np.isfinite(value) else float("nan")
+                row += [_table.format_duration(value), "-" if np.isnan(share) else f"{share:.1f}",
+                        _table.format_duration(value / counts[position])]
+            row += [_table.format_number(float(grouped.values[position, i])) for i, _ in others]
+            rows.append(row)
+        footer = [f"{len(self)} rows in {len(grouped)} {name_header}s" +
+                  (f", shown {len(order)}" if len(order) < len(grouped) else "") +
+                  (f"; time ({time}) total {_table.format_duration(total)}" if time is not None else "") +
+                  (f"; on {self.device_name}" if self.device_name else "")]
+        return _table.render(header, rows, 1 + (3 if time is not None else 0), width, footer)
+
+    def __repr__(self) -> str:
         header = ["region"] + [f"{c.name} [{c.usage}]" for c in self.counters]
         rows = [[name] + [f"{value:.6g}" for value in row] for name, row in zip(self.regions, self.values)]
         widths = [max(len(line[i]) for line in [header] + rows) for i in range(len(header))]

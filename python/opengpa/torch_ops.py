@@ -24,12 +24,15 @@ Samples do not nest and a pass holds at most max_samples_per_pass samples (256 u
 asks for more), so profile a step of at most that many ops with op_regions.
 """
 
+from __future__ import annotations
+
 import contextlib
 import threading
 import time
+from typing import Any, Iterator, List, Sequence, Tuple
 
 from ._status import OpenGpaError
-from .op_attribution import BACKWARD, BACKWARD_PREFIX, MODULE, MODULE_PREFIX, OP, CpuEvent, attribute
+from .op_attribution import BACKWARD, BACKWARD_PREFIX, MODULE, MODULE_PREFIX, OP, CpuEvent, OpAttribution, attribute
 from ._regions import _current_profile, region
 from .kernels import KernelProfile
 
@@ -44,7 +47,7 @@ def _torch():
 
 
 @contextlib.contextmanager
-def op_regions(model=None, skip_views=True):
+def op_regions(model: Any = None, skip_views: bool = True) -> Iterator[None]:
     """Within the block, each aten op on CUDA tensors runs inside opengpa.region("<module>/<op>").
 
     `model`: its submodules are named by their path in it (model.named_modules()); other modules by
@@ -97,7 +100,9 @@ class TorchOps:
     After the block: `events` (opengpa.op_attribution.CpuEvent) and `messages` (how threads and clocks were
     matched)."""
 
-    def __init__(self, model=None, record_shapes=True):
+    def __init__(self, model: Any = None, record_shapes: bool = True) -> None:
+        """`model`: a torch.nn.Module whose submodules are named by their path in it; `record_shapes`: keep each
+        op's input shapes (torch.profiler's record_shapes). Needs PyTorch (ImportError without it)."""
         torch, _ = _torch()
         self._torch = torch
         self.model = model
@@ -139,7 +144,7 @@ class TorchOps:
                 self.events = self._read_events()
         return False
 
-    def attribute(self, results=None):
+    def attribute(self, results: Any = None) -> OpAttribution:
         """opengpa.op_attribution.OpAttribution of the per-kernel profile's rows (by default the results of
         the profile this block ran in, available once that profile's block has ended)."""
         results = results if results is not None else self._profile.results
@@ -208,7 +213,7 @@ def _kind(name, user_annotation):
     return OP
 
 
-def events_from_kineto(raw, clock, messages):
+def events_from_kineto(raw: Sequence[Any], clock: Tuple[int, int, int], messages: List[str]) -> List[CpuEvent]:
     """CpuEvents from torch.profiler's Kineto events: module calls named without their prefix, threads as
     OS thread ids and times on CLOCK_REALTIME, checked against the marker TorchOps records at its start
     (`clock`: the marker's OS thread id and the realtime and monotonic clocks read just before it)."""
