@@ -89,6 +89,7 @@ void WriteAligned(const TextTable& table, std::ostream& out) {
   }
   WriteRow(table.header, widths, table.alignment, last_width, out);
   std::vector<std::string> rule;
+  rule.reserve(widths.size());
   for (std::size_t width : widths) rule.emplace_back(width, '-');
   WriteRow(rule, widths, {}, last_width, out);
   for (const auto& row : table.rows) WriteRow(row, widths, table.alignment, last_width, out);

@@ -81,9 +81,9 @@ TextTable BuildTable(const std::vector<CounterDescription>& counters, bool names
       std::any_of(counters.begin(), counters.end(), [](const CounterDescription& c) { return c.formula.has_value(); });
   table.header = {"index", "name", "group", "usage", "type"};
   table.alignment = {Alignment::kRight};
-  if (any_unit) table.header.push_back("unit");
-  if (any_formula) table.header.push_back("formula");
-  table.header.push_back("description");
+  if (any_unit) table.header.emplace_back("unit");
+  if (any_formula) table.header.emplace_back("formula");
+  table.header.emplace_back("description");
   for (const auto& counter : counters) {
     std::vector<std::string> row = {std::to_string(counter.index), counter.name, counter.group, counter.usage,
                                     counter.data_type};

@@ -151,7 +151,7 @@ struct PassesReport {
     for (std::size_t i = 0; i < indices.size(); ++i) {
       if (indices[i] == index) return names[i];
     }
-    return std::string();
+    return {};
   }
 };
 

@@ -125,8 +125,9 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
     std::fflush(stderr);
   };
   if (!RunProgram(
-          options.program, environment, [&] { report(false); }, &run->result, error))
+          options.program, environment, [&] { report(false); }, &run->result, error)) {
     return false;
+  }
   run->signals_at_end = SignalGuard::Received();
   status.Drain();
   run->write_failures = status.Failures();
@@ -331,7 +332,7 @@ int RunProfile(const ProfileOptions& options) {
     std::cerr << "opengpa profile: " << run.messages.back() << '\n';
   } else if (!first.ended && !run.samples.empty() && truncated.empty()) {
     // A program that never used the API never started the profiler, and has no end record to miss.
-    run.messages.push_back("the program ended before the profiler wrote its end record (crash or _exit?)");
+    run.messages.emplace_back("the program ended before the profiler wrote its end record (crash or _exit?)");
     std::cerr << "opengpa profile: warning: " << run.messages.back() << '\n';
   }
 
