@@ -323,8 +323,8 @@ std::vector<std::string_view> VulkanContext::DerivedCatalogs() const {
   if (driver_counters_ != nullptr) {
     std::vector<std::string_view> catalogs;
     if (!driver_catalog_.empty()) catalogs.push_back(driver_catalog_);
-    catalogs.emplace_back(pass_through_catalog_);
-    catalogs.push_back(embedded::vulkan_catalog);
+    catalogs.push_back(pass_through_catalog_);
+    catalogs.emplace_back(embedded::vulkan_catalog);
     return catalogs;
   }
   return {embedded::vulkan_catalog};
