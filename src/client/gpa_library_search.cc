@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <utility>
 
 namespace opengpa::client {
 namespace {
@@ -48,8 +49,9 @@ std::vector<std::string> GpaLibraryPaths(const std::string& file_name, const std
   }
   std::vector<std::string> paths;
   for (const std::string& folder : folders) {
-    const std::string path = folder + "/" + file_name;
-    if (IsReadableFile(path)) paths.push_back(path);
+    std::string path = folder;
+    path.append("/").append(file_name);
+    if (IsReadableFile(path)) paths.push_back(std::move(path));
   }
   paths.push_back(file_name);
   return paths;

@@ -27,9 +27,11 @@ HandleValue HandleValueOf(Handle handle) {
   return static_cast<HandleValue>(reinterpret_cast<std::uintptr_t>(handle));
 }
 
+// GPA's C API declares its ids as pointers to opaque structs; the id travels in the pointer's bits and is never
+// dereferenced, so the integer-to-pointer cast that clang-tidy's performance-no-int-to-ptr warns of is the point.
 template <typename Handle>
 Handle HandleFromValue(HandleValue value) {
-  return reinterpret_cast<Handle>(static_cast<std::uintptr_t>(value));
+  return reinterpret_cast<Handle>(static_cast<std::uintptr_t>(value));  // NOLINT(performance-no-int-to-ptr)
 }
 
 template <typename T, HandleKind Kind>
@@ -95,8 +97,8 @@ class HandleRegistry {
 
   const Slot* SlotOf(HandleValue id) const {
     if (static_cast<std::uint8_t>(id >> 56) != static_cast<std::uint8_t>(Kind)) return nullptr;
-    const std::uint32_t index = static_cast<std::uint32_t>(id & (kMaxSlots - 1));
-    const std::uint32_t generation = static_cast<std::uint32_t>(id >> kIndexBits);
+    const auto index = static_cast<std::uint32_t>(id & (kMaxSlots - 1));
+    const auto generation = static_cast<std::uint32_t>(id >> kIndexBits);
     if (index >= slots_.size()) return nullptr;
     const Slot& slot = slots_[index];
     if (!slot.object || slot.generation != generation) return nullptr;

@@ -107,8 +107,9 @@ GpaStatus Session::EnableCounterByName(std::string_view name) {
   Lock lock(mutex_);
   if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
   const auto index = context_.counters().Find(name);
-  if (!index)
+  if (!index) {
     return LogError(kGpaStatusErrorCounterNotFound, "counter_name '{}' is not a counter of this context", name);
+  }
   return EnableLocked(*index);
 }
 
@@ -116,8 +117,9 @@ GpaStatus Session::DisableCounterByName(std::string_view name) {
   Lock lock(mutex_);
   if (GpaStatus status = CheckCanChangeCounters(); status != kGpaStatusOk) return status;
   const auto index = context_.counters().Find(name);
-  if (!index)
+  if (!index) {
     return LogError(kGpaStatusErrorCounterNotFound, "counter_name '{}' is not a counter of this context", name);
+  }
   return DisableLocked(*index);
 }
 

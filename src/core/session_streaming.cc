@@ -164,8 +164,9 @@ GpaStatus Session::EvaluateStreaming(const std::vector<HardwareCounterIndex>& co
   store.Evaluate(context_.counters(), enabled_, columns, context_.backend().HardwareCounters().size(),
                  static_cast<SampleSlot>(rows), raw);
   out->assign(rows * enabled_.size(), 0);
-  for (std::size_t row = 0; row < rows; ++row)
+  for (std::size_t row = 0; row < rows; ++row) {
     store.CopyRow(static_cast<SampleSlot>(row), out->data() + row * enabled_.size());
+  }
   return kGpaStatusOk;
 }
 

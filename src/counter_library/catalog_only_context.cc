@@ -23,8 +23,9 @@ GpaStatus CatalogOnlyContext::CountPasses(const std::vector<HardwareCounterIndex
   }
   std::vector<std::string> sampled;
   for (HardwareCounterIndex index : counters) {
-    if (sampler_ != nullptr && index >= first_sampled_ && index < end_sampled_)
+    if (sampler_ != nullptr && index >= first_sampled_ && index < end_sampled_) {
       sampled.push_back(hardware_[index].name);
+    }
   }
   std::vector<nvidia::perfworks::PassConfig> plan;
   if (!sampled.empty()) {
@@ -50,7 +51,7 @@ void CatalogOnlyContext::AddNvidiaSampledCounters(bool sampler_catalog_first) {
   if (sampler_catalog_first) {
     catalogs_.insert(catalogs_.begin(), embedded::kNvidiaGraphicsCatalog);
   } else {
-    catalogs_.push_back(embedded::kNvidiaGraphicsCatalog);
+    catalogs_.emplace_back(embedded::kNvidiaGraphicsCatalog);
   }
   device_.chip = std::string(*chip);
 }

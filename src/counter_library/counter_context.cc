@@ -32,7 +32,7 @@ GpaStatus CounterContext::Create(std::unique_ptr<BackendContext> backend, GpaOpe
                     device.Device().name);
   }
 
-  const std::uint32_t hardware_count = static_cast<std::uint32_t>(device.HardwareCounters().size());
+  const auto hardware_count = static_cast<std::uint32_t>(device.HardwareCounters().size());
   for (HardwareCounterIndex h = 0; h < hardware_count; ++h) context->hardware_ids_.push_back(context->HwCounterOf(h));
 
   // Every record is sized before any pointer into the vectors is taken, so the pointers stay put.
@@ -48,8 +48,9 @@ GpaStatus CounterContext::Create(std::unique_ptr<BackendContext> backend, GpaOpe
       info.gpa_hw_counter = &context->hardware_ids_[counter.formula.Inputs().front()];
       continue;
     }
-    for (HardwareCounterIndex h : counter.formula.Inputs())
+    for (HardwareCounterIndex h : counter.formula.Inputs()) {
       context->derived_inputs_[i].push_back(context->hardware_ids_[h]);
+    }
     GpaDerivedCounterInfo& derived = context->derived_infos_[i];
     derived.gpa_hw_counters = context->derived_inputs_[i].data();
     derived.gpa_hw_counter_count = static_cast<GpaUInt32>(context->derived_inputs_[i].size());

@@ -348,7 +348,7 @@ GpaStatus GpaCounterLibGetCountersByPass(const GpaCounterContext gpa_virtual_con
     }
     std::vector<PassContents> passes;
     if (GpaStatus status = context.CountersByPass(counters, &passes); status != kGpaStatusOk) return status;
-    const GpaUInt32 needed = static_cast<GpaUInt32>(passes.size());
+    const auto needed = static_cast<GpaUInt32>(passes.size());
     if (counter_by_pass_list == nullptr) {  // first call: how many passes to allocate for
       *pass_count = needed;
       return kGpaStatusOk;

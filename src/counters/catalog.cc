@@ -164,7 +164,7 @@ bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, 
   }
   if (!ReadString(entry, where, "name", &out->name, error)) return false;
   if (!IsIdentifier(out->name)) {
-    return Fail(error, fmt::format("{}: field \"name\": \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", where,
+    return Fail(error, fmt::format(R"({}: field "name": "{}" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*))", where,
                                    Truncated(out->name)));
   }
   where = fmt::format("counters[{}] (\"{}\")", index, Truncated(out->name));
@@ -177,11 +177,11 @@ bool ParseCounter(const Json& entry, std::size_t index, CounterDefinition* out, 
     return false;
   }
   if (!ParseDataType(type, &out->data_type)) {
-    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where,
+    return Fail(error, fmt::format(R"({}: field "type": unknown type "{}" (expected one of {}))", where,
                                    Truncated(type), ListNames(kDataTypes)));
   }
   if (!ParseUsageType(usage, &out->usage)) {
-    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where,
+    return Fail(error, fmt::format(R"({}: field "usage": unknown usage "{}" (expected one of {}))", where,
                                    Truncated(usage), ListNames(kUsageTypes)));
   }
   return true;
@@ -200,7 +200,7 @@ bool ParseHardwareCounter(const Json& entry, std::size_t index, HardwareCounterD
   }
   if (!ReadString(entry, where, "name", &out->name, error)) return false;
   if (!IsIdentifier(out->name)) {
-    return Fail(error, fmt::format("{}: field \"name\": \"{}\" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*)", where,
+    return Fail(error, fmt::format(R"({}: field "name": "{}" is not a valid name ([A-Za-z_][A-Za-z0-9_.]*))", where,
                                    Truncated(out->name)));
   }
   where = fmt::format("hardware_counters[{}] (\"{}\")", index, Truncated(out->name));
@@ -215,11 +215,11 @@ bool ParseHardwareCounter(const Json& entry, std::size_t index, HardwareCounterD
     return false;
   }
   if (!ParseDataType(type, &out->data_type)) {
-    return Fail(error, fmt::format("{}: field \"type\": unknown type \"{}\" (expected one of {})", where,
+    return Fail(error, fmt::format(R"({}: field "type": unknown type "{}" (expected one of {}))", where,
                                    Truncated(type), ListNames(kDataTypes)));
   }
   if (!ParseUsageType(usage, &out->usage)) {
-    return Fail(error, fmt::format("{}: field \"usage\": unknown usage \"{}\" (expected one of {})", where,
+    return Fail(error, fmt::format(R"({}: field "usage": unknown usage "{}" (expected one of {}))", where,
                                    Truncated(usage), ListNames(kUsageTypes)));
   }
   return true;
@@ -266,8 +266,9 @@ bool ParseCatalog(std::string_view json_text, Catalog* out, std::string* error) 
   } catch (const Json::exception& e) {
     return Fail(error, fmt::format("catalog is not valid JSON: {}", Truncated(e.what(), 4 * kPreviewChars)));
   }
-  if (!root.is_object())
-    return Fail(error, "catalog must be a JSON object with \"counters\" (and optional \"constants\")");
+  if (!root.is_object()) {
+    return Fail(error, R"(catalog must be a JSON object with "counters" (and optional "constants"))");
+  }
   for (const auto& item : root.items()) {
     if (item.key() != "constants" && item.key() != "counters" && item.key() != "comment" &&
         item.key() != "hardware_counters") {

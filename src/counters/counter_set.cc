@@ -139,7 +139,7 @@ bool CounterSet::Build(const std::vector<HardwareCounterInfo>& hardware, const s
     const auto existing = set.by_lower_name_.find(key);
     if (existing != set.by_lower_name_.end()) {
       Log(kGpaLoggingDebugCounterDefinitions,
-          "counter \"{}\" ({}) is not exposed: \"{}\" (index {}) already has that name", counter.name,
+          R"(counter "{}" ({}) is not exposed: "{}" (index {}) already has that name)", counter.name,
           counter.is_hardware ? "hardware" : "derived", set.counters_[existing->second].name, existing->second);
       return;
     }

@@ -1,5 +1,6 @@
 #include "counters/name_uuid.h"
 
+#include <cstddef>
 #include <string>
 
 namespace opengpa {
@@ -9,7 +10,7 @@ std::uint32_t RotateLeft(std::uint32_t value, int bits) { return (value << bits)
 
 void Sha1Block(const std::uint8_t* block, std::uint32_t state[5]) {
   std::uint32_t w[80];
-  for (int i = 0; i < 16; ++i) {
+  for (std::size_t i = 0; i < 16; ++i) {
     w[i] = (std::uint32_t{block[4 * i]} << 24) | (std::uint32_t{block[4 * i + 1]} << 16) |
            (std::uint32_t{block[4 * i + 2]} << 8) | std::uint32_t{block[4 * i + 3]};
   }

@@ -49,8 +49,9 @@ GpaStatus GpaInitialize(GpaInitializeFlags flags) {
 GpaStatus GpaDestroy() {
   return Guarded("GpaDestroy", [&] {
     ExclusiveLock lock(Library().mutex);
-    if (!Library().initialized)
+    if (!Library().initialized) {
       return LogError(kGpaStatusErrorGpaNotInitialized, "GpaDestroy: GpaInitialize was not called");
+    }
     if (Library().contexts.size() != 0) {
       Log(kGpaLoggingMessage, "GpaDestroy: closing {} context(s) left open", Library().contexts.size());
       Retired retired;

@@ -31,8 +31,9 @@ GpaStatus GpaBeginCommandList(GpaSessionId session_id, GpaUInt32 pass_index, voi
     if (session_id == nullptr) return NullArgument("GpaBeginCommandList", "session_id");
     ExclusiveLock lock(Library().mutex);
     Session* session = nullptr;
-    if (GpaStatus status = FindSession("GpaBeginCommandList", session_id, &session); status != kGpaStatusOk)
+    if (GpaStatus status = FindSession("GpaBeginCommandList", session_id, &session); status != kGpaStatusOk) {
       return status;
+    }
     const int type = EnumArgument(command_list_type);
     if (command_list == nullptr && type != kGpaCommandListNone) {
       return LogError(kGpaStatusErrorNullPointer,
@@ -81,8 +82,9 @@ GpaStatus GpaEndSample(GpaCommandListId command_list_id) {
 GpaStatus GpaContinueSampleOnCommandList(GpaUInt32 src_sample_id, GpaCommandListId primary_command_list_id) {
   return Guarded("GpaContinueSampleOnCommandList", [&] {
     if (!ActiveBackend().HasCommandLists()) return NoCommandLists("GpaContinueSampleOnCommandList");
-    if (primary_command_list_id == nullptr)
+    if (primary_command_list_id == nullptr) {
       return NullArgument("GpaContinueSampleOnCommandList", "primary_command_list_id");
+    }
     return WithCommandList(
         "GpaContinueSampleOnCommandList", "primary_command_list_id", primary_command_list_id,
         [&](CommandList& primary) { return primary.session->ContinueSample(src_sample_id, primary); });

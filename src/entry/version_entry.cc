@@ -78,7 +78,7 @@ GpaStatus GpaGetFuncTable(void* gpa_func_table) {
 GpaStatus GpaRegisterLoggingCallback(GpaLoggingType logging_type, GpaLoggingCallbackPtrType callback_func_ptr) {
   return Guarded("GpaRegisterLoggingCallback", [&] {
     // A bit mask: any int is a valid combination to a C caller; bits GPA does not define select nothing.
-    const unsigned types = static_cast<unsigned>(EnumArgument(logging_type));
+    const auto types = static_cast<unsigned>(EnumArgument(logging_type));
     if (callback_func_ptr == nullptr && types != kGpaLoggingNone) {
       return NullArgument("GpaRegisterLoggingCallback", "callback_func_ptr");
     }

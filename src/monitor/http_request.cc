@@ -24,7 +24,7 @@ bool IsToken(std::string_view text) {
 bool IsOriginTarget(std::string_view target) {
   if (target.empty() || target[0] != '/') return false;
   for (char c : target) {
-    const unsigned char u = static_cast<unsigned char>(c);
+    const auto u = static_cast<unsigned char>(c);
     if (u <= 0x20 || u >= 0x7f) return false;
   }
   return true;

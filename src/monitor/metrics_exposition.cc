@@ -32,14 +32,15 @@ namespace {
 std::string EscapeLabelValue(std::string_view text) {
   std::string escaped;
   for (char c : text) {
-    if (c == '\\')
+    if (c == '\\') {
       escaped += "\\\\";
-    else if (c == '"')
+    } else if (c == '"') {
       escaped += "\\\"";
-    else if (c == '\n')
+    } else if (c == '\n') {
       escaped += "\\n";
-    else
+    } else {
       escaped += c;
+    }
   }
   return escaped;
 }
@@ -48,14 +49,15 @@ std::string EscapeLabelValue(std::string_view text) {
 std::string EscapeHelp(std::string_view text, ExpositionFormat format) {
   std::string escaped;
   for (char c : text) {
-    if (c == '\\')
+    if (c == '\\') {
       escaped += "\\\\";
-    else if (c == '\n')
+    } else if (c == '\n') {
       escaped += "\\n";
-    else if (c == '"' && format == ExpositionFormat::kOpenMetrics)
+    } else if (c == '"' && format == ExpositionFormat::kOpenMetrics) {
       escaped += "\\\"";
-    else
+    } else {
       escaped += c;
+    }
   }
   return escaped;
 }

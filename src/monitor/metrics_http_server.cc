@@ -45,10 +45,11 @@ GpaStatus ParseListenAddress(std::string_view text, ListenAddress* address) {
   unsigned long port = 0;
   bool digits = !port_text.empty() && port_text.size() <= 5;
   for (char c : port_text) {
-    if (!std::isdigit(static_cast<unsigned char>(c)))
+    if (!std::isdigit(static_cast<unsigned char>(c))) {
       digits = false;
-    else
+    } else {
       port = port * 10 + static_cast<unsigned long>(c - '0');
+    }
   }
   if (!digits || port > 65535) {
     return LogError(kGpaStatusErrorInvalidParameter, "metrics server: listen address '{}' has port '{}', not 0..65535",

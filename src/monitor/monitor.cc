@@ -23,8 +23,9 @@ GpaStatus SortCounterNames(const std::vector<std::string>& names, CounterRequest
       request->all_nvml = true;
     } else if (name == "pm") {
       for (const std::string& metric : DefaultPmMetrics()) {
-        if (std::find(request->pm.begin(), request->pm.end(), metric) == request->pm.end())
+        if (std::find(request->pm.begin(), request->pm.end(), metric) == request->pm.end()) {
           request->pm.push_back(metric);
+        }
       }
     } else if (IsNvmlCounterName(name)) {
       request->nvml.push_back(name);

@@ -98,7 +98,8 @@ GpaStatus CreateMonitor(const OpenGpaMonitorConfig* config, OpenGpaMonitor* hand
   std::lock_guard<std::mutex> lock(g_table_mutex);
   const uintptr_t id = g_next_id++;
   g_monitors.emplace(id, std::move(entry));
-  *handle = reinterpret_cast<OpenGpaMonitor>(id);
+  // The handle is the table's key in pointer form, never dereferenced (as GPA's ids are).
+  *handle = reinterpret_cast<OpenGpaMonitor>(id);  // NOLINT(performance-no-int-to-ptr)
   return kGpaStatusOk;
 }
 
@@ -253,8 +254,9 @@ GPA_LIB_DECL GpaStatus OpenGpaMonitorRead(OpenGpaMonitor monitor, OpenGpaMonitor
 
 GPA_LIB_DECL GpaStatus OpenGpaMonitorGetDroppedRecordCount(OpenGpaMonitor monitor, GpaUInt64* count) {
   return Guarded("OpenGpaMonitorGetDroppedRecordCount", [&] {
-    if (count == nullptr)
+    if (count == nullptr) {
       return LogError(kGpaStatusErrorNullPointer, "OpenGpaMonitorGetDroppedRecordCount: count is null");
+    }
     GpaStatus status;
     auto entry = Find(monitor, "OpenGpaMonitorGetDroppedRecordCount", &status);
     if (entry == nullptr) return status;
@@ -272,7 +274,7 @@ GPA_LIB_DECL GpaStatus OpenGpaMonitorWriteMetricsText(OpenGpaMonitor monitor, Gp
     if (entry == nullptr) return status;
     const std::string text = opengpa::monitor::FormatMetrics(
         entry->monitor->Metrics(), openmetrics ? ExpositionFormat::kOpenMetrics : ExpositionFormat::kPrometheusText);
-    const GpaUInt32 needed = static_cast<GpaUInt32>(text.size() + 1);
+    const auto needed = static_cast<GpaUInt32>(text.size() + 1);
     const GpaUInt32 available = *size;
     *size = needed;
     if (buffer == nullptr) return kGpaStatusOk;

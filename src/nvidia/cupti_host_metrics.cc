@@ -151,8 +151,9 @@ GpaStatus CuptiHostMetrics::Properties(std::string_view metric, MetricProperties
 
 GpaStatus CuptiMetricConfig::Create(const CuptiHostMetrics& chip, std::vector<std::string> metrics,
                                     std::unique_ptr<CuptiMetricConfig>* out) {
-  if (metrics.empty())
+  if (metrics.empty()) {
     return LogError(kGpaStatusErrorNoCountersEnabled, "a CUPTI configuration needs at least one metric");
+  }
   auto config = std::make_unique<CuptiMetricConfig>(Key{});
   config->metrics_ = std::move(metrics);
   for (const std::string& metric : config->metrics_) config->metric_pointers_.push_back(metric.c_str());

@@ -24,7 +24,7 @@ bool AddProcesses(nvml::Return (*query)(nvml::Device, unsigned int*, nvml::Proce
   if (query == nullptr) return false;
   std::vector<nvml::ProcessInfo> infos(16);
   for (int attempt = 0; attempt < 3; ++attempt) {
-    unsigned int count = static_cast<unsigned int>(infos.size());
+    auto count = static_cast<unsigned int>(infos.size());
     const nvml::Return result = query(device, &count, infos.data());
     if (result == nvml::kSuccess) {
       for (unsigned int i = 0; i < count && i < infos.size(); ++i) pids->insert(infos[i].pid);
@@ -72,6 +72,7 @@ std::optional<std::vector<GpuProcess>> OtherProcessesOnGpu(std::uint32_t domain,
     }
     pids.erase(static_cast<unsigned int>(getpid()));
     std::vector<GpuProcess> others;
+    others.reserve(pids.size());
     for (unsigned int pid : pids) others.push_back({pid, ProcessName(pid)});
     return others;
   }

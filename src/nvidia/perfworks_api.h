@@ -515,8 +515,11 @@ struct CounterDataGetTriggerCountParams {  // NVPW_PeriodicSampler_CounterData_G
 
 // The size each parameter block is passed with: the offset just past its last member, which the library reads as
 // the block's version (trailing padding would make it a different one).
+// bugprone-sizeof-expression flags the blocks whose last member is a pointer to a struct ("sizeof(A*)"): the
+// pointer's own size is the one meant, since the block ends at that member.
 #define OPENGPA_PERFWORKS_PARAMS(Type, last_member) \
   constexpr std::size_t ParamsSize(const Type*) { return offsetof(Type, last_member) + sizeof(Type::last_member); }
+// NOLINTBEGIN(bugprone-sizeof-expression)
 OPENGPA_PERFWORKS_PARAMS(InitializeParams, priv)
 OPENGPA_PERFWORKS_PARAMS(DeviceRawMetricsConfigCreateParams, config)
 OPENGPA_PERFWORKS_PARAMS(RawConfigParams, config)
@@ -567,6 +570,7 @@ OPENGPA_PERFWORKS_PARAMS(SamplerDecodeParams, samples_merged)
 OPENGPA_PERFWORKS_PARAMS(CounterDataGetInfoParams, completed_ranges)
 OPENGPA_PERFWORKS_PARAMS(CounterDataGetSampleTimeParams, end_ns)
 OPENGPA_PERFWORKS_PARAMS(CounterDataGetTriggerCountParams, trigger_count)
+// NOLINTEND(bugprone-sizeof-expression)
 #undef OPENGPA_PERFWORKS_PARAMS
 
 template <typename Params>

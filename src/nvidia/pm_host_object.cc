@@ -82,18 +82,20 @@ GpaStatus PmHostObject::Describe(const std::string& metric, PmMetricProperties* 
   properties->accumulates = Accumulates(metric, params.metricType);
   // CUPTI reports the base metric's unit; a percentage or rate submetric changes it.
   std::string unit = params.pDimUnit != nullptr ? params.pDimUnit : "";
-  if (metric.find(".pct_of_peak") != std::string::npos)
+  if (metric.find(".pct_of_peak") != std::string::npos) {
     unit = "percent";
-  else if (EndsWith(metric, ".per_second"))
+  } else if (EndsWith(metric, ".per_second")) {
     unit += "/s";
-  else if (EndsWith(metric, ".ratio"))
+  } else if (EndsWith(metric, ".ratio")) {
     unit = "ratio";
+  }
   properties->unit = unit;
   return kGpaStatusOk;
 }
 
 GpaStatus PmHostObject::BuildConfigImage(const std::vector<std::string>& metrics, std::vector<uint8_t>* image) {
   std::vector<const char*> names;
+  names.reserve(metrics.size());
   for (const std::string& metric : metrics) names.push_back(metric.c_str());
   auto add =
       MakeParams<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);

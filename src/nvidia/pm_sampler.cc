@@ -152,7 +152,7 @@ GpaStatus PmSampler::Stop(PmSamples* samples) {
   // with the time that passed. (Not a sample count: at 100 us fewer samples than intervals came back
   // while the instruction totals stayed exact.)
   losses_.sampled_ns = stop_cupti_ns - start_cupti_ns_;
-  const double passed = static_cast<double>(losses_.sampled_ns);
+  const auto passed = static_cast<double>(losses_.sampled_ns);
   if (passed > 20.0 * static_cast<double>(interval_ns_) && static_cast<double>(losses_.covered_ns) < 0.9 * passed) {
     Log(kGpaLoggingError,
         "CUPTI PM sampling on {}: the decoded samples cover {:.1f} ms of the {:.1f} ms sampled; the rest were "

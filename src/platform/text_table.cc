@@ -94,6 +94,7 @@ void WriteAligned(const TextTable& table, std::ostream& out) {
   const bool cut = table.cut_last_column;
   WriteRow(table.header, widths, table.alignment, last_width, cut, out);
   std::vector<std::string> rule;
+  rule.reserve(widths.size());
   for (std::size_t width : widths) rule.emplace_back(width, '-');
   WriteRow(rule, widths, {}, last_width, cut, out);
   for (const auto& row : table.rows) WriteRow(row, widths, table.alignment, last_width, cut, out);

@@ -152,7 +152,7 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
   // the flush kernel would itself be replayed with its 2x-L2 buffer saved and restored (docs/benchmarks.md:
   // three times the cost for the same values). Application replay is the way to consistent caches.
   if (settings.flush_caches && mode == ReplayMode::kKernel) {
-    description.messages.push_back(
+    description.messages.emplace_back(
         "--cache-control all does not apply to kernel replay (CUPTI replays inside the launch); caches are not "
         "flushed. Application replay flushes before every pass of every launch.");
   } else if (settings.flush_caches) {
@@ -473,12 +473,12 @@ void ContextProfiler::WriteAutoRangeSamples(std::vector<PendingLaunch>& batch, s
   }
   std::vector<double> values(config_->metrics().size());
   std::size_t range = 0;
-  for (std::size_t i = 0; i < launches.size(); ++i) {
-    if (launches[i].flushed && flush_ranges) ++range;
+  for (const PendingLaunch& launch : launches) {
+    if (launch.flushed && flush_ranges) ++range;
     if (range >= ranges) break;
     const std::size_t this_range = range++;
-    if (!launches[i].profiled) continue;
-    WriteSample(launches[i], this_range, values, stream);
+    if (!launch.profiled) continue;
+    WriteSample(launch, this_range, values, stream);
     ++*samples;
   }
 }

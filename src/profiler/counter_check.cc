@@ -14,8 +14,9 @@ using opengpa::profiler::Fail;
 
 OpenGpaProfileStatus OpenGpaProfileCheckCounters(const char* counters) {
   return opengpa::profiler::GuardedProfile("OpenGpaProfileCheckCounters", [&] {
-    if (counters == nullptr)
+    if (counters == nullptr) {
       return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileCheckCounters: counters is NULL");
+    }
     const std::vector<std::string> names = opengpa::profiler::SplitCounterNames(counters);
     if (names.empty()) {
       return Fail(kOpenGpaProfileStatusErrorInvalidArgument,

@@ -81,10 +81,10 @@ void OnNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
   switch (cbid) {
     case CUPTI_CBID_NVTX_nvtxRangePushA: {
       const auto* params = static_cast<const nvtxRangePushA_params*>(data.functionParams);
-      open_ranges.push_back(params && params->message ? params->message : "nvtx");
+      open_ranges.emplace_back(params && params->message ? params->message : "nvtx");
       break;
     }
-    case CUPTI_CBID_NVTX_nvtxRangePushW: open_ranges.push_back("nvtx"); break;
+    case CUPTI_CBID_NVTX_nvtxRangePushW: open_ranges.emplace_back("nvtx"); break;
     case CUPTI_CBID_NVTX_nvtxRangePushEx: {
       const auto* params = static_cast<const nvtxRangePushEx_params*>(data.functionParams);
       open_ranges.push_back(NvtxMessage(params ? params->eventAttrib : nullptr));
@@ -265,10 +265,12 @@ OpenGpaProfileStatus OpenGpaProfileJoin(const char* const* stream_paths, uint32_
     if (stream_paths == nullptr) {
       return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileJoin: stream_paths is NULL");
     }
-    if (output_path == nullptr)
+    if (output_path == nullptr) {
       return Fail(kOpenGpaProfileStatusErrorNullPointer, "OpenGpaProfileJoin: output_path is NULL");
-    if (count == 0)
+    }
+    if (count == 0) {
       return Fail(kOpenGpaProfileStatusErrorInvalidArgument, "OpenGpaProfileJoin: count is 0, no pass to join");
+    }
     std::vector<profiling::ProfileRun> passes(count);
     std::string error;
     for (std::uint32_t pass = 0; pass < count; ++pass) {
@@ -292,8 +294,9 @@ OpenGpaProfileStatus OpenGpaProfileJoin(const char* const* stream_paths, uint32_
     }
     std::ofstream out(output_path);
     out << profiling::ProfileJson(joined).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    if (!out.good())
+    if (!out.good()) {
       return Fail(kOpenGpaProfileStatusErrorFailed, std::string("OpenGpaProfileJoin: cannot write ") + output_path);
+    }
     return kOpenGpaProfileStatusOk;
   });
 }

@@ -551,8 +551,9 @@ void OnGraphLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
           "range of them (docs/cli.md); application replay samples them");
     }
     // A pass of auto ranges that holds a graph launch fails to stop: the open batch ends first.
-    if (ContextProfiler* open = profiler != nullptr ? profiler : existing)
+    if (ContextProfiler* open = profiler != nullptr ? profiler : existing) {
       open->BeforeUnsampledGraphLaunch(*state.stream);
+    }
     return;
   }
   KernelLaunch launch = GraphLaunchSample(graph);

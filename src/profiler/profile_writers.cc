@@ -213,6 +213,7 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t m
     }
   }
   std::vector<const std::pair<const std::string, KernelTotals>*> order;
+  order.reserve(kernels.size());
   for (const auto& entry : kernels) order.push_back(&entry);
   // Heaviest kernels first when the first counter is a duration; otherwise in order of first launch.
   const auto duration = DurationCounter(run);
@@ -241,7 +242,7 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t m
   table.header = {"kernel", "launches"};
   table.alignment = {Alignment::kLeft, Alignment::kRight};
   if (duration) {
-    table.header.push_back("time %");
+    table.header.emplace_back("time %");
     table.header.push_back("total " + with_unit(run.counters[*duration]));
     table.alignment.insert(table.alignment.end(), {Alignment::kRight, Alignment::kRight});
   }
@@ -256,7 +257,7 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t m
       const double total = all_sums[*duration];
       char share[16];
       std::snprintf(share, sizeof share, "%.1f", total > 0 ? 100.0 * sums[*duration] / total : 0.0);
-      row.push_back(finite[*duration] == 0 ? "-" : share);
+      row.emplace_back(finite[*duration] == 0 ? "-" : share);
       row.push_back(finite[*duration] == 0 ? "-" : Readable(sums[*duration]));
     }
     for (std::size_t i = 0; i < run.counters.size(); ++i) {
@@ -264,8 +265,9 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t m
     }
     table.rows.push_back(std::move(row));
   };
-  for (const auto* entry : order)
+  for (const auto* entry : order) {
     add_row(entry->first, entry->second.launches, entry->second.sums, entry->second.finite);
+  }
   if (!order.empty()) add_row("(all kernels)", all_launches, all_sums, all_finite);
   table.max_width = max_width;
   WriteAligned(table, out);

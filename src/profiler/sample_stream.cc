@@ -226,8 +226,9 @@ void SampleStreamWriter::WriteSample(const Sample& sample) {
   if (sample.start_ns) json["start_ns"] = *sample.start_ns;
   if (sample.end_ns) json["end_ns"] = *sample.end_ns;
   nlohmann::ordered_json values = nlohmann::ordered_json::array();
-  for (double value : sample.values)
+  for (double value : sample.values) {
     values.push_back(std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json());
+  }
   json["values"] = std::move(values);
   if (!sample.nvtx.empty()) json["nvtx"] = sample.nvtx;
   if (sample.context != 0) json["context"] = sample.context;
@@ -265,12 +266,14 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
     std::size_t order = 0;  // when it first wrote
     bool have_header = false;
     bool ended = false;
-    nlohmann::json header;  // its last
     std::vector<ProfiledCounter> counters;
     std::map<std::uint32_t, std::uint32_t> queue_ids;  // its queue ids -> the run's
     std::size_t info = static_cast<std::size_t>(-1);   // its entry in run->processes
   };
   std::map<std::uint32_t, Process> processes;
+  // Each process's last header, kept beside Process rather than in it: nlohmann::json's destructor may throw
+  // (it allocates to take nested values apart), which Process's implicit noexcept destructor must not.
+  std::map<std::uint32_t, nlohmann::json> headers;
   std::set<std::uint32_t> used_queue_ids;
   bool have_header = false;
   bool any_samples = false;
@@ -297,7 +300,7 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
                                       counter.value("data_type", "float64")});
         }
         process.have_header = true;
-        process.header = json;
+        headers[pid] = json;
         if (process.info == static_cast<std::size_t>(-1)) {
           process.info = run->processes.size();
           run->processes.push_back({});
@@ -327,7 +330,7 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
           return false;
         }
         if (!any_samples) {
-          DescribeRun(process.header, process.counters, run);
+          DescribeRun(headers.at(pid), process.counters, run);
         } else if (!SameColumns(process.counters, run->counters)) {
           *error = where + ": process " + std::to_string(pid) + " measured other counters than the processes before it";
           return false;
@@ -346,7 +349,8 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
       } else if (type == "end") {
         process.ended = true;
       } else {
-        *error = where + ": unknown record type \"" + type + "\"";
+        *error = where;
+        error->append(": unknown record type \"").append(type).append("\"");
         return false;
       }
     } catch (const nlohmann::json::exception& e) {

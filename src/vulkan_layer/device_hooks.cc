@@ -90,8 +90,9 @@ class DeviceCreateEdit {
     supported.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
     supported.pNext = &supported_reset;
     NextFeatures2(instance, physical_device, &supported);
-    if (instance.GetPhysicalDeviceFeatures2 == nullptr)
+    if (instance.GetPhysicalDeviceFeatures2 == nullptr) {
       instance.GetPhysicalDeviceFeatures(physical_device, &supported.features);
+    }
     const VkBool32 statistics = supported.features.pipelineStatisticsQuery;
     const VkBool32 reset = supported_reset.hostQueryReset;
 
@@ -369,8 +370,9 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device, const VkC
     info.queue_family = pool->second;
     info.queue_flags = data->queue_families[pool->second].queueFlags;
   }
-  for (std::uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i)
+  for (std::uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) {
     data->command_buffers[pCommandBuffers[i]] = info;
+  }
   return result;
 }
 

@@ -16,8 +16,9 @@ std::uint64_t HandleValue(VkGpaSessionAMD session) { return reinterpret_cast<std
 // The layer's data for a device, or nullptr (with a log line) when the layer never saw it.
 DeviceData* DeviceOf(const void* dispatchable, const char* function) {
   DeviceData* device = FindDevice(dispatchable);
-  if (device == nullptr)
+  if (device == nullptr) {
     LogProblem(std::string(function) + ": the device or command buffer is not one of this layer's");
+  }
   return device;
 }
 

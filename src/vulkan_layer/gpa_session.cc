@@ -210,7 +210,7 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
     sample.type = static_cast<VkGpaSampleTypeAMD>(sample_type);
   }
   sample.begun_in = command_buffer;
-  const std::uint32_t id = static_cast<std::uint32_t>(samples_.size());
+  const auto id = static_cast<std::uint32_t>(samples_.size());
   switch (sample_type) {
     case VK_GPA_SAMPLE_TYPE_TRACE_AMD:
       LogProblem(

@@ -164,8 +164,9 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
   all.resize(count);
   for (const VkExtensionProperties& ours : kLayerExtensions) {
     bool listed = false;
-    for (const VkExtensionProperties& theirs : all)
+    for (const VkExtensionProperties& theirs : all) {
       listed = listed || std::strcmp(theirs.extensionName, ours.extensionName) == 0;
+    }
     if (!listed) all.push_back(ours);
   }
   const auto total = static_cast<std::uint32_t>(all.size());

@@ -11,11 +11,13 @@ namespace opengpa::vklayer {
 
 bool DriverOffersExtension(InstanceData& instance, VkPhysicalDevice physical_device, const std::string& name) {
   std::uint32_t count = 0;
-  if (instance.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS)
+  if (instance.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS) {
     return false;
+  }
   std::vector<VkExtensionProperties> extensions(count);
-  if (instance.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) < 0)
+  if (instance.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) < 0) {
     return false;
+  }
   for (std::uint32_t i = 0; i < count; ++i) {
     if (name == extensions[i].extensionName) return true;
   }
@@ -56,8 +58,9 @@ void NextFeatures2(InstanceData& instance, VkPhysicalDevice physical_device, VkP
 
 void NextProperties2(InstanceData& instance, VkPhysicalDevice physical_device,
                      VkPhysicalDeviceProperties2* properties) {
-  if (instance.GetPhysicalDeviceProperties2 != nullptr)
+  if (instance.GetPhysicalDeviceProperties2 != nullptr) {
     instance.GetPhysicalDeviceProperties2(physical_device, properties);
+  }
 }
 
 void FillShaderCoreProperties(InstanceData& instance, VkPhysicalDevice physical_device,

@@ -85,7 +85,7 @@ bool ResolveCounterIndices(const GpaLibrary& library, const GpaContext& context,
       if (gpa.GpaGetNumCounters(context.Id(), &count) == kGpaStatusOk) {
         for (GpaUInt32 i = 0; i < count; ++i) {
           const char* name = nullptr;
-          known.push_back(gpa.GpaGetCounterName(context.Id(), i, &name) == kGpaStatusOk && name ? name : "");
+          known.emplace_back(gpa.GpaGetCounterName(context.Id(), i, &name) == kGpaStatusOk && name ? name : "");
         }
       }
     }

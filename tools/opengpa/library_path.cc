@@ -1,9 +1,9 @@
 #include "library_path.h"
 
-#include <limits.h>
-#include <stdlib.h>
 #include <unistd.h>
 
+#include <climits>
+#include <cstdlib>
 #include <vector>
 
 // Where the libraries are relative to the executable's folder: "../lib" in the build tree, the install's
@@ -41,7 +41,8 @@ std::optional<std::string> FindOpenGpaLibrary(const std::string& file_name, std:
   }
   std::string looked;
   for (const auto& directory : directories) {
-    const std::string candidate = directory + "/" + file_name;
+    std::string candidate = directory;
+    candidate.append("/").append(file_name);
     if (access(candidate.c_str(), R_OK) == 0) {
       char resolved[PATH_MAX];
       return realpath(candidate.c_str(), resolved) ? std::string(resolved) : candidate;

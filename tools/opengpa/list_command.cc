@@ -96,10 +96,10 @@ TextTable BuildTable(const std::vector<CounterDescription>& counters, bool names
   table.alignment = {Alignment::kRight};
   table.whole_columns = 2;
   table.cut_last_column = true;
-  if (every_column) table.header.push_back("type");
-  if (every_column && any_unit) table.header.push_back("unit");
-  if (every_column && any_formula) table.header.push_back("formula");
-  table.header.push_back("description");
+  if (every_column) table.header.emplace_back("type");
+  if (every_column && any_unit) table.header.emplace_back("unit");
+  if (every_column && any_formula) table.header.emplace_back("formula");
+  table.header.emplace_back("description");
   for (const auto& counter : counters) {
     std::vector<std::string> row = {std::to_string(counter.index), counter.name, counter.group, counter.usage};
     if (every_column) row.push_back(counter.data_type);

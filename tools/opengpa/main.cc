@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,9 +49,7 @@ std::string BoundedMessage(const std::string& message) {
   return bounded;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   CLI::App app{"opengpa: GPU performance counters through the GPA v3 API (list, passes, profile, monitor)", "opengpa"};
   app.set_version_flag("--version", "opengpa " OPENGPA_VERSION " (OpenGPA, GPA v3 API)");
   app.require_subcommand(1);
@@ -86,4 +85,19 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr, "opengpa: no subcommand selected (see --help)\n");
   return 2;
+}
+
+}  // namespace
+
+// The boundary: an exception no command caught (std::bad_alloc, a bug) is reported as a failure while running
+// (exit code 1) instead of ending the process through std::terminate.
+int main(int argc, char** argv) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "opengpa: internal error: %s\n", error.what());
+  } catch (...) {
+    std::fprintf(stderr, "opengpa: internal error (an exception of unknown type)\n");
+  }
+  return 1;
 }

@@ -72,7 +72,7 @@ bool ListThroughNvPmApi(const ContextOptions& options, bool names_only, TextTabl
     *error = *nvpm_path + " has no NvPmApi table or no OpenGpaNvPmCreateContextFromGpaLibrary";
     return false;
   }
-  const NvPmApi* api = static_cast<const NvPmApi*>(exported);
+  const auto* api = static_cast<const NvPmApi*>(exported);
   if (api->Init() != NVPM_OK) {
     *error = "NvPmApi's Init failed";
     return false;

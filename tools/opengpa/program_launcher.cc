@@ -1,7 +1,6 @@
 #include "program_launcher.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -10,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -31,7 +31,8 @@ std::string FindExecutable(const std::string& name, int* error_number) {
   for (std::size_t start = 0; start <= folders.size();) {
     const std::size_t colon = std::min(folders.find(':', start), folders.size());
     const std::string folder = colon > start ? folders.substr(start, colon - start) : ".";
-    const std::string candidate = folder + "/" + name;
+    std::string candidate = folder;
+    candidate.append("/").append(name);
     struct stat file {};
     if (stat(candidate.c_str(), &file) == 0 && S_ISREG(file.st_mode)) {
       if (access(candidate.c_str(), X_OK) == 0) return candidate;
@@ -56,12 +57,14 @@ bool RunProgram(const std::vector<std::string>& argv, const std::map<std::string
     const std::string name = text.substr(0, text.find('='));
     if (environment.count(name) == 0) variables.push_back(text);
   }
-  for (const auto& [name, value] : environment) variables.push_back(name + "=" + value);
+  for (const auto& [name, value] : environment) variables.emplace_back(name).append("=").append(value);
   std::vector<char*> envp;
+  envp.reserve(variables.size() + 1);
   for (auto& variable : variables) envp.push_back(variable.data());
   envp.push_back(nullptr);
   std::vector<std::string> arguments = argv;
   std::vector<char*> args;
+  args.reserve(arguments.size() + 1);
   for (auto& argument : arguments) args.push_back(argument.data());
   args.push_back(nullptr);
 

@@ -28,7 +28,7 @@ std::string TemporaryFolder() {
 unsigned long long CountSamples(const std::string& path) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return 0;
-  static constexpr char kSample[] = "{\"type\":\"sample\"";
+  static constexpr char kSample[] = R"({"type":"sample")";
   constexpr std::size_t kLength = sizeof kSample - 1;
   unsigned long long samples = 0;
   std::size_t matched = 0;  // characters of kSample matched at the start of the current line
@@ -112,7 +112,8 @@ std::vector<std::string> KeepLeftoverStreams() {
     const std::string name = entry->d_name;
     // Exactly opengpa-samples-XXXXXX: kept streams (.jsonl) were named already.
     if (name.size() != prefix_length + kSuffixLength || name.compare(0, prefix_length, kPrefix) != 0) continue;
-    const std::string path = folder + "/" + name;
+    std::string path = folder;
+    path.append("/").append(name);
     struct stat file {};
     if (lstat(path.c_str(), &file) != 0 || !S_ISREG(file.st_mode) || file.st_uid != geteuid()) continue;
     // An empty stream holds nothing, and a new one is empty for the instant between its creation and its
@@ -134,8 +135,9 @@ std::vector<std::string> KeepLeftoverStreams() {
       if (rename(path.c_str(), kept.c_str()) == 0) {
         char when[32] = "?";
         std::tm local{};
-        if (localtime_r(&file.st_mtime, &local) != nullptr)
+        if (localtime_r(&file.st_mtime, &local) != nullptr) {
           std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &local);
+        }
         found.push_back(kept + " (" + std::to_string(CountSamples(kept)) + " samples, " + Size(file.st_size) +
                         ", last written " + when + ")");
       }

@@ -1,8 +1,7 @@
 #include "signal_guard.h"
 
-#include <signal.h>
-
 #include <atomic>
+#include <csignal>
 
 namespace opengpa::cli {
 namespace {

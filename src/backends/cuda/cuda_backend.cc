@@ -25,8 +25,9 @@ class CudaBackend : public Backend {
     // driver runs (documented in docs/cuda.md).
     OpenRequest request;
     if (GpaStatus status = ReadOpenInfo(api_context, &request); status != kGpaStatusOk) return status;
-    if (request.context == nullptr)
+    if (request.context == nullptr) {
       return CudaContext::Open(request.chip_name, nullptr, request.max_samples_per_pass, out);
+    }
 
     const CudaDriver* driver = LoadCudaDriver();
     if (driver == nullptr) {

@@ -50,7 +50,7 @@ GpaStatus ClContext::Open(void* api_context, GpaOpenContextFlags flags, std::uni
                     api_context, properties);
   }
   auto state = std::make_shared<QueueState>();
-  status = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof state->device, &state->device, nullptr);
+  status = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof(cl_device_id), &state->device, nullptr);
   if (status != CL_SUCCESS) {
     return LogError(kGpaStatusErrorFailed, "GpaOpenContext: clGetCommandQueueInfo(CL_QUEUE_DEVICE) returned {}",
                     status);

@@ -20,7 +20,7 @@ std::string DeviceString(cl_device_id device, cl_device_info what) {
   if (clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
   std::vector<char> text(size);
   if (clGetDeviceInfo(device, what, size, text.data(), nullptr) != CL_SUCCESS) return "";
-  return std::string(text.data());
+  return {text.data()};
 }
 
 template <typename T>
@@ -35,8 +35,8 @@ T DeviceValue(cl_device_id device, cl_device_info what, T fallback) {
 DeviceInfo DescribeDevice(cl_device_id device) {
   DeviceInfo info;
   info.name = DeviceString(device, CL_DEVICE_NAME);
-  const cl_uint vendor = DeviceValue<cl_uint>(device, CL_DEVICE_VENDOR_ID, 0);
-  const cl_device_type type = DeviceValue<cl_device_type>(device, CL_DEVICE_TYPE, 0);
+  const auto vendor = DeviceValue<cl_uint>(device, CL_DEVICE_VENDOR_ID, 0);
+  const auto type = DeviceValue<cl_device_type>(device, CL_DEVICE_TYPE, 0);
   if (vendor == kNvidiaVendorId || vendor == kIntelVendorId || vendor == kAmdVendorId) info.vendor_id = vendor;
   if (type & CL_DEVICE_TYPE_CPU) {
     info.generation = kGpaHwGenerationSoftware;

@@ -27,8 +27,9 @@ GpaStatus CheckPhysicalDeviceBelongsToInstance(const InstanceFunctions& function
   std::uint32_t count = 0;
   VkResult result = functions.EnumeratePhysicalDevices(info.instance, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
-  if (result == VK_SUCCESS && count > 0)
+  if (result == VK_SUCCESS && count > 0) {
     result = functions.EnumeratePhysicalDevices(info.instance, &count, devices.data());
+  }
   if (result != VK_SUCCESS && result != VK_INCOMPLETE) {
     return LogError(kGpaStatusErrorFailed,
                     "vkEnumeratePhysicalDevices on GpaVkContextOpenInfo::instance {} failed "
@@ -126,8 +127,9 @@ std::map<std::string, VkPerformanceCounterUnitKHR> UnitCorrectionsOf(const std::
 bool OffersExtension(const InstanceFunctions& functions, VkPhysicalDevice physical_device, const char* name) {
   if (functions.EnumerateDeviceExtensionProperties == nullptr) return false;
   std::uint32_t count = 0;
-  if (functions.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS)
+  if (functions.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS) {
     return false;
+  }
   std::vector<VkExtensionProperties> extensions(count);
   if (functions.EnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) != VK_SUCCESS) {
     return false;
@@ -323,7 +325,7 @@ std::vector<std::string_view> VulkanContext::DerivedCatalogs() const {
     std::vector<std::string_view> catalogs;
     if (!driver_catalog_.empty()) catalogs.push_back(driver_catalog_);
     catalogs.push_back(pass_through_catalog_);
-    catalogs.push_back(embedded::vulkan_catalog);
+    catalogs.emplace_back(embedded::vulkan_catalog);
     return catalogs;
   }
   return {embedded::vulkan_catalog};

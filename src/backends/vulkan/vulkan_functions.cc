@@ -69,16 +69,17 @@ GpaStatus LoadInstanceFunctions(PFN_vkGetInstanceProcAddr get, VkInstance instan
       InstanceFunction<PFN_vkEnumerateDeviceExtensionProperties>(get, instance, "vkEnumerateDeviceExtensionProperties");
 
   const char* missing = nullptr;
-  if (f.GetDeviceProcAddr == nullptr)
+  if (f.GetDeviceProcAddr == nullptr) {
     missing = "vkGetDeviceProcAddr";
-  else if (f.EnumeratePhysicalDevices == nullptr)
+  } else if (f.EnumeratePhysicalDevices == nullptr) {
     missing = "vkEnumeratePhysicalDevices";
-  else if (f.GetPhysicalDeviceProperties == nullptr)
+  } else if (f.GetPhysicalDeviceProperties == nullptr) {
     missing = "vkGetPhysicalDeviceProperties";
-  else if (f.GetPhysicalDeviceFeatures == nullptr)
+  } else if (f.GetPhysicalDeviceFeatures == nullptr) {
     missing = "vkGetPhysicalDeviceFeatures";
-  else if (f.GetPhysicalDeviceQueueFamilyProperties == nullptr)
+  } else if (f.GetPhysicalDeviceQueueFamilyProperties == nullptr) {
     missing = "vkGetPhysicalDeviceQueueFamilyProperties";
+  }
   if (missing != nullptr) {
     return LogError(kGpaStatusErrorDriverNotSupported,
                     "GpaVkContextOpenInfo::instance {}: the Vulkan loader resolves no {} for it",
@@ -106,18 +107,19 @@ GpaStatus LoadDeviceFunctions(const InstanceFunctions& instance_functions, VkDev
       DeviceFunction<PFN_vkGetCalibratedTimestampsEXT>(get, device, "vkGetCalibratedTimestampsEXT");
 
   const char* missing = nullptr;
-  if (f.CreateQueryPool == nullptr)
+  if (f.CreateQueryPool == nullptr) {
     missing = "vkCreateQueryPool";
-  else if (f.DestroyQueryPool == nullptr)
+  } else if (f.DestroyQueryPool == nullptr) {
     missing = "vkDestroyQueryPool";
-  else if (f.GetQueryPoolResults == nullptr)
+  } else if (f.GetQueryPoolResults == nullptr) {
     missing = "vkGetQueryPoolResults";
-  else if (f.CmdWriteTimestamp == nullptr)
+  } else if (f.CmdWriteTimestamp == nullptr) {
     missing = "vkCmdWriteTimestamp";
-  else if (f.CmdBeginQuery == nullptr)
+  } else if (f.CmdBeginQuery == nullptr) {
     missing = "vkCmdBeginQuery";
-  else if (f.CmdEndQuery == nullptr)
+  } else if (f.CmdEndQuery == nullptr) {
     missing = "vkCmdEndQuery";
+  }
   if (missing != nullptr) {
     return LogError(kGpaStatusErrorDriverNotSupported, "GpaVkContextOpenInfo::device {}: no {} resolves for it",
                     static_cast<const void*>(device), missing);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "counters/catalog.h"
@@ -195,8 +196,8 @@ bool ParseUnitCorrections(std::string_view json_text, UnitCorrections* out, std:
       const auto* known = std::find_if(std::begin(kUnitNames), std::end(kUnitNames),
                                        [&unit](const UnitName& u) { return unit == u.name; });
       if (known == std::end(kUnitNames)) {
-        *error = "driver \"" + driver + "\", counter \"" + entry["counter"].get<std::string>() + "\": unit \"" + unit +
-                 "\" is not a VkPerformanceCounterUnitKHR name";
+        *error = fmt::format(R"(driver "{}", counter "{}": unit "{}" is not a VkPerformanceCounterUnitKHR name)",
+                             driver, entry["counter"].get<std::string>(), unit);
         return false;
       }
       corrections[driver][entry["counter"].get<std::string>()] = known->unit;

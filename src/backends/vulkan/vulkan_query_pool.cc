@@ -135,8 +135,8 @@ GpaStatus EntryPools::Read(EntryResults* out) {
                               static_cast<int>(result));
             }
             for (std::uint32_t q = 0; q < count; ++q) {
-              out->timestamps[first + q] = words[2 * q];
-              out->timestamp_available[first + q] = words[2 * q + 1] != 0;
+              out->timestamps[first + q] = words[2 * std::size_t{q}];
+              out->timestamp_available[first + q] = words[2 * std::size_t{q} + 1] != 0;
             }
             return kGpaStatusOk;
           });

@@ -576,6 +576,7 @@ GpaStatus VulkanSession::PlaceTriggers() {
     }
     std::stable_sort(ran.begin(), ran.end(), [](const Ran& a, const Ran& b) { return a.stamp < b.stamp; });
     std::vector<std::uint64_t> stamps;
+    stamps.reserve(ran.size());
     for (const Ran& r : ran) stamps.push_back(r.stamp);
     std::vector<std::size_t> intervals;
     if (GpaStatus status = sampled_->IntervalsClosedAfter(pass, stamps, &intervals); status != kGpaStatusOk) {
@@ -591,7 +592,7 @@ GpaStatus VulkanSession::PlaceTriggers() {
 }
 
 GpaStatus VulkanSession::SampledValues(SampleSlot slot, std::vector<double>* values) const {
-  const std::size_t names = static_cast<std::size_t>(
+  const auto names = static_cast<std::size_t>(
       std::count_if(sampled_column_.begin(), sampled_column_.end(), [](int c) { return c >= 0; }));
   std::vector<double> sums(names, 0.0);
   std::vector<double> weights(names, 0.0);

@@ -67,8 +67,9 @@ GpaStatus ReadSeries(const GpaSpmData& data, SpmColumns* series) {
                       kFunction, c, info.data_offset, samples, data.number_of_counter_data);
     }
     series->columns[c] = info.event_index;
-    for (std::size_t t = 0; t < samples; ++t)
+    for (std::size_t t = 0; t < samples; ++t) {
       series->values[c * samples + t] = ValueAt(bytes, info.data_offset + t, width);
+    }
   }
   return kGpaStatusOk;
 }

@@ -40,8 +40,9 @@ GPA_Status GPA_Initialize() {
     if (status == kGpaStatusErrorGpaAlreadyInitialized) {
       return Fail(GPA_STATUS_ERROR_FAILED, "GPA_Initialize: GPA is already initialized (call GPA_Destroy first)");
     }
-    if (status != kGpaStatusOk)
+    if (status != kGpaStatusOk) {
       return Fail(GPA_STATUS_ERROR_FAILED, "GPA_Initialize: the library could not initialize");
+    }
     return GPA_STATUS_OK;
   });
 }
@@ -123,8 +124,9 @@ GPA_Status GPA_CloseContext() {
                    contexts.end());
     if (contexts.empty()) std::vector<std::unique_ptr<V2Context>>().swap(contexts);  // the state outlives unloads
     Gpa2().current = contexts.empty() ? nullptr : contexts.front().get();
-    if (status != kGpaStatusOk)
+    if (status != kGpaStatusOk) {
       return Fail(GPA_STATUS_ERROR_FAILED, "GPA_CloseContext: the context did not close cleanly");
+    }
     return GPA_STATUS_OK;
   });
 }

@@ -140,8 +140,9 @@ GPA_Status GPA_EnableAllCounters() {
     // In counter order, as AMD's v2 did (disable all, then enable each).
     GpaStatus status = GpaDisableAllCounters(context.selection);
     if (status == kGpaStatusOk) status = GpaEnableAllCounters(context.selection);
-    if (status != kGpaStatusOk)
+    if (status != kGpaStatusOk) {
       return Fail(FromV3Status(status), "GPA_EnableAllCounters: the counters could not be enabled");
+    }
     return GPA_STATUS_OK;
   });
 }
@@ -152,8 +153,9 @@ GPA_Status GPA_DisableAllCounters() {
       return status;
     }
     const GpaStatus status = GpaDisableAllCounters(context.selection);
-    if (status != kGpaStatusOk)
+    if (status != kGpaStatusOk) {
       return Fail(FromV3Status(status), "GPA_DisableAllCounters: the counters could not be disabled");
+    }
     return GPA_STATUS_OK;
   });
 }

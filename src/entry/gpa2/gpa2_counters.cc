@@ -15,11 +15,12 @@ GPA_Usage_Type V2Usage(GpaUsageType usage) {
     case kGpaUsageTypeRatio: return GPA_USAGE_TYPE_RATIO;
     case kGpaUsageTypePercentage: return GPA_USAGE_TYPE_PERCENTAGE;
     case kGpaUsageTypeCycles: return GPA_USAGE_TYPE_CYCLES;
-    case kGpaUsageTypeMilliseconds: return GPA_USAGE_TYPE_MILLISECONDS;
-    case kGpaUsageTypeNanoseconds: return GPA_USAGE_TYPE_MILLISECONDS;  // converted, see CounterView
+    case kGpaUsageTypeMilliseconds:
+    case kGpaUsageTypeNanoseconds:  // converted, see CounterView
+      return GPA_USAGE_TYPE_MILLISECONDS;
     case kGpaUsageTypeBytes: return GPA_USAGE_TYPE_BYTES;
     case kGpaUsageTypeKilobytes: return GPA_USAGE_TYPE_KILOBYTES;
-    case kGpaUsageTypeItems: return GPA_USAGE_TYPE_ITEMS;
+    case kGpaUsageTypeItems:
     default: return GPA_USAGE_TYPE_ITEMS;
   }
 }

@@ -74,8 +74,9 @@ GPA_Status GPA_BeginSession(gpa_uint32* sessionID) {
     }
     // The next selection first, so that a failure leaves everything as it was.
     GpaSessionId next_selection = CreateSelection(context.v3, enabled);
-    if (next_selection == nullptr)
+    if (next_selection == nullptr) {
       return Fail(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: the session could not be created");
+    }
     if (GpaStatus status = GpaBeginSession(session.v3); status != kGpaStatusOk) {
       GpaDeleteSession(next_selection);
       return Fail(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: the session could not begin ({})",
@@ -167,8 +168,9 @@ GPA_Status GPA_BeginSample(gpa_uint32 sampleID) {
   return WithCurrentContext("GPA_BeginSample", [&](V2Context& context) {
     if (GPA_Status status = CheckRecording("GPA_BeginSample", context); status != GPA_STATUS_OK) return status;
     Recording& recording = *context.recording;
-    if (!recording.pass_open)
+    if (!recording.pass_open) {
       return Fail(GPA_STATUS_ERROR_PASS_NOT_STARTED, "GPA_BeginSample: call GPA_BeginPass first");
+    }
     if (recording.sample_open) {
       return Fail(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED, "GPA_BeginSample: call GPA_EndSample to end sample {} first",
                   recording.open_sample_id);

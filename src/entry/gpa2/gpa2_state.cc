@@ -23,7 +23,7 @@ State& Gpa2() {
   // Never destroyed (entry points may run during process exit, after static destructors), and not on the heap:
   // a client may unload the library and load it again, and a heap object would leak at every unload.
   alignas(State) static unsigned char storage[sizeof(State)];
-  static State* state = new (storage) State();
+  static auto* state = new (storage) State();
   return *state;
 }
 

@@ -81,7 +81,7 @@ class CatalogBuilder {
     return nullptr;
   }
 
-  NVPMCounterID Add(CounterInfo info, Recipe recipe, std::vector<GpaUInt32> inputs, bool percentage) {
+  NVPMCounterID Add(const CounterInfo& info, Recipe recipe, std::vector<GpaUInt32> inputs, bool percentage) {
     ContextCounter counter;
     counter.id = RegisterCounter(info);
     counter.name = info.name;

@@ -1,4 +1,5 @@
 // CreateContextFrom*, DestroyContext: an NvPmApi context is a GPA v3 context of the API's library.
+#include <cstdint>
 #include <string>
 
 #include "entry/nvpmapi/nvpm_entry.h"
@@ -35,6 +36,13 @@ NVPMRESULT OpenContext(const char* function, Api api, void* open_info, NVPMConte
   return NVPM_OK;
 }
 
+// NvPmApi passes the caller's OpenGL or CUDA context as a 64-bit integer (APIContextHandle): the caller's pointer,
+// cast. Casting it back is the API's contract, so performance-no-int-to-ptr has nothing to offer here.
+template <typename Pointer>
+Pointer ContextPointer(APIContextHandle handle) {
+  return reinterpret_cast<Pointer>(static_cast<std::uintptr_t>(handle));  // NOLINT(performance-no-int-to-ptr)
+}
+
 }  // namespace
 
 // `gl_context`: the EGLContext or GLXContext current on the calling thread (as libGPUPerfAPIGL.so takes).
@@ -43,7 +51,7 @@ NVPMRESULT CreateContextFromOGLContext(APIContextHandle gl_context, NVPMContext*
     if (gl_context == 0) {
       return Fail(NVPM_ERROR_INVALID_PARAMETER, "CreateContextFromOGLContext: the OpenGL context is NULL");
     }
-    return OpenContext("CreateContextFromOGLContext", Api::kOpenGl, reinterpret_cast<void*>(gl_context), context);
+    return OpenContext("CreateContextFromOGLContext", Api::kOpenGl, ContextPointer<void*>(gl_context), context);
   });
 }
 
@@ -53,7 +61,7 @@ NVPMRESULT CreateContextFromCudaContext(APIContextHandle cuda_context, NVPMConte
       return Fail(NVPM_ERROR_INVALID_PARAMETER, "CreateContextFromCudaContext: the CUcontext is NULL");
     }
     GpaCudaContextOpenInfo info = GPA_CUDA_CONTEXT_OPEN_INFO_INIT;
-    info.context = reinterpret_cast<CUcontext>(cuda_context);
+    info.context = ContextPointer<CUcontext>(cuda_context);
     return OpenContext("CreateContextFromCudaContext", Api::kCuda, &info, context);
   });
 }

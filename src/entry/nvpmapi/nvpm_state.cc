@@ -11,7 +11,7 @@ State& Nvpm() {
   // Never destroyed (entry points may run during process exit, after static destructors), and not on the heap:
   // NvPmApiManager unloads the library and may load it again, and a heap object would leak at every unload.
   alignas(State) static unsigned char storage[sizeof(State)];
-  static State* state = new (storage) State();
+  static auto* state = new (storage) State();
   return *state;
 }
 

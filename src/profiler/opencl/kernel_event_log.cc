@@ -23,7 +23,7 @@ std::uint32_t KernelEventLog::QueueId(cl_command_queue queue) {
   queues_[queue] = id;
   std::string device_name;
   cl_device_id device = nullptr;
-  if (cl_.get_command_queue_info(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) == CL_SUCCESS) {
+  if (cl_.get_command_queue_info(queue, CL_QUEUE_DEVICE, sizeof(cl_device_id), &device, nullptr) == CL_SUCCESS) {
     size_t size = 0;
     if (cl_.get_device_info(device, CL_DEVICE_NAME, 0, nullptr, &size) == CL_SUCCESS && size > 0) {
       device_name.resize(size);

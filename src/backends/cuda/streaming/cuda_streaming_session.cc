@@ -227,7 +227,7 @@ GpaStatus CudaStreamingSession::ReadResults(SampleSlot slot_count, std::vector<d
   const std::size_t width = metrics_.size();
   double covered = 0.0;
   for (std::size_t i = 0; i < samples_.times.size(); ++i) {
-    const double span = static_cast<double>(samples_.times[i].end_ns - samples_.times[i].start_ns);
+    const auto span = static_cast<double>(samples_.times[i].end_ns - samples_.times[i].start_ns);
     covered += span;
     for (std::size_t m = 0; m < width; ++m) {
       const double value = samples_.values[i * width + m];
