@@ -73,8 +73,9 @@ std::string FormatValue(double value) {
 std::string FormatMetrics(const MetricsView& view, ExpositionFormat format) {
   std::string text;
   std::string extra_labels;  // ,host="...",... the same on every sample
-  for (const auto& [name, value] : view.labels)
+  for (const auto& [name, value] : view.labels) {
     extra_labels += fmt::format(",{}=\"{}\"", name, EscapeLabelValue(value));
+  }
   for (size_t c = 0; c < view.counters.size(); ++c) {
     const CounterDescriptor& counter = view.counters[c];
     bool any = false;

@@ -56,7 +56,7 @@ const LoadAttempt& Attempt() {
 std::vector<std::string> CuptiCandidates() {
   std::vector<std::string> defaults = {"libcupti.so.13"};
 #ifdef OPENGPA_CUPTI_BUILD_DIR
-  defaults.push_back(OPENGPA_CUPTI_BUILD_DIR "/libcupti.so.13");
+  defaults.emplace_back(OPENGPA_CUPTI_BUILD_DIR "/libcupti.so.13");
 #endif
   for (const char* toolkit : {"/usr/local/cuda", "/opt/cuda", "/usr/lib/cuda"}) {
     for (const char* folder :

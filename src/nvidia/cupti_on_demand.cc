@@ -30,6 +30,9 @@ constexpr CUptiResult kCuptiMissing = CUPTI_ERROR_NOT_INITIALIZED;
 }  // namespace
 
 // A CUPTI entry point with these parameters, forwarded with these arguments. The pointer is resolved once.
+// The macros' arguments are a parameter list, an argument list and a type: parentheses around them would make
+// declarations of casts, so bugprone-macro-parentheses is off for these two definitions.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define OPENGPA_CUPTI_FORWARD(name, parameters, arguments)   \
   CUptiResult CUPTIAPI name parameters {                     \
     static const auto real = Real<decltype(&name)>(#name);   \
@@ -37,6 +40,7 @@ constexpr CUptiResult kCuptiMissing = CUPTI_ERROR_NOT_INITIALIZED;
   }
 // The profiler API's usual shape: one parameter block.
 #define OPENGPA_CUPTI_FORWARD_PARAMS(name, Params) OPENGPA_CUPTI_FORWARD(name, (Params * params), (params))
+// NOLINTEND(bugprone-macro-parentheses)
 
 extern "C" {
 

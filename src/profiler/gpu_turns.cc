@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <thread>
 
@@ -107,7 +108,7 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
     if (!got) {
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       *error = "GPU " + gpu + " stayed busy: process " + ReadHolder(fd) + " held its profiler for the " +
-               std::to_string(static_cast<long>(waited + 0.5)) + " s this process waited (" + kTurnWaitVariable + ")";
+               std::to_string(std::lround(waited)) + " s this process waited (" + kTurnWaitVariable + ")";
       close(fd);
       return false;
     }

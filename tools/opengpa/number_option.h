@@ -17,17 +17,16 @@ namespace opengpa::cli {
 // `unit` names what the number counts ("seconds"). With `zero_allowed` 0 passes, else only more than 0 does.
 inline CLI::Validator NumberOf(const std::string& unit, bool zero_allowed) {
   const std::string wanted = zero_allowed ? "0 or more " + unit : "more than 0 " + unit;
-  return CLI::Validator(
-      [wanted, zero_allowed](const std::string& value) -> std::string {
-        char* end = nullptr;
-        const double number = std::strtod(value.c_str(), &end);
-        if (value.empty() || end == nullptr || *end != '\0' || !std::isfinite(number)) {
-          return "'" + Quoted(value) + "' is not a number: give " + wanted;
-        }
-        if (number < 0 || (number == 0 && !zero_allowed)) return Quoted(value) + " is out of range: give " + wanted;
-        return {};
-      },
-      zero_allowed ? "NUMBER>=0" : "NUMBER>0");
+  return {[wanted, zero_allowed](const std::string& value) -> std::string {
+            char* end = nullptr;
+            const double number = std::strtod(value.c_str(), &end);
+            if (value.empty() || end == nullptr || *end != '\0' || !std::isfinite(number)) {
+              return "'" + Quoted(value) + "' is not a number: give " + wanted;
+            }
+            if (number < 0 || (number == 0 && !zero_allowed)) return Quoted(value) + " is out of range: give " + wanted;
+            return {};
+          },
+          zero_allowed ? "NUMBER>=0" : "NUMBER>0"};
 }
 
 }  // namespace opengpa::cli

@@ -27,7 +27,6 @@
 // could not profile is named with its reason, making the exit code 3 unless --allow-unprofiled-processes. -o takes
 // ncu's keys (output_name.h); %p or %r make one report per process or rank (profile_reports.h).
 #include <dirent.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -13,7 +13,7 @@ std::string WithFreeIndex(const std::string& pattern, const OutputNameKeys& keys
   if (!keys.index) return ExpandOutputName(pattern, values);
   for (std::uint64_t index = 0;; ++index) {
     values.index = std::to_string(index);
-    const std::string name = ExpandOutputName(pattern, values);
+    std::string name = ExpandOutputName(pattern, values);
     if (planned.count(name) == 0 && !taken(name)) return name;
   }
 }
