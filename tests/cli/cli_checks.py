@@ -815,6 +815,25 @@ def profile_is_never_ended_by_a_signal_after_its_results(ctx):
 
 
 @check
+def passes_placement_stays_near_the_librarys_own_pass_count(ctx):
+    # Issue 30: `--placement passes` laid out far more passes than the library needs. 150 GH100 counters of the SM,
+    # L1, L2 and DRAM units (every 20th of their raw metrics): the library packs them into 29 passes; the scan alone
+    # placed them in 43, the scan and the merge of later groups into earlier ones in 33.
+    listing = ctx.run("list", "--chip", "GH100", "--hardware", "--format", "csv").stdout
+    names = [row["name"] for row in csv.DictReader(io.StringIO(listing))
+             if re.match(r"(sm__|smsp__|l1tex__|lts__|dram__)", row["name"])]
+    chosen = names[::20][:150]
+    path = os.path.join(ctx.tmp, "mix.txt")
+    open(path, "w").write("\n".join(chosen) + "\n")
+    doc = ctx.json_output("passes.schema.json", "passes", "--chip", "GH100", "--hardware", "--counter-list", path,
+                          "--placement", "passes")
+    library, placed = doc["passes"], doc["placed_passes"]
+    expect(library is not None and placed <= library * 1.2, f"placed {placed} passes where the library needs {library}")
+    placed_counters = sum(len(group["counters"]) for group in doc["groups"])
+    expect(placed_counters == len(chosen), f"{placed_counters} of {len(chosen)} counters placed")
+
+
+@check
 def compare_names_the_slower_rank_and_the_counters_that_moved(ctx):
     # Issue 29: two real profiles of the OpenCL workload on PoCL play two ranks; a copy of one, its times multiplied,
     # plays a rank made slower on purpose (ten times: PoCL's own times vary up to twofold between runs), which the

@@ -79,8 +79,37 @@ class Planner {
 // counters in a row did not fit.
 constexpr std::size_t kMaxMisses = 8;
 
-void PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<PassGroup>* groups,
-                        Counters* unschedulable) {
+// Step 3's second look: the runs above are found in the order given, so a counter left for a later pass often
+// fits an earlier pass whose run had already ended. Each later group is moved whole into the first earlier group
+// that takes it without raising that group's pass count: at most groups^2 / 2 questions, none once the groups'
+// passes are as few as the library's own count for the set (`library_passes`), which no placement can beat.
+void MergeGroups(Planner& planner, std::uint32_t library_passes, std::vector<PassGroup>* groups) {
+  auto placed = [&] {
+    std::uint32_t total = 0;
+    for (const PassGroup& group : *groups) total += group.pass_count;
+    return total;
+  };
+  auto joins = [&](const PassGroup& into, const Counters& extra) {
+    Counters candidate = into.counters;
+    candidate.insert(candidate.end(), extra.begin(), extra.end());
+    const auto passes = planner.Ask(candidate, true);
+    return passes && *passes <= into.pass_count;
+  };
+  for (std::size_t later = 1; later < groups->size() && placed() > library_passes;) {
+    bool merged = false;
+    for (std::size_t earlier = 0; earlier < later && !merged; ++earlier) {
+      if (!joins((*groups)[earlier], (*groups)[later].counters)) continue;
+      Counters& into = (*groups)[earlier].counters;
+      into.insert(into.end(), (*groups)[later].counters.begin(), (*groups)[later].counters.end());
+      groups->erase(groups->begin() + static_cast<std::ptrdiff_t>(later));
+      merged = true;
+    }
+    if (!merged) ++later;
+  }
+}
+
+void PlaceWithinSession(Planner& planner, std::uint32_t library_passes, const Counters& counters,
+                        std::vector<PassGroup>* groups, Counters* unschedulable) {
   Counters remaining = counters;
   while (!remaining.empty()) {
     const auto alone = planner.Ask({remaining.front()}, true);
@@ -137,6 +166,7 @@ void PlaceWithinSession(Planner& planner, const Counters& counters, std::vector<
     groups->push_back(std::move(placed));
     remaining = std::move(later);
   }
+  MergeGroups(planner, library_passes, groups);
 }
 
 }  // namespace
@@ -149,7 +179,7 @@ std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32
   placement.library_passes = planner.Ask(counters, true);  // a refusal is an answer here: the set is split
 
   if (placement.library_passes && request.place_passes) {
-    PlaceWithinSession(planner, counters, &placement.groups, &placement.unschedulable);
+    PlaceWithinSession(planner, *placement.library_passes, counters, &placement.groups, &placement.unschedulable);
   } else if (placement.library_passes) {
     PassGroup session;
     session.pass_count = std::max<std::uint32_t>(*placement.library_passes, 1);
