@@ -59,6 +59,14 @@ GpaStatus CheckSampledStreamable(const nvidia::GraphicsCounterSource* source, co
   return kGpaStatusOk;
 }
 
+GpaStatus CreateSampledStreamSession(const nvidia::GraphicsCounterSource& source, const std::string& api,
+                                     StreamPlan plan, std::unique_ptr<BackendSession>* out) {
+  if (plan.passes.empty()) return LogError(kGpaStatusErrorNoCountersEnabled, "{} streaming: no counter to stream", api);
+  *out = std::make_unique<SampledStreamSession>(source, api + " streaming", std::move(plan.names),
+                                                std::move(plan.additive), std::move(plan.passes.front()));
+  return kGpaStatusOk;
+}
+
 SampledStreamSession::SampledStreamSession(const nvidia::GraphicsCounterSource& source, std::string label,
                                            std::vector<std::string> names, std::vector<bool> additive,
                                            nvidia::perfworks::PassConfig pass)

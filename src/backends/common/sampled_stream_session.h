@@ -41,12 +41,25 @@ std::uint32_t StreamSampleCapacity(std::uint64_t interval_ns, std::uint64_t dura
 std::vector<double> WholeSeriesValues(const std::vector<double>& values, const std::vector<std::uint64_t>& start_ns,
                                       const std::vector<std::uint64_t>& end_ns, const std::vector<bool>& additive);
 
+// What a graphics context plans for a streaming set: the sampler metrics among its counters, whether each is a
+// count, and their sampler passes (one, for a set that streams).
+struct StreamPlan {
+  std::vector<std::string> names;
+  std::vector<bool> additive;
+  std::vector<nvidia::perfworks::PassConfig> passes;
+};
+
 // Whether a graphics context streams its sampler's metrics: `source` samples by time, every counter of the set is
 // one of its metrics (`not_sampled`: the name of the first that is not, "" when none) and `plan` (their passes)
 // has one pass. kGpaStatusOk, or the reason logged: kGpaStatusErrorIncompatibleSampleTypes, or
 // kGpaStatusErrorNotEnabled for a second pass (GPA 4's status for a multi-pass streaming set). `api`: "Vulkan".
 GpaStatus CheckSampledStreamable(const nvidia::GraphicsCounterSource* source, const std::string& api,
                                  const std::string& not_sampled, std::size_t counters, std::size_t passes);
+
+// The streaming session of a set CheckSampledStreamable accepted (`plan` from the backend's planning: the checked
+// plan is used, not planned again). `api`: "Vulkan".
+GpaStatus CreateSampledStreamSession(const nvidia::GraphicsCounterSource& source, const std::string& api,
+                                     StreamPlan plan, std::unique_ptr<BackendSession>* out);
 
 class SampledStreamSession : public BackendSession {
  public:

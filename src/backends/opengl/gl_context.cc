@@ -136,7 +136,7 @@ GpaContextSampleTypeFlags GlContext::SupportedSampleTypes() const {
   return kGpaContextSampleTypeDiscreteCounter | (streams ? kGpaContextSampleTypeStreamingCounter : 0);
 }
 
-GpaStatus GlContext::CheckStreamable(const std::vector<HardwareCounterIndex>& counters) {
+GpaStatus GlContext::PlanStream(const std::vector<HardwareCounterIndex>& counters, StreamPlan* plan) const {
   if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaEnableCounter");
       status != kGpaStatusOk) {
     return status;
@@ -147,32 +147,27 @@ GpaStatus GlContext::CheckStreamable(const std::vector<HardwareCounterIndex>& co
       not_sampled = device_->counters[index].info.name;
     }
   }
-  std::vector<std::string> names;
-  std::vector<bool> additive;
-  std::vector<nvidia::perfworks::PassConfig> plan;
   if (device_->sampler != nullptr && not_sampled.empty()) {
-    if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) {
+    if (GpaStatus status = PlanSampledPasses(counters, &plan->names, &plan->additive, &plan->passes);
+        status != kGpaStatusOk) {
       return status;
     }
   }
-  return CheckSampledStreamable(device_->sampler.get(), "OpenGL", not_sampled, names.size(), plan.size());
+  return CheckSampledStreamable(device_->sampler.get(), "OpenGL", not_sampled, plan->names.size(), plan->passes.size());
+}
+
+GpaStatus GlContext::CheckStreamable(const std::vector<HardwareCounterIndex>& counters) {
+  StreamPlan plan;
+  return PlanStream(counters, &plan);
 }
 
 GpaStatus GlContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                    std::unique_ptr<BackendSession>* out) {
   if (type == kGpaSessionSampleTypeStreamingCounter &&
       (SupportedSampleTypes() & kGpaContextSampleTypeStreamingCounter)) {
-    if (GpaStatus status = CheckStreamable(counters); status != kGpaStatusOk) return status;
-    std::vector<std::string> names;
-    std::vector<bool> additive;
-    std::vector<nvidia::perfworks::PassConfig> plan;
-    if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) {
-      return status;
-    }
-    if (plan.empty()) return LogError(kGpaStatusErrorNoCountersEnabled, "OpenGL streaming: no counter to stream");
-    *out = std::make_unique<SampledStreamSession>(*device_->sampler, "OpenGL streaming", std::move(names),
-                                                  std::move(additive), std::move(plan.front()));
-    return kGpaStatusOk;
+    StreamPlan plan;
+    if (GpaStatus status = PlanStream(counters, &plan); status != kGpaStatusOk) return status;
+    return CreateSampledStreamSession(*device_->sampler, "OpenGL", std::move(plan), out);
   }
   if (GpaStatus status = CheckDiscreteCountersOnly(type, "OpenGL"); status != kGpaStatusOk) return status;
   if (GpaStatus status = CheckHardwareCounterIndices(counters, device_->counters.size(), "GpaCreateSession");

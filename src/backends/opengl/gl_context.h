@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/common/sampled_stream_session.h"
 #include "backends/opengl/gl_context_state.h"
 #include "core/backend.h"
 
@@ -32,6 +33,8 @@ class GlContext final : public BackendContext {
                           std::unique_ptr<BackendSession>* out) override;
 
  private:
+  // A streaming set's plan, checked (CheckSampledStreamable): what CheckStreamable asks and CreateSession uses.
+  GpaStatus PlanStream(const std::vector<HardwareCounterIndex>& counters, StreamPlan* plan) const;
   // The sampler's metrics among `counters` and their passes (none without the sampler).
   GpaStatus PlanSampledPasses(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names,
                               std::vector<bool>* additive, std::vector<nvidia::perfworks::PassConfig>* passes) const;

@@ -406,7 +406,7 @@ GpaContextSampleTypeFlags VulkanContext::SupportedSampleTypes() const {
   return kGpaContextSampleTypeDiscreteCounter | (streams ? kGpaContextSampleTypeStreamingCounter : 0);
 }
 
-GpaStatus VulkanContext::CheckStreamable(const std::vector<HardwareCounterIndex>& counters) {
+GpaStatus VulkanContext::PlanStream(const std::vector<HardwareCounterIndex>& counters, StreamPlan* plan) const {
   if (GpaStatus status = CheckCounters(counters); status != kGpaStatusOk) return status;
   std::string not_sampled;
   for (HardwareCounterIndex index : counters) {
@@ -414,32 +414,27 @@ GpaStatus VulkanContext::CheckStreamable(const std::vector<HardwareCounterIndex>
       not_sampled = counters_[index].info.name;
     }
   }
-  std::vector<std::string> names;
-  std::vector<bool> additive;
-  std::vector<nvidia::perfworks::PassConfig> plan;
   if (sampler_source_ != nullptr && not_sampled.empty()) {
-    if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) {
+    if (GpaStatus status = PlanSampledPasses(counters, &plan->names, &plan->additive, &plan->passes);
+        status != kGpaStatusOk) {
       return status;
     }
   }
-  return CheckSampledStreamable(sampler_source_.get(), "Vulkan", not_sampled, names.size(), plan.size());
+  return CheckSampledStreamable(sampler_source_.get(), "Vulkan", not_sampled, plan->names.size(), plan->passes.size());
+}
+
+GpaStatus VulkanContext::CheckStreamable(const std::vector<HardwareCounterIndex>& counters) {
+  StreamPlan plan;
+  return PlanStream(counters, &plan);
 }
 
 GpaStatus VulkanContext::CreateSession(int type, const std::vector<HardwareCounterIndex>& counters,
                                        std::unique_ptr<BackendSession>* out) {
   if (type == kGpaSessionSampleTypeStreamingCounter &&
       (SupportedSampleTypes() & kGpaContextSampleTypeStreamingCounter)) {
-    if (GpaStatus status = CheckStreamable(counters); status != kGpaStatusOk) return status;
-    std::vector<std::string> names;
-    std::vector<bool> additive;
-    std::vector<nvidia::perfworks::PassConfig> plan;
-    if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) {
-      return status;
-    }
-    if (plan.empty()) return LogError(kGpaStatusErrorNoCountersEnabled, "Vulkan streaming: no counter to stream");
-    *out = std::make_unique<SampledStreamSession>(*sampler_source_, "Vulkan streaming", std::move(names),
-                                                  std::move(additive), std::move(plan.front()));
-    return kGpaStatusOk;
+    StreamPlan plan;
+    if (GpaStatus status = PlanStream(counters, &plan); status != kGpaStatusOk) return status;
+    return CreateSampledStreamSession(*sampler_source_, "Vulkan", std::move(plan), out);
   }
   if (type != kGpaSessionSampleTypeDiscreteCounter) {
     return LogError(

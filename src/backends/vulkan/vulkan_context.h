@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/common/sampled_stream_session.h"
 #include "backends/vulkan/vulkan_device_description.h"
 #include "backends/vulkan/vulkan_functions.h"
 #include "backends/vulkan/vulkan_hardware_counters.h"
@@ -42,6 +43,8 @@ class VulkanContext final : public BackendContext {
 
  private:
   GpaStatus CheckCounters(const std::vector<HardwareCounterIndex>& counters) const;
+  // A streaming set's plan, checked (CheckSampledStreamable): what CheckStreamable asks and CreateSession uses.
+  GpaStatus PlanStream(const std::vector<HardwareCounterIndex>& counters, StreamPlan* plan) const;
   // The sampler's metrics among `counters` and their passes (none without the sampler).
   GpaStatus PlanSampledPasses(const std::vector<HardwareCounterIndex>& counters, std::vector<std::string>* names,
                               std::vector<bool>* additive, std::vector<nvidia::perfworks::PassConfig>* passes) const;
