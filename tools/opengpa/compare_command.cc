@@ -17,6 +17,7 @@
 
 #include "command_registry.h"
 #include "output_file.h"
+#include "platform/text_table.h"
 #include "profiler/profile_comparison.h"
 #include "profiler/profile_writers.h"
 #include "terminal.h"
@@ -59,7 +60,8 @@ std::string Ratio(double value) {
 }
 
 // Rows of cells printed as a table: the first column (names) cut, down to 8 characters, so that lines fit `width`
-// (0: no limit).
+// (0: no limit). Not platform/text_table.h's WriteAligned: it elides the longest cells, figures included, and a
+// comparison's figures must stay whole.
 void PrintTable(const std::vector<std::vector<std::string>>& rows, std::size_t width, std::ostream& out) {
   if (rows.empty()) return;
   std::vector<std::size_t> widths(rows.front().size(), 0);
@@ -87,13 +89,6 @@ void PrintTable(const std::vector<std::vector<std::string>>& rows, std::size_t w
       out << std::string(total - 2, '-') << '\n';
     }
   }
-}
-
-std::string CsvCell(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 nlohmann::ordered_json Number(double value) {
