@@ -6,6 +6,8 @@
 #include <climits>
 #include <utility>
 
+#include "platform/this_process.h"
+
 namespace opengpa::client {
 namespace {
 
@@ -29,10 +31,8 @@ std::string GpaLibraryFileName(ApiNumber api) {
 }
 
 std::string ExecutableDirectory() {
-  char executable[PATH_MAX] = {};
-  const ssize_t length = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
-  if (length <= 0) return {};
-  const std::string path(executable, static_cast<std::size_t>(length));
+  const std::string path = ExecutablePath();
+  if (path.empty()) return {};
   return path.substr(0, path.find_last_of('/'));
 }
 

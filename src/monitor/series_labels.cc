@@ -1,13 +1,12 @@
 #include "monitor/series_labels.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+
+#include "platform/this_process.h"
 
 namespace opengpa::monitor {
 namespace {
@@ -16,12 +15,6 @@ bool IsLabelName(const std::string& name) {
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
-}
-
-std::string SystemHostname() {
-  std::array<char, 256> name{};
-  if (gethostname(name.data(), name.size() - 1) != 0) return {};
-  return name.data();
 }
 
 void Set(SeriesLabels* labels, const std::string& name, const std::string& value) {
@@ -66,7 +59,7 @@ SeriesLabels DiscoverSeriesLabels(const LabelSources& sources, std::string* warn
     return value != nullptr ? value : "";
   };
   SeriesLabels labels;
-  const std::string host = sources.hostname ? sources.hostname() : SystemHostname();
+  const std::string host = sources.hostname ? sources.hostname() : HostName();
   if (!host.empty()) labels.emplace_back("host", host);
   if (const std::string job = env("SLURM_JOB_ID"); !job.empty()) labels.emplace_back("slurm_job_id", job);
   const bool in_pod = !env("KUBERNETES_SERVICE_HOST").empty();

@@ -1,10 +1,10 @@
 #include "profiler/process_exit.h"
 
 #include <dlfcn.h>
-#include <unistd.h>
 
-#include <array>
 #include <cstdlib>
+
+#include "platform/this_process.h"
 
 namespace opengpa::inject_cuda {
 namespace {
@@ -16,10 +16,8 @@ void RememberSignal(int number) {
 }
 
 bool ProcessIsPythonInterpreter() {
-  std::array<char, 4096> path{};
-  const ssize_t length = readlink("/proc/self/exe", path.data(), path.size() - 1);
-  if (length <= 0) return false;
-  const std::string executable(path.data(), static_cast<std::size_t>(length));
+  const std::string executable = ExecutablePath();
+  if (executable.empty()) return false;
   const std::string name = executable.substr(executable.rfind('/') + 1);
   return name.rfind("python", 0) == 0;
 }

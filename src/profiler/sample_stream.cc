@@ -13,6 +13,8 @@
 #include <set>
 #include <utility>
 
+#include "platform/this_process.h"
+
 namespace opengpa::profiling {
 namespace {
 
@@ -160,8 +162,7 @@ void SampleStreamWriter::WriteRecord(nlohmann::ordered_json record) {
 }
 
 void SampleStreamWriter::DescribeProcess(nlohmann::ordered_json* header) const {
-  char host[256] = {};
-  if (gethostname(host, sizeof host - 1) == 0) (*header)["host"] = std::string(host);
+  if (const std::string host = HostName(); !host.empty()) (*header)["host"] = host;
   if (const auto rank = RankFromEnvironment()) (*header)["rank"] = *rank;
   const std::vector<std::string> names = SplitCommas(std::getenv(kNameVariablesVariable));
   if (names.empty()) return;

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "platform/this_process.h"
+
 // Where the libraries are relative to the executable's folder: "../lib" in the build tree, the install's
 // relative libdir in an install (cmake/OpenGPAInstall.cmake).
 #ifndef OPENGPA_BIN_TO_LIB
@@ -15,10 +17,7 @@
 namespace opengpa::cli {
 
 std::string LibraryDirectoryBesideExecutable() {
-  char path[PATH_MAX];
-  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (length <= 0) return {};
-  std::string executable(path, static_cast<std::size_t>(length));
+  const std::string executable = ExecutablePath();
   const std::size_t slash = executable.rfind('/');
   if (slash == std::string::npos) return {};
   std::string directory = executable.substr(0, slash) + "/" OPENGPA_BIN_TO_LIB;

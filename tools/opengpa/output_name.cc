@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "platform/this_process.h"
+
 namespace opengpa::cli {
 namespace {
 
@@ -82,9 +84,8 @@ std::string ExpandOutputName(const std::string& pattern, const OutputNameValues&
 }
 
 std::string HostName() {
-  char host[256] = {};
-  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return "localhost";
-  return host;
+  const std::string host = opengpa::HostName();
+  return host.empty() ? "localhost" : host;
 }
 
 }  // namespace opengpa::cli
