@@ -347,7 +347,7 @@ int RunProfile(ProfileOptions options) {
     return 2;
   }
   // A counter the program's profiler would refuse is a usage error, found before the program runs.
-  if (!CheckCounterNames(options.api, &counters, &error)) {
+  if (!CheckCounterNames(options.api, settings.replay, &counters, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }
