@@ -13,6 +13,12 @@ using cupti::MakeParams;
 
 namespace {
 
+uint64_t SteadyNanoseconds() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
 uint64_t RealtimeNanoseconds() {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -96,7 +102,7 @@ GpaStatus PmSampler::Configure(const PmSamplerOptions& options, const std::vecto
 
   // Room for two decode periods' worth of samples; more takes another decode round.
   const double per_poll =
-      std::ceil(static_cast<double>(kPmDecodePeriod.count()) / static_cast<double>(options.interval_ns));
+      std::ceil(static_cast<double>(options.decode_period.count()) / static_cast<double>(options.interval_ns));
   const auto max_samples = static_cast<uint32_t>(std::clamp(2.0 * per_poll + 16.0, 64.0, 100000.0));
   auto size =
       MakeParams<CUpti_PmSampling_GetCounterDataSize_Params>(CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
@@ -123,6 +129,7 @@ GpaStatus PmSampler::Start() {
   start_cupti_ns_ = cupti_now;
   last_end_ns_ = 0;
   losses_ = PmSamplingLosses{};
+  costs_ = PmSamplingCosts{};
   auto start = MakeParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
   start.pPmSamplingObject = sampler_;
   if (CUptiResult r = cupti_.Api().pm_start(&start); r != CUPTI_SUCCESS) {
@@ -173,7 +180,12 @@ GpaStatus PmSampler::Decode(PmSamples* samples, bool drain) {
     decode.pPmSamplingObject = sampler_;
     decode.pCounterDataImage = counter_data_.data();
     decode.counterDataImageSize = counter_data_.size();
+    const uint64_t decode_start = SteadyNanoseconds();
     const CUptiResult decoded = cupti_.Api().pm_decode_data(&decode);
+    const uint64_t decode_took = SteadyNanoseconds() - decode_start;
+    ++costs_.decode_calls;
+    costs_.decode_ns += decode_took;
+    costs_.longest_decode_ns = std::max(costs_.longest_decode_ns, decode_took);
     if (decoded != CUPTI_SUCCESS) {
       if (losses_.decode_failures++ > 0) return kGpaStatusErrorReadingSampleResult;  // logged once
       return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on {} failed: {}", label_,
@@ -186,7 +198,11 @@ GpaStatus PmSampler::Decode(PmSamples* samples, bool drain) {
           label_);
     }
     size_t completed = 0;
-    if (GpaStatus status = Evaluate(samples, &completed); status != kGpaStatusOk) return status;
+    const uint64_t evaluate_start = SteadyNanoseconds();
+    const GpaStatus evaluated = Evaluate(samples, &completed);
+    costs_.evaluate_ns += SteadyNanoseconds() - evaluate_start;
+    costs_.samples += completed;
+    if (evaluated != kGpaStatusOk) return evaluated;
     if (GpaStatus status = ResetCounterData(); status != kGpaStatusOk) return status;
     // A decode can stop early: COUNTER_DATA_FULL (the image was too small; go on, the image is sized
     // for two periods so this is rare), or OTHER with records left (seen at the buffer's wrap), which

@@ -30,6 +30,9 @@ inline constexpr size_t kPmMinimumHardwareBuffer = size_t{4} << 20;
 struct PmSamplerOptions {
   uint64_t interval_ns = 1'000'000;                 // the hardware sampling interval (GPU time)
   size_t hardware_buffer_bytes = size_t{64} << 20;  // where records wait for a decode; >= kPmMinimumHardwareBuffer
+  // How often the caller decodes while sampling: sizes the counter-data image so that one decode call holds
+  // what arrived in one period (two, for a late one).
+  std::chrono::nanoseconds decode_period = kPmDecodePeriod;
 };
 
 // Decoded samples: times[i] is sample i's span on CUPTI's GPU clock (ns), values[i * metric count + m] its value of
@@ -51,6 +54,17 @@ struct PmSamplingLosses {
   uint64_t decode_failures = 0;
   uint64_t sampled_ns = 0;  // Start to Stop
   uint64_t covered_ns = 0;  // what the decoded samples cover
+};
+
+// What decoding cost this process, over one Start..Stop: the profiler reports it as its own overhead, and it
+// says whether a fine interval can be kept up with (each record must be decoded and evaluated in less host
+// time than the interval it covers).
+struct PmSamplingCosts {
+  uint64_t decode_calls = 0;
+  uint64_t decode_ns = 0;         // inside cuptiPmSamplingDecodeData
+  uint64_t longest_decode_ns = 0;
+  uint64_t evaluate_ns = 0;       // sample info and metric evaluation on the host
+  uint64_t samples = 0;           // samples evaluated
 };
 
 class PmSampler {
@@ -79,6 +93,7 @@ class PmSampler {
   uint64_t start_ns() const { return start_cupti_ns_; }
   int64_t epoch_offset_ns() const { return epoch_offset_ns_; }
   const PmSamplingLosses& Losses() const { return losses_; }
+  const PmSamplingCosts& Costs() const { return costs_; }
 
  private:
   void MakeContextCurrent();
@@ -107,6 +122,7 @@ class PmSampler {
   uint64_t interval_ns_ = 0;
   uint64_t last_end_ns_ = 0;
   PmSamplingLosses losses_;
+  PmSamplingCosts costs_;
 };
 
 }  // namespace opengpa::nvidia

@@ -30,6 +30,7 @@
 #include "profiler/context_profiler.h"
 #include "profiler/gpu_identity.h"
 #include "profiler/gpu_turns.h"
+#include "profiler/kernel_timeline.h"
 #include "profiler/graph_expansion.h"
 #include "profiler/graph_kernels.h"
 #include "profiler/graph_sampling.h"
@@ -1129,6 +1130,14 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
     if (value > 0) options.batch_size = static_cast<std::size_t>(value);
   }
   options.whole_process = true;
+  if (options.settings.sampled) {
+    // --mode sampled: the launches' own times only, nothing on the launch path (kernel_timeline.h).
+    if (!StartKernelTimeline(std::move(stream), error)) return WholeProcessStart::kFailed;
+    const std::string hook_problem = CallAtProcessExit(&FinishKernelTimeline);
+    if (!hook_problem.empty()) *error = hook_problem;
+    pthread_atfork(nullptr, nullptr, &ForgetKernelTimelineInChild);
+    return WholeProcessStart::kStarted;
+  }
   if (!StartInjection(std::move(stream), std::move(options), {}, error)) return WholeProcessStart::kFailed;
   state.turns = profiling::GpuTurns::FromEnvironment();
   const std::string exit_hook_problem = CallAtProcessExit(&FinishAtExit);
