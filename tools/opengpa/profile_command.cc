@@ -435,10 +435,8 @@ int RunProfile(ProfileOptions options) {
   if (recording) {
     std::vector<std::string> notes;
     const bool finished = recording->Finish(&first.samples, &notes, &error);
-    for (const std::string& note : notes) {
-      first.samples.messages.push_back(note);
-      if (!options.quiet) std::cerr << "opengpa profile: " << note << '\n';
-    }
+    // Printed with the run's other messages below.
+    for (const std::string& note : notes) first.samples.messages.push_back(note);
     if (!finished) std::cerr << "opengpa profile: warning: " << error << '\n';
   }
   const int exit_code = first.result.exit_code;
