@@ -5,8 +5,8 @@ import csv
 import statistics
 import sys
 
-BUCKETS = [(0, 10e3, "< 10 µs"), (10e3, 50e3, "10-50 µs"), (50e3, 200e3, "50-200 µs"), (200e3, 1e3 * 1e3, "200 µs-1 ms"),
-           (1e6, 1e12, ">= 1 ms")]
+BUCKETS = [(0, 10e3, "< 10 µs"), (10e3, 50e3, "10-50 µs"), (50e3, 200e3, "50-200 µs"),
+           (200e3, 1e6, "200 µs-1 ms"), (1e6, 1e12, ">= 1 ms")]
 
 
 def rows(path):
