@@ -85,6 +85,12 @@ class PmSampler {
   [[nodiscard]] GpaStatus Stop(PmSamples* samples);
   // Decodes records from the hardware buffer; `drain` empties it (after Stop).
   [[nodiscard]] GpaStatus Decode(PmSamples* samples, bool drain);
+  // Decode in two halves, for callers that evaluate on another thread so that the decoding thread keeps up with
+  // a fine interval: DecodeImages moves what the hardware buffer holds into counter-data images (appended to
+  // `images`) without evaluating; EvaluateImage turns one into samples. Images must be evaluated in the order they
+  // were decoded, by one thread at a time; Stop evaluates its own drain, so evaluate every earlier image first.
+  [[nodiscard]] GpaStatus DecodeImages(std::vector<std::vector<uint8_t>>* images, bool drain);
+  [[nodiscard]] GpaStatus EvaluateImage(const std::vector<uint8_t>& image, PmSamples* samples);
 
   const PmHostObject& Host() const { return *host_; }
   size_t MetricCount() const { return metric_names_.size(); }
@@ -100,7 +106,8 @@ class PmSampler {
   [[nodiscard]] GpaStatus CounterAvailability(std::vector<uint8_t>* image);
   [[nodiscard]] GpaStatus Enable();
   [[nodiscard]] GpaStatus ResetCounterData();
-  [[nodiscard]] GpaStatus Evaluate(PmSamples* samples, size_t* completed);
+  size_t CompletedSamples(const std::vector<uint8_t>& image) const;
+  [[nodiscard]] GpaStatus Evaluate(const std::vector<uint8_t>& image, PmSamples* samples, size_t* completed);
 
   const cupti::CuptiLibrary& cupti_;
   const CudaDriver& cuda_;

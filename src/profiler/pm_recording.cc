@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 
@@ -18,12 +19,15 @@ struct PmRecording::Libraries {
   std::unique_ptr<nvidia::cupti::ProfilerSession> session;
 };
 
-// One GPU's sampler and the thread that decodes it every decode period until stopped.
+// One GPU's sampler, the thread that decodes it every decode period and the thread that evaluates what was
+// decoded. Evaluation is kept off the decoding thread: at 5 µs with two DRAM metrics, decoding and evaluating on
+// one thread fell behind the hardware buffer (docs/validation.md, "Sampled mode").
 struct PmRecording::Device {
   Device(const nvidia::cupti::CuptiLibrary& cupti, const nvidia::CudaDriver& cuda, int ordinal, std::string label)
       : sampler(cupti, cuda, ordinal, std::move(label)) {}
 
   void StartDecoding(std::chrono::nanoseconds period) {
+    evaluator = std::thread([this] { Evaluate(); });
     decoder = std::thread([this, period] {
       std::unique_lock<std::mutex> lock(mutex);
       auto next = std::chrono::steady_clock::now();
@@ -32,10 +36,27 @@ struct PmRecording::Device {
         if (wake.wait_until(lock, next, [this] { return stopping; })) break;
         lock.unlock();
         // A failed decode is logged by the sampler (once) and counted in its losses; the next period tries again.
-        static_cast<void>(sampler.Decode(&samples, false));
+        std::vector<std::vector<uint8_t>> images;
+        static_cast<void>(sampler.DecodeImages(&images, false));
         lock.lock();
+        for (auto& image : images) decoded.push_back(std::move(image));
+        if (!images.empty()) ready.notify_all();
       }
     });
+  }
+
+  // Evaluates the decoded images in order until decoding has stopped and none is left.
+  void Evaluate() {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      ready.wait(lock, [this] { return !decoded.empty() || decoding_done; });
+      if (decoded.empty()) return;
+      std::vector<uint8_t> image = std::move(decoded.front());
+      decoded.pop_front();
+      lock.unlock();
+      static_cast<void>(sampler.EvaluateImage(image, &samples));
+      lock.lock();
+    }
   }
 
   void StopDecoding() {
@@ -45,14 +66,24 @@ struct PmRecording::Device {
     }
     wake.notify_all();
     if (decoder.joinable()) decoder.join();
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      decoding_done = true;
+    }
+    ready.notify_all();
+    if (evaluator.joinable()) evaluator.join();
   }
 
   nvidia::PmSampler sampler;
-  nvidia::PmSamples samples;  // the decode thread's until it is joined
+  nvidia::PmSamples samples;  // the evaluating thread's until it is joined
   std::thread decoder;
+  std::thread evaluator;
   std::mutex mutex;
   std::condition_variable wake;
+  std::condition_variable ready;
+  std::deque<std::vector<uint8_t>> decoded;  // decoded, waiting for the evaluating thread
   bool stopping = false;
+  bool decoding_done = false;
 };
 
 PmRecording::PmRecording(PmRecordingOptions options) : options_(std::move(options)) {}

@@ -12,5 +12,5 @@ cp "$build/bin/opengpa" "$out/bin/"
 cp "$build/lib/libOpenGPAProfile.so" "$build/lib/libopengpa_inject_cuda.so" "$build/lib/libGPUPerfAPICUDA.so" "$out/lib/"
 strip --strip-debug "$out/bin/opengpa" "$out/lib/"*.so
 /usr/local/cuda/bin/nvcc -O3 -std=c++17 -arch=sm_90 "$root/tests/device/sampled/sampled_truth.cu" -o "$out/sampled_truth"
-cp "$root/tests/device/sampled/"{run.sh,compare.py} "$root/bench/profile/torch_program.py" "$out/"
+cp "$root/tests/device/sampled/"{run.sh,workloads.sh,compare.py,compare_profiles.py} "$root/bench/profile/"{torch_program.py,gpt2_generate.py} "$out/"
 du -sh "$out"

@@ -44,4 +44,4 @@ if python3 -c "import torch, torchvision" 2>/dev/null; then
     grep -E "PM sampling|own cost|warning|error" "$results/torch$interval.err" | head -4
   done
 fi
-tar czf "${OUT:-/tmp}/sampled-results.tgz" -C "$results" . 2>/dev/null
+tar czf "${OUT:-/tmp}/sampled-truth.tgz" -C "$results" . 2>/dev/null
