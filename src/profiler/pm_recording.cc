@@ -1,14 +1,10 @@
 #include "profiler/pm_recording.h"
 
-#include <atomic>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
 
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
 #include "nvidia/cupti_profiler_session.h"
+#include "nvidia/pm_sampling_pipeline.h"
 #include "profiler/gpu_identity.h"
 
 namespace opengpa::profiling {
@@ -19,71 +15,21 @@ struct PmRecording::Libraries {
   std::unique_ptr<nvidia::cupti::ProfilerSession> session;
 };
 
-// One GPU's sampler, the thread that decodes it every decode period and the thread that evaluates what was
-// decoded. Evaluation is kept off the decoding thread: at 5 µs with two DRAM metrics, decoding and evaluating on
-// one thread fell behind the hardware buffer (docs/validation.md, "Sampled mode").
+// One GPU's sampler and, while it samples, the threads that decode and evaluate its records.
 struct PmRecording::Device {
   Device(const nvidia::cupti::CuptiLibrary& cupti, const nvidia::CudaDriver& cuda, int ordinal, std::string label)
       : sampler(cupti, cuda, ordinal, std::move(label)) {}
 
-  void StartDecoding(std::chrono::nanoseconds period) {
-    evaluator = std::thread([this] { Evaluate(); });
-    decoder = std::thread([this, period] {
-      std::unique_lock<std::mutex> lock(mutex);
-      auto next = std::chrono::steady_clock::now();
-      while (!stopping) {
-        next += period;
-        if (wake.wait_until(lock, next, [this] { return stopping; })) break;
-        lock.unlock();
-        // A failed decode is logged by the sampler (once) and counted in its losses; the next period tries again.
-        std::vector<std::vector<uint8_t>> images;
-        static_cast<void>(sampler.DecodeImages(&images, false));
-        lock.lock();
-        for (auto& image : images) decoded.push_back(std::move(image));
-        if (!images.empty()) ready.notify_all();
-      }
-    });
-  }
-
-  // Evaluates the decoded images in order until decoding has stopped and none is left.
-  void Evaluate() {
-    std::unique_lock<std::mutex> lock(mutex);
-    for (;;) {
-      ready.wait(lock, [this] { return !decoded.empty() || decoding_done; });
-      if (decoded.empty()) return;
-      std::vector<uint8_t> image = std::move(decoded.front());
-      decoded.pop_front();
-      lock.unlock();
-      static_cast<void>(sampler.EvaluateImage(image, &samples));
-      lock.lock();
-    }
-  }
-
   void StopDecoding() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
-    }
-    wake.notify_all();
-    if (decoder.joinable()) decoder.join();
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      decoding_done = true;
-    }
-    ready.notify_all();
-    if (evaluator.joinable()) evaluator.join();
+    if (!pipeline) return;
+    pipeline->Finish();
+    pipeline->TakeSamples(&samples);
+    pipeline.reset();
   }
 
   nvidia::PmSampler sampler;
-  nvidia::PmSamples samples;  // the evaluating thread's until it is joined
-  std::thread decoder;
-  std::thread evaluator;
-  std::mutex mutex;
-  std::condition_variable wake;
-  std::condition_variable ready;
-  std::deque<std::vector<uint8_t>> decoded;  // decoded, waiting for the evaluating thread
-  bool stopping = false;
-  bool decoding_done = false;
+  std::unique_ptr<nvidia::PmSamplingPipeline> pipeline;
+  nvidia::PmSamples samples;
 };
 
 PmRecording::PmRecording(PmRecordingOptions options) : options_(std::move(options)) {}
@@ -154,7 +100,8 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
       *error = "PM sampling could not start on GPU " + std::to_string(i) + " (see the message above)";
       return false;
     }
-    made->devices_[i]->StartDecoding(options.decode_period);
+    made->devices_[i]->pipeline =
+        std::make_unique<nvidia::PmSamplingPipeline>(made->devices_[i]->sampler, options.decode_period);
   }
   *recording = std::move(made);
   return true;

@@ -1,6 +1,5 @@
 // The CLI's side of `opengpa profile --mode sampled`: CUPTI PM sampling on every GPU the CLI sees, device-wide,
-// for as long as the program runs, at the interval asked. Each GPU has a thread that decodes and one that evaluates
-// (one thread decoding two busy GPUs in turn fell behind both; see pm_recording.cc for the second thread). What it returns is what sampled_attribution.h shares out among the launches.
+// for as long as the program runs, at the interval asked, each GPU through its own nvidia::PmSamplingPipeline. What it returns is what sampled_attribution.h shares out among the launches.
 // Only compiled with OPENGPA_WITH_PM_SAMPLING.
 #ifndef OPENGPA_PROFILER_PM_RECORDING_H_
 #define OPENGPA_PROFILER_PM_RECORDING_H_
