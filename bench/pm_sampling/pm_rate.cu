@@ -8,11 +8,11 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -109,9 +109,9 @@ int main(int argc, char** argv) {
   const double expected_read = static_cast<double>(launches) * static_cast<double>(n * sizeof(float4));
   std::printf(
       "| %zu | %g | %zu | %d | %zu | %.1f / %.1f | %.1f / %.1f | %llu / %.2f | %llu | %.2f / %.1f | %.2f | %.4f |\n",
-      metrics.size(), interval_us,
-      buffer_mib, decode_ms, samples.times.size(), median_span, p90_span, loss.covered_ns / 1e6, loss.sampled_ns / 1e6,
-      static_cast<unsigned long long>(loss.gaps), loss.gap_ns / 1e6, static_cast<unsigned long long>(loss.overflows),
+      metrics.size(), interval_us, buffer_mib, decode_ms, samples.times.size(), median_span, p90_span,
+      loss.covered_ns / 1e6, loss.sampled_ns / 1e6, static_cast<unsigned long long>(loss.gaps), loss.gap_ns / 1e6,
+      static_cast<unsigned long long>(loss.overflows),
       cost.decode_calls ? cost.decode_ns / 1e6 / cost.decode_calls : 0.0, cost.longest_decode_ns / 1e6,
       cost.samples ? static_cast<double>(cost.evaluate_ns) / cost.samples / 1e3 : 0.0, read / expected_read);
   cudaFree(in);

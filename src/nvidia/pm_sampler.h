@@ -61,10 +61,10 @@ struct PmSamplingLosses {
 // time than the interval it covers).
 struct PmSamplingCosts {
   uint64_t decode_calls = 0;
-  uint64_t decode_ns = 0;         // inside cuptiPmSamplingDecodeData
+  uint64_t decode_ns = 0;  // inside cuptiPmSamplingDecodeData
   uint64_t longest_decode_ns = 0;
-  uint64_t evaluate_ns = 0;       // sample info and metric evaluation on the host
-  uint64_t samples = 0;           // samples evaluated
+  uint64_t evaluate_ns = 0;  // sample info and metric evaluation on the host
+  uint64_t samples = 0;      // samples evaluated
 };
 
 class PmSampler {

@@ -6,8 +6,7 @@ std::chrono::nanoseconds PmDecodePeriodFor(uint64_t interval_ns) {
   return interval_ns < 100'000 ? kPmDecodePeriod / 4 : kPmDecodePeriod;
 }
 
-PmSamplingPipeline::PmSamplingPipeline(PmSampler& sampler, std::chrono::nanoseconds decode_period)
-    : sampler_(sampler) {
+PmSamplingPipeline::PmSamplingPipeline(PmSampler& sampler, std::chrono::nanoseconds decode_period) : sampler_(sampler) {
   evaluator_ = std::thread([this] { Evaluate(); });
   decoder_ = std::thread([this, decode_period] { Decode(decode_period); });
 }

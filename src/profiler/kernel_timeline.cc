@@ -48,7 +48,8 @@ std::uint32_t QueueOf(TimelineState& state, std::uint32_t device, std::uint32_t 
   queue.gpu.index = static_cast<int>(device);
   const nvidia::CudaDriver* driver = nvidia::LoadCudaDriver();
   CUdevice handle = 0;
-  if (driver != nullptr && driver->cuDeviceGet != nullptr && driver->cuDeviceGet(&handle, static_cast<int>(device)) == CUDA_SUCCESS) {
+  if (driver != nullptr && driver->cuDeviceGet != nullptr &&
+      driver->cuDeviceGet(&handle, static_cast<int>(device)) == CUDA_SUCCESS) {
     char name[256] = {};
     if (driver->cuDeviceGetName != nullptr && driver->cuDeviceGetName(name, sizeof name, handle) == CUDA_SUCCESS) {
       queue.device = name;
@@ -121,8 +122,7 @@ void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* 
           WriteWork(state, "memset", set.deviceId, set.contextId, set.streamId, set.start, set.end);
           break;
         }
-        default:
-          break;
+        default: break;
       }
     }
     size_t dropped = 0;

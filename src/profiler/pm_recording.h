@@ -1,6 +1,6 @@
 // The CLI's side of `opengpa profile --mode sampled`: CUPTI PM sampling on every GPU the CLI sees, device-wide,
-// for as long as the program runs, at the interval asked, each GPU through its own nvidia::PmSamplingPipeline. What it returns is what sampled_attribution.h shares out among the launches.
-// Only compiled with OPENGPA_WITH_PM_SAMPLING.
+// for as long as the program runs, at the interval asked, each GPU through its own nvidia::PmSamplingPipeline. What it
+// returns is what sampled_attribution.h shares out among the launches. Only compiled with OPENGPA_WITH_PM_SAMPLING.
 #ifndef OPENGPA_PROFILER_PM_RECORDING_H_
 #define OPENGPA_PROFILER_PM_RECORDING_H_
 

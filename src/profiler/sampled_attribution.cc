@@ -47,7 +47,8 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
   std::vector<AttributedWork> result(work.size());
   std::vector<std::size_t> order(work.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return work[a].start_ns < work[b].start_ns; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return work[a].start_ns < work[b].start_ns; });
   MarkOverlaps(work, order, &result);
 
   // Per sample: the work time inside it, summed over pieces (amount shares) and as a union (the busy time).
@@ -66,8 +67,8 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
     if (piece.end_ns <= piece.start_ns) continue;
     for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
          s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
-      work_time[s] +=
-          static_cast<double>(Overlap(piece.start_ns, piece.end_ns, samples.spans[s].start_ns, samples.spans[s].end_ns));
+      work_time[s] += static_cast<double>(
+          Overlap(piece.start_ns, piece.end_ns, samples.spans[s].start_ns, samples.spans[s].end_ns));
     }
     // The union of the work intervals, merged as they come in start order.
     if (!have_union || piece.start_ns > union_end) {

@@ -63,8 +63,8 @@
 #include "profiler/sample_stream.h"
 #include "profiler/stream_status.h"
 #include "program_launcher.h"
-#include "sampled_mode.h"
 #include "sample_stream_file.h"
+#include "sampled_mode.h"
 #include "signal_guard.h"
 #include "terminal.h"
 
@@ -89,7 +89,7 @@ struct ProfileOptions {
   std::vector<std::string> nvtx_include;
   profiling::RangeMode range_mode = profiling::RangeMode::kKernel;
   profiling::GraphProfiling graph_profiling = profiling::GraphProfiling::kNode;
-  bool csv = false;  // ncu's --csv: the per-launch rows on stdout instead of the summary table
+  bool csv = false;            // ncu's --csv: the per-launch rows on stdout instead of the summary table
   std::string mode = "exact";  // exact | sampled (sampled_mode.h)
   double sampling_interval_us = kDefaultSamplingIntervalUs;
   std::vector<std::string> program;
@@ -324,11 +324,10 @@ int RunProfile(ProfileOptions options) {
     return 2;
   }
   const bool sampled = options.mode == "sampled";
-  if (sampled && (options.api != client::kApiCuda || !options.kernel_name.empty() || options.launch_skip != 0 ||
-                  options.launch_count != 0 || !options.nvtx_include.empty() ||
-                  options.replay == profiling::ReplayMode::kKernel ||
-                  options.replay == profiling::ReplayMode::kApplication ||
-                  options.range_mode != profiling::RangeMode::kKernel)) {
+  if (sampled &&
+      (options.api != client::kApiCuda || !options.kernel_name.empty() || options.launch_skip != 0 ||
+       options.launch_count != 0 || !options.nvtx_include.empty() || options.replay == profiling::ReplayMode::kKernel ||
+       options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel)) {
     std::cerr << "opengpa profile: --mode sampled is for --api cuda and records every launch in one run: it takes no "
                  "--kernel-name, --launch-skip, --launch-count, --nvtx-include, --range-mode nvtx or --replay-mode "
                  "kernel|application\n";
@@ -650,14 +649,16 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
   command.add_option("--launch-skip", options->launch_skip, "CUDA: leave the first N matching launches unprofiled");
   command.add_option("-c,--launch-count", options->launch_count,
                      "CUDA: profile at most N matching launches, then let the program run unprofiled (0: all)");
-  command.add_option("--mode", options->mode,
-                     "exact: counters per launch in CUPTI ranges, launches serialized (default); sampled: the GPUs' PM "
-                     "samples shared out among launches that run at the program's own speed (CUDA, PM metrics)")
+  command
+      .add_option("--mode", options->mode,
+                  "exact: counters per launch in CUPTI ranges, launches serialized (default); sampled: the GPUs' PM "
+                  "samples shared out among launches that run at the program's own speed (CUDA, PM metrics)")
       ->check(CLI::IsMember({"exact", "sampled"}, CLI::ignore_case))
       ->transform(CLI::IsMember({"exact", "sampled"}, CLI::ignore_case));
-  command.add_option("--sampling-interval-us", options->sampling_interval_us,
-                     "--mode sampled: the PM sampling interval, microseconds (default 20; finer resolves shorter "
-                     "kernels but costs more CPU; see docs/profile.md)")
+  command
+      .add_option("--sampling-interval-us", options->sampling_interval_us,
+                  "--mode sampled: the PM sampling interval, microseconds (default 20; finer resolves shorter "
+                  "kernels but costs more CPU; see docs/profile.md)")
       ->check(CLI::Range(1.0, 1000000.0));
   command.add_flag("--csv", options->csv,
                    "Print each launch's row (<prefix>.csv) on stdout instead of the summary table, as ncu --csv");

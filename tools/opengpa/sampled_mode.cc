@@ -65,8 +65,8 @@ class PmSampledRecording final : public SampledRecording {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     char cost[256];
-    std::snprintf(cost, sizeof cost, "the profiler's own cost: %.2f s of CPU while sampling, %.0f MiB peak memory",
-                  cpu, static_cast<double>(usage.ru_maxrss) / 1024.0);
+    std::snprintf(cost, sizeof cost, "the profiler's own cost: %.2f s of CPU while sampling, %.0f MiB peak memory", cpu,
+                  static_cast<double>(usage.ru_maxrss) / 1024.0);
     notes->push_back(cost);
     profiling::AttributeSampledRun(series, recording_->Columns(), recording_->Kinds(), recording_->interval_ns(), run);
     return stopped;
@@ -92,8 +92,9 @@ bool SampledRecording::Start(const std::vector<std::string>& metrics, double int
 #else
 bool SampledRecording::Start(const std::vector<std::string>&, double, std::unique_ptr<SampledRecording>*,
                              std::string* error) {
-  *error = "this opengpa was built without CUPTI PM sampling (the CUDA toolkit's cupti_pmsampling.h was not found): "
-           "--mode sampled is not available";
+  *error =
+      "this opengpa was built without CUPTI PM sampling (the CUDA toolkit's cupti_pmsampling.h was not found): "
+      "--mode sampled is not available";
   return false;
 }
 #endif

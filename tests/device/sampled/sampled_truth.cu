@@ -24,8 +24,8 @@ int main(int argc, char** argv) {
   cudaMemset(source, 1, area);
   cudaDeviceSynchronize();
   // 256 KiB to 1 GiB: about 1 µs to 700 µs on an H100.
-  const size_t sizes[] = {size_t{1} << 30, size_t{16} << 20, size_t{256} << 20, size_t{4} << 20,   size_t{64} << 20,
-                          size_t{1} << 20, size_t{128} << 20, size_t{32} << 20, size_t{256} << 10, size_t{512} << 20};
+  const size_t sizes[] = {size_t{1} << 30, size_t{16} << 20,  size_t{256} << 20, size_t{4} << 20,   size_t{64} << 20,
+                          size_t{1} << 20, size_t{128} << 20, size_t{32} << 20,  size_t{256} << 10, size_t{512} << 20};
   size_t offset = 0;
   int index = 0;
   for (int round = 0; round < rounds; ++round) {
