@@ -71,8 +71,9 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
     CUuuid uuid{};
     if (cuda.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS) gpu.series.gpu.uuid = inject_cuda::UuidText(uuid);
     char bus[32] = {};
-    if (cuda.cuDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), device) == CUDA_SUCCESS)
+    if (cuda.cuDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), device) == CUDA_SUCCESS) {
       gpu.series.gpu.pci_bus_id = bus;
+    }
     auto sampling = std::make_unique<Device>(*libraries.cupti, cuda, ordinal, "GPU " + std::to_string(ordinal));
     nvidia::PmSamplerOptions sampler_options;
     sampler_options.interval_ns = options.interval_ns;

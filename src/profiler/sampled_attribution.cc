@@ -88,18 +88,18 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
     AttributedWork& out = result[index];
     out.values.assign(metrics, 0.0);
     std::vector<double> reading_time(metrics, 0.0);
-    const double duration = static_cast<double>(piece.end_ns > piece.start_ns ? piece.end_ns - piece.start_ns : 0);
+    const auto duration = static_cast<double>(piece.end_ns > piece.start_ns ? piece.end_ns - piece.start_ns : 0);
     out.short_work = duration < short_limit;
     double covered = 0.0;
     if (duration > 0.0) {
       for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
            s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
         const SampleSeries::Span& span = samples.spans[s];
-        const double overlap = static_cast<double>(Overlap(piece.start_ns, piece.end_ns, span.start_ns, span.end_ns));
+        const auto overlap = static_cast<double>(Overlap(piece.start_ns, piece.end_ns, span.start_ns, span.end_ns));
         if (overlap <= 0.0) continue;
         ++out.samples;
         covered += overlap;
-        const double span_time = static_cast<double>(span.end_ns - span.start_ns);
+        const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
         for (std::size_t m = 0; m < metrics; ++m) {
           const double value = samples.values[s * metrics + m];
           if (kinds[m] == MetricKind::kAmount) {
