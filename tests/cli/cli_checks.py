@@ -1014,6 +1014,32 @@ def profile_range_mode_nvtx_refuses_kernel_replay_and_other_apis_before_the_prog
 
 
 @check
+def profile_mode_sampled_refuses_what_it_cannot_do_before_the_program_runs(ctx):
+    marker = os.path.join(ctx.tmp, "program-ran")
+    program = ["--", "sh", "-c", f"touch {marker}"]
+    out = ["-o", os.path.join(ctx.tmp, "sampled")]
+    refused = [
+        (["--mode", "sampled", "--metrics", "GPUTime"], "CUPTI PM sampling metrics"),
+        (["--mode", "sampled", "--kernel-name", "foo"], "--mode sampled"),
+        (["--mode", "sampled", "--replay-mode", "application"], "--mode sampled"),
+        (["--mode", "sampled", "--range-mode", "nvtx"], "--mode sampled"),
+        (["--sampling-interval-us", "5"], "--sampling-interval-us is for --mode sampled"),
+        (["--mode", "sampled", "--sampling-interval-us", "0"], "--sampling-interval-us"),
+        (["--mode", "sometimes"], "--mode"),
+    ]
+    for options, said in refused:
+        result = ctx.run("profile", "--api", "cuda", *options, *out, *program, expect_ok=False)
+        expect(result.returncode == 2 and said in result.stderr,
+               f"{options}: exit {result.returncode}: {result.stderr}")
+    result = ctx.run("profile", "--api", "cl", "--mode", "sampled", *out, *program, expect_ok=False)
+    expect(result.returncode == 2 and "--api cuda" in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    expect(not os.path.exists(marker), "the program ran although the options were refused")
+    result = ctx.run("profile", "--help")
+    expect("--mode" in result.stdout and "sampled" in result.stdout and "--sampling-interval-us" in result.stdout,
+           result.stdout[-400:])
+
+
+@check
 def profile_graph_profiling_takes_node_or_graph_and_refuses_anything_else_before_the_program_runs(ctx):
     marker = os.path.join(ctx.tmp, "program-ran")
     program = ["--", "sh", "-c", f"touch {marker}"]
