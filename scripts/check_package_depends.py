@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that each Debian package declares, in Depends, every library its ELF files need.
 
-usage: check_package_depends.py PACKAGE.deb...
+usage: check_package_depends.py PACKAGE.deb|FOLDER...   (a folder: its *.deb files)
 
 For every ELF file of every package (readelf -d), each NEEDED library must be found:
   - in the package itself, or in another of the given packages that it depends on (directly or through them);
@@ -14,6 +14,7 @@ the tools (dpkg-deb, readelf, ldconfig, dpkg) are missing.
 """
 
 import functools
+import glob
 import os
 import re
 import shutil
@@ -80,7 +81,10 @@ def owner(path):
     return None
 
 
-def main(debs):
+def main(arguments):
+    debs = []
+    for argument in arguments:
+        debs += sorted(glob.glob(os.path.join(argument, "*.deb"))) if os.path.isdir(argument) else [argument]
     if not debs:
         print(__doc__, file=sys.stderr)
         return 2
