@@ -8,7 +8,8 @@
 #   - a -dbgsym package has no /usr/share/doc: as debhelper's do, it gets usr/share/doc/<package>-dbgsym, a link to
 #     the documentation (copyright, changelog) of the package it serves.
 #   - a -dbgsym package's .debug files get their debug sections compressed (objcopy --compress-debug-sections, as
-#     debhelper's dh_strip does): gdb reads them as they are, and they take about 2.5 times less room.
+#     debhelper's dh_strip does): gdb reads them as they are, and they take about 2.5 times less room; its
+#     Installed-Size is counted again.
 #
 # A package is unpacked with dpkg-deb -R and built again with dpkg-deb (gzip -6: dpkg-deb's default -9 takes several
 # times longer on the -dbgsym packages for 1% less); nothing else changes.
@@ -59,6 +60,21 @@ foreach(package_file IN LISTS CPACK_PACKAGE_FILES)
       endif()
     endforeach()
     file(WRITE "${root}/DEBIAN/md5sums" "${md5sums}")
+    # Installed-Size as dpkg-gencontrol counts it (KiB per file, rounded up; 1 per folder or link), since the
+    # compressed .debug files are smaller than CPack's figure.
+    file(GLOB_RECURSE entries LIST_DIRECTORIES TRUE "${root}/usr/*")
+    set(kib 0)
+    foreach(entry IN LISTS entries)
+      if(IS_DIRECTORY "${entry}" OR IS_SYMLINK "${entry}")
+        math(EXPR kib "${kib} + 1")
+      else()
+        file(SIZE "${entry}" bytes)
+        math(EXPR kib "${kib} + (${bytes} + 1023) / 1024")
+      endif()
+    endforeach()
+    file(READ "${root}/DEBIAN/control" control)
+    string(REGEX REPLACE "Installed-Size: [0-9]+" "Installed-Size: ${kib}" control "${control}")
+    file(WRITE "${root}/DEBIAN/control" "${control}")
     set(changed TRUE)
   endif()
   if(changed)
