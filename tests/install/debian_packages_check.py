@@ -12,7 +12,9 @@ layout      the split (libopengpa<major>, libopengpa-dev, opengpa, python3-openg
             changelog in every package, and the man page.
 downstream  extracts libopengpa<major> and libopengpa-dev into a folder, as `dpkg -i` would install them, and builds
             tests/install/downstream with find_package(OpenGPA) and a C program with pkg-config against it; both run
-            on the first Vulkan device. The CLI component is found only once the opengpa package is there too.
+            on the first Vulkan device. The CLI component is found only once the opengpa package is there too;
+            then the extracted `opengpa list --api vk` and, with python3-opengpa, Debian's python3 list Vulkan's
+            counters.
 
 Exit 0 when every check passes, 1 at the first failure (with what was found), 77 (ctest's skip) when dpkg-deb is
 not installed or no package was made.
@@ -277,6 +279,20 @@ def downstream(folder, source):
         with_cli = configure_cli("with-cli")
         expect(with_cli.returncode == 0, f"COMPONENTS CLI with the opengpa package: {with_cli.stdout}{with_cli.stderr}")
         print("downstream: COMPONENTS CLI found only with the opengpa package")
+
+        # The CLI and Debian's python3 with python3-opengpa, on the extracted tree (the CLI finds its libraries
+        # beside its binary; Python, through the loader's path, as under /usr).
+        listed = run(os.path.join(usr, "bin/opengpa"), "list", "--api", "vk", "--names")
+        expect(listed.returncode == 0 and "GPUTime" in listed.stdout.split(), f"opengpa list --api vk: {listed}")
+        extract(packages["python3-opengpa"], root)
+        code = ("import opengpa; names = [c.name for c in opengpa.list_counters(api='vulkan')]; "
+                "print(opengpa.__version__, len(names), 'GPUTime' in names)")
+        listed = run("/usr/bin/python3", "-c", code, cwd=work,
+                     env=dict(environment, PYTHONPATH=os.path.join(usr, "lib/python3/dist-packages")))
+        expect(listed.returncode == 0 and listed.stdout.startswith(f"{version} ") and listed.stdout.strip().endswith(
+            "True"), f"python3-opengpa's list_counters(api='vulkan'): {listed.stdout}{listed.stderr}")
+        print(f"downstream: opengpa list --api vk and python3-opengpa (version, counters, GPUTime): "
+              f"{listed.stdout.strip()}")
 
 
 def main(argv):
