@@ -12,6 +12,7 @@ packages=(
   prometheus python3-yaml systemd
   clang-14 libclang-rt-14-dev
   clang-format-14 clang-tidy-14 flake8
+  lintian file binutils
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -33,8 +33,7 @@ from .monitor import Monitor, MonitorCounter, Record, records_to_dataframe
 from .profiling import Profile, profile, region
 from .kernels import KernelProfile, KernelResults
 from .results import Results
-
-__version__ = "3.17.0"
+from ._version import __version__  # noqa: F401 (re-exported: opengpa.__version__)
 
 __all__ = [
     "Counter", "CounterLibraryContext", "GpaContext", "KernelProfile", "KernelResults", "Monitor", "MonitorCounter",
