@@ -357,6 +357,44 @@ def check_sample_csv(browser, opengpa, work):
     assert_clean(browser, "sample CSV report")
 
 
+def check_real_inputs(browser, opengpa, work, screenshots, arguments):
+    """Real inputs made here: a profile of tests/cli's OpenCL workload on PoCL (JSON and CSV), and the CSVs of the
+    OpenCL and OpenGL samples (GPA samples on PoCL and llvmpipe); each that can be made is drawn and checked."""
+    if arguments.cl_workload:
+        prefix = work / "cl_profile"
+        run([opengpa, "profile", "--api", "cl", "-o", str(prefix), "--force", "--", arguments.cl_workload, "4096"])
+        for suffix in (".json", ".csv"):
+            html = work / f"cl_profile{suffix}.html"
+            run([opengpa, "report", str(prefix) + suffix, "-o", str(html), "-f"])
+            open_report(browser, html, "kernels")
+            show(browser, "kernels")
+            rows = {row[0]: number(row[1]) for row in table_cells(browser, "kernel-table")["rows"]}
+            check(rows == {"scale": 3, "add": 4, "fill2d": 1}, f"OpenCL profile {suffix}: kernels {rows}")
+            if suffix == ".json":
+                browser.screenshot(screenshots / "report-opencl.png")
+            assert_clean(browser, f"OpenCL profile {suffix}")
+    for sample in (arguments.cl_sample, arguments.gl_sample):
+        if not sample:
+            continue
+        csv = work / (pathlib.Path(sample).name + ".csv")
+        run([sample, "--csv", str(csv)])
+        with open(csv) as table:
+            header = table.readline().strip().split(",")
+            labels = [line.split(",")[1] for line in table if line.strip()]
+        html = work / (csv.name + ".html")
+        run([opengpa, "report", str(csv), "-o", str(html), "-f"])
+        open_report(browser, html, "kernels")
+        show(browser, "kernels")
+        table = table_cells(browser, "kernel-table")
+        check(sorted(row[0] for row in table["rows"]) == sorted(set(labels)), f"{csv.name}: rows {table['rows']}")
+        counters = [h for h in header if h not in ("SampleId", "Label", "Sample", "Device")]
+        titles = [h.rstrip(" \u25b2\u25bc").rsplit(" (", 1)[0] for h in table["head"][5:]]
+        check(titles == counters, f"{csv.name}: counter columns {titles}, the CSV has {counters}")
+        if sample == arguments.gl_sample:
+            browser.screenshot(screenshots / "report-gl-samples.png")
+        assert_clean(browser, csv.name)
+
+
 def run(command):
     result = subprocess.run(command, capture_output=True, text=True)
     check(result.returncode == 0, f"{' '.join(command)} exited {result.returncode}: {result.stderr}")
@@ -369,6 +407,9 @@ def main():
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
     parser.add_argument("--benchmark", action="store_true", help="fail when 5,000 launches take 2 s or more")
+    parser.add_argument("--cl-workload", help="tests/cli's OpenCL workload: a real OpenCL profile on PoCL")
+    parser.add_argument("--cl-sample", help="samples/opencl's opengpa_cl_sample: a real GPA sample CSV")
+    parser.add_argument("--gl-sample", help="samples/opengl's opengpa_gl_sample: a real GPA sample CSV")
     arguments = parser.parse_args()
     if not arguments.chromium or not arguments.chromedriver:
         print("SKIP: no chromium or chromedriver (apt-get install chromium chromium-driver)")
@@ -383,6 +424,7 @@ def main():
         check_ranks_and_benchmark(browser, arguments.opengpa, arguments.work, screenshots, arguments.benchmark)
         check_diff(browser, arguments.opengpa, arguments.work, screenshots)
         check_sample_csv(browser, arguments.opengpa, arguments.work)
+        check_real_inputs(browser, arguments.opengpa, arguments.work, screenshots, arguments)
     except Failure as failure:
         browser.screenshot(screenshots / "failure.png")
         print(f"FAIL: {failure}")
