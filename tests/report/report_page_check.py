@@ -145,7 +145,7 @@ def rendered_ms(browser):
 
 
 def open_report(browser, html, view):
-    browser.open(html.as_uri() + "#" + view)
+    browser.open(html.resolve().as_uri() + "#" + view)
     deadline = time.time() + 30
     while browser.run("return document.body.getAttribute('data-rendered');") != "true":
         check(time.time() < deadline, f"{html.name}: the page was not drawn within 30 s")
