@@ -13,9 +13,7 @@
 namespace opengpa::cli {
 namespace {
 
-using monitor::CounterDescriptor;
 using monitor::CounterKind;
-using monitor::MonitorRecord;
 
 constexpr std::uint64_t kOrigin = 1'700'000'000'000'000'000;
 

@@ -24,7 +24,7 @@ int TracePid(std::uint32_t device_index) { return static_cast<int>(device_index)
 MonitorTraceWriter::MonitorTraceWriter(std::ostream& out, const std::vector<monitor::DeviceIdentity>& devices,
                                        std::vector<monitor::CounterDescriptor> counters, std::uint64_t origin_ns)
     : out_(out), counters_(std::move(counters)), origin_ns_(origin_ns) {
-  out_ << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [";
+  out_ << R"({"displayTimeUnit": "ms", "traceEvents": [)";
   bool first = true;
   for (const auto& device : devices) {
     const nlohmann::ordered_json event = {
@@ -37,8 +37,11 @@ MonitorTraceWriter::MonitorTraceWriter(std::ostream& out, const std::vector<moni
     first = false;
   }
   // Records follow with a leading comma: a metadata event stands first even without devices.
-  if (first)
-    out_ << "\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": 0, \"args\": {\"name\": \"monitor\"}}";
+  if (first) {
+    const nlohmann::ordered_json event = {
+        {"name", "process_name"}, {"ph", "M"}, {"pid", 0}, {"tid", 0}, {"args", {{"name", "monitor"}}}};
+    out_ << "\n" << event.dump();
+  }
 }
 
 void MonitorTraceWriter::Add(const monitor::MonitorRecord& record) {
