@@ -91,6 +91,12 @@ std::string Triple(const Json& triple) {
   return text;
 }
 
+// A text field of an object; "" where it is absent or not text (a profile written by hand may say "api": 5).
+std::string Text(const Json& object, const char* key) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
 std::string Member(const Json& rank, const Json& pid) {
   if (rank.is_number_integer()) return "rank " + rank.dump();
   if (pid.is_number_integer()) return "pid " + pid.dump();
@@ -105,8 +111,8 @@ bool ReadProfileJson(const std::string& path, const Json& document, Json* table,
     return false;
   }
   *table = EmptyTable(path, "profile-json");
-  (*table)["api"] = document.value("api", "");
-  (*table)["device"] = document.value("device", "");
+  (*table)["api"] = Text(document, "api");
+  (*table)["device"] = Text(document, "device");
   std::vector<std::string> names;
   for (const auto& counter : counters) {
     if (!counter.is_object() || !counter.contains("name") || !counter["name"].is_string()) {
@@ -114,13 +120,13 @@ bool ReadProfileJson(const std::string& path, const Json& document, Json* table,
       return false;
     }
     names.push_back(counter["name"].get<std::string>());
-    (*table)["counters"].push_back({{"name", names.back()}, {"usage", counter.value("usage", "")}});
+    (*table)["counters"].push_back({{"name", names.back()}, {"usage", Text(counter, "usage")}});
   }
   std::map<long long, std::string> queue_names;
   if (document.contains("queues") && document["queues"].is_array()) {
     for (const auto& queue : document["queues"]) {
       if (queue.is_object() && queue.contains("id") && queue["id"].is_number_integer()) {
-        queue_names[queue["id"].get<long long>()] = queue.value("name", "");
+        queue_names[queue["id"].get<long long>()] = Text(queue, "name");
       }
     }
   }
@@ -154,8 +160,8 @@ bool ReadProfileJson(const std::string& path, const Json& document, Json* table,
                    Triple(field(sample, "grid")),
                    Triple(field(sample, "block")),
                    nvtx,
-                   sample.value("op", ""),
-                   sample.value("module", "")};
+                   Text(sample, "op"),
+                   Text(sample, "module")};
     const Json values = field(sample, "values");
     for (const std::string& name : names) {
       const bool measured = values.is_object() && values.contains(name) && values[name].is_number();
@@ -278,7 +284,7 @@ bool ReadReportInput(const std::string& path, Json* table, std::string* error) {
       *error = path + ": not valid JSON";
       return false;
     }
-    const std::string schema = document.value("schema", "");
+    const std::string schema = Text(document, "schema");
     if (schema.rfind("opengpa-profile/", 0) != 0) {
       *error = path + ": not an opengpa profile (its \"schema\" is not opengpa-profile/...)";
       return false;

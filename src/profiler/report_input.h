@@ -14,7 +14,7 @@
 //    "launches": [[member, name, index, queue, start_ns, end_ns, grid, block, nvtx, op, module, value...], ...]}
 // member: "rank N", else "pid N" ("" for sample CSVs); start_ns/end_ns: null where not measured; grid/block:
 // "XxYxZ" or ""; nvtx: the path "outer > inner"; op/module: PyTorch's attribution where the profile has it; a value
-// per counter, null where none was measured.
+// per counter, null where none was measured. A text field that is not text (a hand-written "api": 5) reads as "".
 #ifndef OPENGPA_PROFILER_REPORT_INPUT_H_
 #define OPENGPA_PROFILER_REPORT_INPUT_H_
 

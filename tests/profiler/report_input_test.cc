@@ -111,6 +111,19 @@ TEST_F(ReportInputTest, PyTorchsOpAndModuleOfASampleAreKept) {
   EXPECT_EQ(table["launches"][1][9], "");
 }
 
+TEST_F(ReportInputTest, TextFieldsThatAreNotTextReadAsEmpty) {
+  Json document = ProfileJson(TwoRankRun());
+  document["api"] = 5;
+  document["counters"][0]["usage"] = nullptr;
+  document["samples"][0]["op"] = 7;
+  Json table;
+  std::string error;
+  ASSERT_TRUE(ReadReportInput(Write("types.json", document.dump()), &table, &error)) << error;
+  EXPECT_EQ(table["api"], "");
+  EXPECT_EQ(table["counters"][0]["usage"], "");
+  EXPECT_EQ(table["launches"][0][9], "");
+}
+
 TEST_F(ReportInputTest, AGpaSampleCsvReadsAsOneLaunchPerSampleNamedByItsLabel) {
   const std::string vulkan = "Device,SampleId,Sample,GPUTime,VSBusy\r\nRADV,0,draw,1200,35.5\r\nRADV,1,,800,\r\n";
   Json table;
