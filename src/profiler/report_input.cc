@@ -17,7 +17,7 @@ const char* const kColumns[] = {"member", "name",  "index", "queue", "start_ns",
                                 "grid",   "block", "nvtx",  "op",    "module"};
 
 Json EmptyTable(const std::string& path, const char* format) {
-  Json table = {{"source", path}, {"format", format}, {"api", ""}, {"device", ""}};
+  Json table = {{"source", path}, {"format", format}, {"api", ""}, {"device", ""}, {"messages", Json::array()}};
   table["counters"] = Json::array();
   table["columns"] = Json::array();
   for (const char* column : kColumns) table["columns"].push_back(column);
@@ -113,6 +113,14 @@ bool ReadProfileJson(const std::string& path, const Json& document, Json* table,
   *table = EmptyTable(path, "profile-json");
   (*table)["api"] = Text(document, "api");
   (*table)["device"] = Text(document, "device");
+  // The run's messages (warnings, a synthetic profile's note), the first kMessages of them.
+  constexpr std::size_t kMessages = 20;
+  const auto messages = document.find("messages");
+  if (messages != document.end() && messages->is_array()) {
+    for (const auto& message : *messages) {
+      if (message.is_string() && (*table)["messages"].size() < kMessages) (*table)["messages"].push_back(message);
+    }
+  }
   std::vector<std::string> names;
   for (const auto& counter : counters) {
     if (!counter.is_object() || !counter.contains("name") || !counter["name"].is_string()) {

@@ -9,6 +9,7 @@
 //
 // The table (JSON, docs/cli.md "report"):
 //   {"source", "format": "profile-json" | "profile-csv" | "sample-csv", "api", "device",
+//    "messages": [...],                               a profile JSON's first 20 messages
 //    "counters": [{"name", "usage"}],                 usage "" where the file does not tell it (CSV)
 //    "columns": ["member", "name", "index", "queue", "start_ns", "end_ns", "grid", "block", "nvtx", "op", "module"],
 //    "launches": [[member, name, index, queue, start_ns, end_ns, grid, block, nvtx, op, module, value...], ...]}
