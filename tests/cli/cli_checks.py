@@ -527,6 +527,29 @@ def check_sample_times(doc, trace, rows):
     expect(len(events) == len(doc["samples"]), "trace and samples disagree")
     for event, sample in zip(events, doc["samples"]):
         expect(abs(event["dur"] * 1000 - sample["values"]["GPUTime"]) < 1, f"trace dur {event} vs {sample}")
+    check_counter_tracks(doc, trace, rows, events)
+
+
+def check_counter_tracks(doc, trace, rows, events):
+    """The trace's counter tracks ("C" events, docs/schema/chrome-trace.schema.json) hold the CSV's values: every
+    counter of every row at its launch's start on its queue's track, 0 at its end where the queue then idles."""
+    counters = [c["name"] for c in doc["counters"]]
+    at = {}
+    for event in trace["traceEvents"]:
+        if event["ph"] == "C":
+            (queue, value), = event["args"].items()
+            at[(event["name"], event["ts"], queue)] = value
+    expected = 0
+    for row, event in zip(rows, events):
+        for name in counters:
+            if row[name] == "":
+                continue
+            value = at.get((name, event["ts"], row["queue"]))
+            expect(value is not None and value == float(row[name]),
+                   f"counter track {name} at {event['ts']} on {row['queue']}: {value}, the CSV says {row[name]}")
+            expected += 1
+    starts = len([e for e in trace["traceEvents"] if e["ph"] == "C" and next(iter(e["args"].values())) != 0])
+    expect(starts <= expected and expected > 0, f"{starts} non-zero counter events for {expected} CSV values")
 
 
 @check

@@ -23,7 +23,7 @@ package)
               lib/pkgconfig/opengpa.pc lib/pkgconfig/opengpa-vk.pc lib/libVkLayer_opengpa_gpa_interface.so \
               share/vulkan/explicit_layer.d/VkLayer_opengpa_gpa_interface.json \
               include/opengpa/vulkan_layer/vk_amd_gpa_interface.h include/opengpa/nvpmapi/NvPmApi.h \
-              share/man/man1/opengpa.1.gz lib/python3/dist-packages/opengpa/_version.py; do
+              share/man/man1/opengpa.1.gz lib/python3/dist-packages/opengpa/_version.py share/opengpa/report.html; do
     [[ -e $work/prefix/$file ]] || fail "$file was not installed"
   done
   # Every shipped library that was built is installed (build/lib also holds the tests' and benchmarks' fakes).
@@ -102,9 +102,11 @@ C
   cc -o "$work/table" "$work/table.c" $(pkg-config --cflags --libs opengpa-vk) || fail "the pkg-config program does not build"
   LD_LIBRARY_PATH=$prefix/lib "$work/table" || fail "the pkg-config program could not take the function table"
 
-  # The installed CLI finds its libraries in the moved prefix.
+  # The installed CLI finds its libraries and its report template in the moved prefix.
   "$prefix/bin/opengpa" --version | grep -q "$(pkg-config --modversion opengpa)" || fail "opengpa --version"
   "$prefix/bin/opengpa" list --api vk --names | grep -qx GPUTime || fail "the installed opengpa lists no GPUTime"
+  "$prefix/bin/opengpa" report "$source_dir/tests/report/data/h100_torch_ops.profile.json" -o "$work/report.html" 2>/dev/null &&
+    grep -q "aten::addmm" "$work/report.html" || fail "the installed opengpa writes no report with its installed template"
   echo "ok: installed, moved, used through find_package, pkg-config and the CLI"
   ;;
 *)
