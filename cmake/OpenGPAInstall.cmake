@@ -1,23 +1,33 @@
 # What `cmake --install` puts under a prefix, and the CMake/pkg-config packages that describe it:
 #
-#   bin/opengpa                                  the CLI
-#   lib/libGPUPerfAPI{VK,GL,CL,CUDA}.so          the GPA libraries (those that were built)
-#   lib/libOpenGPAMonitor.so                     the real-time monitor's C API
+#   bin/opengpa                                  the CLI; share/man/man1/opengpa.1.gz, its man page
+#   lib/libGPUPerfAPI{VK,GL,CL,CUDA}.so[.3]      the GPA libraries (those that were built; SONAME .so.3 and the
+#                                                unversioned name GPA's loaders dlopen, docs/packaging.md)
+#   lib/libOpenGPAMonitor.so[.3]                 the real-time monitor's C API
 #   lib/libVkLayer_opengpa_gpa_interface.so      the Vulkan layer offering VK_AMD_gpa_interface on any driver,
 #   share/vulkan/explicit_layer.d/*.json         and its manifest (VK_LAYER_OPENGPA_gpa_interface)
-#   lib/libOpenGPAProfile.so                     the per-launch profiler's C API (include/opengpa/opengpa_profile.h)
+#   lib/libOpenGPAProfile.so[.3]                 the per-launch profiler's C API (include/opengpa/opengpa_profile.h)
 #   lib/libopengpa_{intercept_cl,inject_cuda}.so what `opengpa profile` loads into a program
-#   include/gpu_performance_api/*.h              GPA's headers and OpenGPA's extensions
+#   lib/libGPUPerfAPICounters.so, libNvPmApi.Core.so   loaded by name (AMD's counter loader, PerfKit's manager)
+#   libexec/opengpa/opengpa-doctor-*             `opengpa doctor`'s probes
+#   include/gpu_performance_api/*.h              GPA's v3 headers (GPA's own path) and OpenGPA's extensions
 #   include/opengpa/opengpa.hpp                  the C++ layer; opengpa_profile.h, the profiler's C API
+#   include/opengpa/{v4,vulkan_layer,nvpmapi}/   GPA 4's headers (-I<prefix>/include/opengpa/v4), the Vulkan
+#                                                layer's extension headers, PerfKit's NvPmApi headers
 #   lib/cmake/OpenGPA/                           OpenGPAConfig.cmake, version file, imported targets
 #   lib/pkgconfig/opengpa*.pc                    pkg-config files
+#   lib/python3/dist-packages/opengpa/           the Python package (its libraries are the ones above)
+#   share/doc/<package>/{copyright,changelog.gz} for each Debian package
+#
+# Each file belongs to one install component, which is one Debian package (cmake/OpenGPADebian.cmake):
+#   runtime -> libopengpa3, development -> libopengpa-dev, cli -> opengpa, python -> python3-opengpa.
 #
 # Everything is relative to the prefix (the package can be moved). Imported targets:
 #   OpenGPA::Headers        GPA's C headers and OpenGPA's extensions (include directory only)
 #   OpenGPA::OpenGPA        the C++ layer (opengpa.hpp) and the interface loader (links libdl)
 #   OpenGPA::GPUPerfAPIVK, ::GPUPerfAPIGL, ::GPUPerfAPICL, ::GPUPerfAPICUDA, ::OpenGPAMonitor, ::OpenGPAProfile
-#   OpenGPA::opengpa        the CLI (an executable)
-# CPack makes a Debian package of the same tree (`cpack -G DEB` in the build folder).
+#   OpenGPA::opengpa        the CLI (an executable; OpenGPACliTargets.cmake, in the CLI's package)
+# CPack makes the Debian packages of the same tree (`cpack -G DEB` in the build folder; docs/packaging.md).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -28,9 +38,12 @@ set(OPENGPA_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/OpenGPA CACHE STRING
 # libGPUPerfAPICUDA.so and the CUDA injection library load libcupti when a CUDA context first needs it
 # (src/nvidia/cupti_loader.h; no NEEDED entry, so they load without CUDA). The dynamic loader does not find it
 # by itself: the toolkit keeps it outside the system's library folders, and where depends on the toolkit's
-# version and packaging. Their RUNPATH lists the folder CUPTI was found in when building, then the toolkit's
-# usual places (dlopen from a library searches its RUNPATH); folders that do not exist are skipped. A toolkit
-# elsewhere needs LD_LIBRARY_PATH or OPENGPA_CUPTI_LIBRARY, and the CUDA context's open says so.
+# version and packaging. In the build tree their RUNPATH lists the folder CUPTI was found in when building, then
+# the toolkit's usual places (dlopen from a library searches its RUNPATH); folders that do not exist are skipped.
+# Installed, the RUNPATH is $ORIGIN alone: the loaders search the same toolkit folders themselves
+# (src/nvidia/cupti_loader.cc, perfworks_library.cc), and a RUNPATH outside the package is what Debian refuses
+# (lintian's custom-library-search-path). A toolkit elsewhere needs LD_LIBRARY_PATH or OPENGPA_CUPTI_LIBRARY, and
+# the CUDA context's open says so.
 set(OPENGPA_CUPTI_RUNPATH "")
 if(TARGET GPUPerfAPICUDA)
   find_package(CUDAToolkit QUIET)  # its imported targets are local to the directory that found it
@@ -57,7 +70,7 @@ foreach(cuda_target GPUPerfAPICUDA OpenGPAProfile opengpa_inject_cuda)
     # The build tree gets the same list, so a build copied to another machine (the GPU host) finds CUPTI too, and
     # the injection entry finds libOpenGPAProfile.so beside it.
     set_target_properties(${cuda_target} PROPERTIES BUILD_RPATH "$ORIGIN;${OPENGPA_CUPTI_RUNPATH}"
-                                                    INSTALL_RPATH "$ORIGIN;${OPENGPA_CUPTI_RUNPATH}")
+                                                    INSTALL_RPATH "$ORIGIN")
   endif()
 endforeach()
 if(TARGET opengpa)
@@ -75,8 +88,14 @@ add_library(opengpa_cxx INTERFACE)
 target_link_libraries(opengpa_cxx INTERFACE opengpa_public_headers ${CMAKE_DL_LIBS})
 target_compile_features(opengpa_cxx INTERFACE cxx_std_17)
 set_target_properties(opengpa_cxx PROPERTIES EXPORT_NAME OpenGPA)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development
-        FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+# GPA's v3 headers keep GPA's own path (gpu_performance_api/, what GPA clients include); everything else is under
+# opengpa/, so that no generic top-level name (v4/, vulkan_layer/) is taken in /usr/include. The source tree keeps
+# its layout; tests/install/package_layout_check.py checks that every folder of include/ is installed.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gpu_performance_api ${PROJECT_SOURCE_DIR}/include/opengpa
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/v4 ${PROJECT_SOURCE_DIR}/include/vulkan_layer
+                  ${PROJECT_SOURCE_DIR}/include/nvpmapi
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opengpa COMPONENT development FILES_MATCHING PATTERN "*.h")
 
 # ---- libraries and the CLI -------------------------------------------------------------------------
 set(exported_targets opengpa_public_headers opengpa_cxx)
@@ -94,13 +113,18 @@ foreach(c_api OpenGPAMonitor OpenGPAProfile)
     list(APPEND exported_targets ${c_api})
   endif()
 endforeach()
-if(TARGET opengpa)
-  list(APPEND exported_targets opengpa)
-endif()
+# The libraries' unversioned names (namelinks) go with the libraries into the runtime package, not -dev: GPA's
+# interface loader, the CLI and Python dlopen them by that name (docs/packaging.md).
 install(TARGETS ${exported_targets} EXPORT OpenGPATargets
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT runtime
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The CLI is its own package, so its imported target is in a file of its own that the CLI's package carries
+# (OpenGPAConfig.cmake includes it when it is there).
+if(TARGET opengpa)
+  install(TARGETS opengpa EXPORT OpenGPACliTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+  install(EXPORT OpenGPACliTargets NAMESPACE OpenGPA:: DESTINATION ${OPENGPA_INSTALL_CMAKEDIR} COMPONENT cli)
+  install(FILES ${OPENGPA_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli)
+endif()
 # The Vulkan layer VK_LAYER_OPENGPA_gpa_interface (docs/vulkan-layer.md): the library, and its manifest where the
 # loader looks for explicit layers under the prefix (share/vulkan/explicit_layer.d), naming the library relative
 # to itself.
@@ -109,11 +133,17 @@ if(TARGET VkLayer_opengpa_gpa_interface)
   install(FILES ${OPENGPA_VULKAN_LAYER_DIR}/install/VkLayer_opengpa_gpa_interface.json
           DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/vulkan/explicit_layer.d COMPONENT runtime)
 endif()
-# Loaded at run time by path (the CLI's injection libraries; the counter library, as GPA's clients load it;
-# libNvPmApi.Core.so, as PerfKit's clients load it).
-foreach(loaded opengpa_intercept_cl opengpa_inject_cuda GPUPerfAPICounters NvPmApiCore)
+# Loaded at run time by name (the counter library, as GPA's clients load it; libNvPmApi.Core.so, as PerfKit's
+# clients load it): the runtime package. The CLI's injection libraries, which only `opengpa profile` loads: the
+# CLI's package.
+foreach(loaded GPUPerfAPICounters NvPmApiCore)
   if(TARGET ${loaded})
     install(TARGETS ${loaded} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+  endif()
+endforeach()
+foreach(loaded opengpa_intercept_cl opengpa_inject_cuda)
+  if(TARGET ${loaded})
+    install(TARGETS ${loaded} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT cli)
   endif()
 endforeach()
 
@@ -130,10 +160,14 @@ install(FILES ${PROJECT_BINARY_DIR}/package/OpenGPAConfig.cmake ${PROJECT_BINARY
         DESTINATION ${OPENGPA_INSTALL_CMAKEDIR} COMPONENT development)
 
 # ---- pkg-config: opengpa.pc (headers, C++ layer, loader) and opengpa-<api>.pc per library ------------
-# prefix is computed from the .pc file's own place, so a moved prefix keeps working.
+# prefix is computed from the .pc file's own place, so a moved prefix keeps working. No -rpath: where the
+# libraries are is the dynamic loader's business (ldconfig for /usr; LD_LIBRARY_PATH or the program's own RUNPATH
+# for another prefix), as Debian asks of .pc files.
 file(RELATIVE_PATH pc_to_prefix /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" pc_to_prefix "${pc_to_prefix}")
-set(pc_header "prefix=\${pcfiledir}/${pc_to_prefix}\nincludedir=\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}\nlibdir=\${prefix}/${CMAKE_INSTALL_LIBDIR}\n\n")
+set(pc_header "prefix=\${pcfiledir}/${pc_to_prefix}\nincludedir=\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}\nlibdir=\${prefix}/${CMAKE_INSTALL_LIBDIR}\n")
+# GPA 4's headers: -I$(pkg-config --variable=v4includedir opengpa) instead of the v3 ones (docs/gpa4.md).
+string(APPEND pc_header "v4includedir=\${includedir}/opengpa/v4\n\n")
 file(WRITE ${PROJECT_BINARY_DIR}/package/opengpa.pc
      "${pc_header}Name: opengpa\nDescription: OpenGPA: GPA v3 headers, interface loader and C++ layer\n"
      "Version: ${PROJECT_VERSION}\nCflags: -I\${includedir}\nLibs: -ldl\n")
@@ -142,29 +176,22 @@ foreach(suffix ${pkgconfig_libraries})
   string(TOLOWER ${suffix} api)
   file(WRITE ${PROJECT_BINARY_DIR}/package/opengpa-${api}.pc
        "${pc_header}Name: opengpa-${api}\nDescription: OpenGPA: libGPUPerfAPI${suffix}.so, GPA v3 for ${suffix}\n"
-       "Version: ${PROJECT_VERSION}\nRequires: opengpa\nLibs: -L\${libdir} -Wl,-rpath,\${libdir} -lGPUPerfAPI${suffix}\n")
+       "Version: ${PROJECT_VERSION}\nRequires: opengpa\nLibs: -L\${libdir} -lGPUPerfAPI${suffix}\n")
   list(APPEND pc_files ${PROJECT_BINARY_DIR}/package/opengpa-${api}.pc)
 endforeach()
 install(FILES ${pc_files} DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT development)
 
-# ---- Debian package ----------------------------------------------------------------------------------
-set(CPACK_PACKAGE_NAME opengpa)
-set(CPACK_PACKAGE_VENDOR "OpenGPA")
-set(CPACK_PACKAGE_CONTACT "OpenGPA maintainers <opengpa@localhost>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "GPU performance counters through AMD's GPA v3 API (Vulkan, OpenGL, OpenCL, CUDA)")
-set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_GENERATOR DEB)
-set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# Written out rather than dpkg-shlibdeps: what each file needs is known, and CUDA is not a Debian package.
-#   Depends     what a shipped file has as NEEDED: the C++ runtime, and the OpenCL ICD loader for
-#               libGPUPerfAPICL.so (tests/cli/without_cuda_check.py asserts that no file needs a CUDA library).
-#   Recommends  loaders that libraries dlopen for their API (Vulkan, EGL and OpenGL for GL) and the doctor's probes
-#               link: without them that API's parts say so, the rest works.
-#   Suggests    drivers to try OpenGPA without a GPU (lavapipe, PoCL) and CUDA's CUPTI, from NVIDIA's repository
-#               (the CUDA parts load it at run time, src/nvidia/cupti_loader.h, and say when it is missing).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libstdc++6, libgcc-s1, ocl-icd-libopencl1 | libopencl1")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libvulkan1, libegl1, libopengl0")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "mesa-vulkan-drivers, pocl-opencl-icd, cuda-cupti-13-0")
-include(CPack)
+# ---- the Python package -----------------------------------------------------------------------------------
+# python/opengpa as Debian's python3 finds it, with its _version.py written out (the checkout's reads CMakeLists.txt,
+# which an install does not carry). The package loads the runtime libraries by name (python/opengpa/_library.py).
+set(OPENGPA_INSTALL_PYTHONDIR ${CMAKE_INSTALL_LIBDIR}/python3/dist-packages CACHE STRING
+    "Where the Python package opengpa is installed, relative to the prefix")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/opengpa DESTINATION ${OPENGPA_INSTALL_PYTHONDIR} COMPONENT python
+        FILES_MATCHING PATTERN "*.py" PATTERN "py.typed" PATTERN "_version.py" EXCLUDE PATTERN "__pycache__" EXCLUDE)
+file(WRITE ${PROJECT_BINARY_DIR}/package/_version.py
+     "\"\"\"OpenGPA's version, written by CMake from CMakeLists.txt's project(VERSION).\"\"\"\n\n"
+     "__version__ = \"${PROJECT_VERSION}\"\n")
+install(FILES ${PROJECT_BINARY_DIR}/package/_version.py DESTINATION ${OPENGPA_INSTALL_PYTHONDIR}/opengpa
+        COMPONENT python)
+
+include(${CMAKE_CURRENT_LIST_DIR}/OpenGPADebian.cmake)

@@ -8,10 +8,12 @@ packages=(
   libegl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   python3-jsonschema
+  chromium chromium-driver
   python3-pytest python3-numpy python3-pandas python3-matplotlib python3-pip python3-setuptools python3-wheel python3-venv
   prometheus python3-yaml systemd
   clang-14 libclang-rt-14-dev
   clang-format-14 clang-tidy-14 flake8
+  lintian file binutils
 )
 missing=()
 for p in "${packages[@]}"; do

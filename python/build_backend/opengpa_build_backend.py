@@ -15,7 +15,8 @@ Python 3 (tag py3-none-<platform>). The libraries come from, in order:
 - else a CMake build of the repository into $OPENGPA_WHEEL_BUILD_DIR (default build-python/), Release, without
   tests, samples or benchmarks, of the libraries this machine can build.
 
-Metadata (name, version, dependencies, the `opengpa-python` console script) is pyproject.toml's [project] table.
+Metadata (name, dependencies, the `opengpa-python` console script) is pyproject.toml's [project] table; the
+version is CMakeLists.txt's project(VERSION), OpenGPA's one place for it, written into the wheel's _version.py.
 """
 
 import base64
@@ -66,9 +67,30 @@ def _toml_reader():
                            "that vendors it (21.2 or later)") from None
 
 
+def _cmake_version():
+    """CMakeLists.txt's project(OpenGPA VERSION x.y.z): OpenGPA's one version, the package's too."""
+    with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as cmake_lists:
+        found = re.search(r"^project\(OpenGPA VERSION ([0-9]+\.[0-9]+\.[0-9]+)", cmake_lists.read(), re.MULTILINE)
+    if not found:
+        raise RuntimeError("CMakeLists.txt has no `project(OpenGPA VERSION x.y.z)` line to take the version from")
+    return found.group(1)
+
+
 def _project():
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as pyproject:
-        return _toml_reader().load(pyproject)["project"]
+        project = _toml_reader().load(pyproject)["project"]
+    if "version" in project.get("dynamic", []):
+        project["version"] = _cmake_version()
+    return project
+
+
+def _version_module(project, staging):
+    """opengpa/_version.py for the wheel: the version written out (the wheel carries no CMakeLists.txt)."""
+    path = os.path.join(staging, "_version.py")
+    with open(path, "w", encoding="utf-8") as module:
+        module.write(f'"""OpenGPA\'s version, written by the wheel\'s build from CMakeLists.txt."""\n\n'
+                     f'__version__ = "{project["version"]}"\n')
+    return path
 
 
 def _distribution_name(project):
@@ -219,6 +241,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     with tempfile.TemporaryDirectory(prefix="opengpa-wheel-") as staging, \
             zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as wheel:
         files = {**_package_files(), **_library_files(staging)}
+        files["opengpa/_version.py"] = _version_module(project, staging)
         for name, source in files.items():
             with open(source, "rb") as data_file:
                 data = data_file.read()

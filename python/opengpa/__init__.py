@@ -20,6 +20,7 @@ values are theirs. Importing needs no GPU; listing a chip's counters offline nee
 
     opengpa.doctor()["exit_code"]                    # 0: every API present measured its truths (docs/doctor.md)
     opengpa.compare(["rank0.json", "rank1.json"])["groups"][0]["outlier"]  # the slowest rank of the top kernel
+    opengpa.report([p.results], "report.html")       # one self-contained HTML page: tables, roofline, ...
 
 From a shell, `python -m opengpa ...` (or the `opengpa-python` script) runs the `opengpa` CLI itself.
 """
@@ -31,14 +32,14 @@ from .compare import compare
 from .doctor import doctor
 from .monitor import Monitor, MonitorCounter, Record, records_to_dataframe
 from .profiling import Profile, profile, region
+from .report import report
 from .kernels import KernelProfile, KernelResults
 from .results import Results
-
-__version__ = "3.17.0"
+from ._version import __version__  # noqa: F401 (re-exported: opengpa.__version__)
 
 __all__ = [
     "Counter", "CounterLibraryContext", "GpaContext", "KernelProfile", "KernelResults", "Monitor", "MonitorCounter",
     "OpenGpaError", "PassPlan",
     "Profile", "Record", "Results", "compare", "describe", "doctor", "list_counters", "open_context", "plan_passes",
-    "profile", "records_to_dataframe", "region",
+    "profile", "records_to_dataframe", "region", "report",
 ]

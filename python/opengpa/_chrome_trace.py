@@ -13,6 +13,10 @@ Where each event sits, in order of what the rows carry:
 3. neither: laid end to end on its stream in launch order, each as long as its measured time, as the CLI does.
 
 `args.timeline` names the rule used when it is not the first; without a time counter the events of 2 and 3 last 0.
+
+Counter tracks follow the launches, as the CLI writes them: per counter, a "C" event at each launch's start with
+{"stream N": value} and 0 at its end unless the stream's next launch starts there with a value of its own, so that
+Perfetto shows one track per counter and stream, each value spanning its kernel.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ def chrome_trace(results: Any, api: str = "cuda") -> Dict[str, Any]:
     for stream in dict.fromkeys(streams):
         events.append({"name": "thread_name", "ph": "M", "pid": 1, "tid": stream, "args": {"name": f"stream {stream}"}})
     cursor_ns: Dict[int, float] = {}  # where each stream's previous kernel ended, from the origin
+    placed: List[Any] = []  # per row: start and duration (ns)
     for row in range(rows):
         if timed:
             start_ns, duration_ns, rule = starts[row] - origin, float(ends[row] - starts[row]), None
@@ -82,4 +87,29 @@ def chrome_trace(results: Any, api: str = "cuda") -> Dict[str, Any]:
             args[counter.name] = _value(results.values[row, column])
         events.append({"name": results.kernels[row], "cat": api, "ph": "X", "ts": start_ns / 1000.0,
                        "dur": duration_ns / 1000.0, "pid": 1, "tid": streams[row], "args": args})
+        placed.append((start_ns, duration_ns))
+    events.extend(counter_events(results, streams, placed))
     return {"traceEvents": events, "displayTimeUnit": "ns"}
+
+
+def counter_events(results: Any, streams: List[int], placed: List[Any]) -> List[Dict[str, Any]]:
+    """The counter tracks of the rows placed at (start_ns, duration_ns), as the module's docstring says."""
+    following: List[Optional[int]] = [None] * len(placed)  # the stream's next row
+    later: Dict[int, int] = {}
+    for row in range(len(placed) - 1, -1, -1):
+        following[row] = later.get(streams[row])
+        later[streams[row]] = row
+    events: List[Dict[str, Any]] = []
+    for row, (start_ns, duration_ns) in enumerate(placed):
+        track = f"stream {streams[row]}"
+        end_ns = start_ns + duration_ns
+        after = following[row]
+        back_to_back = after is not None and placed[after][0] <= end_ns
+        for column, counter in enumerate(results.counters):
+            value = _value(results.values[row, column])
+            if value is None:
+                continue
+            events.append({"name": counter.name, "ph": "C", "ts": start_ns / 1000.0, "pid": 1, "args": {track: value}})
+            if not (back_to_back and _value(results.values[after, column]) is not None):
+                events.append({"name": counter.name, "ph": "C", "ts": end_ns / 1000.0, "pid": 1, "args": {track: 0}})
+    return events

@@ -179,6 +179,43 @@ class KernelResults(Results):
         with open(path, "w") as trace:
             json.dump(self.chrome_trace(), trace, allow_nan=False)
 
+    def profile_document(self, extra: Optional[Sequence[Dict[str, Any]]] = None) -> Dict[str, Any]:
+        """The rows as `opengpa profile`'s JSON document (docs/schema/profile.schema.json), which `opengpa report`
+        and `opengpa compare` read; `extra`: per row, more sample fields (PyTorch's "op" and "module"). A Python
+        profile names no process, host or GPU: pid 0, rank null, empty names."""
+        samples = []
+        for row in range(len(self.kernels)):
+            sample: Dict[str, Any] = {
+                "pid": 0, "rank": None, "host": "", "gpu": None, "gpu_uuid": "", "pci_bus_id": "",
+                "index": self.indices[row], "kernel": self.kernels[row], "queue": int(self.streams[row] or 0),
+                "grid": [int(d) for d in self.grids[row]], "block": [int(d) for d in self.blocks[row]]}
+            if self.start_times_ns[row] is not None and self.end_times_ns[row] is not None:
+                sample["start_ns"], sample["end_ns"] = self.start_times_ns[row], self.end_times_ns[row]
+            sample["nvtx"] = list(self.ranges[row])
+            if self.graphs[row] is not None:
+                sample["graph"] = self.graphs[row]
+            sample["values"] = {counter.name: _chrome_trace._value(self.values[row, column])
+                                for column, counter in enumerate(self.counters)}
+            if extra is not None:
+                sample.update(extra[row])
+            samples.append(sample)
+        document: Dict[str, Any] = {
+            "schema": "opengpa-profile/1", "api": self.api, "device": self.device_name, "command": ["python"],
+            "exit_code": 0, "wall_time_s": 0.0}
+        if self.replay:
+            document["replay"] = {"mode": self.replay, "passes": self.pass_count}
+        document["counters"] = [{"name": c.name, "usage": c.usage, "data_type": c.data_type} for c in self.counters]
+        document["queues"] = [{"id": int(s or 0), "name": f"stream {int(s or 0)}", "device": self.device_name}
+                              for s in dict.fromkeys(self.streams)]
+        document["samples"] = samples
+        document["messages"] = list(self.messages)
+        return document
+
+    def save_profile(self, path: Union[str, os.PathLike]) -> None:
+        """Writes `profile_document()` to `path`: `opengpa report path -o report.html` draws it."""
+        with open(path, "w") as profile_file:
+            json.dump(self.profile_document(), profile_file, indent=1, allow_nan=False)
+
     def to_dataframe(self) -> Any:
         """pandas: index, kernel, region, ranges, grid, block, stream, context, graph, then one column per counter."""
         frame = super().to_dataframe()

@@ -175,6 +175,13 @@ class OpAttribution:
             names.append(modules[-1] if modules else "(no module)")
         return self._grouped(names)
 
+    def save_profile(self, path: Union[str, os.PathLike]) -> None:
+        """The kernel rows as a profile JSON (KernelResults.save_profile) whose samples also name their "op" and
+        "module" (the innermost of each, "" for none): `opengpa report` then adds per-op and per-module tables."""
+        extra = [{"op": a.op, "module": a.module} for a in self.attributions]
+        with open(path, "w") as profile_file:
+            json.dump(self.results.profile_document(extra), profile_file, indent=1, allow_nan=False)
+
     def to_dataframe(self) -> Any:
         """The kernel rows' DataFrame (KernelResults.to_dataframe) with op, module, shapes and backward
         columns after the kernel name."""

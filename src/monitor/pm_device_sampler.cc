@@ -26,6 +26,8 @@ GpaStatus PmDeviceSampler::Configure(const PmSamplingOptions& options, const std
   nvidia::PmSamplerOptions sampler_options;
   sampler_options.interval_ns = options.interval_ns;
   sampler_options.hardware_buffer_bytes = options.hardware_buffer_bytes;
+  decode_period_ = nvidia::PmDecodePeriodFor(options.interval_ns);
+  sampler_options.decode_period = decode_period_;
   if (GpaStatus status = sampler_.Configure(sampler_options, metrics); status != kGpaStatusOk) return status;
   for (const std::string& metric : metrics) {
     CounterDescriptor descriptor;
@@ -37,14 +39,24 @@ GpaStatus PmDeviceSampler::Configure(const PmSamplingOptions& options, const std
   return kGpaStatusOk;
 }
 
-GpaStatus PmDeviceSampler::Stop(std::vector<MonitorRecord>* records) {
-  const GpaStatus status = sampler_.Stop(&samples_);
-  AppendRecords(records);
-  return status;
+GpaStatus PmDeviceSampler::Start() {
+  if (GpaStatus status = sampler_.Start(); status != kGpaStatusOk) return status;
+  pipeline_ = std::make_unique<nvidia::PmSamplingPipeline>(sampler_, decode_period_);
+  return kGpaStatusOk;
 }
 
-GpaStatus PmDeviceSampler::Decode(std::vector<MonitorRecord>* records, bool drain) {
-  const GpaStatus status = sampler_.Decode(&samples_, drain);
+void PmDeviceSampler::Collect(std::vector<MonitorRecord>* records) {
+  if (pipeline_) pipeline_->TakeSamples(&samples_);
+  AppendRecords(records);
+}
+
+GpaStatus PmDeviceSampler::Stop(std::vector<MonitorRecord>* records) {
+  if (pipeline_) {
+    pipeline_->Finish();  // everything decoded is evaluated before the sampler's own drain
+    pipeline_->TakeSamples(&samples_);
+    pipeline_.reset();
+  }
+  const GpaStatus status = sampler_.Stop(&samples_);
   AppendRecords(records);
   return status;
 }

@@ -5,12 +5,15 @@
 #ifndef OPENGPA_MONITOR_PM_DEVICE_SAMPLER_H_
 #define OPENGPA_MONITOR_PM_DEVICE_SAMPLER_H_
 
+#include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "monitor/monitor_types.h"
 #include "monitor/pm_sampling_source.h"
 #include "nvidia/pm_sampler.h"
+#include "nvidia/pm_sampling_pipeline.h"
 
 namespace opengpa::monitor {
 
@@ -26,11 +29,12 @@ class PmDeviceSampler {
                   int ordinal);
 
   [[nodiscard]] GpaStatus Configure(const PmSamplingOptions& options, const std::vector<std::string>& metrics);
-  [[nodiscard]] GpaStatus Start() { return sampler_.Start(); }
+  // Starts sampling, and the threads that decode and evaluate the GPU's records (nvidia::PmSamplingPipeline).
+  [[nodiscard]] GpaStatus Start();
+  // Appends the records evaluated since the last call.
+  void Collect(std::vector<MonitorRecord>* records);
   // Stops and drains what is left into `records`.
   [[nodiscard]] GpaStatus Stop(std::vector<MonitorRecord>* records);
-  // Decodes records from the hardware buffer; `drain` empties it (after Stop).
-  [[nodiscard]] GpaStatus Decode(std::vector<MonitorRecord>* records, bool drain);
 
   const std::vector<CounterDescriptor>& Descriptors() const { return descriptors_; }
   const DeviceIdentity& Identity() const { return identity_; }
@@ -40,8 +44,10 @@ class PmDeviceSampler {
 
   DeviceIdentity identity_;
   nvidia::PmSampler sampler_;
+  std::chrono::nanoseconds decode_period_ = kPmDecodePeriod;
+  std::unique_ptr<nvidia::PmSamplingPipeline> pipeline_;  // while sampling
   std::vector<CounterDescriptor> descriptors_;
-  nvidia::PmSamples samples_;  // reused between decodes
+  nvidia::PmSamples samples_;  // reused between collections
 };
 
 }  // namespace opengpa::monitor

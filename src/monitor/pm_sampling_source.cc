@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "monitor/periodic_sampler.h"
 #include "monitor/pm_device_sampler.h"
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
@@ -41,7 +40,6 @@ class PmSamplingSource final : public CounterSource {
                    std::vector<std::string> metrics)
       : cupti_(std::move(cupti)), cuda_(std::move(cuda)), metrics_(std::move(metrics)) {}
   ~PmSamplingSource() override {
-    decoder_.reset();
     samplers_.clear();  // before the profiler session and the libraries they use
     session_.reset();
   }
@@ -65,23 +63,19 @@ class PmSamplingSource final : public CounterSource {
   const std::vector<DeviceIdentity>& Devices() const override { return identities_; }
 
   GpaStatus Start() override {
+    // Each GPU decodes and evaluates on threads of its own (nvidia::PmSamplingPipeline): one thread decoding two
+    // busy GPUs in turn fell behind both.
     for (auto& sampler : samplers_) {
       if (GpaStatus status = sampler->Start(); status != kGpaStatusOk) return status;
     }
-    decoder_ = std::make_unique<PeriodicSampler>(kPmDecodePeriod, [this] { DecodeTick(); });
-    decoder_->Start();
     return kGpaStatusOk;
   }
-  // Hands over what the decode thread produced since the last Poll.
+  // Hands over what the GPUs' threads evaluated since the last Poll, GPU by GPU.
   GpaStatus Poll(std::vector<MonitorRecord>* records) override {
-    std::lock_guard<std::mutex> lock(pending_mutex_);
-    records->insert(records->end(), pending_.begin(), pending_.end());
-    pending_.clear();
+    for (auto& sampler : samplers_) sampler->Collect(records);
     return kGpaStatusOk;
   }
   GpaStatus Stop(std::vector<MonitorRecord>* records) override {
-    decoder_.reset();  // joins the decode thread
-    Poll(records);
     GpaStatus result = kGpaStatusOk;
     for (auto& sampler : samplers_) {
       if (GpaStatus status = sampler->Stop(records); status != kGpaStatusOk) result = status;
@@ -90,14 +84,6 @@ class PmSamplingSource final : public CounterSource {
   }
 
  private:
-  void DecodeTick() {
-    decoded_.clear();
-    // Failures are logged by the sampler; the next tick decodes again.
-    for (auto& sampler : samplers_) static_cast<void>(sampler->Decode(&decoded_, false));
-    std::lock_guard<std::mutex> lock(pending_mutex_);
-    pending_.insert(pending_.end(), decoded_.begin(), decoded_.end());
-  }
-
   GpaStatus ResolveDevices(const std::vector<DeviceIdentity>& wanted,
                            std::vector<std::pair<DeviceIdentity, int>>* targets) {
     int count = 0;
@@ -146,10 +132,6 @@ class PmSamplingSource final : public CounterSource {
   std::vector<std::unique_ptr<PmDeviceSampler>> samplers_;
   std::vector<CounterDescriptor> descriptors_;
   std::vector<DeviceIdentity> identities_;
-  std::unique_ptr<PeriodicSampler> decoder_;  // decodes every kPmDecodePeriod while sampling
-  std::vector<MonitorRecord> decoded_;        // decode thread only
-  std::mutex pending_mutex_;
-  std::vector<MonitorRecord> pending_;
 };
 
 GpaStatus LoadCupti(const std::vector<std::string>& candidates, std::unique_ptr<CuptiLibrary>* cupti) {

@@ -70,6 +70,17 @@ OPENGPA_CUPTI_FORWARD(cuptiEnableDomain,
 OPENGPA_CUPTI_FORWARD(cuptiGetStreamIdEx, (CUcontext context, CUstream stream, uint8_t per_thread, uint32_t* id),
                       (context, stream, per_thread, id))
 OPENGPA_CUPTI_FORWARD(cuptiGetGraphExecId, (CUgraphExec graph, uint32_t* id), (graph, id))
+// The activity API: the sampled mode's kernel, copy and memset records (src/profiler/kernel_timeline.h).
+OPENGPA_CUPTI_FORWARD(cuptiActivityEnable, (CUpti_ActivityKind kind), (kind))
+OPENGPA_CUPTI_FORWARD(cuptiActivityDisable, (CUpti_ActivityKind kind), (kind))
+OPENGPA_CUPTI_FORWARD(cuptiActivityRegisterCallbacks,
+                      (CUpti_BuffersCallbackRequestFunc requested, CUpti_BuffersCallbackCompleteFunc completed),
+                      (requested, completed))
+OPENGPA_CUPTI_FORWARD(cuptiActivityGetNextRecord, (uint8_t * buffer, size_t valid, CUpti_Activity** record),
+                      (buffer, valid, record))
+OPENGPA_CUPTI_FORWARD(cuptiActivityGetNumDroppedRecords, (CUcontext context, uint32_t stream, size_t* dropped),
+                      (context, stream, dropped))
+OPENGPA_CUPTI_FORWARD(cuptiActivityFlushAll, (uint32_t flag), (flag))
 
 OPENGPA_CUPTI_FORWARD_PARAMS(cuptiDeviceGetChipName, CUpti_Device_GetChipName_Params)
 OPENGPA_CUPTI_FORWARD_PARAMS(cuptiProfilerInitialize, CUpti_Profiler_Initialize_Params)

@@ -13,6 +13,12 @@ using cupti::MakeParams;
 
 namespace {
 
+uint64_t SteadyNanoseconds() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
 uint64_t RealtimeNanoseconds() {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -96,7 +102,7 @@ GpaStatus PmSampler::Configure(const PmSamplerOptions& options, const std::vecto
 
   // Room for two decode periods' worth of samples; more takes another decode round.
   const double per_poll =
-      std::ceil(static_cast<double>(kPmDecodePeriod.count()) / static_cast<double>(options.interval_ns));
+      std::ceil(static_cast<double>(options.decode_period.count()) / static_cast<double>(options.interval_ns));
   const auto max_samples = static_cast<uint32_t>(std::clamp(2.0 * per_poll + 16.0, 64.0, 100000.0));
   auto size =
       MakeParams<CUpti_PmSampling_GetCounterDataSize_Params>(CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
@@ -123,6 +129,7 @@ GpaStatus PmSampler::Start() {
   start_cupti_ns_ = cupti_now;
   last_end_ns_ = 0;
   losses_ = PmSamplingLosses{};
+  costs_ = PmSamplingCosts{};
   auto start = MakeParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
   start.pPmSamplingObject = sampler_;
   if (CUptiResult r = cupti_.Api().pm_start(&start); r != CUPTI_SUCCESS) {
@@ -167,13 +174,27 @@ GpaStatus PmSampler::Stop(PmSamples* samples) {
 // counters of the sample in flight. After Stop nothing is in flight and `drain` empties the buffer.
 // Measurements behind this: docs/realtime.md.
 GpaStatus PmSampler::Decode(PmSamples* samples, bool drain) {
+  std::vector<std::vector<uint8_t>> images;
+  const GpaStatus decoded = DecodeImages(&images, drain);
+  for (const std::vector<uint8_t>& image : images) {
+    if (GpaStatus status = EvaluateImage(image, samples); status != kGpaStatusOk) return status;
+  }
+  return decoded;
+}
+
+GpaStatus PmSampler::DecodeImages(std::vector<std::vector<uint8_t>>* images, bool drain) {
   MakeContextCurrent();
   for (int round = 0; round < 64; ++round) {  // bounded
     auto decode = MakeParams<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
     decode.pPmSamplingObject = sampler_;
     decode.pCounterDataImage = counter_data_.data();
     decode.counterDataImageSize = counter_data_.size();
+    const uint64_t decode_start = SteadyNanoseconds();
     const CUptiResult decoded = cupti_.Api().pm_decode_data(&decode);
+    const uint64_t decode_took = SteadyNanoseconds() - decode_start;
+    ++costs_.decode_calls;
+    costs_.decode_ns += decode_took;
+    costs_.longest_decode_ns = std::max(costs_.longest_decode_ns, decode_took);
     if (decoded != CUPTI_SUCCESS) {
       if (losses_.decode_failures++ > 0) return kGpaStatusErrorReadingSampleResult;  // logged once
       return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on {} failed: {}", label_,
@@ -185,19 +206,38 @@ GpaStatus PmSampler::Decode(PmSamples* samples, bool drain) {
           "interval or a larger hardware buffer",
           label_);
     }
-    size_t completed = 0;
-    if (GpaStatus status = Evaluate(samples, &completed); status != kGpaStatusOk) return status;
+    // The decoded image goes to the caller; a fresh one takes its place.
+    const size_t image_size = counter_data_.size();
+    images->push_back(std::move(counter_data_));
+    counter_data_.assign(image_size, 0);
     if (GpaStatus status = ResetCounterData(); status != kGpaStatusOk) return status;
     // A decode can stop early: COUNTER_DATA_FULL (the image was too small; go on, the image is sized
     // for two periods so this is rare), or OTHER with records left (seen at the buffer's wrap), which
     // waits for the next period unless draining.
     if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS) break;
     if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL &&
-        (!drain || completed == 0)) {
+        (!drain || CompletedSamples(images->back()) == 0)) {
       break;
     }
   }
   return kGpaStatusOk;
+}
+
+size_t PmSampler::CompletedSamples(const std::vector<uint8_t>& image) const {
+  auto info =
+      MakeParams<CUpti_PmSampling_GetCounterDataInfo_Params>(CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
+  info.pCounterDataImage = image.data();
+  info.counterDataImageSize = image.size();
+  return cupti_.Api().pm_get_counter_data_info(&info) == CUPTI_SUCCESS ? info.numCompletedSamples : 0;
+}
+
+GpaStatus PmSampler::EvaluateImage(const std::vector<uint8_t>& image, PmSamples* samples) {
+  size_t completed = 0;
+  const uint64_t evaluate_start = SteadyNanoseconds();
+  const GpaStatus evaluated = Evaluate(image, samples, &completed);
+  costs_.evaluate_ns += SteadyNanoseconds() - evaluate_start;
+  costs_.samples += completed;
+  return evaluated;
 }
 
 void PmSampler::MakeContextCurrent() {
@@ -265,11 +305,11 @@ GpaStatus PmSampler::ResetCounterData() {
   return kGpaStatusOk;
 }
 
-GpaStatus PmSampler::Evaluate(PmSamples* samples, size_t* completed) {
+GpaStatus PmSampler::Evaluate(const std::vector<uint8_t>& image, PmSamples* samples, size_t* completed) {
   auto info =
       MakeParams<CUpti_PmSampling_GetCounterDataInfo_Params>(CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
-  info.pCounterDataImage = counter_data_.data();
-  info.counterDataImageSize = counter_data_.size();
+  info.pCounterDataImage = image.data();
+  info.counterDataImageSize = image.size();
   if (CUptiResult r = cupti_.Api().pm_get_counter_data_info(&info); r != CUPTI_SUCCESS) {
     return LogError(kGpaStatusErrorReadingSampleResult,
                     "CUPTI PM sampling: cuptiPmSamplingGetCounterDataInfo failed: {}", cupti_.Describe(r));
@@ -280,8 +320,8 @@ GpaStatus PmSampler::Evaluate(PmSamples* samples, size_t* completed) {
     auto when = MakeParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
         CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
     when.pPmSamplingObject = sampler_;
-    when.pCounterDataImage = counter_data_.data();
-    when.counterDataImageSize = counter_data_.size();
+    when.pCounterDataImage = image.data();
+    when.counterDataImageSize = image.size();
     when.sampleIndex = sample;
     if (CUptiResult r = cupti_.Api().pm_counter_data_get_sample_info(&when); r != CUPTI_SUCCESS) {
       return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: sample {} info failed: {}", sample,
@@ -293,8 +333,8 @@ GpaStatus PmSampler::Evaluate(PmSamples* samples, size_t* completed) {
     auto evaluate = MakeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     evaluate.pHostObject = host_->Raw();
-    evaluate.pCounterDataImage = counter_data_.data();
-    evaluate.counterDataImageSize = counter_data_.size();
+    evaluate.pCounterDataImage = image.data();
+    evaluate.counterDataImageSize = image.size();
     evaluate.rangeIndex = sample;
     evaluate.ppMetricNames = metric_names_.data();
     evaluate.numMetrics = metric_names_.size();

@@ -30,6 +30,9 @@ inline constexpr size_t kPmMinimumHardwareBuffer = size_t{4} << 20;
 struct PmSamplerOptions {
   uint64_t interval_ns = 1'000'000;                 // the hardware sampling interval (GPU time)
   size_t hardware_buffer_bytes = size_t{64} << 20;  // where records wait for a decode; >= kPmMinimumHardwareBuffer
+  // How often the caller decodes while sampling: sizes the counter-data image so that one decode call holds
+  // what arrived in one period (two, for a late one).
+  std::chrono::nanoseconds decode_period = kPmDecodePeriod;
 };
 
 // Decoded samples: times[i] is sample i's span on CUPTI's GPU clock (ns), values[i * metric count + m] its value of
@@ -53,6 +56,17 @@ struct PmSamplingLosses {
   uint64_t covered_ns = 0;  // what the decoded samples cover
 };
 
+// What decoding cost this process, over one Start..Stop: the profiler reports it as its own overhead, and it
+// says whether a fine interval can be kept up with (each record must be decoded and evaluated in less host
+// time than the interval it covers).
+struct PmSamplingCosts {
+  uint64_t decode_calls = 0;
+  uint64_t decode_ns = 0;  // inside cuptiPmSamplingDecodeData
+  uint64_t longest_decode_ns = 0;
+  uint64_t evaluate_ns = 0;  // sample info and metric evaluation on the host
+  uint64_t samples = 0;      // samples evaluated
+};
+
 class PmSampler {
  public:
   // `ordinal`: the CUDA device. `label` names it in log messages ("GPU 0"). `context`: a CUDA context of the
@@ -71,6 +85,12 @@ class PmSampler {
   [[nodiscard]] GpaStatus Stop(PmSamples* samples);
   // Decodes records from the hardware buffer; `drain` empties it (after Stop).
   [[nodiscard]] GpaStatus Decode(PmSamples* samples, bool drain);
+  // Decode in two halves, for callers that evaluate on another thread so that the decoding thread keeps up with
+  // a fine interval: DecodeImages moves what the hardware buffer holds into counter-data images (appended to
+  // `images`) without evaluating; EvaluateImage turns one into samples. Images must be evaluated in the order they
+  // were decoded, by one thread at a time; Stop evaluates its own drain, so evaluate every earlier image first.
+  [[nodiscard]] GpaStatus DecodeImages(std::vector<std::vector<uint8_t>>* images, bool drain);
+  [[nodiscard]] GpaStatus EvaluateImage(const std::vector<uint8_t>& image, PmSamples* samples);
 
   const PmHostObject& Host() const { return *host_; }
   size_t MetricCount() const { return metric_names_.size(); }
@@ -79,13 +99,15 @@ class PmSampler {
   uint64_t start_ns() const { return start_cupti_ns_; }
   int64_t epoch_offset_ns() const { return epoch_offset_ns_; }
   const PmSamplingLosses& Losses() const { return losses_; }
+  const PmSamplingCosts& Costs() const { return costs_; }
 
  private:
   void MakeContextCurrent();
   [[nodiscard]] GpaStatus CounterAvailability(std::vector<uint8_t>* image);
   [[nodiscard]] GpaStatus Enable();
   [[nodiscard]] GpaStatus ResetCounterData();
-  [[nodiscard]] GpaStatus Evaluate(PmSamples* samples, size_t* completed);
+  size_t CompletedSamples(const std::vector<uint8_t>& image) const;
+  [[nodiscard]] GpaStatus Evaluate(const std::vector<uint8_t>& image, PmSamples* samples, size_t* completed);
 
   const cupti::CuptiLibrary& cupti_;
   const CudaDriver& cuda_;
@@ -107,6 +129,7 @@ class PmSampler {
   uint64_t interval_ns_ = 0;
   uint64_t last_end_ns_ = 0;
   PmSamplingLosses losses_;
+  PmSamplingCosts costs_;
 };
 
 }  // namespace opengpa::nvidia

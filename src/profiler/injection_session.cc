@@ -35,6 +35,7 @@
 #include "profiler/graph_sampling.h"
 #include "profiler/injection_control.h"
 #include "profiler/kernel_launch.h"
+#include "profiler/kernel_timeline.h"
 #include "profiler/l2_flush.h"
 #include "profiler/launch_filter.h"
 #include "profiler/nvtx_filter.h"
@@ -1129,6 +1130,14 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
     if (value > 0) options.batch_size = static_cast<std::size_t>(value);
   }
   options.whole_process = true;
+  if (options.settings.sampled) {
+    // --mode sampled: the launches' own times only, nothing on the launch path (kernel_timeline.h).
+    if (!StartKernelTimeline(std::move(stream), error)) return WholeProcessStart::kFailed;
+    const std::string hook_problem = CallAtProcessExit(&FinishKernelTimeline);
+    if (!hook_problem.empty()) *error = hook_problem;
+    pthread_atfork(nullptr, nullptr, &ForgetKernelTimelineInChild);
+    return WholeProcessStart::kStarted;
+  }
   if (!StartInjection(std::move(stream), std::move(options), {}, error)) return WholeProcessStart::kFailed;
   state.turns = profiling::GpuTurns::FromEnvironment();
   const std::string exit_hook_problem = CallAtProcessExit(&FinishAtExit);

@@ -23,6 +23,12 @@ std::string NvtxPath(const nlohmann::json& ranges) {
   return path;
 }
 
+// A text field; `otherwise` where it is absent or not text (nlohmann's value() throws on a number).
+std::string TextOr(const nlohmann::json& object, const char* key, const char* otherwise) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : otherwise;
+}
+
 std::string MemberOf(const nlohmann::json& sample) {
   const auto rank = sample.find("rank");
   if (rank != sample.end() && rank->is_number_integer()) return "rank " + std::to_string(rank->get<long long>());
@@ -150,7 +156,7 @@ bool ReadProfileForComparison(const std::string& path, ComparedProfile* out, std
       return false;
     }
     out->counters.push_back(
-        {counter["name"].get<std::string>(), counter.value("usage", ""), counter.value("data_type", "float64")});
+        {counter["name"].get<std::string>(), TextOr(counter, "usage", ""), TextOr(counter, "data_type", "float64")});
   }
   for (const auto& sample : *samples) {
     if (!sample.is_object() || !sample.contains("kernel") || !sample["kernel"].is_string()) {
@@ -160,7 +166,7 @@ bool ReadProfileForComparison(const std::string& path, ComparedProfile* out, std
     ComparedProfile::Launch launch;
     launch.member = MemberOf(sample);
     launch.kernel = sample["kernel"].get<std::string>();
-    launch.nvtx = NvtxPath(sample.value("nvtx", nlohmann::json::array()));
+    launch.nvtx = sample.contains("nvtx") ? NvtxPath(sample["nvtx"]) : "";
     const auto values = sample.find("values");
     for (const ProfiledCounter& counter : out->counters) {
       double value = kNoValue;

@@ -69,6 +69,7 @@ std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& se
   environment[kNvtxIncludeVariable] = specs;
   environment[kRangeModeVariable] = std::string(RangeModeName(settings.range_mode));
   environment[kGraphProfilingVariable] = std::string(GraphProfilingName(settings.graph_profiling));
+  environment[kModeVariable] = settings.sampled ? "sampled" : "exact";
   return environment;
 }
 
@@ -104,6 +105,14 @@ bool SettingsFromEnvironment(ProfileSettings* settings, std::string* error) {
       return false;
     }
     settings->graph_profiling = *mode;
+  }
+  if (const char* mode = std::getenv(kModeVariable); mode != nullptr && *mode != '\0') {
+    const std::string value = mode;
+    if (value != "exact" && value != "sampled") {
+      *error = std::string(kModeVariable) + "=" + value + " is not exact or sampled";
+      return false;
+    }
+    settings->sampled = value == "sampled";
   }
   if (const char* name = std::getenv(kKernelNameVariable)) settings->kernel_name = name;
   settings->nvtx_include.clear();

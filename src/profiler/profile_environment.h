@@ -13,6 +13,8 @@
 //   OPENGPA_PROFILE_RANGE_MODE     kernel | nvtx: one sample per kernel launch or per NVTX push/pop range
 //   OPENGPA_PROFILE_GRAPH_PROFILING node | graph: a CUDA graph launch is one sample per kernel node, or
 //                                  one sample in all
+//   OPENGPA_PROFILE_MODE           exact | sampled: counters per launch in ranges, or the launches' own times
+//                                  only (kernel_timeline.h) while the CLI samples the GPU (sampled_attribution.h)
 #ifndef OPENGPA_PROFILER_PROFILE_ENVIRONMENT_H_
 #define OPENGPA_PROFILER_PROFILE_ENVIRONMENT_H_
 
@@ -34,6 +36,7 @@ inline constexpr const char* kLaunchCountVariable = "OPENGPA_PROFILE_LAUNCH_COUN
 inline constexpr const char* kNvtxIncludeVariable = "OPENGPA_PROFILE_NVTX_INCLUDE";
 inline constexpr const char* kRangeModeVariable = "OPENGPA_PROFILE_RANGE_MODE";
 inline constexpr const char* kGraphProfilingVariable = "OPENGPA_PROFILE_GRAPH_PROFILING";
+inline constexpr const char* kModeVariable = "OPENGPA_PROFILE_MODE";
 
 // ncu's names: none runs once with no replay (one-pass sets), kernel lets CUPTI replay each launch once per
 // pass, application runs the whole program once per pass, auto picks the cheapest of them that is correct.
@@ -65,6 +68,9 @@ struct ProfileSettings {
   std::vector<std::string> nvtx_include;  // nvtx_filter.h; empty: launches in any range or none
   RangeMode range_mode = RangeMode::kKernel;
   GraphProfiling graph_profiling = GraphProfiling::kNode;
+  // `opengpa profile --mode sampled`: no ranges, no replay, no serialization; the library records each launch's
+  // start and end, and the CLI attributes the GPU's PM samples to them.
+  bool sampled = false;
 };
 
 // The variables that carry `settings`.

@@ -82,6 +82,16 @@ struct Sample {
   std::optional<std::uint32_t> graph_node;
 };
 
+// GPU work that is not a kernel launch (a copy, a memset), as the sampled mode records it: it takes its share of
+// the GPU's samples (sampled_attribution.h) but is not a row of the profile.
+struct OtherWork {
+  std::uint32_t pid = 0;
+  std::uint32_t queue = 0;  // Queue::id
+  std::string kind;         // "memcpy", "memset"
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+};
+
 struct ProfileRun {
   std::string api;  // "cuda", "cl"
   std::string device;
@@ -97,6 +107,7 @@ struct ProfileRun {
   std::vector<ProcessInfo> processes;  // in the order they first wrote
   std::vector<UnprofiledProcess> unprofiled;
   std::vector<Sample> samples;        // grouped by process (in the order each first wrote), sorted by index within
+  std::vector<OtherWork> other_work;  // the sampled mode's copies and memsets
   double wall_time_s = 0.0;           // the profiled program's wall time under the profiler
   int exit_code = 0;                  // the profiled program's
   std::vector<std::string> messages;  // what the injected library reported (warnings, errors)

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "platform/text_table.h"
 
@@ -97,6 +100,45 @@ std::string NvtxPath(const Sample& sample) {
   std::string path;
   for (const auto& range : sample.nvtx) path += (path.empty() ? "" : " > ") + range;
   return path;
+}
+
+// Counter tracks: per counter, one "C" event at each launch's start holding its value, keyed by the launch's queue
+// (Perfetto draws one track per counter and queue, in the process's group; chrome://tracing one chart per
+// counter), and 0 at its end unless the queue's next launch starts there with a value of its own, so that a value
+// spans its kernel and neither the idle time after it nor a next launch that has none.
+void AddCounterTracks(const ProfileRun& run, const std::vector<std::pair<double, double>>& placed,
+                      nlohmann::ordered_json* events) {
+  constexpr std::size_t kNone = SIZE_MAX;
+  // The next launch of the same process and queue, found from the last launch back.
+  std::vector<std::size_t> next(run.samples.size(), kNone);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> later;
+  for (std::size_t i = run.samples.size(); i-- > 0;) {
+    const auto key = std::make_pair(run.samples[i].pid, run.samples[i].queue);
+    const auto found = later.find(key);
+    if (found != later.end()) next[i] = found->second;
+    later[key] = i;
+  }
+  for (std::size_t i = 0; i < run.samples.size(); ++i) {
+    const Sample& sample = run.samples[i];
+    const std::string queue = QueueName(run, sample.queue);
+    const auto pid = sample.pid == 0 ? 1 : sample.pid;
+    const double end_us = placed[i].first + placed[i].second;
+    const bool idle_after = next[i] == kNone || placed[next[i]].first > end_us;
+    for (std::size_t c = 0; c < run.counters.size() && c < sample.values.size(); ++c) {
+      if (!std::isfinite(sample.values[c])) continue;
+      events->push_back({{"name", run.counters[c].name},
+                         {"ph", "C"},
+                         {"ts", placed[i].first},
+                         {"pid", pid},
+                         {"args", {{queue, sample.values[c]}}}});
+      const bool next_has_value =
+          !idle_after && c < run.samples[next[i]].values.size() && std::isfinite(run.samples[next[i]].values[c]);
+      if (!next_has_value) {
+        events->push_back(
+            {{"name", run.counters[c].name}, {"ph", "C"}, {"ts", end_us}, {"pid", pid}, {"args", {{queue, 0}}}});
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -299,6 +341,8 @@ nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {
   if (origin == UINT64_MAX) origin = 0;
   const auto duration_counter = DurationCounter(run);
   std::map<std::uint32_t, double> queue_cursor_us;  // where untimed samples are laid end to end
+  std::vector<std::pair<double, double>> placed;    // per sample: ts and dur (µs)
+  placed.reserve(run.samples.size());
   for (const auto& sample : run.samples) {
     double ts_us = 0.0;
     double dur_us = 0.0;
@@ -331,7 +375,9 @@ nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {
                       {"pid", sample.pid == 0 ? 1 : sample.pid},
                       {"tid", sample.queue},
                       {"args", std::move(args)}});
+    placed.emplace_back(ts_us, dur_us);
   }
+  AddCounterTracks(run, placed, &events);
   return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
 }
 

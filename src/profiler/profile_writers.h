@@ -6,7 +6,8 @@
 //                 duration counter was measured) and the mean of each counter, units in the header, then a
 //                 row of totals over all launches; wrapped or elided to max_width (0: no limit)
 //   Chrome trace  traceEvents with ph "X" (ts/dur in µs, one track per API queue), for chrome://tracing
-//                 and ui.perfetto.dev
+//                 and ui.perfetto.dev, and counter tracks: ph "C" per counter, its value from each launch's
+//                 start to its end, keyed by the launch's queue (docs/cli.md, "Chrome trace")
 #ifndef OPENGPA_PROFILER_PROFILE_WRITERS_H_
 #define OPENGPA_PROFILER_PROFILE_WRITERS_H_
 

@@ -238,6 +238,14 @@ void SampleStreamWriter::WriteSample(const Sample& sample) {
   WriteRecord(std::move(json));
 }
 
+void SampleStreamWriter::WriteWork(const OtherWork& work) {
+  WriteRecord({{"type", "work"},
+               {"queue", work.queue},
+               {"kind", work.kind},
+               {"start_ns", work.start_ns},
+               {"end_ns", work.end_ns}});
+}
+
 void SampleStreamWriter::WriteMessage(const std::string& text) { WriteRecord({{"type", "message"}, {"text", text}}); }
 
 void SampleStreamWriter::WriteUnprofiled(const std::string& reason) {
@@ -341,6 +349,16 @@ bool ReadSampleStream(const std::string& path, ProfileRun* run, bool* ended, std
         auto queue = process.queue_ids.find(sample.queue);
         if (queue != process.queue_ids.end()) sample.queue = queue->second;
         run->samples.push_back(std::move(sample));
+      } else if (type == "work") {
+        OtherWork work;
+        work.pid = pid;
+        work.queue = json.value("queue", 0u);
+        auto queue = process.queue_ids.find(work.queue);
+        if (queue != process.queue_ids.end()) work.queue = queue->second;
+        work.kind = json.value("kind", "");
+        work.start_ns = json.at("start_ns").get<std::uint64_t>();
+        work.end_ns = json.at("end_ns").get<std::uint64_t>();
+        run->other_work.push_back(std::move(work));
       } else if (type == "message") {
         // Each message names its process: several processes of one program write to one stream.
         const std::string text = json.at("text").get<std::string>();

@@ -8,6 +8,7 @@
 //   {"type":"queue","id":0,"name":"queue 0","device":"cpu-haswell-..."}
 //   {"type":"sample","index":0,"name":"vector_add","queue":0,"grid":[1024,1,1],"block":[64,1,1],
 //    "start_ns":..., "end_ns":..., "values":[12345]}
+//   {"type":"work","queue":0,"kind":"memcpy","start_ns":...,"end_ns":...}   the sampled mode's copies and memsets
 //   {"type":"message","text":"..."}
 //   {"type":"unprofiled","reason":"..."}   the process launched work it could not profile (one per reason)
 //   {"type":"end","samples":N}
@@ -72,6 +73,7 @@ class SampleStreamWriter {
   void WriteHeader(const ProfileRun& description);
   void WriteQueue(const Queue& queue);
   void WriteSample(const Sample& sample);
+  void WriteWork(const OtherWork& work);
   void WriteMessage(const std::string& text);
   // The process launched work it could not profile: `reason` says why (the CLI names the process and fails).
   void WriteUnprofiled(const std::string& reason);

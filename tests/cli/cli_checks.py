@@ -527,6 +527,29 @@ def check_sample_times(doc, trace, rows):
     expect(len(events) == len(doc["samples"]), "trace and samples disagree")
     for event, sample in zip(events, doc["samples"]):
         expect(abs(event["dur"] * 1000 - sample["values"]["GPUTime"]) < 1, f"trace dur {event} vs {sample}")
+    check_counter_tracks(doc, trace, rows, events)
+
+
+def check_counter_tracks(doc, trace, rows, events):
+    """The trace's counter tracks ("C" events, docs/schema/chrome-trace.schema.json) hold the CSV's values: every
+    counter of every row at its launch's start on its queue's track, 0 at its end where the queue then idles."""
+    counters = [c["name"] for c in doc["counters"]]
+    at = {}
+    for event in trace["traceEvents"]:
+        if event["ph"] == "C":
+            (queue, value), = event["args"].items()
+            at[(event["name"], event["ts"], queue)] = value
+    expected = 0
+    for row, event in zip(rows, events):
+        for name in counters:
+            if row[name] == "":
+                continue
+            value = at.get((name, event["ts"], row["queue"]))
+            expect(value is not None and value == float(row[name]),
+                   f"counter track {name} at {event['ts']} on {row['queue']}: {value}, the CSV says {row[name]}")
+            expected += 1
+    starts = len([e for e in trace["traceEvents"] if e["ph"] == "C" and next(iter(e["args"].values())) != 0])
+    expect(starts <= expected and expected > 0, f"{starts} non-zero counter events for {expected} CSV values")
 
 
 @check
@@ -1036,6 +1059,32 @@ def profile_range_mode_nvtx_refuses_kernel_replay_and_other_apis_before_the_prog
                      *program, expect_ok=False)
     expect(result.returncode == 2 and "kernel, nvtx" in result.stderr, f"exit {result.returncode}: {result.stderr}")
     expect(not os.path.exists(marker), "the program ran although the options were refused")
+
+
+@check
+def profile_mode_sampled_refuses_what_it_cannot_do_before_the_program_runs(ctx):
+    marker = os.path.join(ctx.tmp, "program-ran")
+    program = ["--", "sh", "-c", f"touch {marker}"]
+    out = ["-o", os.path.join(ctx.tmp, "sampled")]
+    refused = [
+        (["--mode", "sampled", "--metrics", "GPUTime"], "CUPTI PM sampling metrics"),
+        (["--mode", "sampled", "--kernel-name", "foo"], "--mode sampled"),
+        (["--mode", "sampled", "--replay-mode", "application"], "--mode sampled"),
+        (["--mode", "sampled", "--range-mode", "nvtx"], "--mode sampled"),
+        (["--sampling-interval-us", "5"], "--sampling-interval-us is for --mode sampled"),
+        (["--mode", "sampled", "--sampling-interval-us", "0"], "--sampling-interval-us"),
+        (["--mode", "sometimes"], "--mode"),
+    ]
+    for options, said in refused:
+        result = ctx.run("profile", "--api", "cuda", *options, *out, *program, expect_ok=False)
+        expect(result.returncode == 2 and said in result.stderr,
+               f"{options}: exit {result.returncode}: {result.stderr}")
+    result = ctx.run("profile", "--api", "cl", "--mode", "sampled", *out, *program, expect_ok=False)
+    expect(result.returncode == 2 and "--api cuda" in result.stderr, f"exit {result.returncode}: {result.stderr}")
+    expect(not os.path.exists(marker), "the program ran although the options were refused")
+    result = ctx.run("profile", "--help")
+    expect("--mode" in result.stdout and "sampled" in result.stdout and "--sampling-interval-us" in result.stdout,
+           result.stdout[-400:])
 
 
 @check

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace opengpa::profiling {
 namespace {
@@ -184,6 +185,46 @@ TEST(ProfileWritersTest, SamplesWithoutTimestampsAreLaidEndToEndByTheirMeasuredD
   EXPECT_DOUBLE_EQ(spans[0].second, 2.0);
   EXPECT_DOUBLE_EQ(spans[1].first, 2.0);
   EXPECT_DOUBLE_EQ(spans[1].second, 3.0);
+}
+
+// (counter, ts, queue) -> value of every "C" event.
+std::map<std::tuple<std::string, double, std::string>, double> CounterEvents(const nlohmann::ordered_json& trace) {
+  std::map<std::tuple<std::string, double, std::string>, double> values;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event["ph"] != "C") continue;
+    EXPECT_EQ(event["args"].size(), 1u);
+    for (const auto& [queue, value] : event["args"].items()) {
+      values[{event["name"], event["ts"].get<double>(), queue}] = value.get<double>();
+    }
+  }
+  return values;
+}
+
+TEST(ProfileWritersTest, ChromeTraceCounterTracksHoldEachLaunchsValueFromItsStartToItsEnd) {
+  const auto values = CounterEvents(ChromeTrace(TwoQueueRun()));
+  // scale on queue 0 from 0 to 2 µs, add on queue 1 from 3 to 6 µs; add has no "bytes, moved" value.
+  const std::map<std::tuple<std::string, double, std::string>, double> expected = {
+      {{"GPUTime", 0.0, "queue 0"}, 2000},     {{"GPUTime", 2.0, "queue 0"}, 0},
+      {{"bytes, moved", 0.0, "queue 0"}, 0.5}, {{"bytes, moved", 2.0, "queue 0"}, 0},
+      {{"GPUTime", 3.0, "queue 1"}, 3000},     {{"GPUTime", 6.0, "queue 1"}, 0}};
+  EXPECT_EQ(values, expected);
+}
+
+TEST(ProfileWritersTest, ChromeTraceCounterTracksOfBackToBackLaunchesStepWithoutADropToZero) {
+  ProfileRun run = TwoQueueRun();
+  for (auto& sample : run.samples) {  // laid end to end on one queue: the second starts where the first ends
+    sample.start_ns.reset();
+    sample.end_ns.reset();
+    sample.queue = 0;
+  }
+  const auto values = CounterEvents(ChromeTrace(run));
+  const std::map<std::tuple<std::string, double, std::string>, double> expected = {
+      {{"GPUTime", 0.0, "queue 0"}, 2000},
+      {{"GPUTime", 2.0, "queue 0"}, 3000},
+      {{"GPUTime", 5.0, "queue 0"}, 0},
+      {{"bytes, moved", 0.0, "queue 0"}, 0.5},
+      {{"bytes, moved", 2.0, "queue 0"}, 0}};  // the next launch has no value: the track drops to 0
+  EXPECT_EQ(values, expected);
 }
 
 TEST(ProfileWritersTest, SummaryListsEachKernelOnceWithItsLaunchesShareTotalAndMeansThenTotals) {

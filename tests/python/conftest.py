@@ -4,6 +4,7 @@ import ctypes
 import json
 import os
 import pathlib
+import re
 
 import pytest
 
@@ -11,6 +12,9 @@ import opengpa
 from fake_device import FakeDevice
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+# OpenGPA's one version (CMakeLists.txt's project(VERSION)), which the Python package must report too.
+PROJECT_VERSION = re.search(r"^project\(OpenGPA VERSION ([0-9.]+)", (REPOSITORY / "CMakeLists.txt").read_text(),
+                            re.MULTILINE).group(1)
 
 
 def catalog_counters(*file_names):

@@ -11,12 +11,13 @@ import opengpa
 import opengpa.op_attribution
 import opengpa.plots
 import opengpa.torch_ops
+import opengpa.torch_trace
 
 
 # The modules docs/python.md documents by name beside the package's own (opengpa.kernels.load_profile,
 # opengpa.plots.roofline, opengpa.torch_ops.TorchOps, ...): their public functions and classes too.
 MODULES = (opengpa.counters, opengpa.kernels, opengpa.monitor, opengpa.op_attribution, opengpa.plots,
-           opengpa.profiling, opengpa.results, opengpa.torch_ops, opengpa.doctor, opengpa.compare)
+           opengpa.profiling, opengpa.results, opengpa.torch_ops, opengpa.torch_trace, opengpa.doctor, opengpa.compare)
 
 
 def public_names():

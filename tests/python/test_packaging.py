@@ -15,7 +15,7 @@ import zipfile
 
 import pytest
 
-from conftest import REPOSITORY
+from conftest import PROJECT_VERSION, REPOSITORY
 
 CLI = pathlib.Path(os.environ["OPENGPA_LIBRARY_DIR"]).parent / "bin" / "opengpa"
 
@@ -35,19 +35,22 @@ def build_wheel(tmp_path, python=sys.executable, **environment):
 def test_the_wheel_holds_the_package_and_libraries_and_lists_counters_by_itself(tmp_path):
     wheel = build_wheel(tmp_path)
     # No extension module (ctypes): one wheel for every Python 3, tagged for the platform of its libraries.
-    assert wheel.name.startswith("opengpa-3.17.0-py3-none-") and wheel.name.endswith("linux_x86_64.whl"), wheel.name
+    assert wheel.name.startswith(f"opengpa-{PROJECT_VERSION}-py3-none-") and wheel.name.endswith("linux_x86_64.whl"), \
+        wheel.name
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         assert {"opengpa/__init__.py", "opengpa/__main__.py", "opengpa/py.typed", "opengpa/profiling.py",
                 "opengpa/_libs/libGPUPerfAPICounters.so", "opengpa/_libs/libGPUPerfAPICUDA.so",
                 "opengpa/_libs/libOpenGPAMonitor.so", "opengpa/_libs/libOpenGPAProfile.so",
                 "opengpa/kernels.py"} <= names, names
-        entry_points = archive.read("opengpa-3.17.0.dist-info/entry_points.txt").decode()
+        entry_points = archive.read(f"opengpa-{PROJECT_VERSION}.dist-info/entry_points.txt").decode()
         assert "opengpa-python = opengpa.__main__:main" in entry_points
-        metadata = archive.read("opengpa-3.17.0.dist-info/METADATA").decode()
+        metadata = archive.read(f"opengpa-{PROJECT_VERSION}.dist-info/METADATA").decode()
         assert "Requires-Dist: numpy" in metadata and "Requires-Python: >=3.9" in metadata
-        record = archive.read("opengpa-3.17.0.dist-info/RECORD").decode()
+        record = archive.read(f"opengpa-{PROJECT_VERSION}.dist-info/RECORD").decode()
         assert all(name in record for name in names)
+        # The wheel carries no CMakeLists.txt: its _version.py names the version written out.
+        assert f'__version__ = "{PROJECT_VERSION}"' in archive.read("opengpa/_version.py").decode()
         archive.extractall(tmp_path / "site")
     code = ("import opengpa, opengpa._library as l; c = opengpa.list_counters(chip='GH100'); "
             "print(len(c), l.find_library('libGPUPerfAPICUDA.so'))")
@@ -65,7 +68,7 @@ def test_the_wheel_builds_with_neither_setuptools_nor_wheel_importable(tmp_path)
         (tmp_path / "hidden" / name).mkdir(parents=True)
         (tmp_path / "hidden" / name / "__init__.py").write_text(f"raise ImportError('{name} is hidden by the test')\n")
     wheel = build_wheel(tmp_path, PYTHONPATH=str(tmp_path / "hidden"))
-    assert wheel.name.startswith("opengpa-3.17.0-py3-none-")
+    assert wheel.name.startswith(f"opengpa-{PROJECT_VERSION}-py3-none-")
 
 
 def test_installed_in_a_venv_it_gives_opengpa_python_and_python_dash_m_opengpa(tmp_path):
@@ -107,4 +110,4 @@ def test_every_other_cpython_3_9_or_later_with_pip_builds_the_wheel_offline(tmp_
         pytest.skip("no other CPython 3.9+ with pip on this machine")
     for version, python in interpreters:
         wheel = build_wheel(tmp_path / version, python=python)
-        assert wheel.name.startswith("opengpa-3.17.0-py3-none-"), (version, wheel.name)
+        assert wheel.name.startswith(f"opengpa-{PROJECT_VERSION}-py3-none-"), (version, wheel.name)

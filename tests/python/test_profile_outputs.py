@@ -100,6 +100,34 @@ def test_the_chrome_trace_has_one_event_per_launch_with_its_counters(tmp_path):
                      ("thread_name", 9): "stream 9"}
 
 
+def counter_tracks(document):
+    """{(counter, ts, track): value} of the trace's "C" events."""
+    tracks = {}
+    for event in document["traceEvents"]:
+        if event["ph"] == "C":
+            (track, value), = event["args"].items()
+            tracks[(event["name"], event["ts"], track)] = value
+    return tracks
+
+
+def test_the_chrome_trace_has_a_counter_track_per_counter_and_stream_with_each_launchs_value(tmp_path):
+    document, _ = load_trace(results(), tmp_path / "trace.json")
+    tracks = counter_tracks(document)
+    # Stream 7's three launches run back to back (0-4, 4-5, 5-7 us): their values step without a drop to 0 between
+    # them; stream 9's one launch (0-0.5 us) has no FetchSize, so that track has no event of it.
+    for column, name in enumerate(["GPUTime", "FetchSize", "SOL_SM"]):
+        values = [row[column] for row in VALUES]
+        expected = {}
+        for start, end, value, next_value, stream in ((0, 4, values[0], values[1], 7), (4, 5, values[1], values[2], 7),
+                                                      (5, 7, values[2], None, 7), (0, 0.5, values[3], None, 9)):
+            if value != value:
+                continue
+            expected[(name, start, f"stream {stream}")] = value
+            if next_value is None or next_value != next_value:
+                expected[(name, end, f"stream {stream}")] = 0
+        assert {key: v for key, v in tracks.items() if key[0] == name} == expected, name
+
+
 def test_launch_times_place_each_kernel_no_earlier_than_the_previous_one_on_its_stream_ended(tmp_path):
     start = 1_700_000_000_000_000_000
     launched = results([start, start + 1000, start + 2000, start + 3000])
@@ -156,13 +184,18 @@ def test_a_real_opencl_profile_of_the_cli_reads_back_and_traces_as_the_cli_trace
     table = loaded.table(width=100).splitlines()
     assert sorted(line.split()[0] for line in table[2:5]) == ["add", "fill2d", "scale"]
     assert {line.split()[0]: line.split()[1] for line in table[2:5]} == {"scale": "3", "add": "4", "fill2d": "1"}
-    _, ours = load_trace(loaded, tmp_path / "python.trace.json")
+    python_trace, ours = load_trace(loaded, tmp_path / "python.trace.json")
     with open(tmp_path / "run.trace.json") as trace:
         theirs = [event for event in json.load(trace)["traceEvents"] if event["ph"] == "X"]
     assert [(e["name"], e["ts"], e["dur"], e["tid"]) for e in ours] == \
         [(e["name"], e["ts"], e["dur"], e["tid"]) for e in theirs]
     for mine, cli_event in zip(ours, theirs):
         assert {k: mine["args"][k] for k in cli_event["args"]} == cli_event["args"]
+    with open(tmp_path / "run.trace.json") as trace:  # the same counter values at the same times
+        cli_tracks = counter_tracks(json.load(trace))
+    python_tracks = counter_tracks(python_trace)
+    assert sorted((name, round(ts, 6), value) for (name, ts, _queue), value in python_tracks.items()) == \
+        sorted((name, round(ts, 6), value) for (name, ts, _queue), value in cli_tracks.items())
 
 
 def test_without_a_time_counter_the_table_sorts_by_calls_and_traces_last_zero(tmp_path):

@@ -1,7 +1,7 @@
 // `opengpa monitor`: samples device counters at a fixed interval while other programs run, without
 // replay (NVML, and CUPTI PM sampling on GPUs that have it), and shows them as a live table, a CSV file
-// and/or a Prometheus/OpenMetrics endpoint. Everything it does goes through src/monitor
-// (static library opengpa_monitor); see docs/realtime.md.
+// and/or a Prometheus/OpenMetrics endpoint, and as a Chrome trace of counter tracks (--trace, monitor_trace.h).
+// Everything it does goes through src/monitor (static library opengpa_monitor); see docs/realtime.md.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,6 +22,7 @@
 #include "monitor/nvml_counter_source.h"
 #include "monitor/pm_sampling_source.h"
 #include "monitor/series_labels.h"
+#include "monitor_trace.h"
 #include "number_option.h"
 #include "output_file.h"
 #include "platform/logging.h"
@@ -40,7 +41,8 @@ struct MonitorCommandOptions {
   double duration_s = 0.0;  // 0: until SIGINT/SIGTERM
   std::string prometheus;   // [HOST:]PORT
   std::string csv;
-  bool force = false;  // replace an existing --csv file
+  std::string trace;   // Chrome trace of the records
+  bool force = false;  // replace an existing --csv or --trace file
   std::vector<unsigned> devices;
   unsigned pm_interval_us = 1000;
   unsigned pm_buffer_mib = 0;  // 0: the library's default
@@ -153,28 +155,32 @@ class CsvWriter {
     return true;
   }
   bool IsOpen() const { return file_.is_open(); }
-  // Drains the monitor's records into the file.
-  void Drain(Monitor& monitor) {
-    MonitorRecord records[1024];
-    const auto& counters = monitor.Counters();
-    for (size_t count; (count = monitor.Read(records, 1024)) > 0;) {
-      for (size_t i = 0; i < count; ++i) {
-        const MonitorRecord& r = records[i];
-        std::string uuid;
-        for (const auto& device : monitor.Devices()) {
-          if (device.index == r.device_index) uuid = device.uuid;
-        }
-        const auto& counter = counters[r.counter_index];
-        file_ << fmt::format("{},{},{},{},{},{},{}\n", r.timestamp_ns, r.duration_ns, r.device_index, uuid,
-                             counter.name, counter.unit, r.value);
-      }
+  void Write(const Monitor& monitor, const MonitorRecord& r) {
+    std::string uuid;
+    for (const auto& device : monitor.Devices()) {
+      if (device.index == r.device_index) uuid = device.uuid;
     }
-    file_.flush();
+    const auto& counter = monitor.Counters()[r.counter_index];
+    file_ << fmt::format("{},{},{},{},{},{},{}\n", r.timestamp_ns, r.duration_ns, r.device_index, uuid, counter.name,
+                         counter.unit, r.value);
   }
+  void Flush() { file_.flush(); }
 
  private:
   std::ofstream file_;
 };
+
+// Drains the monitor's records into the CSV file and the trace, whichever are open.
+void Drain(Monitor& monitor, CsvWriter* csv, MonitorTraceWriter* trace) {
+  MonitorRecord records[1024];
+  for (size_t count; (count = monitor.Read(records, 1024)) > 0;) {
+    for (size_t i = 0; i < count; ++i) {
+      if (csv->IsOpen()) csv->Write(monitor, records[i]);
+      if (trace != nullptr) trace->Add(records[i]);
+    }
+  }
+  if (csv->IsOpen()) csv->Flush();
+}
 
 int RunMonitor(const MonitorCommandOptions& options) {
   SetLoggingCallback(kGpaLoggingErrorAndMessage, PrintLog);
@@ -201,11 +207,14 @@ int RunMonitor(const MonitorCommandOptions& options) {
     }
   }
   const bool to_csv = !options.csv.empty();
-  if (std::string path_error; !CheckOutputPath("--csv", options.csv, options.force, &path_error)) {
+  const bool to_trace = !options.trace.empty();
+  std::string path_error;
+  if (!CheckOutputPath("--csv", options.csv, options.force, &path_error) ||
+      !CheckOutputPath("--trace", options.trace, options.force, &path_error)) {
     std::fprintf(stderr, "opengpa monitor: error: %s\n", path_error.c_str());
     return 1;
   }
-  if (!to_csv) monitor_options.record_capacity = 1024;  // nobody reads the records: keep little
+  if (!to_csv && !to_trace) monitor_options.record_capacity = 1024;  // nobody reads the records: keep little
 
   std::unique_ptr<Monitor> monitor;
   if (Monitor::Create(monitor_options, &monitor) != kGpaStatusOk) return 1;
@@ -214,6 +223,20 @@ int RunMonitor(const MonitorCommandOptions& options) {
   if (to_csv && !csv.Open(options.csv)) {
     std::fprintf(stderr, "opengpa monitor: error: cannot write --csv %s\n", options.csv.c_str());
     return 1;
+  }
+  // The trace is written beside its name as records come and renamed into place at the end (output_file.h).
+  std::unique_ptr<OutputFile> trace_file;
+  std::unique_ptr<MonitorTraceWriter> trace;
+  if (to_trace) {
+    trace_file = std::make_unique<OutputFile>("--trace", options.trace, options.force, &path_error);
+    if (trace_file->Stream() == nullptr) {
+      std::fprintf(stderr, "opengpa monitor: error: %s\n", path_error.c_str());
+      return 1;
+    }
+    const auto origin =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch());
+    trace = std::make_unique<MonitorTraceWriter>(*trace_file->Stream(), monitor->Devices(), monitor->Counters(),
+                                                 static_cast<uint64_t>(origin.count()));
   }
   std::unique_ptr<monitor::MetricsHttpServer> server;
   if (!options.prometheus.empty()) {
@@ -228,7 +251,7 @@ int RunMonitor(const MonitorCommandOptions& options) {
     std::fprintf(stderr, "opengpa monitor: serving http://%s:%u/metrics\n", server->Address().host.c_str(),
                  static_cast<unsigned>(server->Port()));
   }
-  const bool table = options.table || (!to_csv && server == nullptr);
+  const bool table = options.table || (!to_csv && !to_trace && server == nullptr);
 
   StopSignals signals;
   if (monitor->Start() != kGpaStatusOk) return 1;
@@ -244,7 +267,7 @@ int RunMonitor(const MonitorCommandOptions& options) {
     if (now >= deadline) break;
     std::this_thread::sleep_for(
         std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100), deadline - now));
-    if (to_csv) csv.Drain(*monitor);
+    if (to_csv || to_trace) Drain(*monitor, &csv, trace.get());
     if (table && std::chrono::steady_clock::now() >= next_table) {
       PrintTable(monitor->Metrics(), stdout);
       next_table += interval;
@@ -252,11 +275,18 @@ int RunMonitor(const MonitorCommandOptions& options) {
   }
   server.reset();
   const GpaStatus stopped = monitor->Stop();
-  if (to_csv) csv.Drain(*monitor);
+  if (to_csv || to_trace) Drain(*monitor, &csv, trace.get());
   if (table) PrintTable(monitor->Metrics(), stdout);
-  if (monitor->DroppedRecords() > 0 && to_csv) {
-    std::fprintf(stderr, "opengpa monitor: %llu records were dropped before they reached the CSV file\n",
+  if (monitor->DroppedRecords() > 0 && (to_csv || to_trace)) {
+    std::fprintf(stderr, "opengpa monitor: %llu records were dropped before they reached the CSV file or trace\n",
                  static_cast<unsigned long long>(monitor->DroppedRecords()));
+  }
+  if (trace) {
+    trace->Close();
+    if (!trace_file->Finish(&path_error)) {
+      std::fprintf(stderr, "opengpa monitor: error: %s\n", path_error.c_str());
+      return 1;
+    }
   }
   return stopped == kGpaStatusOk ? 0 : 1;
 }
@@ -291,7 +321,9 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
   command.add_option("--label", options->labels,
                      "name=value on every series of --prometheus besides host and job (discovered: host, "
                      "slurm_job_id, k8s_namespace, k8s_pod); replaces a discovered one; repeat for more");
-  command.add_flag("-f,--force", options->force, "Overwrite an existing --csv file");
+  command.add_option("--trace", options->trace,
+                     "Write every record to FILE as a Chrome trace of counter tracks (ui.perfetto.dev)");
+  command.add_flag("-f,--force", options->force, "Overwrite an existing --csv or --trace file");
   command.add_flag("--table", options->table, "Print the live table even with --csv or --prometheus");
   command.add_flag("--list-counters", options->list_counters,
                    "List the NVML counters and the default PM set, then exit");

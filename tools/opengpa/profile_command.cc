@@ -64,6 +64,7 @@
 #include "profiler/stream_status.h"
 #include "program_launcher.h"
 #include "sample_stream_file.h"
+#include "sampled_mode.h"
 #include "signal_guard.h"
 #include "terminal.h"
 
@@ -88,7 +89,9 @@ struct ProfileOptions {
   std::vector<std::string> nvtx_include;
   profiling::RangeMode range_mode = profiling::RangeMode::kKernel;
   profiling::GraphProfiling graph_profiling = profiling::GraphProfiling::kNode;
-  bool csv = false;  // ncu's --csv: the per-launch rows on stdout instead of the summary table
+  bool csv = false;            // ncu's --csv: the per-launch rows on stdout instead of the summary table
+  std::string mode = "exact";  // exact | sampled (sampled_mode.h)
+  double sampling_interval_us = kDefaultSamplingIntervalUs;
   std::vector<std::string> program;
 };
 
@@ -320,7 +323,22 @@ int RunProfile(ProfileOptions options) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }
+  const bool sampled = options.mode == "sampled";
+  if (sampled &&
+      (options.api != client::kApiCuda || !options.kernel_name.empty() || options.launch_skip != 0 ||
+       options.launch_count != 0 || !options.nvtx_include.empty() || options.replay == profiling::ReplayMode::kKernel ||
+       options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel)) {
+    std::cerr << "opengpa profile: --mode sampled is for --api cuda and records every launch in one run: it takes no "
+                 "--kernel-name, --launch-skip, --launch-count, --nvtx-include, --range-mode nvtx or --replay-mode "
+                 "kernel|application\n";
+    return 2;
+  }
+  if (!sampled && options.sampling_interval_us != kDefaultSamplingIntervalUs) {
+    std::cerr << "opengpa profile: --sampling-interval-us is for --mode sampled\n";
+    return 2;
+  }
   profiling::ProfileSettings settings;
+  settings.sampled = sampled;
   settings.replay = options.replay;
   settings.flush_caches = options.cache_control == "all";
   settings.kernel_name = options.kernel_name;
@@ -341,13 +359,15 @@ int RunProfile(ProfileOptions options) {
   }
   std::vector<std::string> counters;
   if (options.counters.names.empty() && options.counters.list_file.empty()) {
-    counters = DefaultProfileCounters(options.api);
+    counters = sampled ? DefaultSampledMetrics() : DefaultProfileCounters(options.api);
   } else if (!CollectCounterNames(options.counters, &counters, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }
-  // A counter the program's profiler would refuse is a usage error, found before the program runs.
-  if (!CheckCounterNames(options.api, settings.replay, &counters, &error)) {
+  // A counter the program's profiler would refuse is a usage error, found before the program runs. (The sampled
+  // mode's metrics are checked by the GPU's PM sampler when it starts.)
+  if (sampled ? !CheckSampledMetrics(counters, &error)
+              : !CheckCounterNames(options.api, settings.replay, &counters, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }
@@ -402,15 +422,27 @@ int RunProfile(ProfileOptions options) {
     std::fprintf(stderr, "opengpa profile: running %s with %zu counter(s) (%s)\n", options.program[0].c_str(),
                  counters.size(), std::string(ApiShortName(options.api)).c_str());
   }
+  std::unique_ptr<SampledRecording> recording;
+  if (sampled && !SampledRecording::Start(counters, options.sampling_interval_us, &recording, &error)) {
+    std::cerr << "opengpa profile: " << error << '\n';
+    return 1;
+  }
   ProgramRun first;
   if (!RunOnce(options, counters, settings, "", &first, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 1;
   }
+  if (recording) {
+    std::vector<std::string> notes;
+    const bool finished = recording->Finish(&first.samples, &notes, &error);
+    // Printed with the run's other messages below.
+    for (const std::string& note : notes) first.samples.messages.push_back(note);
+    if (!finished) std::cerr << "opengpa profile: warning: " << error << '\n';
+  }
   const int exit_code = first.result.exit_code;
   // The library decides the replay of `auto` (it knows the set's passes on this chip); say which it took.
   const profiling::ProfileRun& header = first.samples;
-  if (options.api == client::kApiCuda && !header.replay.empty() && !options.quiet) {
+  if (options.api == client::kApiCuda && !header.replay.empty() && !options.quiet && !sampled) {
     std::string why = header.replay == "none" ? "the counters fit one pass: each launch runs once, no replay"
                       : header.replay == "application"
                           ? std::to_string(header.passes) + " passes: the program runs once per pass"
@@ -618,6 +650,17 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
   command.add_option("--launch-skip", options->launch_skip, "CUDA: leave the first N matching launches unprofiled");
   command.add_option("-c,--launch-count", options->launch_count,
                      "CUDA: profile at most N matching launches, then let the program run unprofiled (0: all)");
+  command
+      .add_option("--mode", options->mode,
+                  "exact: counters per launch in CUPTI ranges, launches serialized (default); sampled: the GPUs' PM "
+                  "samples shared out among launches that run at the program's own speed (CUDA, PM metrics)")
+      ->check(CLI::IsMember({"exact", "sampled"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"exact", "sampled"}, CLI::ignore_case));
+  command
+      .add_option("--sampling-interval-us", options->sampling_interval_us,
+                  "--mode sampled: the PM sampling interval, microseconds (default 20; finer resolves shorter "
+                  "kernels but costs more CPU; see docs/profile.md)")
+      ->check(CLI::Range(1.0, 1000000.0));
   command.add_flag("--csv", options->csv,
                    "Print each launch's row (<prefix>.csv) on stdout instead of the summary table, as ncu --csv");
   command

@@ -23,6 +23,7 @@ strip -o "$out/bin/opengpa" "$build/bin/opengpa"
 for library in libopengpa_inject_cuda.so libOpenGPAProfile.so libGPUPerfAPICUDA.so libGPUPerfAPICounters.so; do
   strip --strip-debug -o "$out/lib/$library" "$build/lib/$library"
 done
+"$root/tests/device/soname_copies.sh" "$out/lib"  # libopengpa_inject_cuda.so needs libOpenGPAProfile.so.3
 rm -rf "$out/python" && cp -r "$root/python" "$out/python"
 cp "$root"/tests/device/python/test_graph_kernels_device.py "$out/tests/device/python/"
 cp "$here/check_profiles.py" "$here/check_torch_graph.py" "$here/torch_graph.py" "$here/run.sh" "$here/run_nodes.sh" "$out/"

@@ -8,6 +8,7 @@ out=${1:-$root/build-device-gpa2}
 export PATH="$PATH:/usr/local/cuda/bin"
 mkdir -p "$out"
 objcopy --strip-debug "$root/build/lib/libGPUPerfAPICUDA.so" "$out/libGPUPerfAPICUDA.so"
+"$root/tests/device/soname_copies.sh" "$out"  # the libraries' SONAMEs (.so.3), which programs ask for
 nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" -I"$root/tests/device/cuda" \
   "$root/tests/device/gpa2/gpa2_cuda_device_check.cu" -o "$out/gpa2_cuda_device_check" \
   -L"$out" -lGPUPerfAPICUDA -L/usr/local/cuda/lib64/stubs -lcuda -Xlinker -rpath -Xlinker '$ORIGIN'

@@ -12,6 +12,7 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENGPA_BUILD
 ninja -C "$build" -j2 GPUPerfAPICUDA
 mkdir -p "$out"
 cp "$build/lib/libGPUPerfAPICUDA.so" "$out/"
+"$root/tests/device/soname_copies.sh" "$out"  # the libraries' SONAMEs (.so.3), which programs ask for
 nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include/v4" -I"$root/tests/device/cuda" \
   "$root/tests/device/gpa4/gpa4_device_check.cu" -o "$out/gpa4_device_check" -ldl \
   -L/usr/local/cuda/lib64/stubs -lcuda

@@ -20,6 +20,7 @@ cp "$build/tools/opengpa/opengpa" "$out/bin/" 2>/dev/null || cp "$build/bin/open
 cp "$build/lib/libGPUPerfAPICUDA.so" "$build/lib/libOpenGPAProfile.so" \
   "$(find "$build" -name libopengpa_inject_cuda.so | head -n 1)" "$out/lib/"
 strip --strip-debug "$out/bin/opengpa" "$out/lib/"*.so
+"$root/tests/device/soname_copies.sh" "$out/lib"  # the libraries' SONAMEs (.so.3), which programs ask for
 for program in gputime_device_check timebase_probe; do
   nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" "$root/tests/device/gputime/$program.cu" -o "$out/$program" \
     -L"$out/lib" -lGPUPerfAPICUDA -L/usr/local/cuda/lib64/stubs -lcuda -ldl \

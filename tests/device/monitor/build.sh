@@ -12,12 +12,14 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPENGPA_BUILD
 ninja -C "$build" -j2 OpenGPAMonitor opengpa_monitor
 mkdir -p "$out"
 cp "$build/lib/libOpenGPAMonitor.so" "$out/"
+"$root/tests/device/soname_copies.sh" "$out"  # libOpenGPAMonitor.so.3, which the program asks for
 nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" -I"$root/tests/device/monitor" \
   "$root/tests/device/monitor/monitor_device_check.cu" -o "$out/monitor_device_check" \
   -L"$out" -lOpenGPAMonitor -Xlinker -rpath -Xlinker '$ORIGIN'
 # The monitor and the CUDA library in one process (one_process_check.cu), when this build has the CUDA library.
 if ninja -C "$build" -j2 GPUPerfAPICUDA >/dev/null 2>&1; then
   cp "$build/lib/libGPUPerfAPICUDA.so" "$out/"
+  "$root/tests/device/soname_copies.sh" "$out"  # the libraries' SONAMEs (.so.3), which programs ask for
   nvcc -O3 -std=c++17 -arch=sm_90 -I"$root/include" "$root/tests/device/monitor/one_process_check.cu" \
     -o "$out/one_process_check" -L"$out" -lOpenGPAMonitor -lGPUPerfAPICUDA -L/usr/local/cuda/lib64/stubs -lcuda \
     -Xlinker -rpath -Xlinker '$ORIGIN'

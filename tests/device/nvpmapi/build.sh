@@ -12,6 +12,7 @@ ninja -C "$build" NvPmApiCore GPUPerfAPICUDA opengpa_nvpmapi_cuda_sample
 mkdir -p "$out"
 strip -o "$out/libNvPmApi.Core.so" "$build/lib/libNvPmApi.Core.so"
 strip -o "$out/libGPUPerfAPICUDA.so" "$build/lib/libGPUPerfAPICUDA.so"
+"$root/tests/device/soname_copies.sh" "$out"  # the libraries' SONAMEs (.so.3), which programs ask for
 cp "$build/samples/nvpmapi/cuda/opengpa_nvpmapi_cuda_sample" "$out/"
 cp "$root/tests/device/nvpmapi/run.sh" "$out/"
 ls -la "$out"

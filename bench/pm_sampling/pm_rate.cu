@@ -1,0 +1,120 @@
+// How fine a PM sampling interval the host can keep up with: runs known GPU work (a DRAM copy kernel launched
+// back to back) while nvidia::PmSampler samples at the interval asked, decoding every `decode_ms` on its own
+// thread as the profiler's sampled mode does, and prints one table row: records, the time they cover, gaps,
+// overflows, the cost of decoding and evaluating per record, and the DRAM bytes read against the bytes the
+// kernels read (ground truth). Built by build.sh; run by run.sh on the GPU machine.
+//   pm_rate INTERVAL_US BUFFER_MIB DECODE_MS SECONDS [METRIC,METRIC,...]  (the first metric should be
+//   dram__bytes_read.sum, which the ground truth is for)
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "nvidia/cuda_driver.h"
+#include "nvidia/cupti_pm_library.h"
+#include "nvidia/cupti_profiler_session.h"
+#include "nvidia/pm_sampler.h"
+
+namespace {
+
+__global__ void CopyKernel(const float4* __restrict__ in, float4* __restrict__ out, size_t n) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x) out[i] = in[i];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace opengpa::nvidia;
+  if (argc != 5 && argc != 6) {
+    std::fprintf(stderr, "usage: pm_rate INTERVAL_US BUFFER_MIB DECODE_MS SECONDS [METRICS]\n");
+    return 2;
+  }
+  const double interval_us = std::atof(argv[1]);
+  const size_t buffer_mib = std::strtoul(argv[2], nullptr, 10);
+  const int decode_ms = std::atoi(argv[3]);
+  const double seconds = std::atof(argv[4]);
+
+  cudaSetDevice(0);
+  const size_t n = (size_t{64} << 20) / sizeof(float4);  // 64 MiB each way per launch
+  float4* in = nullptr;
+  float4* out = nullptr;
+  cudaMalloc(&in, n * sizeof(float4));
+  cudaMalloc(&out, n * sizeof(float4));
+  cudaMemset(in, 1, n * sizeof(float4));
+  cudaDeviceSynchronize();
+  CUcontext context = nullptr;
+  cuCtxGetCurrent(&context);
+
+  std::unique_ptr<cupti::CuptiLibrary> cupti;
+  if (cupti::CuptiLibrary::Load(cupti::DefaultCuptiCandidates(), &cupti) != kGpaStatusOk) return 1;
+  std::unique_ptr<cupti::ProfilerSession> session;
+  if (cupti::ProfilerSession::Begin(*cupti, &session) != kGpaStatusOk) return 1;
+  const CudaDriver* driver = LoadCudaDriver();
+  PmSampler sampler(*cupti, *driver, 0, "GPU 0", context);
+  PmSamplerOptions options;
+  options.interval_ns = static_cast<uint64_t>(interval_us * 1000.0);
+  options.hardware_buffer_bytes = buffer_mib << 20;
+  options.decode_period = std::chrono::milliseconds(decode_ms);
+  std::vector<std::string> metrics = {"dram__bytes_read.sum", "dram__bytes_write.sum", "gpc__cycles_elapsed.max",
+                                      "sm__cycles_active.avg", "sm__inst_executed.sum"};
+  if (argc == 6) {
+    metrics.clear();
+    std::stringstream list(argv[5]);
+    for (std::string name; std::getline(list, name, ',');) metrics.push_back(name);
+  }
+  if (sampler.Configure(options, metrics) != kGpaStatusOk) return 1;
+
+  PmSamples samples;
+  if (sampler.Start() != kGpaStatusOk) return 1;
+  std::atomic<bool> done{false};
+  std::thread decoder([&] {
+    auto next = std::chrono::steady_clock::now();
+    while (!done.load()) {
+      next += std::chrono::milliseconds(decode_ms);
+      std::this_thread::sleep_until(next);
+      if (sampler.Decode(&samples, false) != kGpaStatusOk) break;
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // idle before the work, as in a real program
+  uint64_t launches = 0;
+  const auto work_start = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - work_start).count() < seconds) {
+    for (int i = 0; i < 20; ++i, ++launches) CopyKernel<<<1056, 512>>>(in, out, n);
+    cudaDeviceSynchronize();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  done = true;
+  decoder.join();
+  if (sampler.Stop(&samples) != kGpaStatusOk) std::fprintf(stderr, "stop failed\n");
+
+  double read = 0;
+  std::vector<double> spans_us;
+  for (size_t i = 0; i < samples.times.size(); ++i) {
+    read += samples.values[i * metrics.size()];
+    spans_us.push_back((samples.times[i].end_ns - samples.times[i].start_ns) / 1e3);
+  }
+  std::sort(spans_us.begin(), spans_us.end());
+  const double median_span = spans_us.empty() ? 0.0 : spans_us[spans_us.size() / 2];
+  const double p90_span = spans_us.empty() ? 0.0 : spans_us[spans_us.size() * 9 / 10];
+  const PmSamplingLosses& loss = sampler.Losses();
+  const PmSamplingCosts& cost = sampler.Costs();
+  const double expected_read = static_cast<double>(launches) * static_cast<double>(n * sizeof(float4));
+  std::printf(
+      "| %zu | %g | %zu | %d | %zu | %.1f / %.1f | %.1f / %.1f | %llu / %.2f | %llu | %.2f / %.1f | %.2f | %.4f |\n",
+      metrics.size(), interval_us, buffer_mib, decode_ms, samples.times.size(), median_span, p90_span,
+      loss.covered_ns / 1e6, loss.sampled_ns / 1e6, static_cast<unsigned long long>(loss.gaps), loss.gap_ns / 1e6,
+      static_cast<unsigned long long>(loss.overflows),
+      cost.decode_calls ? cost.decode_ns / 1e6 / cost.decode_calls : 0.0, cost.longest_decode_ns / 1e6,
+      cost.samples ? static_cast<double>(cost.evaluate_ns) / cost.samples / 1e3 : 0.0, read / expected_read);
+  cudaFree(in);
+  cudaFree(out);
+  return 0;
+}

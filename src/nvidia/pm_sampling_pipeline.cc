@@ -1,0 +1,71 @@
+#include "nvidia/pm_sampling_pipeline.h"
+
+namespace opengpa::nvidia {
+
+std::chrono::nanoseconds PmDecodePeriodFor(uint64_t interval_ns) {
+  return interval_ns < 100'000 ? kPmDecodePeriod / 4 : kPmDecodePeriod;
+}
+
+PmSamplingPipeline::PmSamplingPipeline(PmSampler& sampler, std::chrono::nanoseconds decode_period) : sampler_(sampler) {
+  evaluator_ = std::thread([this] { Evaluate(); });
+  decoder_ = std::thread([this, decode_period] { Decode(decode_period); });
+}
+
+PmSamplingPipeline::~PmSamplingPipeline() { Finish(); }
+
+void PmSamplingPipeline::Decode(std::chrono::nanoseconds period) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto next = std::chrono::steady_clock::now();
+  while (!stopping_) {
+    next += period;
+    if (wake_.wait_until(lock, next, [this] { return stopping_; })) break;
+    lock.unlock();
+    // A failed decode is logged by the sampler (once) and counted in its losses; the next period tries again.
+    std::vector<std::vector<uint8_t>> images;
+    static_cast<void>(sampler_.DecodeImages(&images, false));
+    lock.lock();
+    for (auto& image : images) decoded_.push_back(std::move(image));
+    if (!images.empty()) ready_.notify_all();
+  }
+}
+
+void PmSamplingPipeline::Evaluate() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    ready_.wait(lock, [this] { return !decoded_.empty() || decoding_done_; });
+    if (decoded_.empty()) return;
+    std::vector<uint8_t> image = std::move(decoded_.front());
+    decoded_.pop_front();
+    lock.unlock();
+    PmSamples samples;
+    static_cast<void>(sampler_.EvaluateImage(image, &samples));
+    lock.lock();
+    evaluated_.times.insert(evaluated_.times.end(), samples.times.begin(), samples.times.end());
+    evaluated_.values.insert(evaluated_.values.end(), samples.values.begin(), samples.values.end());
+  }
+}
+
+void PmSamplingPipeline::TakeSamples(PmSamples* samples) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  samples->times.insert(samples->times.end(), evaluated_.times.begin(), evaluated_.times.end());
+  samples->values.insert(samples->values.end(), evaluated_.values.begin(), evaluated_.values.end());
+  evaluated_.times.clear();
+  evaluated_.values.clear();
+}
+
+void PmSamplingPipeline::Finish() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (decoder_.joinable()) decoder_.join();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    decoding_done_ = true;
+  }
+  ready_.notify_all();
+  if (evaluator_.joinable()) evaluator_.join();
+}
+
+}  // namespace opengpa::nvidia

@@ -1,0 +1,58 @@
+// PM sampling kept flowing at fine intervals: one PmSampler's records decoded by one thread every decode period and
+// evaluated into samples by another, so that the decoding thread returns to the hardware buffer in time. At 5 µs
+// with two DRAM metrics on the H100, decoding and evaluating on one thread fell behind and lost a third of the run;
+// split, every record was kept (docs/validation.md, "Sampled mode"). One per GPU: one thread decoding two busy GPUs
+// in turn fell behind both. Used by the monitor (PmSamplingSource) and `opengpa profile --mode sampled`
+// (profiler/pm_recording.h). Only compiled with OPENGPA_WITH_PM_SAMPLING.
+#ifndef OPENGPA_NVIDIA_PM_SAMPLING_PIPELINE_H_
+#define OPENGPA_NVIDIA_PM_SAMPLING_PIPELINE_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "nvidia/pm_sampler.h"
+
+namespace opengpa::nvidia {
+
+// The decode period for `interval_ns`: kPmDecodePeriod for coarse intervals (each decode zeroes the SM counters
+// of the sample in flight, docs/realtime.md), a quarter of it below 100 µs, where a record's loss is small and the
+// hardware buffer would otherwise hold a period of many thousands of records.
+std::chrono::nanoseconds PmDecodePeriodFor(uint64_t interval_ns);
+
+class PmSamplingPipeline {
+ public:
+  // `sampler` is configured and started by the caller and outlives the pipeline.
+  PmSamplingPipeline(PmSampler& sampler, std::chrono::nanoseconds decode_period);
+  ~PmSamplingPipeline();  // Finish
+  PmSamplingPipeline(const PmSamplingPipeline&) = delete;
+  PmSamplingPipeline& operator=(const PmSamplingPipeline&) = delete;
+
+  // Appends the samples evaluated since the last call to `samples`.
+  void TakeSamples(PmSamples* samples);
+  // Stops decoding and waits until everything decoded is evaluated (the sampler's Stop drains the rest). Idempotent.
+  void Finish();
+
+ private:
+  void Decode(std::chrono::nanoseconds period);
+  void Evaluate();
+
+  PmSampler& sampler_;
+  std::mutex mutex_;
+  std::condition_variable wake_;   // the decoding thread: stop
+  std::condition_variable ready_;  // the evaluating thread: an image, or decoding ended
+  std::deque<std::vector<uint8_t>> decoded_;
+  PmSamples evaluated_;
+  bool stopping_ = false;
+  bool decoding_done_ = false;
+  std::thread evaluator_;
+  std::thread decoder_;
+};
+
+}  // namespace opengpa::nvidia
+
+#endif  // OPENGPA_NVIDIA_PM_SAMPLING_PIPELINE_H_

@@ -1,0 +1,126 @@
+#include "profiler/sampled_attribution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace opengpa::profiling {
+namespace {
+
+std::uint64_t Overlap(std::uint64_t a_start, std::uint64_t a_end, std::uint64_t b_start, std::uint64_t b_end) {
+  const std::uint64_t start = std::max(a_start, b_start);
+  const std::uint64_t end = std::min(a_end, b_end);
+  return end > start ? end - start : 0;
+}
+
+// The first sample that ends after `start_ns` (samples are in time order).
+std::size_t FirstSampleEndingAfter(const SampleSeries& samples, std::uint64_t start_ns) {
+  auto it = std::upper_bound(samples.spans.begin(), samples.spans.end(), start_ns,
+                             [](std::uint64_t t, const SampleSeries::Span& span) { return t < span.end_ns; });
+  return static_cast<std::size_t>(it - samples.spans.begin());
+}
+
+// Marks every piece of work that shares time with another (work sorted by start, `order` gives that order).
+void MarkOverlaps(const std::vector<TimedWork>& work, const std::vector<std::size_t>& order,
+                  std::vector<AttributedWork>* result) {
+  std::vector<std::size_t> running;  // work started earlier and not yet ended at the current start
+  for (std::size_t index : order) {
+    const TimedWork& current = work[index];
+    running.erase(std::remove_if(running.begin(), running.end(),
+                                 [&](std::size_t other) { return work[other].end_ns <= current.start_ns; }),
+                  running.end());
+    if (!running.empty() && current.end_ns > current.start_ns) {
+      (*result)[index].overlapped = true;
+      for (std::size_t other : running) (*result)[other].overlapped = true;
+    }
+    running.push_back(index);
+  }
+}
+
+}  // namespace
+
+std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work, const SampleSeries& samples,
+                                             const std::vector<MetricKind>& kinds, std::uint64_t interval_ns) {
+  const std::size_t metrics = kinds.size();
+  const std::size_t count = samples.spans.size();
+  std::vector<AttributedWork> result(work.size());
+  std::vector<std::size_t> order(work.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return work[a].start_ns < work[b].start_ns; });
+  MarkOverlaps(work, order, &result);
+
+  // Per sample: the work time inside it, summed over pieces (amount shares) and as a union (the busy time).
+  std::vector<double> work_time(count, 0.0);
+  std::vector<double> busy_time(count, 0.0);
+  bool have_union = false;
+  std::uint64_t union_start = 0;
+  std::uint64_t union_end = 0;
+  auto add_busy = [&](std::uint64_t start, std::uint64_t end) {
+    for (std::size_t s = FirstSampleEndingAfter(samples, start); s < count && samples.spans[s].start_ns < end; ++s) {
+      busy_time[s] += static_cast<double>(Overlap(start, end, samples.spans[s].start_ns, samples.spans[s].end_ns));
+    }
+  };
+  for (std::size_t index : order) {
+    const TimedWork& piece = work[index];
+    if (piece.end_ns <= piece.start_ns) continue;
+    for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
+         s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
+      work_time[s] += static_cast<double>(
+          Overlap(piece.start_ns, piece.end_ns, samples.spans[s].start_ns, samples.spans[s].end_ns));
+    }
+    // The union of the work intervals, merged as they come in start order.
+    if (!have_union || piece.start_ns > union_end) {
+      if (have_union) add_busy(union_start, union_end);
+      have_union = true;
+      union_start = piece.start_ns;
+      union_end = piece.end_ns;
+    } else {
+      union_end = std::max(union_end, piece.end_ns);
+    }
+  }
+  if (have_union) add_busy(union_start, union_end);
+
+  const double short_limit = kShortIntervals * static_cast<double>(interval_ns);
+  for (std::size_t index = 0; index < work.size(); ++index) {
+    const TimedWork& piece = work[index];
+    AttributedWork& out = result[index];
+    out.values.assign(metrics, 0.0);
+    std::vector<double> reading_time(metrics, 0.0);
+    const auto duration = static_cast<double>(piece.end_ns > piece.start_ns ? piece.end_ns - piece.start_ns : 0);
+    out.short_work = duration < short_limit;
+    double covered = 0.0;
+    if (duration > 0.0) {
+      for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
+           s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
+        const SampleSeries::Span& span = samples.spans[s];
+        const auto overlap = static_cast<double>(Overlap(piece.start_ns, piece.end_ns, span.start_ns, span.end_ns));
+        if (overlap <= 0.0) continue;
+        ++out.samples;
+        covered += overlap;
+        const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
+        for (std::size_t m = 0; m < metrics; ++m) {
+          const double value = samples.values[s * metrics + m];
+          if (kinds[m] == MetricKind::kAmount) {
+            out.values[m] += value * overlap / work_time[s];
+          } else {
+            out.values[m] += value * (span_time / busy_time[s]) * overlap;
+            reading_time[m] += overlap;
+          }
+        }
+      }
+    }
+    out.coverage = duration > 0.0 ? std::min(1.0, covered / duration) : 0.0;
+    for (std::size_t m = 0; m < metrics; ++m) {
+      if (out.samples == 0) {
+        out.values[m] = std::numeric_limits<double>::quiet_NaN();
+      } else if (kinds[m] == MetricKind::kReading) {
+        out.values[m] /= reading_time[m];
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace opengpa::profiling

@@ -1,0 +1,35 @@
+// A sampled run's rows (`opengpa profile --mode sampled`): the launches the program's processes recorded
+// (kernel_timeline.h) get their counters from the PM samples of their GPU (sampled_attribution.h). Pure: tested
+// without a GPU.
+#ifndef OPENGPA_PROFILER_SAMPLED_PROFILE_H_
+#define OPENGPA_PROFILER_SAMPLED_PROFILE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "profiler/profile_run.h"
+#include "profiler/sampled_attribution.h"
+
+namespace opengpa::profiling {
+
+// The samples of one GPU, and which GPU (matched to the launches' queues by UUID, else PCI bus id, else index).
+struct GpuSampleSeries {
+  GpuIdentity gpu;
+  SampleSeries samples;
+};
+
+// The columns every sampled row has after the metrics: how far its values can be trusted.
+inline constexpr const char* kCoverageColumn = "pm__coverage";      // share of the launch's time the samples cover
+inline constexpr const char* kSamplesColumn = "pm__samples";        // samples it overlapped
+inline constexpr const char* kOverlappedColumn = "pm__overlapped";  // 1: other work ran beside it on its GPU
+inline constexpr const char* kShortColumn = "pm__short";            // 1: shorter than kShortIntervals intervals
+
+// Numbers each process's launches from 0 in the order the program made them (the library wrote CUPTI's
+// correlation ids), sets `run->counters` to `metrics` and the columns above, and fills every row's values.
+// A launch whose GPU has no samples gets NaN for the metrics and a coverage of 0.
+void AttributeSampledRun(const std::vector<GpuSampleSeries>& gpus, const std::vector<ProfiledCounter>& metrics,
+                         const std::vector<MetricKind>& kinds, std::uint64_t interval_ns, ProfileRun* run);
+
+}  // namespace opengpa::profiling
+
+#endif  // OPENGPA_PROFILER_SAMPLED_PROFILE_H_

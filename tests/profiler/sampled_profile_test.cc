@@ -1,0 +1,67 @@
+#include "profiler/sampled_profile.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace opengpa::profiling {
+namespace {
+
+Sample Launch(std::uint32_t pid, std::uint64_t correlation, std::uint32_t queue, std::uint64_t start,
+              std::uint64_t end) {
+  Sample sample;
+  sample.pid = pid;
+  sample.index = correlation;
+  sample.name = "k" + std::to_string(correlation);
+  sample.queue = queue;
+  sample.start_ns = start;
+  sample.end_ns = end;
+  return sample;
+}
+
+GpuSampleSeries Gpu(const std::string& uuid, int index, std::uint64_t start, const std::vector<double>& values) {
+  GpuSampleSeries gpu;
+  gpu.gpu.uuid = uuid;
+  gpu.gpu.index = index;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    gpu.samples.spans.push_back({start + 100 * i, start + 100 * (i + 1)});
+    gpu.samples.values.push_back(values[i]);
+  }
+  return gpu;
+}
+
+TEST(SampledProfileTest, LaunchesGetTheirOwnGpusSamplesAndAreNumberedPerProcess) {
+  ProfileRun run;
+  // Two processes; the second's queue runs on the GPU the CLI calls 1 (matched by UUID, not by the index the
+  // process used, which its CUDA_VISIBLE_DEVICES changed).
+  run.queues = {{0, "stream 7", "H100", {0, "GPU-a", ""}}, {1, "stream 7 (pid 2)", "H100", {0, "GPU-b", ""}}};
+  run.samples = {Launch(1, 40, 0, 0, 100), Launch(1, 57, 0, 100, 300), Launch(2, 9, 1, 0, 200)};
+  run.other_work = {{1, 0, "memcpy", 300, 400}};
+  const std::vector<GpuSampleSeries> gpus = {Gpu("GPU-a", 0, 0, {10, 20, 30, 40}), Gpu("GPU-b", 1, 0, {5, 6})};
+  AttributeSampledRun(gpus, {{"dram__bytes_read.sum", "byte", "float64"}}, {MetricKind::kAmount}, 100, &run);
+
+  ASSERT_EQ(run.counters.size(), 5u);
+  EXPECT_EQ(run.counters[1].name, kCoverageColumn);
+  EXPECT_EQ(run.samples[0].index, 0u);
+  EXPECT_EQ(run.samples[1].index, 1u);
+  EXPECT_EQ(run.samples[2].index, 0u);
+  EXPECT_DOUBLE_EQ(run.samples[0].values[0], 10.0);
+  EXPECT_DOUBLE_EQ(run.samples[1].values[0], 20.0 + 30.0);  // the copy took the fourth sample
+  EXPECT_DOUBLE_EQ(run.samples[2].values[0], 5.0 + 6.0);
+  EXPECT_DOUBLE_EQ(run.samples[1].values[1], 1.0);  // coverage
+  EXPECT_DOUBLE_EQ(run.samples[1].values[2], 2.0);  // samples
+  EXPECT_DOUBLE_EQ(run.samples[1].values[3], 0.0);  // not overlapped
+  EXPECT_DOUBLE_EQ(run.samples[1].values[4], 1.0);  // 200 ns < 3 intervals of 100
+}
+
+TEST(SampledProfileTest, ALaunchOnAGpuWithoutSamplesHasNoValues) {
+  ProfileRun run;
+  run.queues = {{0, "stream 1", "H100", {3, "GPU-z", ""}}};
+  run.samples = {Launch(1, 1, 0, 0, 1000)};
+  AttributeSampledRun({Gpu("GPU-a", 0, 0, {1})}, {{"m", "", "float64"}}, {MetricKind::kReading}, 100, &run);
+  EXPECT_TRUE(std::isnan(run.samples[0].values[0]));
+  EXPECT_DOUBLE_EQ(run.samples[0].values[1], 0.0);
+}
+
+}  // namespace
+}  // namespace opengpa::profiling
