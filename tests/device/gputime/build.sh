@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds, on the development machine (no GPU needed), what run.sh executes on the GPU machine, into <out-dir>:
-# bin/opengpa, lib/libGPUPerfAPICUDA.so, lib/libopengpa_inject_cuda.so and lib/libOpenGPAProfile.so (debug info stripped), and the device
-# programs gputime_device_check and timebase_probe (nvcc -arch=sm_90).
+# bin/opengpa, lib/libGPUPerfAPICUDA.so, lib/libopengpa_inject_cuda.so and lib/libOpenGPAProfile.so (debug info
+# stripped), and the device programs gputime_device_check and timebase_probe (nvcc -arch=sm_90).
 #   tests/device/gputime/build.sh [build-dir] [out-dir]   (defaults build-device-gputime, <build-dir>/out)
 # A build dir that is already configured is reused as it is (any build type); a new one is configured Release.
 set -euo pipefail
