@@ -64,7 +64,10 @@ OPENGPA_PROFILE_EXPORT const char* OpenGpaProfileGetLastError(void);
 
 /* Whether every name of `counters` (comma-separated GPA counter names, case-insensitive, or CUPTI metrics)
  * resolves as a profiled program would resolve it, on some chip the installed CUPTI supports (no GPU, driver or
- * context needed). kOpenGpaProfileStatusErrorInvalidArgument names the first name that does not. */
+ * context needed). kOpenGpaProfileStatusErrorInvalidArgument names the first name that does not. With
+ * OPENGPA_PROFILE_REPLAY unset or "auto" it also refuses, with the reason, a set that auto cannot collect with
+ * one-pass values on any chip (a metric that alone needs several passes, e.g. sm__throughput.avg.pct_of_peak_
+ * sustained_elapsed). */
 OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileCheckCounters(const char* counters);
 
 /* The passes and the replay a session of `counters` with `replay` ("none", "kernel", "application", "auto";

@@ -33,8 +33,10 @@ def step():
 step()  # warm-up: cuBLAS chooses its kernels outside the profile
 torch.cuda.synchronize()
 counters = ["GPUTime", "LocalVidMemBytes", "SOL_SM", "SOL_Memory", *plots.FP32_COUNTERS]
-with opengpa.profile(counters, per_kernel=True) as p, TorchOps(model) as ops:
-    p.run(step)  # one row per kernel launch; SOL_SM makes CUPTI replay each kernel (kernel replay)
+# SOL_SM's throughput metric needs several passes by itself, which only CUPTI's kernel replay collects: auto
+# refuses such a set (its values are not one pass's: docs/cli.md, Replay modes), so it is asked for by name.
+with opengpa.profile(counters, per_kernel=True, replay="kernel") as p, TorchOps(model) as ops:
+    p.run(step)  # one row per kernel launch
 
 attributed = ops.attribute(p.results)  # each row: its aten op, module, input shapes, forward or backward
 columns = ["region", "count", "GPUTime", "FLOPs", "TFLOP/s", "LocalVidMemBytes", "SOL_SM", "SOL_Memory"]

@@ -12,6 +12,7 @@
 #include "cuda_counters/cuda_device.h"
 #include "nvidia/cuda_driver.h"
 #include "profiler/graph_sampling.h"
+#include "profiler/replay_choice.h"
 
 namespace opengpa::inject_cuda {
 namespace {
@@ -91,23 +92,24 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
     *error = "CUPTI cannot collect these metrics together on " + profiler->device_name_ + "; see the messages above";
     return nullptr;
   }
-  ReplayMode mode = settings.replay;
-  if (mode == ReplayMode::kAuto) mode = whole->pass_count() == 1 ? ReplayMode::kNone : ReplayMode::kApplication;
-  if (mode == ReplayMode::kNone && whole->pass_count() > 1) {
-    *error = "--replay-mode none collects one-pass sets, and these counters need " + PassesText(whole->pass_count()) +
-             " on " + chip + ": use --replay-mode application or kernel (or auto)";
+  // The replay: asked for, or auto's pick (replay_choice.h); a set auto cannot collect with one-pass values is
+  // refused, naming the metrics that need several passes alone.
+  std::vector<SelfMultiPassMetric> alone;
+  if (whole->pass_count() > 1 && settings.replay != ReplayMode::kNone && settings.replay != ReplayMode::kKernel) {
+    alone = MetricsNeedingSeveralPasses(*profiler->chip_, plan.metrics);
+  }
+  const ReplayChoice choice = ChooseReplay(settings.replay, whole->pass_count(), alone, chip);
+  if (!choice.refusal.empty()) {
+    *error = choice.refusal;
     return nullptr;
   }
+  ReplayMode mode = choice.mode;
   std::vector<std::string> measured = plan.metrics;
-  std::string description_note;
+  std::string description_note = choice.note;
   std::uint32_t passes = 1;
   std::vector<std::vector<std::string>> groups;
   if (mode == ReplayMode::kApplication && !SplitIntoSinglePassGroups(*profiler->chip_, plan.metrics, &groups, error)) {
-    if (settings.replay != ReplayMode::kAuto) return nullptr;
-    // auto: a metric that needs several passes by itself cannot be split across runs; CUPTI's kernel
-    // replay collects it (error says which metric).
-    description_note = "auto picked kernel replay: " + *error;
-    mode = ReplayMode::kKernel;
+    return nullptr;
   }
   if (mode == ReplayMode::kApplication) {
     if (settings.pass >= groups.size()) {

@@ -281,6 +281,39 @@ bool PlaceInto(const std::vector<std::string>& metrics, std::size_t next, std::s
 
 }  // namespace
 
+std::vector<SelfMultiPassMetric> MetricsNeedingSeveralPasses(const nvidia::CuptiHostMetrics& chip,
+                                                             const std::vector<std::string>& metrics) {
+  OnePassOracle oracle(chip);
+  std::vector<SelfMultiPassMetric> alone;
+  for (const std::string& metric : metrics) {
+    const std::size_t passes = oracle.Passes({metric});
+    if (passes > 1) alone.push_back({metric, passes});
+  }
+  return alone;
+}
+
+bool CheckAutoReplay(const std::vector<std::string>& names, std::string* error) {
+  std::string refusal;
+  for (const std::string& each : nvidia::SupportedChips()) {
+    std::unique_ptr<nvidia::CuptiHostMetrics> host;
+    if (nvidia::CuptiHostMetrics::Create(each, {}, &host) != kGpaStatusOk) continue;
+    CounterPlan plan;
+    std::string ignored;
+    if (!PlanCounters(*host, {}, names, &plan, &ignored)) continue;  // names of other chips
+    EnsureDurationOutput(*host, &plan);
+    std::unique_ptr<nvidia::CuptiMetricConfig> whole;
+    if (nvidia::CuptiMetricConfig::Create(*host, plan.metrics, &whole) != kGpaStatusOk) continue;
+    if (whole->pass_count() <= 1) return true;
+    const ReplayChoice choice = ChooseReplay(profiling::ReplayMode::kAuto, whole->pass_count(),
+                                             MetricsNeedingSeveralPasses(*host, plan.metrics), each);
+    if (choice.refusal.empty()) return true;
+    if (refusal.empty()) refusal = choice.refusal;
+  }
+  if (refusal.empty()) return true;
+  *error = refusal + " (likewise on every other chip this CUPTI supports)";
+  return false;
+}
+
 bool SplitIntoSinglePassGroups(const nvidia::CuptiHostMetrics& chip, const std::vector<std::string>& metrics,
                                std::vector<std::vector<std::string>>* groups, std::string* error) {
   groups->clear();

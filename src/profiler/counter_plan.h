@@ -13,6 +13,7 @@
 
 #include "nvidia/cupti_host_metrics.h"
 #include "profiler/profile_run.h"
+#include "profiler/replay_choice.h"
 
 namespace opengpa::inject_cuda {
 
@@ -40,6 +41,17 @@ bool CheckCounterNames(const std::string& chip, const std::vector<std::string>& 
 
 // Adds gpu__time_duration.sum (raw) unless an output already gives a duration: the timeline needs one.
 void EnsureDurationOutput(const nvidia::CuptiHostMetrics& chip, CounterPlan* plan);
+
+// The metrics of `metrics` that CUPTI cannot collect in one pass even alone on `chip`, with their pass counts, in
+// the order given (replay_choice.h: what `auto` does with them).
+std::vector<SelfMultiPassMetric> MetricsNeedingSeveralPasses(const nvidia::CuptiHostMetrics& chip,
+                                                             const std::vector<std::string>& metrics);
+
+// Before the program runs, for --replay-mode auto (the CLI holds no CUDA context): false and *error with auto's
+// refusal (replay_choice.h) when, on every chip the installed CUPTI supports where `names` resolve, the set needs
+// several passes and some metric of it needs several passes alone. True otherwise: the profiled program's own
+// choice on its chip then decides.
+bool CheckAutoReplay(const std::vector<std::string>& names, std::string* error);
 
 // Splits `metrics` into as few groups as it can find that CUPTI collects in one pass each (first fit, then a
 // bounded search down to CUPTI's pass count of the whole set), so that application replay runs the program once

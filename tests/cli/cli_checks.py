@@ -1019,6 +1019,31 @@ def profile_cuda_unknown_counter_exits_2_before_the_program_runs(ctx):
 
 
 @check
+def profile_auto_refuses_a_metric_that_needs_several_passes_alone_before_the_program_runs(ctx):
+    # Issue 36's set: SM throughput needs several passes by itself on every chip, the sector hit rate on GH100.
+    # Application replay cannot split them across runs and kernel replay's values are not one pass's, so auto
+    # refuses the set, naming them (exit 2), and --replay-mode kernel accepts it (the check passes it on).
+    marker = os.path.join(ctx.tmp, "program-ran")
+    program = ["--", "sh", "-c", f"touch {marker}"]
+    counters = ("smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,dram__bytes_read.sum,"
+                "dram__bytes_write.sum,lts__t_sector_hit_rate.pct,sm__throughput.avg.pct_of_peak_sustained_elapsed,"
+                "gpu__time_duration.sum")
+    result = ctx.run("profile", "--api", "cuda", "--counters", counters, "-o", os.path.join(ctx.tmp, "cuda"),
+                     *program, expect_ok=False)
+    expect(result.returncode == 2 and "sm__throughput.avg.pct_of_peak_sustained_elapsed (" in result.stderr
+           and "several passes alone" in result.stderr and "--replay-mode kernel" in result.stderr,
+           f"exit {result.returncode}: {result.stderr}")
+    expect(not os.path.exists(marker), "the program ran although auto refused the set")
+    for replay in ("kernel", "auto"):
+        # Kernel replay as asked, and auto with the request-based hit rate (one pass): past the check.
+        names = counters if replay == "kernel" else "lts__t_request_hit_rate.pct,dram__bytes_write.sum"
+        result = ctx.run("profile", "--api", "cuda", "--replay-mode", replay, "--counters", names, "-o",
+                         os.path.join(ctx.tmp, "cuda"), *program, expect_ok=False)
+        expect(result.returncode != 2 and "several passes alone" not in result.stderr,
+               f"--replay-mode {replay}: exit {result.returncode}: {result.stderr}")
+
+
+@check
 def profile_range_mode_nvtx_refuses_kernel_replay_and_other_apis_before_the_program_runs(ctx):
     marker = os.path.join(ctx.tmp, "program-ran")
     program = ["--", "sh", "-c", f"touch {marker}"]

@@ -86,7 +86,7 @@ TEST_F(CudaOfflineContextTest, CountersCuptiCannotCollectTogetherFailThePassCoun
   EXPECT_EQ(PassCount(context, {"PcieBytes", "FetchSize"}, &status), 0u);
   EXPECT_EQ(status, kGpaStatusErrorHardwareNotSupported);
   EXPECT_THAT(CudaErrorLog::Errors(), HasSubstr("pcie__"));
-  // GPUTime counts GR busy cycles, which CUPTI will not collect with PCIe either; the range's duration it will.
+  // GPUTime counts SM active cycles, which CUPTI will not collect with PCIe either; the range's duration it will.
   EXPECT_EQ(PassCount(context, {"PcieBytes", "ExecutionDuration"}), 1u);
   CudaErrorLog::Clear();
   EXPECT_EQ(PassCount(context, {"PcieBytes", "GPUTime"}, &status), 0u);

@@ -1,6 +1,7 @@
-// The time base of the CUDA catalogs (docs/cuda.md "Time base", issue 20): GPUTime and every per-time ratio are
-// over the sample's busy time (GR active cycles), not over its CUPTI range's elapsed time, which holds the
-// profiler's own range start/stop and the pass's start-up. Host-only: the embedded catalogs' formulas are
+// The time base of the CUDA catalogs (docs/cuda.md "Time base", issues 20 and 36): GPUTime is the busiest SM's
+// active time (the kernels' own execution), and every per-time ratio is over the sample's busy time (GR active
+// cycles); neither is over its CUPTI range's elapsed time, which holds the profiler's own range start/stop and
+// the pass's start-up. Host-only: the embedded catalogs' formulas are
 // evaluated on a synthetic sample, and the session's subtraction of the empty range is checked on numbers.
 #include <gtest/gtest.h>
 
@@ -17,7 +18,8 @@
 namespace opengpa::cuda {
 namespace {
 
-// A sample whose CUPTI range lasted 25 us while the GPU worked 10 us of it: GR at 1.6 GHz, SM at 2 GHz;
+// A sample whose CUPTI range lasted 25 us while the GPU worked 10 us of it: GR at 1.6 GHz, SM at 2 GHz; the
+// busiest SM had work for 9.6 us of it (GR's 10 us also hold the front end's processing of the launch);
 // over the range's elapsed cycles SM throughput reads 36%, DRAM 8%, L2 20%, L1 16% (elapsed) and 50% (active).
 // Over the 10 us of work they are 2.5 times that: 90%, 20%, 50%, 40%.
 std::map<std::string, double> Sample() {
@@ -27,6 +29,7 @@ std::map<std::string, double> Sample() {
       {"gr__cycles_active.avg", 16000},
       {"sm__cycles_elapsed.avg", 50000},
       {"sm__cycles_active.avg", 18000},
+      {"sm__cycles_active.max", 19200},
       {"sm__throughput.avg.pct_of_peak_sustained_elapsed", 36},
       {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", 20},
       {"l1tex__throughput.avg.pct_of_peak_sustained_elapsed", 16},
@@ -84,10 +87,18 @@ class TimeBaseTest : public ::testing::Test {
   std::map<std::string, double> sample_ = Sample();
 };
 
-TEST_F(TimeBaseTest, GpuTimeIsTheBusyTimeAndExecutionDurationTheWholeRange) {
-  EXPECT_DOUBLE_EQ(Evaluate("GPUTime"), 10000);  // 16000 GR cycles at 1.6 GHz
+TEST_F(TimeBaseTest, GpuTimeIsTheBusiestSmsActiveTimeAndExecutionDurationTheWholeRange) {
+  EXPECT_DOUBLE_EQ(Evaluate("GPUTime"), 9600);  // 19200 cycles of the busiest SM at 2 GHz, not GR's 10000 ns
   EXPECT_DOUBLE_EQ(Evaluate("ExecutionDuration"), 25000);
-  EXPECT_DOUBLE_EQ(Evaluate("GPUBusy"), 40);  // the one ratio over the whole range: GPUTime / ExecutionDuration
+  EXPECT_DOUBLE_EQ(Evaluate("GPUBusy"), 40);  // the one ratio over the whole range: GR's busy share of it
+}
+
+TEST_F(TimeBaseTest, GpuTimeIgnoresTheFrontEndsBusyCycles) {
+  // The front end busy twice as long (a launch's processing, a range's start and stop) changes nothing.
+  sample_["gr__cycles_active.avg"] = 32000;
+  EXPECT_DOUBLE_EQ(Evaluate("GPUTime"), 9600);
+  sample_["sm__cycles_active.max"] = 0;  // no SM had work (a host-to-device copy): no GPU time
+  EXPECT_DOUBLE_EQ(Evaluate("GPUTime"), 0);
 }
 
 TEST_F(TimeBaseTest, SpeedOfLightIsOverTheBusyTime) {
@@ -116,7 +127,8 @@ TEST_F(TimeBaseTest, WorkGrDoesNotSeeNeverReadsAboveOneHundredPercent) {
   // are subtracted almost no busy time is left. The per-time percentages stop at 100 (the busy time is at least
   // what the unit's counted work takes at its peak); an exactly idle sample reads 0 (division by zero is 0).
   sample_["gr__cycles_active.avg"] = 16;
-  EXPECT_DOUBLE_EQ(Evaluate("GPUTime"), 10);
+  sample_["sm__cycles_active.max"] = 0;
+  EXPECT_DOUBLE_EQ(Evaluate("GPUTime"), 0);
   EXPECT_DOUBLE_EQ(Evaluate("SOL_DRAM"), 100);
   EXPECT_DOUBLE_EQ(Evaluate("DRAMThroughput"), 100);
   EXPECT_DOUBLE_EQ(Evaluate("GPUBottleneckSOL"), 100);

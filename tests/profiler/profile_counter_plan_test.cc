@@ -31,10 +31,10 @@ TEST(ProfileCounterPlanTest, GpaNamesAndCuptiMetricsMixFreely) {
   ASSERT_EQ(plan.outputs.size(), 3u);
   EXPECT_EQ(plan.outputs[0].name, "GPUTime");
   EXPECT_EQ(plan.outputs[0].usage, "nanoseconds");
-  EXPECT_EQ(plan.outputs[0].formula, "gr__cycles_active.avg / gr__cycles_elapsed.avg * gpu__time_duration.sum");
+  EXPECT_EQ(plan.outputs[0].formula, "sm__cycles_active.max / sm__cycles_elapsed.avg * gpu__time_duration.sum");
   EXPECT_EQ(plan.outputs[1].name, "FetchSize");
   EXPECT_EQ(plan.outputs[2].formula, "smsp__inst_executed.sum");
-  for (const char* metric : {"gr__cycles_active.avg", "gr__cycles_elapsed.avg", "gpu__time_duration.sum",
+  for (const char* metric : {"sm__cycles_active.max", "sm__cycles_elapsed.avg", "gpu__time_duration.sum",
                              "dram__bytes_read.sum", "smsp__inst_executed.sum"}) {
     EXPECT_TRUE(Has(plan.metrics, metric)) << metric;
   }
@@ -138,6 +138,33 @@ TEST(ProfileCounterPlanTest, TheBenchmarksMultiPassSetNeedsOnlyAsManyRunsAsCupti
   EXPECT_EQ(placed, metrics.size());
 }
 
+TEST(ProfileCounterPlanTest, IssueThirtySixsSetHasTwoMetricsThatNeedSeveralPassesAlone) {
+  auto chip = Gh100();
+  // The set of issue 36 (instructions, FFMA, DRAM read/write, L2 hit %, SM throughput %, time): SM throughput
+  // needs 8 passes by itself on GH100 and the sector hit rate 2, so no application replay collects it in whole
+  // metrics, and auto refuses it (replay_choice.h) instead of replaying each launch.
+  const std::vector<std::string> metrics = {
+      "smsp__inst_executed.sum",    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+      "dram__bytes_read.sum",       "dram__bytes_write.sum",
+      "lts__t_sector_hit_rate.pct", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+      "gpu__time_duration.sum"};
+  const std::vector<SelfMultiPassMetric> alone = MetricsNeedingSeveralPasses(*chip, metrics);
+  ASSERT_EQ(alone.size(), 2u);
+  EXPECT_EQ(alone[0].name, "lts__t_sector_hit_rate.pct");
+  EXPECT_EQ(alone[0].passes, 2u);
+  EXPECT_EQ(alone[1].name, "sm__throughput.avg.pct_of_peak_sustained_elapsed");
+  EXPECT_EQ(alone[1].passes, 8u);
+  std::vector<std::vector<std::string>> groups;
+  std::string error;
+  EXPECT_FALSE(SplitIntoSinglePassGroups(*chip, metrics, &groups, &error));
+  std::unique_ptr<nvidia::CuptiMetricConfig> whole;
+  ASSERT_EQ(nvidia::CuptiMetricConfig::Create(*chip, metrics, &whole), kGpaStatusOk);
+  const ReplayChoice choice = ChooseReplay(profiling::ReplayMode::kAuto, whole->pass_count(), alone, "GH100");
+  EXPECT_FALSE(choice.refusal.empty());
+  // The request-based L2 hit rate (GPA's L2CacheHit) fits a pass, so a set with it instead has only one.
+  EXPECT_EQ(MetricsNeedingSeveralPasses(*chip, {"lts__t_request_hit_rate.pct", "dram__bytes_write.sum"}).size(), 0u);
+}
+
 TEST(ProfileCounterPlanTest, PlannedGpaCountersEvaluateWithTheLibraryEngine) {
   auto chip = Gh100();
   CounterPlan plan;
@@ -148,8 +175,8 @@ TEST(ProfileCounterPlanTest, PlannedGpaCountersEvaluateWithTheLibraryEngine) {
   for (const std::string& metric : plan.metrics) {
     run.counters.push_back({metric, "", "float64"});
     const double value = metric == "dram__bytes_read.sum"     ? 2048.0
-                         : metric == "gr__cycles_active.avg"  ? 50.0
-                         : metric == "gr__cycles_elapsed.avg" ? 100.0
+                         : metric == "sm__cycles_active.max"  ? 50.0
+                         : metric == "sm__cycles_elapsed.avg" ? 100.0
                          : metric == "gpu__time_duration.sum" ? 8000.0
                                                               : 0.0;
     sample.values.push_back(value);
@@ -159,7 +186,7 @@ TEST(ProfileCounterPlanTest, PlannedGpaCountersEvaluateWithTheLibraryEngine) {
   run.constants = plan.constants;
   ASSERT_TRUE(profiling::EvaluateOutputs(&run, &error)) << error;
   EXPECT_DOUBLE_EQ(run.samples[0].values[0], 2.0);     // FetchSize: kilobytes
-  EXPECT_DOUBLE_EQ(run.samples[0].values[1], 4000.0);  // GPUTime: the active half of 8000 ns
+  EXPECT_DOUBLE_EQ(run.samples[0].values[1], 4000.0);  // GPUTime: the busiest SM's active half of 8000 ns
 }
 
 }  // namespace

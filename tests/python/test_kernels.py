@@ -31,13 +31,14 @@ def header(measured, pass_index, passes=2):
 
 
 # Two kernels, each launched as it would be by a step replayed once per pass. Pass 1 measures DRAM reads and
-# active cycles, pass 2 elapsed cycles and duration (GPUTime's formula needs all three of the last ones).
+# the busiest SM's active cycles, pass 2 SM elapsed cycles and duration (GPUTime's formula needs all three of the
+# last ones).
 LAUNCHES = [("void gemm<float>(float*, int)", [64, 32, 1], [256, 1, 1]),
             ("elementwise_kernel", [1024, 1, 1], [128, 1, 1]),
             ("void gemm<float>(float*, int)", [64, 32, 1], [256, 1, 1])]
 PASS_VALUES = [
-    (["dram__bytes_read.sum", "gr__cycles_active.avg"], [[2048 * 1024, 900], [4096 * 1024, 500], [1024 * 1024, 1000]]),
-    (["gr__cycles_elapsed.avg", "gpu__time_duration.sum"], [[1000, 5000], [1000, 2000], [1000, 3000]]),
+    (["dram__bytes_read.sum", "sm__cycles_active.max"], [[2048 * 1024, 900], [4096 * 1024, 500], [1024 * 1024, 1000]]),
+    (["sm__cycles_elapsed.avg", "gpu__time_duration.sum"], [[1000, 5000], [1000, 2000], [1000, 3000]]),
 ]
 
 
@@ -104,7 +105,8 @@ def test_recorded_passes_join_launch_by_launch_with_gpa_counters_evaluated_by_th
     assert results.regions == ["matmul", "relu", "matmul"]
     assert results.ranges[1] == ("step", "relu")
     assert results.pass_count == 2 and results.replay == "application"
-    # FetchSize = dram__bytes_read.sum / 1024; GPUTime = active / elapsed cycles x duration (catalogs/cuda.json).
+    # FetchSize = dram__bytes_read.sum / 1024; GPUTime = the busiest SM's active / elapsed cycles x duration
+    # (catalogs/cuda.json).
     assert results["FetchSize"].tolist() == [2048, 4096, 1024]
     assert results["GPUTime"].tolist() == [4500, 1000, 3000]
 

@@ -366,7 +366,8 @@ int RunProfile(ProfileOptions options) {
   }
   // A counter the program's profiler would refuse is a usage error, found before the program runs. (The sampled
   // mode's metrics are checked by the GPU's PM sampler when it starts.)
-  if (sampled ? !CheckSampledMetrics(counters, &error) : !CheckCounterNames(options.api, &counters, &error)) {
+  if (sampled ? !CheckSampledMetrics(counters, &error)
+              : !CheckCounterNames(options.api, settings.replay, &counters, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
   }

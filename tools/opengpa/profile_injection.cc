@@ -84,7 +84,10 @@ namespace {
 // The check itself, in a child process: the profiler library brings libcupti, which the CLI's own process never
 // loads, and whatever goes wrong in it (a crash included) cannot take the CLI down. Writes "1" or "0" and the
 // message to `fd`.
-[[noreturn]] void CheckInChild(const std::string& library_path, const std::string& names, int fd) {
+[[noreturn]] void CheckInChild(const std::string& library_path, const std::string& names, profiling::ReplayMode replay,
+                               int fd) {
+  // The library reads the replay as the profiled program will: from the environment (profile_environment.h).
+  setenv(profiling::kReplayVariable, std::string(profiling::ReplayModeName(replay)).c_str(), 1);
   std::string ignored;
   auto library = DynamicLibrary::Open({library_path}, &ignored);
   auto check = library ? library->Get<decltype(&OpenGpaProfileCheckCounters)>("OpenGpaProfileCheckCounters") : nullptr;
@@ -120,7 +123,8 @@ bool CheckOpenClCounterNames(std::vector<std::string>* counters, std::string* er
 
 }  // namespace
 
-bool CheckCounterNames(client::ApiNumber api, std::vector<std::string>* counters_in_out, std::string* error) {
+bool CheckCounterNames(client::ApiNumber api, profiling::ReplayMode replay, std::vector<std::string>* counters_in_out,
+                       std::string* error) {
   if (api == kGpaApiOpencl) return CheckOpenClCounterNames(counters_in_out, error);
   if (api != client::kApiCuda) return true;
   const std::vector<std::string>& counters = *counters_in_out;
@@ -134,7 +138,7 @@ bool CheckCounterNames(client::ApiNumber api, std::vector<std::string>* counters
   const pid_t child = fork();
   if (child == 0) {
     close(pipe_fds[0]);
-    CheckInChild(*path, names, pipe_fds[1]);
+    CheckInChild(*path, names, replay, pipe_fds[1]);
   }
   close(pipe_fds[1]);
   std::string answer;

@@ -12,6 +12,7 @@
 
 #include "client/gpa_library_search.h"  // ApiNumber
 #include "gpu_performance_api/gpu_perf_api_types.h"
+#include "profiler/profile_environment.h"
 
 namespace opengpa::cli {
 
@@ -25,8 +26,10 @@ bool CheckApiRuntime(client::ApiNumber api, std::string* error);
 // Before the program runs: false and *error naming the first counter the injected library will not
 // resolve (CUDA: asked of libOpenGPAProfile.so, on any chip CUPTI supports; OpenCL: GPUTime, in any case, with the
 // closest name suggested, *counters then spelt as the library does). True when every name resolves, and when the
-// library cannot be asked (PrepareInjection or the run then says why).
-bool CheckCounterNames(client::ApiNumber api, std::vector<std::string>* counters, std::string* error);
+// library cannot be asked (PrepareInjection or the run then says why). CUDA with `replay` auto: also false when
+// no chip collects the set with one-pass values (a metric that alone needs several passes; the reason in *error).
+bool CheckCounterNames(client::ApiNumber api, profiling::ReplayMode replay, std::vector<std::string>* counters,
+                       std::string* error);
 
 // The environment that loads the profiling library into the program and tells it the counters and
 // the stream path. False and *error when the API cannot be profiled this way, the library is missing or a

@@ -1,7 +1,7 @@
 // Exploration: which CUPTI metric measures a GPA sample's work and not the Range Profiler's own start/stop?
 // Profiles kernels of 5 us .. 10 ms (and a latency-bound and a DRAM-bound one), each its own sample, in every
 // rotation of the launch order, with candidate time-base metrics as raw counters; cudaEvent gives each kernel's
-// own duration. --workload launches each once for ncu.
+// own duration, and so does CUPTI's activity API. --workload launches each once for ncu.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <unistd.h>
@@ -15,6 +15,7 @@
 
 #include "gpu_performance_api/gpu_perf_api.h"
 #include "gpu_performance_api/gpu_perf_api_cuda.h"
+#include "kernel_activity.h"
 
 #define CUDA_OK(call)                                                  \
   do {                                                                 \
@@ -116,6 +117,21 @@ int main(int argc, char** argv) {
     std::printf(",%s=%.2f", k.label, t[4]);
   }
   std::printf("\n");
+  // The same launches' CUPTI activity durations (what Nsight Systems shows), medians of 9, each synchronized.
+  if (KernelActivity::Start({"FfmaLoop", "4Copy"})) {
+    std::printf("activity");
+    for (auto& k : g_k) {
+      KernelActivity::Take();
+      for (int r = 0; r < 9; ++r) {
+        Launch(k);
+        CUDA_OK(cudaDeviceSynchronize());
+      }
+      std::vector<double> t = KernelActivity::Take();
+      std::sort(t.begin(), t.end());
+      std::printf(",%s=%.2f(%zu)", k.label, t.empty() ? -1.0 : t[t.size() / 2] / 1e3, t.size());
+    }
+    std::printf("\n");
+  }
 
   std::vector<std::string> metrics;
   for (int i = 1; i < argc; ++i) metrics.push_back(argv[i]);

@@ -123,7 +123,8 @@ def test_a_small_models_per_op_table_from_kernel_rows_inside_an_nvtx_range():
         model(x)
     torch.cuda.synchronize()
     counters = ["GPUTime", "LocalVidMemBytes", "SOL_SM", "SOL_Memory", *plots.FP32_COUNTERS]
-    with opengpa.profile(counters, per_kernel=True) as p:
+    # SOL_SM needs several passes alone: kernel replay, asked for (auto refuses such a set).
+    with opengpa.profile(counters, per_kernel=True, replay="kernel") as p:
         p.run(step)
     rows = p.results
     print(f"{p.replay} replay, {p.pass_count} passes; {len(rows)} kernel rows")

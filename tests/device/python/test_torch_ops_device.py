@@ -80,7 +80,8 @@ def test_a_models_forward_kernels_are_attributed_to_their_aten_ops_and_modules()
     step()
     torch.cuda.synchronize()
     counters = ["GPUTime", "LocalVidMemBytes", "SOL_SM", "SOL_Memory", *plots.FP32_COUNTERS]
-    with opengpa.profile(counters, per_kernel=True) as p, TorchOps(model) as ops:
+    # SOL_SM needs several passes alone: kernel replay, asked for (auto refuses such a set).
+    with opengpa.profile(counters, per_kernel=True, replay="kernel") as p, TorchOps(model) as ops:
         p.run(step)
     table = ops.attribute(p.results)
     print(f"{p.replay} replay, {p.pass_count} passes; {len(p.results)} rows; {ops.messages}")
