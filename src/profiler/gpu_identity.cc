@@ -19,6 +19,12 @@ bool IdentifyContextDevice(const nvidia::CudaDriver& driver, CUcontext context, 
     nvidia::ScopedCurrentContext current(driver, context);
     if (current.result() != CUDA_SUCCESS || driver.cuCtxGetDevice(&device) != CUDA_SUCCESS) return false;
   }
+  IdentifyDevice(driver, device, identity);
+  return true;
+}
+
+void IdentifyDevice(const nvidia::CudaDriver& driver, CUdevice device, profiling::GpuIdentity* identity,
+                    std::string* name) {
   identity->index = static_cast<int>(device);  // the driver API's CUdevice is the process's ordinal
   CUuuid uuid{};
   if (driver.cuDeviceGetUuid != nullptr && driver.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS) {
@@ -29,7 +35,11 @@ bool IdentifyContextDevice(const nvidia::CudaDriver& driver, CUcontext context, 
       driver.cuDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), device) == CUDA_SUCCESS) {
     identity->pci_bus_id = bus;
   }
-  return true;
+  char text[256] = {};
+  if (name != nullptr && driver.cuDeviceGetName != nullptr &&
+      driver.cuDeviceGetName(text, static_cast<int>(sizeof text), device) == CUDA_SUCCESS) {
+    *name = text;
+  }
 }
 
 }  // namespace opengpa::inject_cuda

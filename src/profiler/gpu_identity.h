@@ -16,6 +16,11 @@ namespace opengpa::inject_cuda {
 // fields the driver cannot give are left empty.
 bool IdentifyContextDevice(const nvidia::CudaDriver& driver, CUcontext context, profiling::GpuIdentity* identity);
 
+// The CUDA device `device` (this process's ordinal) with its UUID and PCI bus id; fields the driver cannot give are
+// left empty. `name`, when given, gets the device's name ("NVIDIA H100 80GB HBM3").
+void IdentifyDevice(const nvidia::CudaDriver& driver, CUdevice device, profiling::GpuIdentity* identity,
+                    std::string* name = nullptr);
+
 // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi -L prints it.
 std::string UuidText(const CUuuid& uuid);
 

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "nvidia/cuda_driver.h"
+#include "nvidia/cupti_status.h"
 #include "profiler/gpu_identity.h"
 #include "profiler/kernel_launch.h"
 
@@ -50,19 +51,7 @@ std::uint32_t QueueOf(TimelineState& state, std::uint32_t device, std::uint32_t 
   CUdevice handle = 0;
   if (driver != nullptr && driver->cuDeviceGet != nullptr &&
       driver->cuDeviceGet(&handle, static_cast<int>(device)) == CUDA_SUCCESS) {
-    char name[256] = {};
-    if (driver->cuDeviceGetName != nullptr && driver->cuDeviceGetName(name, sizeof name, handle) == CUDA_SUCCESS) {
-      queue.device = name;
-    }
-    CUuuid uuid{};
-    if (driver->cuDeviceGetUuid != nullptr && driver->cuDeviceGetUuid(&uuid, handle) == CUDA_SUCCESS) {
-      queue.gpu.uuid = UuidText(uuid);
-    }
-    char bus[32] = {};
-    if (driver->cuDeviceGetPCIBusId != nullptr &&
-        driver->cuDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), handle) == CUDA_SUCCESS) {
-      queue.gpu.pci_bus_id = bus;
-    }
+    IdentifyDevice(*driver, handle, &queue.gpu, &queue.device);
   }
   state.stream->WriteQueue(queue);
   return id;
@@ -134,12 +123,6 @@ void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* 
 const CUpti_ActivityKind kRecordedKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                              CUPTI_ACTIVITY_KIND_MEMSET};
 
-std::string Describe(CUptiResult result) {
-  const char* text = nullptr;
-  cuptiGetResultString(result, &text);
-  return text != nullptr ? text : std::to_string(static_cast<int>(result));
-}
-
 }  // namespace
 
 bool StartKernelTimeline(std::unique_ptr<profiling::SampleStreamWriter> stream, std::string* error) {
@@ -156,7 +139,7 @@ bool StartKernelTimeline(std::unique_ptr<profiling::SampleStreamWriter> stream, 
     result = cuptiActivityEnable(kind);
   }
   if (result != CUPTI_SUCCESS) {
-    *error = "CUPTI's activity API refused the sampled mode's kernel records (" + Describe(result) +
+    *error = "CUPTI's activity API refused the sampled mode's kernel records (" + nvidia::CuptiResultText(result) +
              "): is another CUPTI tool (nsys, torch.profiler) attached?";
     stream->WriteMessage(*error);
     stream->WriteUnprofiled(*error);

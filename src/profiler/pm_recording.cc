@@ -65,15 +65,7 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
     CUdevice device = 0;
     cuda.cuDeviceGet(&device, ordinal);
     RecordedGpu gpu;
-    gpu.series.gpu.index = ordinal;
-    char name[256] = {};
-    if (cuda.cuDeviceGetName(name, sizeof name, device) == CUDA_SUCCESS) gpu.name = name;
-    CUuuid uuid{};
-    if (cuda.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS) gpu.series.gpu.uuid = inject_cuda::UuidText(uuid);
-    char bus[32] = {};
-    if (cuda.cuDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), device) == CUDA_SUCCESS) {
-      gpu.series.gpu.pci_bus_id = bus;
-    }
+    inject_cuda::IdentifyDevice(cuda, device, &gpu.series.gpu, &gpu.name);
     auto sampling = std::make_unique<Device>(*libraries.cupti, cuda, ordinal, "GPU " + std::to_string(ordinal));
     nvidia::PmSamplerOptions sampler_options;
     sampler_options.interval_ns = options.interval_ns;
