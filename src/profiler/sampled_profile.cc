@@ -4,6 +4,8 @@
 #include <limits>
 #include <map>
 
+#include "profiler/launch_filter.h"
+
 namespace opengpa::profiling {
 namespace {
 
@@ -90,6 +92,20 @@ void AttributeSampledRun(const std::vector<GpuSampleSeries>& gpus, const std::ve
       sample.values[base + 3] = share.short_work ? 1.0 : 0.0;
     }
   }
+}
+
+bool KeepChosenLaunches(const std::string& kernel_name, std::uint64_t skip, std::uint64_t count, ProfileRun* run,
+                        std::string* error) {
+  LaunchFilter prototype;
+  if (!LaunchFilter::Create(kernel_name, skip, count, &prototype, error)) return false;
+  std::map<std::uint32_t, LaunchFilter> filters;  // each process chooses among its own launches
+  std::vector<Sample> kept;
+  for (Sample& sample : run->samples) {
+    auto [filter, first] = filters.try_emplace(sample.pid, prototype);
+    if (filter->second.Profile(sample.name)) kept.push_back(std::move(sample));
+  }
+  run->samples = std::move(kept);
+  return true;
 }
 
 }  // namespace opengpa::profiling

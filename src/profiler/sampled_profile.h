@@ -5,6 +5,7 @@
 #define OPENGPA_PROFILER_SAMPLED_PROFILE_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "profiler/profile_run.h"
@@ -29,6 +30,13 @@ inline constexpr const char* kShortColumn = "pm__short";            // 1: shorte
 // A launch whose GPU has no samples gets NaN for the metrics and a coverage of 0.
 void AttributeSampledRun(const std::vector<GpuSampleSeries>& gpus, const std::vector<ProfiledCounter>& metrics,
                          const std::vector<MetricKind>& kinds, std::uint64_t interval_ns, ProfileRun* run);
+
+// --kernel-name, --launch-skip and --launch-count in the sampled mode: every launch took its share of the samples
+// (the GPU counted them all), then only the chosen rows are kept, chosen per process in launch order exactly as the
+// exact mode's filter chooses them (launch_filter.h); rows keep their launch index. False and *error when the
+// expression does not compile.
+bool KeepChosenLaunches(const std::string& kernel_name, std::uint64_t skip, std::uint64_t count, ProfileRun* run,
+                        std::string* error);
 
 }  // namespace opengpa::profiling
 

@@ -65,3 +65,34 @@ TEST(SampledProfileTest, ALaunchOnAGpuWithoutSamplesHasNoValues) {
 
 }  // namespace
 }  // namespace opengpa::profiling
+
+namespace opengpa::profiling {
+namespace {
+
+TEST(SampledProfileTest, TheFilterKeepsTheLaunchesTheExactModeWouldChoosePerProcess) {
+  ProfileRun run;
+  for (std::uint32_t pid : {1u, 2u}) {
+    for (std::uint64_t i = 0; i < 6; ++i) {
+      Sample sample;
+      sample.pid = pid;
+      sample.index = i;
+      sample.name = i % 2 == 0 ? "gemm_kernel" : "copy_kernel";
+      run.samples.push_back(sample);
+    }
+  }
+  std::string error;
+  ASSERT_TRUE(KeepChosenLaunches("gemm", 1, 1, &run, &error)) << error;
+  // In each process: the gemm launches are 0, 2, 4; the first is skipped and one is kept.
+  ASSERT_EQ(run.samples.size(), 2u);
+  EXPECT_EQ(run.samples[0].pid, 1u);
+  EXPECT_EQ(run.samples[0].index, 2u);
+  EXPECT_EQ(run.samples[1].pid, 2u);
+  EXPECT_EQ(run.samples[1].index, 2u);
+  EXPECT_FALSE(KeepChosenLaunches("(", 0, 0, &run, &error));
+  EXPECT_NE(error.find("("), std::string::npos);
+  ASSERT_TRUE(KeepChosenLaunches("", 0, 0, &run, &error));
+  EXPECT_EQ(run.samples.size(), 2u);  // no filter: every row stays
+}
+
+}  // namespace
+}  // namespace opengpa::profiling

@@ -61,6 +61,7 @@
 #include "profiler/profile_writers.h"
 #include "profiler/replay_merge.h"
 #include "profiler/sample_stream.h"
+#include "profiler/sampled_profile.h"
 #include "profiler/stream_status.h"
 #include "program_launcher.h"
 #include "sample_stream_file.h"
@@ -325,12 +326,11 @@ int RunProfile(ProfileOptions options) {
   }
   const bool sampled = options.mode == "sampled";
   if (sampled &&
-      (options.api != client::kApiCuda || !options.kernel_name.empty() || options.launch_skip != 0 ||
-       options.launch_count != 0 || !options.nvtx_include.empty() || options.replay == profiling::ReplayMode::kKernel ||
-       options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel)) {
+      (options.api != client::kApiCuda || !options.nvtx_include.empty() ||
+       options.replay == profiling::ReplayMode::kKernel || options.replay == profiling::ReplayMode::kApplication ||
+       options.range_mode != profiling::RangeMode::kKernel)) {
     std::cerr << "opengpa profile: --mode sampled is for --api cuda and records every launch in one run: it takes no "
-                 "--kernel-name, --launch-skip, --launch-count, --nvtx-include, --range-mode nvtx or --replay-mode "
-                 "kernel|application\n";
+                 "--nvtx-include, --range-mode nvtx or --replay-mode kernel|application\n";
     return 2;
   }
   if (!sampled && options.sampling_interval_us != kDefaultSamplingIntervalUs) {
@@ -438,6 +438,10 @@ int RunProfile(ProfileOptions options) {
     // Printed with the run's other messages below.
     for (const std::string& note : notes) first.samples.messages.push_back(note);
     if (!finished) std::cerr << "opengpa profile: warning: " << error << '\n';
+    // Every launch took its share of the samples; the rows kept are those --kernel-name and --launch-skip/-count
+    // choose (the expression compiled above, before the program ran).
+    static_cast<void>(profiling::KeepChosenLaunches(options.kernel_name, options.launch_skip, options.launch_count,
+                                                    &first.samples, &error));
   }
   const int exit_code = first.result.exit_code;
   // The library decides the replay of `auto` (it knows the set's passes on this chip); say which it took.
