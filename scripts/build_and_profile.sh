@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build everything, then profile a real workload on the best
-# device present: an NVIDIA GPU through CUDA/CUPTI when one answers, and always a Vulkan workload on the
-# best Vulkan device (a discrete GPU if present, else Mesa's software lavapipe).
+# The main job: install what is missing, build what the job needs (the two samples and the GPA libraries they
+# load; the test suite builds the rest), then profile a real workload on the best device present: an NVIDIA GPU
+# through CUDA/CUPTI when one answers, and always a Vulkan workload on the best Vulkan device (a discrete GPU if
+# present, else Mesa's software lavapipe). The build shows its progress (ninja's [done/total] lines).
 #
 # It shares one build folder and build type with scripts/test.sh (both run scripts/configure.sh with the
 # same settings), so whichever runs second only builds what is missing. What it skips, it says, with why.
@@ -9,7 +10,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${OPENGPA_BUILD_DIR:-$root/build}
 "$root/scripts/install_deps.sh"
-"$root/scripts/configure.sh"
+OPENGPA_CONFIGURE_ONLY=1 "$root/scripts/configure.sh"
+# The samples depend on the libraries they load at run time (samples/*/CMakeLists.txt), so these two targets are
+# the whole job; the CUDA sample exists only where the CUDA toolkit was found.
+targets=(opengpa_vk_sample)
+available=$(cmake --build "$build" --target help)
+if grep -q '^opengpa_cuda_sample:' <<<"$available"; then targets+=(opengpa_cuda_sample); fi
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 out=${OPENGPA_OUT_DIR:-$root/out}
 mkdir -p "$out"
