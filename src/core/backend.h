@@ -131,6 +131,28 @@ class BackendSession {
   [[nodiscard]] virtual GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) = 0;
 };
 
+// A session that only streams (GPA 4's streaming counters): one pass, command lists that carry nothing, and no
+// samples; the core drives it through StartStreaming/StopStreaming/ReadStreamingSeries, which the backend
+// implements with IsPassComplete and ReadResults (the stream as GPA v3's one sample).
+class StreamingOnlySession : public BackendSession {
+ public:
+  GpaUInt32 PassCount() const override { return 1; }
+  [[nodiscard]] GpaStatus Begin() override { return kGpaStatusOk; }
+  [[nodiscard]] GpaStatus End() override { return kGpaStatusOk; }
+  [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 /*pass*/, void* /*api_list*/, GpaCommandListType /*type*/,
+                                           std::unique_ptr<BackendCommandList>* out) override {
+    *out = std::make_unique<BackendCommandList>();
+    return kGpaStatusOk;
+  }
+  [[nodiscard]] GpaStatus EndCommandList(BackendCommandList& /*list*/) override { return kGpaStatusOk; }
+  [[nodiscard]] GpaStatus BeginSample(BackendCommandList& /*list*/, SampleSlot /*slot*/) override {
+    return kGpaStatusErrorApiNotSupported;
+  }
+  [[nodiscard]] GpaStatus EndSample(BackendCommandList& /*list*/, SampleSlot /*slot*/) override {
+    return kGpaStatusErrorApiNotSupported;
+  }
+};
+
 class BackendContext {
  public:
   virtual ~BackendContext() = default;

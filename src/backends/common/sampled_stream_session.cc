@@ -8,12 +8,6 @@
 #include "platform/logging.h"
 
 namespace opengpa {
-namespace {
-
-struct CommandListOfStream : BackendCommandList {};
-
-}  // namespace
-
 std::uint32_t StreamSampleCapacity(std::uint64_t interval_ns, std::uint64_t duration_ns) {
   if (duration_ns == 0 || interval_ns == 0) return kDefaultStreamSamples;
   const std::uint64_t intervals = (duration_ns + interval_ns - 1) / interval_ns + 4;
@@ -77,12 +71,6 @@ SampledStreamSession::SampledStreamSession(const nvidia::GraphicsCounterSource& 
       pass_(std::move(pass)) {}
 
 SampledStreamSession::~SampledStreamSession() = default;  // the sampler stops and ends its session
-
-GpaStatus SampledStreamSession::BeginCommandList(GpaUInt32, void*, GpaCommandListType,
-                                                 std::unique_ptr<BackendCommandList>* out) {
-  *out = std::make_unique<CommandListOfStream>();
-  return kGpaStatusOk;
-}
 
 GpaStatus SampledStreamSession::StartStreaming(const StreamingOptions& options) {
   if (sampler_ != nullptr) return LogError(kGpaStatusErrorAlreadyEnabled, "{}: a session streams once", label_);

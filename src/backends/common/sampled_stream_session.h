@@ -61,7 +61,7 @@ GpaStatus CheckSampledStreamable(const nvidia::GraphicsCounterSource* source, co
 GpaStatus CreateSampledStreamSession(const nvidia::GraphicsCounterSource& source, const std::string& api,
                                      StreamPlan plan, std::unique_ptr<BackendSession>* out);
 
-class SampledStreamSession : public BackendSession {
+class SampledStreamSession : public StreamingOnlySession {
  public:
   // `names` (metrics of `source`) fit `pass`, the one sampler pass GraphicsCounterSource::PlanPasses made of them;
   // `additive[i]`: names[i] is a count. `label` names the API in messages ("Vulkan streaming").
@@ -69,17 +69,6 @@ class SampledStreamSession : public BackendSession {
                        std::vector<bool> additive, nvidia::perfworks::PassConfig pass);
   ~SampledStreamSession() override;
 
-  GpaUInt32 PassCount() const override { return 1; }
-  [[nodiscard]] GpaStatus Begin() override { return kGpaStatusOk; }
-  [[nodiscard]] GpaStatus End() override { return kGpaStatusOk; }
-  [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                                           std::unique_ptr<BackendCommandList>* out) override;
-  [[nodiscard]] GpaStatus EndCommandList(BackendCommandList&) override { return kGpaStatusOk; }
-  // The core streams through StartStreaming/StopStreaming, never through samples.
-  [[nodiscard]] GpaStatus BeginSample(BackendCommandList&, SampleSlot) override {
-    return kGpaStatusErrorApiNotSupported;
-  }
-  [[nodiscard]] GpaStatus EndSample(BackendCommandList&, SampleSlot) override { return kGpaStatusErrorApiNotSupported; }
   bool IsPassComplete(GpaUInt32) override { return sampler_ == nullptr || !sampler_->sampling(); }
   [[nodiscard]] GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
 

@@ -30,8 +30,6 @@ const CuptiLibrary* PmCupti() {
 
 bool StartsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
-struct BackendCommandListOfStream : BackendCommandList {};
-
 }  // namespace
 
 bool ChipStreams(const std::string& chip) {
@@ -117,12 +115,6 @@ CudaStreamingSession::CudaStreamingSession(const CuptiLibrary& cupti, const nvid
 CudaStreamingSession::~CudaStreamingSession() {
   StopDecodeThread();
   sampler_.reset();  // stops and disables PM sampling if still running (an aborted session)
-}
-
-GpaStatus CudaStreamingSession::BeginCommandList(GpaUInt32, void*, GpaCommandListType,
-                                                 std::unique_ptr<BackendCommandList>* out) {
-  *out = std::make_unique<BackendCommandListOfStream>();
-  return kGpaStatusOk;
 }
 
 GpaStatus CudaStreamingSession::StartStreaming(const StreamingOptions& options) {

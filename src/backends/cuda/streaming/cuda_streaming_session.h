@@ -35,23 +35,12 @@ std::size_t DefaultHardwareBufferBytes(std::uint64_t interval_ns, std::uint64_t 
 // byte of the work missing (docs/validation.md); PmSampler logs when the samples cover under 90 % of the time.
 std::uint64_t LostSamples(const nvidia::PmSamplingLosses& losses, std::uint64_t interval_ns);
 
-class CudaStreamingSession : public BackendSession {
+class CudaStreamingSession : public StreamingOnlySession {
  public:
   CudaStreamingSession(const nvidia::cupti::CuptiLibrary& cupti, const nvidia::CudaDriver& driver, CUcontext context,
                        CUdevice device, std::vector<std::string> metrics, std::vector<bool> accumulates);
   ~CudaStreamingSession() override;
 
-  GpaUInt32 PassCount() const override { return 1; }
-  [[nodiscard]] GpaStatus Begin() override { return kGpaStatusOk; }
-  [[nodiscard]] GpaStatus End() override { return kGpaStatusOk; }
-  [[nodiscard]] GpaStatus BeginCommandList(GpaUInt32 pass, void* api_list, GpaCommandListType type,
-                                           std::unique_ptr<BackendCommandList>* out) override;
-  [[nodiscard]] GpaStatus EndCommandList(BackendCommandList&) override { return kGpaStatusOk; }
-  // The core streams through StartStreaming/StopStreaming, never through samples.
-  [[nodiscard]] GpaStatus BeginSample(BackendCommandList&, SampleSlot) override {
-    return kGpaStatusErrorApiNotSupported;
-  }
-  [[nodiscard]] GpaStatus EndSample(BackendCommandList&, SampleSlot) override { return kGpaStatusErrorApiNotSupported; }
   bool IsPassComplete(GpaUInt32) override { return !streaming_; }
   // GPA v3's one sample: each metric over the whole stream (amounts summed, readings averaged over time).
   [[nodiscard]] GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
