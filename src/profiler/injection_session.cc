@@ -1131,8 +1131,18 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
   }
   options.whole_process = true;
   if (options.settings.sampled) {
-    // --mode sampled: the launches' own times only, nothing on the launch path (kernel_timeline.h).
-    if (!StartKernelTimeline(std::move(stream), error)) return WholeProcessStart::kFailed;
+    // --mode sampled: the launches' own times (kernel_timeline.h), labelled by the NVTX ranges open at each launch
+    // from the program's first NVTX push on.
+    TimelineLabels labels;
+    labels.on_nvtx = [](CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
+      State().nvtx_ranges.OnCallback(cbid, data);
+    };
+    labels.open_ranges = [] {
+      std::vector<std::string> open;
+      for (const auto& range : NvtxRanges::OpenOnThisThread()) open.push_back(profiling::NvtxRangeLabel(range));
+      return open;
+    };
+    if (!StartKernelTimeline(std::move(stream), std::move(labels), error)) return WholeProcessStart::kFailed;
     const std::string hook_problem = CallAtProcessExit(&FinishKernelTimeline);
     if (!hook_problem.empty()) *error = hook_problem;
     pthread_atfork(nullptr, nullptr, &ForgetKernelTimelineInChild);

@@ -1,5 +1,7 @@
 #include "profiler/pm_recording.h"
 
+#include <cstdio>
+
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
 #include "nvidia/cupti_profiler_session.h"
@@ -44,7 +46,9 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
   std::unique_ptr<PmRecording> made(new PmRecording(options));
   made->libraries_ = std::make_unique<Libraries>();
   Libraries& libraries = *made->libraries_;
-  if (nvidia::cupti::CuptiLibrary::Load(nvidia::cupti::DefaultCuptiCandidates(), &libraries.cupti) != kGpaStatusOk) {
+  const std::vector<std::string> candidates =
+      options.cupti_candidates.empty() ? nvidia::cupti::DefaultCuptiCandidates() : options.cupti_candidates;
+  if (nvidia::cupti::CuptiLibrary::Load(candidates, &libraries.cupti) != kGpaStatusOk) {
     *error = "the sampled mode needs libcupti.so.13 (see the message above)";
     return false;
   }
@@ -119,6 +123,24 @@ bool PmRecording::Stop(std::string* error) {
     gpu.costs = device.sampler.Costs();
   }
   return ok;
+}
+
+std::vector<std::string> PmRecording::CoverageNotes() const {
+  std::vector<std::string> notes;
+  for (const RecordedGpu& gpu : gpus_) {
+    const auto& losses = gpu.losses;
+    const auto& costs = gpu.costs;
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "PM sampling on GPU %d (%s): %zu samples of %.1f µs cover %.1f of %.1f ms sampled "
+                  "(%llu gap(s), %.3f ms lost; %llu overflow(s)); decoding %.2f s, evaluating %.2f s of CPU",
+                  gpu.series.gpu.index, gpu.name.c_str(), gpu.series.samples.spans.size(), options_.interval_ns / 1e3,
+                  losses.covered_ns / 1e6, losses.sampled_ns / 1e6, static_cast<unsigned long long>(losses.gaps),
+                  losses.gap_ns / 1e6, static_cast<unsigned long long>(losses.overflows), costs.decode_ns / 1e9,
+                  costs.evaluate_ns / 1e9);
+    notes.push_back(line);
+  }
+  return notes;
 }
 
 }  // namespace opengpa::profiling
