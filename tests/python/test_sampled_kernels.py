@@ -99,7 +99,8 @@ def sampled_document():
                         "start_ns": start, "end_ns": end, "nvtx": ranges,
                         "values": {m[0]: v for m, v in zip(METRICS, values)}})
     return {"schema": "opengpa-profile/1", "api": "cuda", "device": "NVIDIA H100 80GB HBM3",
-            "command": ["python3", "train.py"], "exit_code": 0, "wall_time_s": 0.5, "replay": {"mode": "none", "passes": 1},
+            "command": ["python3", "train.py"], "exit_code": 0, "wall_time_s": 0.5,
+            "replay": {"mode": "none", "passes": 1},
             "counters": [{"name": n, "usage": u, "data_type": t} for n, u, t in METRICS],
             "queues": [{"id": 0, "name": "stream 7", "device": "NVIDIA H100 80GB HBM3"}], "samples": samples,
             "messages": ["PM sampling on GPU 0 (NVIDIA H100 80GB HBM3): 11 samples of 20.0 µs cover 0.2 of 0.2 ms"]}
