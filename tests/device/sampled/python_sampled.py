@@ -6,8 +6,9 @@
                                        path (and the second session's per op)
 
 The workload: STEPS steps of PyTorch work inside NVTX ranges (torch.cuda.nvtx): "step/copy" copies 256 MiB
-(DRAM-bound, beyond the 50 MiB L2), "step/mm" multiplies two fp16 4096x4096 matrices, "step/relu" applies relu
-to 256 MiB, all on one stream, unsynchronized between steps."""
+(a cudaMemcpyAsync: it takes its share of the samples but is no row), "step/mm" multiplies two fp16 4096x4096
+matrices, "step/relu" applies relu to 256 MiB (DRAM-bound, beyond the 50 MiB L2), all on one stream,
+unsynchronized between steps."""
 import json
 import sys
 import time
