@@ -70,7 +70,7 @@ std::vector<std::string> OwnCommand() {
   std::vector<std::string> command;
   std::string argument;
   while (std::getline(cmdline, argument, '\0')) command.push_back(argument);
-  if (command.empty()) command.push_back("(this process)");
+  if (command.empty()) command.emplace_back("(this process)");
   return command;
 }
 #endif
@@ -100,7 +100,7 @@ bool StopSampledSession(SampledSessionPointer session, std::vector<InProcessLaun
                                  session->recording->interval_ns(), &run);
   for (const std::string& note : session->recording->CoverageNotes()) run.messages.push_back(note);
   if (!stopped) run.messages.push_back("PM sampling: " + stop_error);
-  if (!ended) run.messages.push_back("the launches' timeline has no end record: launches may be missing");
+  if (!ended) run.messages.emplace_back("the launches' timeline has no end record: launches may be missing");
   // Row i's label, by the index it now has (KeepChosenLaunches keeps indices).
   std::unordered_map<std::uint64_t, const profiling::LaunchLabel*> label_of_index;
   for (std::size_t row = 0; row < run.samples.size(); ++row) label_of_index[run.samples[row].index] = row_labels[row];
@@ -160,10 +160,10 @@ OpenGpaProfileStatus OpenGpaProfileStartSampled(const OpenGpaProfileSampledOptio
     if (metrics.empty()) return Fail(kOpenGpaProfileStatusErrorInvalidArgument, prefix + "options->metrics names none");
     for (const std::string& name : metrics) {
       if (!profiling::IsPmMetricName(name)) {
-        return Fail(kOpenGpaProfileStatusErrorInvalidArgument,
-                    prefix + "'" + name +
-                        "' is not a CUPTI PM sampling metric (such as dram__bytes_read.sum); GPA counters are "
-                        "measured per launch by the exact mode");
+        std::string message = prefix;
+        message += "'" + name + "' is not a CUPTI PM sampling metric (such as dram__bytes_read.sum); GPA counters are ";
+        message += "measured per launch by the exact mode";
+        return Fail(kOpenGpaProfileStatusErrorInvalidArgument, message);
       }
     }
     const double interval_us = options->interval_us == 0.0 ? kDefaultIntervalUs : options->interval_us;

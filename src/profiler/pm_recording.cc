@@ -138,7 +138,7 @@ std::vector<std::string> PmRecording::CoverageNotes() const {
                   losses.covered_ns / 1e6, losses.sampled_ns / 1e6, static_cast<unsigned long long>(losses.gaps),
                   losses.gap_ns / 1e6, static_cast<unsigned long long>(losses.overflows), costs.decode_ns / 1e9,
                   costs.evaluate_ns / 1e9);
-    notes.push_back(line);
+    notes.emplace_back(line);
   }
   return notes;
 }
