@@ -40,7 +40,8 @@ struct TimelineState {
   profiling::LaunchLabelBook book;
   std::vector<WrittenLabel> written;
   CUpti_SubscriberHandle subscriber = nullptr;
-  std::atomic<bool> labelling{false};  // launch calls are labelled (from the start, or since the first NVTX push)
+  std::atomic<bool> labelling{false};     // launch calls are labelled (from the start, or since the first NVTX push)
+  std::atomic<std::uint64_t> session{0};  // counts starts: a thread's launch depth from an earlier one is stale
 };
 
 TimelineState& Timeline() {
@@ -159,6 +160,7 @@ bool IsNvtxPush(CUpti_CallbackId cbid) {
 // The launch call open on this thread: a runtime launch's nested driver launch is the same launch.
 thread_local int launch_depth = 0;
 thread_local std::uint64_t outer_launch = 0;
+thread_local std::uint64_t launch_session = 0;  // the session launch_depth counts in
 thread_local std::int64_t thread_id = 0;
 
 std::int64_t RealtimeNanoseconds() {
@@ -168,6 +170,11 @@ std::int64_t RealtimeNanoseconds() {
 }
 
 void OnLaunchCall(TimelineState& state, const CUpti_CallbackData& data) {
+  const std::uint64_t session = state.session.load(std::memory_order_relaxed);
+  if (launch_session != session) {  // a launch in flight when the last session stopped left its depth behind
+    launch_session = session;
+    launch_depth = 0;
+  }
   if (data.callbackSite == CUPTI_API_EXIT) {
     if (launch_depth > 0) --launch_depth;  // an exit whose entry came before the labelling began is ignored
     return;
@@ -260,6 +267,7 @@ bool StartKernelTimeline(std::unique_ptr<profiling::SampleStreamWriter> stream, 
   state.finished = false;
   state.labels = std::move(labels);
   state.labelling = state.labels.from_start;
+  ++state.session;
   SubscribeLabels(state);
   return true;
 }
