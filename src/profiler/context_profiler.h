@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "nvidia/counter_handover.h"
 #include "nvidia/cupti_host_metrics.h"
 #include "nvidia/cupti_range_session.h"
 #include "profiler/counter_plan.h"
@@ -148,6 +149,7 @@ class ContextProfiler {
  private:
   // `user`: a batch of user ranges (graph launches, NVTX ranges, kernel launches as user ranges).
   bool StartBatch(bool user, std::string* error);
+  void ReportHandover(profiling::SampleStreamWriter& stream);  // the counter claim's note, once
   // The range profiler goes, then the GPU's turn.
   void DropSession();
   // Ends the open batch when it collects the other kind of range than `user`.
@@ -173,6 +175,9 @@ class ContextProfiler {
   profiling::GpuTurns* turns_ = nullptr;
   std::string gpu_key_;
   bool holds_turn_ = false;
+  // This process's claim on the GPU's counters against a monitor's PM sampling, from the first batch on.
+  std::shared_ptr<nvidia::CounterClaim> counter_claim_;
+  std::string handover_note_;  // what the claim had to say, for the stream
   std::size_t batch_size_ = 0;
   CUpti_ProfilerReplayMode replay_ = CUPTI_UserReplay;
   bool user_ranges_ = false;  // kernel launches (or NVTX ranges) are user ranges
