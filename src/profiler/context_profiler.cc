@@ -208,12 +208,6 @@ std::unique_ptr<L2Flush> ContextProfiler::TakeFlushForLater() {
   return std::move(l2_flush_);
 }
 
-void ContextProfiler::ReportHandover(profiling::SampleStreamWriter& stream) {
-  if (handover_note_.empty()) return;
-  stream.WriteMessage(handover_note_);
-  handover_note_.clear();
-}
-
 bool ContextProfiler::StartBatch(bool user, std::string* error) {
   auto step = Clock::now();
   // The object of the batch before, its counter data reset; a fresh one for the other kind of range (on the
@@ -225,11 +219,6 @@ bool ContextProfiler::StartBatch(bool user, std::string* error) {
     // Another process of the program may hold the GPU: wait for its turn (gpu_turns.h).
     if (!turns_->Acquire(gpu_key_, error)) return false;
     holds_turn_ = true;
-  }
-  if (!counter_claim_ && !gpu_.uuid.empty()) {
-    // A monitor sampling this GPU with PM sampling lets go of it first (nvidia/counter_handover.h); once per GPU
-    // and process, not per batch or launch.
-    counter_claim_ = nvidia::ClaimGpuCounters(gpu_.uuid, &handover_note_);
   }
   if (!session_) {
     nvidia::RangeProfilerOptions options;
@@ -276,9 +265,7 @@ std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t inde
   if (in_batch >= batch_size_) Flush(stream);
   if (!batch_open_) {
     std::string error;
-    const bool started = StartBatch(user_ranges_, &error);
-    ReportHandover(stream);
-    if (!started) {
+    if (!StartBatch(user_ranges_, &error)) {
       stream.WriteMessage(error);
       return static_cast<std::size_t>(-1);
     }
@@ -301,9 +288,7 @@ std::size_t ContextProfiler::BeginGraphLaunch(KernelLaunch launch, std::uint64_t
   if (batch_.size() >= batch_size_) Flush(stream);
   if (!batch_open_) {
     std::string error;
-    const bool started = StartBatch(true, &error);
-    ReportHandover(stream);
-    if (!started) {
+    if (!StartBatch(true, &error)) {
       stream.WriteMessage(error);
       return static_cast<std::size_t>(-1);
     }

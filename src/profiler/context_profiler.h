@@ -75,6 +75,8 @@ class ContextProfiler {
   void UseGpu(const profiling::GpuIdentity& gpu, profiling::GpuTurns* turns, std::string gpu_key, bool turn_held);
   const std::string& gpu_key() const { return gpu_key_; }
   bool holds_turn() const { return holds_turn_; }
+  // Keeps the process's claim on the GPU's counters (nvidia/counter_handover.h) for the profiler's life.
+  void HoldCounterClaim(std::shared_ptr<nvidia::CounterClaim> claim) { counter_claim_ = std::move(claim); }
 
   // The stream header: the metrics this run measures, the outputs asked for, the replay and its pass.
   const profiling::ProfileRun& Description() const { return description_; }
@@ -149,7 +151,6 @@ class ContextProfiler {
  private:
   // `user`: a batch of user ranges (graph launches, NVTX ranges, kernel launches as user ranges).
   bool StartBatch(bool user, std::string* error);
-  void ReportHandover(profiling::SampleStreamWriter& stream);  // the counter claim's note, once
   // The range profiler goes, then the GPU's turn.
   void DropSession();
   // Ends the open batch when it collects the other kind of range than `user`.
@@ -175,9 +176,9 @@ class ContextProfiler {
   profiling::GpuTurns* turns_ = nullptr;
   std::string gpu_key_;
   bool holds_turn_ = false;
-  // This process's claim on the GPU's counters against a monitor's PM sampling, from the first batch on.
+  // This process's claim on the GPU's counters against a monitor's PM sampling (injection_session.cc), kept for
+  // as long as the context is profiled.
   std::shared_ptr<nvidia::CounterClaim> counter_claim_;
-  std::string handover_note_;  // what the claim had to say, for the stream
   std::size_t batch_size_ = 0;
   CUpti_ProfilerReplayMode replay_ = CUPTI_UserReplay;
   bool user_ranges_ = false;  // kernel launches (or NVTX ranges) are user ranges
