@@ -4,8 +4,9 @@
 // lets go of that GPU's PM sampling (GPM and NVML values keep flowing: they take no counters), and takes it back
 // when the profiler ends.
 //
-// The announcement: two lock files per GPU, named by its UUID, in one folder both sides know ($OPENGPA_HANDOVER_DIR,
-// default /tmp/opengpa-handover, made with mode 1777 so that every user's profiler can take part):
+// The announcement: two lock files per GPU, named by its UUID, in one folder both sides know
+// ($OPENGPA_MONITOR_HANDOVER_DIR, default /tmp/opengpa-monitor-handover, made with mode 1777 so that every user's
+// profiler can take part):
 //
 //   <uuid>.want   every profiler that wants the GPU's counters holds a shared flock on it, from before it
 //                 waits until it is done with the GPU;
@@ -26,16 +27,16 @@
 
 namespace opengpa::nvidia {
 
-inline constexpr const char* kHandoverFolderVariable = "OPENGPA_HANDOVER_DIR";
-inline constexpr const char* kDefaultHandoverFolder = "/tmp/opengpa-handover";
+inline constexpr const char* kHandoverFolderVariable = "OPENGPA_MONITOR_HANDOVER_DIR";
+inline constexpr const char* kDefaultHandoverFolder = "/tmp/opengpa-monitor-handover";
 // Seconds a profiler waits for a monitor to let go of a GPU (then it goes on, and CUPTI says whether the GPU is
 // free); default kDefaultHandoverWait.
-inline constexpr const char* kHandoverWaitVariable = "OPENGPA_HANDOVER_WAIT_S";
+inline constexpr const char* kHandoverWaitVariable = "OPENGPA_MONITOR_HANDOVER_WAIT_S";
 inline constexpr std::chrono::milliseconds kDefaultHandoverWait{10000};
 // How often the monitor looks for a profiler that wants one of its GPUs.
 inline constexpr std::chrono::milliseconds kHandoverWatchPeriod{20};
 
-// $OPENGPA_HANDOVER_DIR, else kDefaultHandoverFolder; "off" (or an empty value): no hand-over.
+// $OPENGPA_MONITOR_HANDOVER_DIR, else kDefaultHandoverFolder; "off" (or an empty value): no hand-over.
 std::string HandoverFolder();
 
 // The profiler's side: held while a process uses a GPU's counters.
@@ -62,7 +63,7 @@ class CounterClaim {
 };
 
 // The claim of this process on `gpu`, shared by every user of the GPU in the process (two CUDA contexts of one
-// GPU wait once): made by the first call, with HandoverFolder() and $OPENGPA_HANDOVER_WAIT_S, and let go when
+// GPU wait once): made by the first call, with HandoverFolder() and $OPENGPA_MONITOR_HANDOVER_WAIT_S, and let go when
 // the last holder drops it. A non-empty *note is what a caller should log.
 std::shared_ptr<CounterClaim> ClaimGpuCounters(const std::string& gpu, std::string* note);
 

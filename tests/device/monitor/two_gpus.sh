@@ -19,7 +19,8 @@ for candidate in /usr/local/cuda/lib64/libcupti.so.13 /usr/local/cuda/extras/CUP
 done
 [[ -n $cupti ]] && export OPENGPA_CUPTI_LIBRARY=$cupti LD_LIBRARY_PATH="$(dirname "$cupti")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=index,name,uuid,driver_version --format=csv,noheader | tee "$out/gpus.txt"
-export OPENGPA_HANDOVER_DIR=$work/handover  # both sides: the monitor and the profiler it hands GPU 0 to
+# Both sides (the monitor and the profiler it hands GPU 0 to) use this folder.
+export OPENGPA_MONITOR_HANDOVER_DIR=$work/handover
 opengpa=$stage/bin/opengpa
 loop=$stage/tests/copy_loop
 now() { date +%s%N; }
@@ -38,7 +39,7 @@ echo "phase B: opengpa profile on GPU 0 while GPU 1 copies"
 "$loop" --device 1 --seconds 8 >"$work/b1.json" 2>"$out/b1_stderr.txt" &
 b1=$!
 profile_begin=$(now)
-"$opengpa" profile --api cuda --counters dram__bytes_read.sum,gpu__time_duration.sum -f -o "$work/profile" -- \
+timeout 150 "$opengpa" profile --api cuda --counters dram__bytes_read.sum,gpu__time_duration.sum -f -o "$work/profile" -- \
   "$loop" --device 0 --launches 30 --mib 64 >"$out/profile_stdout.txt" 2>"$out/profile_stderr.txt"
 profile_status=$?
 profile_end=$(now)
@@ -48,7 +49,7 @@ sleep 4
 echo "phase C: GPU 0 again, 3 s"
 "$loop" --device 0 --seconds 3 >"$work/c0.json" 2>"$out/c0_stderr.txt"
 sleep 1
-kill -INT $monitor
+kill -TERM $monitor  # SIGINT is ignored by a background job of a non-interactive shell
 wait $monitor
 monitor_status=$?
 echo "monitor exit $monitor_status"
