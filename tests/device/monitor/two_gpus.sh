@@ -6,13 +6,15 @@
 #   A. copy loops on both GPUs at once for 10 s (copy_loop: its own byte counts and time window)
 #   B. `opengpa profile` of 30 copy launches on GPU 0 while GPU 1 copies on (the monitor must hand GPU 0 over)
 #   C. 4 s later, a 3 s copy loop on GPU 0 again (PM sampling must be back)
+# Before the monitor starts, the same `opengpa profile` alone (0.), so that a failure in B can be told apart from
+# one of the profiler itself.
 # two_gpus_check.py then judges the CSV against the loops (PASS/FAIL lines, summary.json).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 stage=$(cd "${1:?usage: two_gpus.sh STAGE}" && pwd) || exit 2
-out=${OUT:-/tmp/opengpa-two-gpus}
-mkdir -p "$out"
 work=$(mktemp -d)
+out=$work/results  # archived into $OUT (or /tmp/opengpa-two-gpus) at the end: $OUT takes few files
+mkdir -p "$out"
 cupti=""
 for candidate in /usr/local/cuda/lib64/libcupti.so.13 /usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13; do
   [[ -e $candidate ]] && { cupti=$candidate; break; }
@@ -24,6 +26,17 @@ export OPENGPA_MONITOR_HANDOVER_DIR=$work/handover
 opengpa=$stage/bin/opengpa
 loop=$stage/tests/copy_loop
 now() { date +%s%N; }
+profile() {  # profile NAME: 30 copy launches of 64 MiB on GPU 0 under opengpa profile
+  timeout 150 "$opengpa" profile --api cuda --counters dram__bytes_read.sum,gpu__time_duration.sum -f \
+    -o "$work/$1" -- "$loop" --device 0 --launches 30 --mib 64 >"$out/$1_stdout.txt" 2>"$out/$1_stderr.txt"
+  local status=$?
+  echo "$1: exit $status; $(wc -l <"$work/$1.csv" 2>/dev/null || echo no) CSV lines; stderr:"
+  sed 's/^/  /' "$out/$1_stderr.txt" | head -n 20
+  return $status
+}
+
+echo "0. opengpa profile alone"
+profile alone
 
 "$opengpa" monitor --counters nvml,gpm,dram__bytes_read.sum,dram__bytes_write.sum,gpc__cycles_elapsed.max \
   --interval-ms 200 --csv "$work/monitor.csv" -f >"$out/monitor_stdout.txt" 2>"$out/monitor_stderr.txt" &
@@ -39,12 +52,10 @@ echo "phase B: opengpa profile on GPU 0 while GPU 1 copies"
 "$loop" --device 1 --seconds 8 >"$work/b1.json" 2>"$out/b1_stderr.txt" &
 b1=$!
 profile_begin=$(now)
-timeout 150 "$opengpa" profile --api cuda --counters dram__bytes_read.sum,gpu__time_duration.sum -f -o "$work/profile" -- \
-  "$loop" --device 0 --launches 30 --mib 64 >"$out/profile_stdout.txt" 2>"$out/profile_stderr.txt"
+profile profile
 profile_status=$?
 profile_end=$(now)
 wait $b1
-echo "profile exit $profile_status; $(wc -l <"$work/profile.csv" 2>/dev/null) CSV lines"
 sleep 4
 echo "phase C: GPU 0 again, 3 s"
 "$loop" --device 0 --seconds 3 >"$work/c0.json" 2>"$out/c0_stderr.txt"
@@ -62,5 +73,9 @@ python3 "$here/two_gpus_check.py" --csv "$work/monitor.csv" --work "$work" --out
   --profile-window "$profile_begin" "$profile_end"
 status=$?
 gzip -c "$work/monitor.csv" >"$out/monitor.csv.gz"
+final=${OUT:-/tmp/opengpa-two-gpus}
+mkdir -p "$final"
+cp "$out/summary.json" "$final/" 2>/dev/null
+tar czf "$final/two_gpus_results.tgz" -C "$out" .
 ls -la "$out"
 exit $status
