@@ -13,6 +13,9 @@ export PATH="$PATH:/usr/local/cuda/bin"
 cp "$build/bin/opengpa" "$stage/bin/"
 cp "$build/lib/libopengpa_inject_cuda.so" "$build/lib/libOpenGPAProfile.so" "$stage/lib/"
 strip "$stage/bin/opengpa" "$stage/lib/"*.so
+# libopengpa_inject_cuda.so asks for libOpenGPAProfile.so.3: without that name beside it, CUDA drops the injection
+# without a word and `opengpa profile` profiles nothing (seen in this suite's first two runs).
+"$here/../soname_copies.sh" "$stage/lib"
 nvcc -O3 -std=c++17 -arch=sm_90 "$here/copy_loop.cu" -o "$stage/tests/copy_loop"
 cp "$here/two_gpus.sh" "$here/two_gpus_check.py" "$stage/tests/"
 du -sh "$stage"
