@@ -228,6 +228,25 @@ TEST(Handover, AnUnusableFolderCoordinatesNothingAndSaysSo) {
   EXPECT_FALSE(none->Holds());
 }
 
+TEST_F(HandoverTest, ContextsOfOneGpuInOneProcessShareOneClaimThatEndsWithTheLast) {
+  setenv(nvidia::kHandoverFolderVariable, folder_.c_str(), 1);
+  std::string note;
+  std::shared_ptr<nvidia::CounterClaim> first = nvidia::ClaimGpuCounters("GPU-aaaa", &note);
+  std::shared_ptr<nvidia::CounterClaim> second = nvidia::ClaimGpuCounters("GPU-aaaa", &note);
+  std::shared_ptr<nvidia::CounterClaim> other = nvidia::ClaimGpuCounters("GPU-bbbb", &note);
+  unsetenv(nvidia::kHandoverFolderVariable);
+  EXPECT_TRUE(note.empty()) << note;
+  EXPECT_EQ(first, second);
+  EXPECT_NE(first, other);
+  EXPECT_TRUE(first->Holds());
+  nvidia::MonitorHold monitor(folder_, "GPU-aaaa");
+  EXPECT_FALSE(monitor.TryTake());
+  first.reset();
+  EXPECT_FALSE(monitor.TryTake()) << "the second context still profiles";
+  second.reset();
+  EXPECT_TRUE(monitor.TryTake()) << "the last one is gone";
+}
+
 TEST(Handover, TheFolderComesFromTheEnvironment) {
   unsetenv(nvidia::kHandoverFolderVariable);
   EXPECT_EQ(nvidia::HandoverFolder(), nvidia::kDefaultHandoverFolder);
