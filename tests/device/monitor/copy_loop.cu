@@ -25,13 +25,13 @@ static long long RealtimeNs() {
   return static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec;
 }
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    cudaError_t error = (call);                                                              \
-    if (error != cudaSuccess) {                                                              \
+#define CHECK(call)                                                                         \
+  do {                                                                                      \
+    cudaError_t error = (call);                                                             \
+    if (error != cudaSuccess) {                                                             \
       std::fprintf(stderr, "copy_loop: %s failed: %s\n", #call, cudaGetErrorString(error)); \
-      return 1;                                                                              \
-    }                                                                                        \
+      return 1;                                                                             \
+    }                                                                                       \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -40,10 +40,14 @@ int main(int argc, char** argv) {
   long long launches_wanted = 0;
   size_t mib = 512;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--device")) device = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--seconds")) seconds = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--launches")) launches_wanted = std::atoll(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--mib")) mib = std::strtoull(argv[i + 1], nullptr, 10);
+    if (!std::strcmp(argv[i], "--device"))
+      device = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--seconds"))
+      seconds = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--launches"))
+      launches_wanted = std::atoll(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--mib"))
+      mib = std::strtoull(argv[i + 1], nullptr, 10);
   }
   if ((seconds <= 0) == (launches_wanted <= 0)) {
     std::fprintf(stderr, "usage: copy_loop --device N (--seconds S | --launches K) [--mib M]\n");
@@ -66,9 +70,9 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   long long launches = 0;
   // Launch in groups of 16 and look at the clock between groups: the queue never holds much more than the time asked.
-  while (launches_wanted > 0 ? launches < launches_wanted
-                             : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
-                                   seconds) {
+  while (launches_wanted > 0
+             ? launches < launches_wanted
+             : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
     const long long group = launches_wanted > 0 ? std::min(16LL, launches_wanted - launches) : 16;
     for (long long g = 0; g < group; ++g) CopyKernel<<<blocks, 256>>>(in, out, count);
     CHECK(cudaGetLastError());
