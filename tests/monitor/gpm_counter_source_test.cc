@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "log_capture.h"
+#include "monitor/metrics_exposition.h"
 #include "monitor/monitor.h"
 
 namespace opengpa::monitor {
@@ -154,6 +155,25 @@ TEST(MonitorDefaultSources, FailWhenGpmIsNamedAndTheGpuLacksIt) {
   ASSERT_EQ(Monitor::Create(options, &monitor), kGpaStatusOk);
   ASSERT_EQ(monitor->Counters().size(), 1u);
   EXPECT_EQ(monitor->Counters()[0].name, "gpm_dram_bandwidth_percent");
+}
+
+TEST(MonitorDefaultSources, GpmSeriesCarryTheSameLabelsAsTheOthers) {
+  MonitorOptions options;
+  options.labels = SeriesLabels{{"host", "alpha"}, {"slurm_job_id", "42"}};
+  options.interval = std::chrono::milliseconds(60);
+  options.nvml_library_candidates = {OPENGPA_FAKE_NVML_GPM};
+  std::unique_ptr<Monitor> monitor;
+  ASSERT_EQ(Monitor::Create(options, &monitor), kGpaStatusOk);
+  ASSERT_EQ(monitor->Start(), kGpaStatusOk);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(monitor->Stop(), kGpaStatusOk);
+  const std::string text = FormatMetrics(monitor->Metrics(), ExpositionFormat::kPrometheusText);
+  const std::string labels =
+      "{gpu=\"0\",uuid=\"GPU-00000000-0000-0000-0000-000000000000\",name=\"Fake NVML device\",host=\"alpha\","
+      "slurm_job_id=\"42\"}";
+  EXPECT_NE(text.find("opengpa_power_watts" + labels + " 123.456"), std::string::npos) << text;
+  EXPECT_NE(text.find("opengpa_gpm_sm_activity_percent" + labels + " 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("opengpa_gpm_pcie_rx_bytes_per_second" + labels + " 22020096"), std::string::npos) << text;
 }
 
 TEST(GpmCounterCatalog, NamesEveryCounterWithAUnitAndADescription) {
