@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "nvidia/counter_handover.h"
 #include "nvidia/cupti_host_metrics.h"
 #include "nvidia/cupti_range_session.h"
 #include "profiler/counter_plan.h"
@@ -74,6 +75,8 @@ class ContextProfiler {
   void UseGpu(const profiling::GpuIdentity& gpu, profiling::GpuTurns* turns, std::string gpu_key, bool turn_held);
   const std::string& gpu_key() const { return gpu_key_; }
   bool holds_turn() const { return holds_turn_; }
+  // Keeps the process's claim on the GPU's counters (nvidia/counter_handover.h) for the profiler's life.
+  void HoldCounterClaim(std::shared_ptr<nvidia::CounterClaim> claim) { counter_claim_ = std::move(claim); }
 
   // The stream header: the metrics this run measures, the outputs asked for, the replay and its pass.
   const profiling::ProfileRun& Description() const { return description_; }
@@ -173,6 +176,9 @@ class ContextProfiler {
   profiling::GpuTurns* turns_ = nullptr;
   std::string gpu_key_;
   bool holds_turn_ = false;
+  // This process's claim on the GPU's counters against a monitor's PM sampling (injection_session.cc), kept for
+  // as long as the context is profiled.
+  std::shared_ptr<nvidia::CounterClaim> counter_claim_;
   std::size_t batch_size_ = 0;
   CUpti_ProfilerReplayMode replay_ = CUPTI_UserReplay;
   bool user_ranges_ = false;  // kernel launches (or NVTX ranges) are user ranges

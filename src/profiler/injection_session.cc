@@ -166,6 +166,15 @@ ContextProfiler* ProfilerFor(CUcontext context) {
     turn = true;
     StartTurnWatcher();
   }
+  // A monitor sampling this GPU with CUPTI PM sampling lets go of it before CUPTI is asked for anything here
+  // (nvidia/counter_handover.h); once per GPU and process (a second context of the GPU shares the claim), never
+  // per launch.
+  std::shared_ptr<nvidia::CounterClaim> claim;
+  if (!gpu.uuid.empty()) {
+    std::string note;
+    claim = nvidia::ClaimGpuCounters(gpu.uuid, &note);
+    if (!note.empty()) state.stream->WriteMessage(note);
+  }
   last_logged_error.clear();
   auto profiler = ContextProfiler::Create(context, state.counters, state.settings, state.batch_size, &error);
   if (!profiler) {
@@ -177,6 +186,7 @@ ContextProfiler* ProfilerFor(CUcontext context) {
     return nullptr;
   }
   profiler->UseGpu(gpu, state.turns.get(), key, turn);
+  profiler->HoldCounterClaim(std::move(claim));
   if (!state.header_written) {
     state.stream->WriteHeader(profiler->Description());
     for (const std::string& message : profiler->Description().messages) state.stream->WriteMessage(message);

@@ -2,10 +2,12 @@
 
 #include <cstdio>
 
+#include "nvidia/counter_handover.h"
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
 #include "nvidia/cupti_profiler_session.h"
 #include "nvidia/pm_sampling_pipeline.h"
+#include "platform/logging.h"
 #include "profiler/gpu_identity.h"
 
 namespace opengpa::profiling {
@@ -28,6 +30,8 @@ struct PmRecording::Device {
     pipeline.reset();
   }
 
+  // Declared before the sampler, so released after it disabled PM sampling (nvidia/counter_handover.h).
+  std::shared_ptr<nvidia::CounterClaim> claim;
   nvidia::PmSampler sampler;
   std::unique_ptr<nvidia::PmSamplingPipeline> pipeline;
   nvidia::PmSamples samples;
@@ -71,6 +75,11 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
     RecordedGpu gpu;
     inject_cuda::IdentifyDevice(cuda, device, &gpu.series.gpu, &gpu.name);
     auto sampling = std::make_unique<Device>(*libraries.cupti, cuda, ordinal, "GPU " + std::to_string(ordinal));
+    if (!gpu.series.gpu.uuid.empty()) {  // a monitor's PM sampling on this GPU lets go first
+      std::string note;
+      sampling->claim = nvidia::ClaimGpuCounters(gpu.series.gpu.uuid, &note);
+      if (!note.empty()) Log(kGpaLoggingMessage, "{}", note);
+    }
     nvidia::PmSamplerOptions sampler_options;
     sampler_options.interval_ns = options.interval_ns;
     sampler_options.hardware_buffer_bytes = options.hardware_buffer_bytes;
