@@ -1374,6 +1374,13 @@ def profile_cuda_options_are_usage_errors_elsewhere_and_bad_expressions_are_name
     expect_usage_error(result, "--nvtx-include")
     result = ctx.run("profile", "--api", "cuda", "--nvtx-include", "outer/inner", "--", "true", expect_ok=False)
     expect_usage_error(result, "outer/inner")
+    # The collective rule's options (docs/cli.md, Collectives): CUDA only, a bad expression named before the run.
+    result = ctx.run("profile", "--api", "cuda", "--collective-kernel", "regex:reduce(", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--collective-kernel 'reduce('", "not a regular expression")
+    result = ctx.run("profile", "--api", "cl", "--collective-kernel", "reduce", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--collective-kernel")
+    result = ctx.run("profile", "--api", "cuda", "--turn-timeout", "-1", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--turn-timeout")
 
 
 @check
