@@ -20,7 +20,9 @@ MULTI = ONE + ",smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,lts__t_reque
 DURATION = "gpu__time_duration.sum"
 LEFT_OUT = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"  # not in the duration's single-pass group
 NCCL = re.compile(r"^nccl(Dev)?Kernel")
-TIMEOUT_S = 150
+TIMEOUT_S = 120
+NCU_TIMEOUT_S = 90
+RULE_OFF_TIMEOUT_S = 45  # enough for the run that ends (the rule on: about 20 s), short of a hang
 BUDGET_S = float(os.environ.get("DDP_BUDGET_S", "400"))  # runs not started by then are skipped, named
 
 # name: (replay, counters, extra options, training options, expected exit, environment)
@@ -29,13 +31,13 @@ RUNS = {
     "kernel_multi": ("kernel", MULTI, [], [], 0, {}),
     "application_multi": ("application", MULTI, [], [], 0, {}),
     "slow_rank": ("auto", ONE, [], ["--slow-rank", "1", "--extra-microbatches", "3"], 0, {}),
-    "ncu": None,
     "nvtx_multi": ("auto", MULTI, ["--range-mode", "nvtx", "--nvtx-include", "step"], [], 0, {}),
     "kernel_one": ("kernel", ONE, [], [], 0, {}),
     "auto_multi": ("auto", MULTI, [], [], 0, {}),
+    "ncu": None,
+    "none_multi": ("none", MULTI, [], [], None, {}),  # refused: a multi-pass set under none, without a hang
     "auto_one": ("auto", ONE, [], [], 0, {}),
     "application_one": ("application", ONE, [], [], 0, {}),
-    "none_multi": ("none", MULTI, [], [], None, {}),  # refused: a multi-pass set under none, without a hang
     "rule_off": ("kernel", MULTI, [], [], None, {"OPENGPA_PROFILE_COLLECTIVES": "off"}),  # what the rule prevents
 }
 
@@ -114,7 +116,8 @@ def profile_run(name, port):
     base = os.path.join(work, name)
     command = [OPENGPA, "profile", "--api", "cuda", "-f", "-q", "-o", base + ".%r", "--replay-mode", replay,
                "--counters", counters, *extra, "--", *torchrun(port, training)]
-    code, seconds, stdout, stderr = run_with_timeout(command, TIMEOUT_S, env)
+    code, seconds, stdout, stderr = run_with_timeout(command, RULE_OFF_TIMEOUT_S if name == "rule_off" else TIMEOUT_S,
+                                                     env)
     say(f"== {name}: exit {code} in {seconds:.1f} s\n$ {' '.join(command)}\n{stdout[-2500:]}{stderr[-5000:]}")
     return code, seconds, stdout, stderr, reports(base), base
 
@@ -123,7 +126,8 @@ def check_profile(name, port):
     replay, counters, extra, training, expected, env = RUNS[name]
     code, seconds, stdout, stderr, found, base = profile_run(name, port)
     if code is None:
-        verdict(name, name == "rule_off", f"HUNG: no exit in {TIMEOUT_S} s (killed)")
+        limit = RULE_OFF_TIMEOUT_S if name == "rule_off" else TIMEOUT_S
+        verdict(name, name == "rule_off", f"HUNG: no exit in {limit} s (killed)")
         return None
     if expected is None:  # a refusal or the rule turned off: it must end, whatever its code
         refused = [line for line in stderr.splitlines() if "replay-mode none" in line or "not profiled" in line]
@@ -216,11 +220,12 @@ def check_ncu(port):
     ours = kernel_lists.get("none_one")
     ncu_csv = os.path.join(out, "ncu.csv")
     command = ["ncu", "--target-processes", "all", "--metrics", DURATION, "--csv", "--clock-control", "none",
+               "--print-kernel-base", "demangled",
                "--log-file", ncu_csv, *torchrun(port, [])]
-    code, seconds, stdout, stderr = run_with_timeout(command, TIMEOUT_S)
+    code, seconds, stdout, stderr = run_with_timeout(command, NCU_TIMEOUT_S)
     say(f"== ncu: exit {code} in {seconds:.1f} s\n$ {' '.join(command)}\n{stdout[-1500:]}{stderr[-1500:]}")
     if code is None:
-        verdict("ncu_kernels_per_rank", True, f"ncu did not finish in {TIMEOUT_S} s (killed): nothing to compare")
+        verdict("ncu_kernels_per_rank", True, f"ncu did not finish in {NCU_TIMEOUT_S} s (killed): nothing to compare")
         return
     ranks = trained(stdout)
     rank_of_pid = {pid: rank for rank, (pid, _) in ranks.items()}
