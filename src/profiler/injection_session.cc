@@ -115,6 +115,10 @@ struct LaunchScope {
   std::size_t batch = 0;  // the batch `position` belongs to (ContextProfiler::batch_number)
   bool profiled = false;
   bool deferred = false;  // made during a capture, its stream not yet known: the nested callback decides
+  // A runtime launch whose callback names no context (the first CUDA call of a thread, which makes the primary
+  // context current only inside the call: seen on PyTorch's autograd thread of a DDP rank): the nested driver
+  // callback, which names it, decides the launch instead.
+  bool awaiting_context = false;
 };
 thread_local LaunchScope current_launch;
 // Set while this library launches its own L2 flush kernel or replays a graph's nodes, whose callbacks are
@@ -299,7 +303,10 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
       ++state.launches_in_flight;
     }
     KernelLaunch launch = DescribeLaunch(domain, cbid, data);
-    if (scope.depth++ > 0) {
+    if (scope.depth == 0) scope.awaiting_context = false;
+    if (scope.depth++ > 0 && scope.awaiting_context && data.context != nullptr) {
+      scope.awaiting_context = false;  // decided here, as a launch of its own, with the context this callback names
+    } else if (scope.depth > 1) {
       // The driver launch inside a runtime launch: the same kernel; it may know grid, block and stream.
       if (scope.deferred && launch.stream_known) {
         scope.deferred = false;
@@ -318,6 +325,11 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     scope.position = kNotRecorded;
     scope.profiled = false;
     scope.deferred = false;
+    if (data.context == nullptr) {
+      // A runtime launch names its context in the nested driver callback; a driver launch without one fails.
+      scope.awaiting_context = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+      return;
+    }
     if (state.active_captures > 0) {
       // No pass may start while a stream captures (the batch open before was ended when it began). A launch
       // whose stream the runtime's callback hides is decided at the nested driver callback.
