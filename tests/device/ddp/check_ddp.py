@@ -95,10 +95,13 @@ def base_name(kernel):
 
 
 def trained(stdout):
-    """{rank: (pid, params_equal)} from the training's last lines."""
+    """{rank: (pid, params_equal)} from the training's last lines; under application replay each run prints its
+    own, and the first run's pid (the report's) is kept, with every run's parameters equal."""
     ranks = {}
     for match in re.finditer(r"rank (\d+) pid (\d+) gpu (\d+) microbatches (\d+) loss \S+ params_equal (\w+)", stdout):
-        ranks[int(match.group(1))] = (int(match.group(2)), match.group(5) == "True")
+        rank, pid, same = int(match.group(1)), int(match.group(2)), match.group(5) == "True"
+        first = ranks.get(rank, (pid, True))
+        ranks[rank] = (first[0], first[1] and same)
     return ranks
 
 
