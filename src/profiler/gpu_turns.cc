@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <thread>
 
+#include "profiler/sample_stream.h"
+
 namespace opengpa::profiling {
 namespace {
 
@@ -22,11 +24,13 @@ int Lock(int fd, int operation) {
   return result;
 }
 
-// The holder writes its pid into the lock file, so that a waiter that gives up can name it.
+// The holder writes its pid (and its rank in the job, when it has one) into the lock file, so that a waiter that
+// gives up can name it: "4321 (rank 1)".
 void WriteHolder(int fd) {
-  const std::string pid = std::to_string(getpid());
+  std::string holder = std::to_string(getpid());
+  if (const auto rank = RankFromEnvironment()) holder += " (rank " + std::to_string(*rank) + ")";
   if (ftruncate(fd, 0) == 0) {
-    const ssize_t written = pwrite(fd, pid.data(), pid.size(), 0);
+    const ssize_t written = pwrite(fd, holder.data(), holder.size(), 0);
     static_cast<void>(written);
   }
 }
@@ -66,8 +70,9 @@ std::string GpuTurns::PathOf(const std::string& gpu, const char* suffix) const {
   return folder_ + "/gpu-" + name + suffix;
 }
 
-bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
+bool GpuTurns::Acquire(const std::string& gpu, std::string* error, bool wait) {
   std::chrono::steady_clock::time_point yield_until;
+  std::string given_up;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (folder_.empty()) return true;
@@ -76,6 +81,7 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
       ++found->second.count;
       return true;
     }
+    if (auto gave_up = given_up_.find(gpu); gave_up != given_up_.end()) given_up = gave_up->second;
     auto yielding = yield_until_.find(gpu);
     if (yielding != yield_until_.end()) {
       yield_until = yielding->second;
@@ -88,7 +94,17 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
   const auto start = std::chrono::steady_clock::now();
   // Just after handing the GPU over, the waiter goes first: this process waits as one, trying only after the grace.
   const bool yielding = start < yield_until;
-  if (yielding || Lock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (!wait || !given_up.empty()) {
+    // One try, no waiting: a collective launch, or a GPU this process already waited for in vain.
+    if (Lock(fd, LOCK_EX | LOCK_NB) != 0) {
+      *error = !given_up.empty() ? given_up + "; this process no longer waits for it"
+                                 : "GPU " + gpu + " is held by process " + ReadHolder(fd) +
+                                       ", and a collective launch does not wait for a GPU's turn (its peers may be "
+                                       "what the holder waits for)";
+      close(fd);
+      return false;
+    }
+  } else if (yielding || Lock(fd, LOCK_EX | LOCK_NB) != 0) {
     // Another process holds the GPU: say so on the waiting file (its holder hands the turn over), then wait.
     const int waiting = OpenLockFile(PathOf(gpu, ".waiting"));
     if (waiting >= 0) Lock(waiting, LOCK_SH);
@@ -108,8 +124,11 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
     if (!got) {
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       *error = "GPU " + gpu + " stayed busy: process " + ReadHolder(fd) + " held its profiler for the " +
-               std::to_string(std::lround(waited)) + " s this process waited (" + kTurnWaitVariable + ")";
+               std::to_string(std::lround(waited)) + " s this process waited (--turn-timeout, " + kTurnWaitVariable +
+               ")";
       close(fd);
+      std::lock_guard<std::mutex> lock(mutex_);
+      given_up_[gpu] = *error;
       return false;
     }
   }
