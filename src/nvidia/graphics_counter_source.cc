@@ -89,6 +89,14 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglConte
   return ForDevice(*library, index, why);
 }
 
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentGlxContext(std::string* why) {
+  const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
+  if (library == nullptr) return nullptr;
+  std::size_t index = 0;
+  if (!perfworks::CurrentGlxDeviceIndex(*library, &index, why)) return nullptr;
+  return ForDevice(*library, index, why);
+}
+
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForChip(const std::string& chip, std::string* why) {
   const perfworks::PerfWorksLibrary* library = perfworks::PerfWorksLibrary::Get(why);
   if (library == nullptr) return nullptr;

@@ -34,6 +34,7 @@ class GraphicsCounterSource {
   static std::unique_ptr<GraphicsCounterSource> ForVulkan(const perfworks::VulkanDeviceHandles& handles,
                                                           std::string* why);
   static std::unique_ptr<GraphicsCounterSource> ForCurrentEglContext(std::string* why);
+  static std::unique_ptr<GraphicsCounterSource> ForCurrentGlxContext(std::string* why);
   // A chip's metrics without a GPU ("GH100"): listing and pass planning only.
   static std::unique_ptr<GraphicsCounterSource> ForChip(const std::string& chip, std::string* why);
 
