@@ -104,13 +104,16 @@ GpaStatus SampledPasses::CpuTrigger() {
   return sampler_->CpuTrigger();
 }
 
-GpaStatus SampledPasses::Advance() {
+GpaStatus SampledPasses::Advance(std::size_t triggers) {
   if (active_ >= passes_.size() || sampler_ == nullptr) {
     return LogError(kGpaStatusErrorFailed, "every sampled pass is already decoded");
   }
   pw::DecodedSamples decoded;
   const auto stopping = std::chrono::steady_clock::now();
-  GpaStatus status = sampler_->Stop(&decoded);
+  // Room for the pass's own triggers twice over and a margin: intervals closed by another process's triggers;
+  // an interval the counter data has no room for is counted as dropped and the pass's samples fail (logged).
+  constexpr std::size_t kForeignTriggerMargin = 256;
+  GpaStatus status = sampler_->Stop(&decoded, 2 * triggers + kForeignTriggerMargin);
   if (status != kGpaStatusOk) return status;
   if (SamplerTraceOn()) {
     std::fprintf(stderr,
@@ -153,11 +156,11 @@ GpaStatus SampledPasses::Advance() {
   if (active_ < passes_.size()) {
     status = sampler_->Start(passes_[active_]);
   } else {
-    sampler_.reset();  // ends the session: the device's counters are free for others
+    source_.KeepSampler(std::move(sampler_));  // for the context's next session (graphics_counter_source.h)
   }
   if (SamplerTraceOn()) {
     std::fprintf(stderr, "opengpa sampler pass %u evaluated in %.1f ms; %s in %.1f ms\n", active_ - 1, evaluate_ms,
-                 active_ < passes_.size() ? "next pass started" : "session ended", MillisecondsSince(next));
+                 active_ < passes_.size() ? "next pass started" : "session kept", MillisecondsSince(next));
   }
   return status;
 }
