@@ -34,6 +34,7 @@ class GraphicsCounterSource {
   static std::unique_ptr<GraphicsCounterSource> ForVulkan(const perfworks::VulkanDeviceHandles& handles,
                                                           std::string* why);
   static std::unique_ptr<GraphicsCounterSource> ForCurrentEglContext(std::string* why);
+  static std::unique_ptr<GraphicsCounterSource> ForCurrentGlxContext(std::string* why);
   // A chip's metrics without a GPU ("GH100"): listing and pass planning only.
   static std::unique_ptr<GraphicsCounterSource> ForChip(const std::string& chip, std::string* why);
 
@@ -60,6 +61,15 @@ class GraphicsCounterSource {
   GpaStatus BeginSampler(perfworks::TriggerSource trigger, const std::vector<perfworks::PassConfig>& passes,
                          std::unique_ptr<perfworks::PeriodicSampler>* out, std::uint64_t interval_ns = 0,
                          std::uint32_t max_samples = kDefaultMaxSamples) const;
+  // Keeps a sampler session a GPA session is done with (stopped, decoded) for this source's next BeginSampler of
+  // the same triggers: beginning one costs about half a second (its record buffer; H200, 65,536 samples), and
+  // ending one a tenth, which a frame that is one GPA session each would otherwise pay every frame, the GPU idle
+  // meanwhile. One is kept per GPU in the process; it ends when another trigger or a larger buffer is needed, when
+  // any other source of the process begins a sampler on that GPU, or when this source (its context) is destroyed.
+  // While kept, the GPU's counters stay held: another process's profiler or sampler is refused until the context
+  // closes (docs/graphics-counters.md).
+  void KeepSampler(std::unique_ptr<perfworks::PeriodicSampler> sampler) const;
+  ~GraphicsCounterSource();
 
  private:
   explicit GraphicsCounterSource(const perfworks::PerfWorksLibrary& library) : library_(library) {}

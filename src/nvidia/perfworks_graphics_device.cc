@@ -45,6 +45,23 @@ bool CurrentEglDeviceIndex(const PerfWorksLibrary& library, std::size_t* index, 
   return true;
 }
 
+bool CurrentGlxDeviceIndex(const PerfWorksLibrary& library, std::size_t* index, std::string* why) {
+  const TargetFunctions& target = library.Target();
+  auto load = MakeParams<OpenGlLoadDriverParams>();
+  if (Status s = target.opengl_load_driver(&load); s != kSuccess) {
+    *why = fmt::format("NVPW_OpenGL_LoadDriver failed: {}", StatusName(s));
+    return false;
+  }
+  auto params = MakeParams<OpenGlContextGetDeviceIndexParams>();
+  params.sli_index = 0;
+  if (Status s = target.opengl_context_get_device_index(&params); s != kSuccess) {
+    *why = fmt::format("NVPW_OpenGL_GraphicsContext_GetDeviceIndex failed: {}", StatusName(s));
+    return false;
+  }
+  *index = params.device_index;
+  return true;
+}
+
 Status InsertVulkanTrigger(const PerfWorksLibrary& library, std::size_t device_index, void* command_buffer) {
   auto params = MakeParams<VkInsertTriggerParams>();
   params.device_index = device_index;
