@@ -12,19 +12,13 @@
 #include <mutex>
 #include <thread>
 
+#include "platform/file_lock.h"
+
 namespace opengpa::nvidia {
 namespace {
 
 // How often a waiting profiler tries the GPU's use lock again.
 constexpr std::chrono::milliseconds kRetryPeriod{2};
-
-int Lock(int fd, int operation) {
-  int result = 0;
-  do {
-    result = flock(fd, operation);
-  } while (result != 0 && errno == EINTR);
-  return result;
-}
 
 // The folder, made with mode 1777 when missing (every user's profiler creates its files there; the sticky bit
 // keeps one user from removing another's). False when it cannot be used (not a folder, a symbolic link, no room).
@@ -97,7 +91,7 @@ std::unique_ptr<CounterClaim> CounterClaim::Acquire(const std::string& folder, c
   if (want_fd < 0) return fail(".want file");
   // The monitor's look at .want holds it for an instant: wait that out rather than block.
   const auto deadline = begin + wait;
-  while (Lock(want_fd, LOCK_SH | LOCK_NB) != 0) {
+  while (FlockRetryingOnSignals(want_fd, LOCK_SH | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK || std::chrono::steady_clock::now() >= deadline) {
       close(want_fd);
       return fail(".want lock");
@@ -111,7 +105,7 @@ std::unique_ptr<CounterClaim> CounterClaim::Acquire(const std::string& folder, c
   }
   bool holds = false;
   for (;;) {
-    if (Lock(use_fd, LOCK_SH | LOCK_NB) == 0) {
+    if (FlockRetryingOnSignals(use_fd, LOCK_SH | LOCK_NB) == 0) {
       holds = true;
       break;
     }
@@ -170,8 +164,8 @@ bool MonitorHold::Open() {
 
 bool MonitorHold::ProfilerWants() {
   if (!Open()) return false;
-  if (Lock(want_fd_, LOCK_EX | LOCK_NB) != 0) return errno == EWOULDBLOCK;
-  Lock(want_fd_, LOCK_UN);
+  if (FlockRetryingOnSignals(want_fd_, LOCK_EX | LOCK_NB) != 0) return errno == EWOULDBLOCK;
+  FlockRetryingOnSignals(want_fd_, LOCK_UN);
   return false;
 }
 
@@ -182,13 +176,13 @@ bool MonitorHold::TryTake() {
     return true;
   }
   if (ProfilerWants()) return false;
-  if (Lock(use_fd_, LOCK_EX | LOCK_NB) != 0) return false;
+  if (FlockRetryingOnSignals(use_fd_, LOCK_EX | LOCK_NB) != 0) return false;
   held_ = true;
   return true;
 }
 
 void MonitorHold::Release() {
-  if (held_ && use_fd_ >= 0) Lock(use_fd_, LOCK_UN);
+  if (held_ && use_fd_ >= 0) FlockRetryingOnSignals(use_fd_, LOCK_UN);
   held_ = false;
 }
 

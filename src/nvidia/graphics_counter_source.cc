@@ -96,20 +96,21 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForVulkan(const pe
   return ForDevice(*library, index, why);
 }
 
-std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglContext(std::string* why) {
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentGlContext(
+    bool (*device_index)(const perfworks::PerfWorksLibrary&, std::size_t*, std::string*), std::string* why) {
   const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
   if (library == nullptr) return nullptr;
   std::size_t index = 0;
-  if (!perfworks::CurrentEglDeviceIndex(*library, &index, why)) return nullptr;
+  if (!device_index(*library, &index, why)) return nullptr;
   return ForDevice(*library, index, why);
 }
 
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglContext(std::string* why) {
+  return ForCurrentGlContext(&perfworks::CurrentEglDeviceIndex, why);
+}
+
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentGlxContext(std::string* why) {
-  const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
-  if (library == nullptr) return nullptr;
-  std::size_t index = 0;
-  if (!perfworks::CurrentGlxDeviceIndex(*library, &index, why)) return nullptr;
-  return ForDevice(*library, index, why);
+  return ForCurrentGlContext(&perfworks::CurrentGlxDeviceIndex, why);
 }
 
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForChip(const std::string& chip, std::string* why) {

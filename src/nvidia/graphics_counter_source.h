@@ -77,6 +77,9 @@ class GraphicsCounterSource {
   void WarnAboutOtherProcesses() const;
   static std::unique_ptr<GraphicsCounterSource> ForDevice(const perfworks::PerfWorksLibrary& library, std::size_t index,
                                                           std::string* why);
+  // The GPU of the calling thread's current GL context, found by `device_index` (EGL's or GLX's).
+  static std::unique_ptr<GraphicsCounterSource> ForCurrentGlContext(
+      bool (*device_index)(const perfworks::PerfWorksLibrary&, std::size_t*, std::string*), std::string* why);
 
   const perfworks::PerfWorksLibrary& library_;
   bool has_device_ = false;
