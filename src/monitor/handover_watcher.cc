@@ -9,7 +9,7 @@ namespace {
 constexpr std::chrono::seconds kResumeRetry{1};
 }  // namespace
 
-HandoverWatcher::HandoverWatcher(std::string folder, std::vector<HandedOverDevice*> devices,
+HandoverWatcher::HandoverWatcher(const std::string& folder, const std::vector<HandedOverDevice*>& devices,
                                  std::chrono::milliseconds period)
     : period_(period) {
   for (HandedOverDevice* device : devices) {

@@ -38,7 +38,7 @@ class HandoverWatcher {
  public:
   // `folder`: nvidia::HandoverFolder() (empty: no hand-over, every device samples from Start to Stop). Devices are
   // matched to lock files by their UUID and must outlive the watcher.
-  HandoverWatcher(std::string folder, std::vector<HandedOverDevice*> devices,
+  HandoverWatcher(const std::string& folder, const std::vector<HandedOverDevice*>& devices,
                   std::chrono::milliseconds period = nvidia::kHandoverWatchPeriod);
   ~HandoverWatcher();
   HandoverWatcher(const HandoverWatcher&) = delete;
