@@ -165,7 +165,8 @@ int main(int argc, char** argv) {
   frame.gpa->GpaRegisterLoggingCallback(kGpaLoggingErrorAndMessage, [](GpaLoggingType type, const char* message) {
     static int clock_lines = 0;
     if (type == kGpaLoggingError) std::printf("GPA error: %s\n", message);
-    const bool worth_printing = std::strstr(message, "clocks") != nullptr || std::strstr(message, "processes") != nullptr;
+    const bool worth_printing =
+        std::strstr(message, "clocks") != nullptr || std::strstr(message, "processes") != nullptr;
     if (worth_printing && clock_lines++ < 2) std::printf("GPA: %s\n", message);
   });
   frame.gpa->GpaInitialize(kGpaInitializeDefaultBit);
@@ -179,8 +180,8 @@ int main(int argc, char** argv) {
   struct Mode {
     const char* name;
     const std::vector<std::string>* counters;
-  } modes[] = {{"no GPA", nullptr}, {"GPUTime (timestamps only)", &timestamps},
-               {"GPUTime + 5 hardware counters", &hardware}};
+  } modes[] = {
+      {"no GPA", nullptr}, {"GPUTime (timestamps only)", &timestamps}, {"GPUTime + 5 hardware counters", &hardware}};
   std::printf("%s, %d frames per mode, %d sampled draws of %u vertices + %d sampled dispatches of %u x 64 per frame\n",
               device->properties().deviceName, kFrames, kDraws, kVertices, kDispatches, kGroups);
   std::printf("%-34s %7s %14s %14s %14s\n", "mode", "passes", "host us/frame", "GPU us/frame", "idle us/frame");

@@ -64,7 +64,8 @@ Gaps Measure(VulkanDevice& device, const CountingCompute& compute, const Scene& 
   Gaps gaps;
   gaps.host_us = device.SubmitAndWait({cb}) / 1000.0;
   std::uint64_t t[3] = {0, 0, 0};
-  vkGetQueryPoolResults(device.device(), pool, 0, 3, sizeof(t), t, 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+  vkGetQueryPoolResults(device.device(), pool, 0, 3, sizeof(t), t, 8,
+                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
   const double period = device.properties().limits.timestampPeriod / 1000.0;
   gaps.top_to_bottom_before_us = static_cast<double>(t[1] - t[0]) * period;
   gaps.bottom_before_to_after_us = static_cast<double>(t[2] - t[1]) * period;
@@ -79,7 +80,8 @@ int main() {
   if (!device) return std::printf("no Vulkan device: %s\n", error.c_str()), 1;
   auto compute = CountingCompute::Create(*device, 64, &error);
   auto target = compute ? RenderTarget::Create(*device, 1024, 768, &error, true) : nullptr;
-  auto fullscreen = target ? GraphicsPipeline::Create(*device, *target, Geometry::kFullScreenTriangle, &error) : nullptr;
+  auto fullscreen =
+      target ? GraphicsPipeline::Create(*device, *target, Geometry::kFullScreenTriangle, &error) : nullptr;
   if (!fullscreen) return std::printf("workload: %s\n", error.c_str()), 1;
   const Scene scene{target.get(), fullscreen.get()};
   VkQueryPoolCreateInfo pool_info{};
