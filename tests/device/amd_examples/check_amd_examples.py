@@ -20,16 +20,22 @@ def rows(path):
     return list(csv.DictReader(lines[starts[0]:])) if starts else []
 
 
+def program_rows(out, name, failures):
+    """The rows of run.sh's `name`.csv; a missing or empty file is a failure."""
+    path = os.path.join(out, name + ".csv")
+    if not os.path.exists(path):
+        failures.append(f"{name}: no counter file")
+        return []
+    found = rows(path)
+    if not found:
+        failures.append(f"{name}: no counter values (see {name}.log)")
+    return found
+
+
 def main(out):
     failures = []
     for name in ("gl_triangle_all", "gl_triangle_hw"):
-        path = os.path.join(out, name + ".csv")
-        if not os.path.exists(path):
-            failures.append(f"{name}: no counter file")
-            continue
-        if not rows(path):
-            failures.append(f"{name}: no counter values (see {name}.log)")
-        for row in rows(path):
+        for row in program_rows(out, name, failures):
             row = {k: v for k, v in row.items() if k}
             print(name, {k: row[k] for k in row if k in (
                 "Frame", "GPUTime", "VSVerticesIn", "PSPixelsIn", "SamplesPassed", "VSWarps", "PSWarps", "PSQuads",
@@ -41,13 +47,7 @@ def main(out):
             if "VSWarps" in row and float(row["VSWarps"]) < 1:
                 failures.append(f"{name} frame {row.get('Frame')}: VSWarps {row['VSWarps']}: no vertex-shader warp")
     for name in ("vk_color_cube_ps", "vk_color_cube_vs"):
-        path = os.path.join(out, name + ".csv")
-        if not os.path.exists(path):
-            failures.append(f"{name}: no counter file")
-            continue
-        if not rows(path):
-            failures.append(f"{name}: no counter values (see {name}.log)")
-        for row in rows(path):
+        for row in program_rows(out, name, failures):
             print(name, {k: v for k, v in row.items() if k})
     for failure in failures:
         print("FAIL", failure)
