@@ -55,7 +55,7 @@ typedef struct OpenGpaMonitorConfig
     GpaUInt32 counter_count;
     GpaUInt64 pm_interval_ns;              ///< hardware interval of PM sampling; 0: 1000000 (1 ms)
     GpaUInt64 pm_hardware_buffer_bytes;    ///< GPU-side buffer PM records wait in until decoded; 0: the default (docs/realtime.md)
-    GpaUInt32 record_capacity;             ///< records kept for Read before the oldest are dropped; 0: 262144
+    GpaUInt32 record_capacity;             ///< records kept for Read before the oldest are dropped; 0: two ticks of records, >= 262144
     const char* nvml_library;              ///< path or soname of libnvidia-ml; NULL: $OPENGPA_NVML_LIBRARY, then libnvidia-ml.so.1
     const char* cupti_library;             ///< path or soname of libcupti; NULL: $OPENGPA_CUPTI_LIBRARY, then libcupti.so.13
     OpenGpaMonitorRecordCallback callback; ///< optional

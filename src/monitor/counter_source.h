@@ -3,6 +3,8 @@
 #ifndef OPENGPA_MONITOR_COUNTER_SOURCE_H_
 #define OPENGPA_MONITOR_COUNTER_SOURCE_H_
 
+#include <chrono>
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +21,11 @@ class CounterSource {
   // The counters this source was configured with; MonitorRecord::counter_index indexes this list.
   virtual const std::vector<CounterDescriptor>& Counters() const = 0;
   virtual const std::vector<DeviceIdentity>& Devices() const = 0;
+  // The most records a Poll appends when it comes `tick` after the previous one: the monitor keeps room for two
+  // ticks' worth unread. One reading per counter and device, unless the source samples faster than it is polled.
+  virtual size_t RecordsPerTick(std::chrono::milliseconds /*tick*/) const {
+    return Counters().size() * Devices().size();
+  }
 
   [[nodiscard]] virtual GpaStatus Start() = 0;
   // Appends every value measured since the previous Poll (or Start).

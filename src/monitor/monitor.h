@@ -28,7 +28,9 @@ struct MonitorOptions {
   std::chrono::milliseconds interval{1000};  // sampler tick: NVML reads, PM decodes
   uint64_t pm_interval_ns = 1'000'000;       // hardware interval of PM sampling
   size_t pm_hardware_buffer_bytes = 0;       // 0: PmSamplingOptions' default
-  size_t record_capacity = size_t{1} << 18;
+  // Records kept for Read before the oldest are overwritten. 0: room for two ticks of every source's records, at
+  // least kDefaultRecordCapacity (a 1 s tick of PM sampling at 5 µs brings 200,000 records a metric and GPU).
+  size_t record_capacity = 0;
   std::vector<std::string> nvml_library_candidates;   // empty: defaults (see nvml_library.h)
   std::vector<std::string> cupti_library_candidates;  // empty: defaults (see cupti_pm_library.h)
   std::vector<std::string> cuda_library_candidates;
@@ -39,6 +41,7 @@ struct MonitorOptions {
   std::function<void(const MonitorRecord*, size_t)> on_records;
 };
 
+constexpr size_t kDefaultRecordCapacity = size_t{1} << 18;
 constexpr std::chrono::milliseconds kMinimumInterval{10};
 constexpr std::chrono::milliseconds kMaximumInterval{3600 * 1000};
 
@@ -66,6 +69,7 @@ class Monitor {
 
   size_t Read(MonitorRecord* records, size_t capacity) { return ring_.Read(records, capacity); }
   uint64_t DroppedRecords() const { return ring_.Dropped(); }
+  size_t RecordCapacity() const { return ring_.Capacity(); }
   MetricsView Metrics() const { return latest_->View(); }
 
  private:

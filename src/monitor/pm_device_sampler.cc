@@ -33,7 +33,9 @@ GpaStatus PmDeviceSampler::MakeSampler() {
 
 GpaStatus PmDeviceSampler::Configure(const PmSamplingOptions& options, const std::vector<std::string>& metrics) {
   sampler_options_.interval_ns = options.interval_ns;
-  sampler_options_.hardware_buffer_bytes = options.hardware_buffer_bytes;
+  sampler_options_.hardware_buffer_bytes = options.hardware_buffer_bytes != 0
+                                               ? options.hardware_buffer_bytes
+                                               : nvidia::PmHardwareBufferFor(options.interval_ns);
   decode_period_ = nvidia::PmDecodePeriodFor(options.interval_ns);
   sampler_options_.decode_period = decode_period_;
   metrics_ = metrics;

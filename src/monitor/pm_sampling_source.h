@@ -23,8 +23,9 @@ struct PmSamplingOptions {
   std::vector<std::string> metrics;  // empty: DefaultPmMetrics()
   uint64_t interval_ns = 1'000'000;  // the hardware sampling interval
   // GPU-side buffer records wait in until a thread of the source decodes them, every 100 ms while
-  // sampling and all that is left at Stop (docs/realtime.md says why 100 ms); at least 4 MiB.
-  size_t hardware_buffer_bytes = size_t{64} << 20;
+  // sampling (25 ms below 100 µs) and all that is left at Stop (docs/realtime.md says why); at least 4 MiB.
+  // 0: by the interval (nvidia::PmHardwareBufferFor: 256 MiB below 100 µs, 64 MiB above).
+  size_t hardware_buffer_bytes = 0;
   std::vector<std::string> cupti_library_candidates;  // empty: nvidia::cupti::DefaultCuptiCandidates()
   std::vector<std::string> cuda_library_candidates;   // empty: nvidia::DefaultCudaDriverCandidates()
 };

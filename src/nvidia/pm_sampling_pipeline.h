@@ -23,6 +23,9 @@ namespace opengpa::nvidia {
 // of the sample in flight, docs/realtime.md), a quarter of it below 100 µs, where a record's loss is small and the
 // hardware buffer would otherwise hold a period of many thousands of records.
 std::chrono::nanoseconds PmDecodePeriodFor(uint64_t interval_ns);
+// The hardware buffer for `interval_ns`: 256 MiB below 100 µs, where 64 MiB overflowed at 5 µs (a decode failed
+// with CUPTI_ERROR_UNKNOWN and two seconds were lost) and 256 MiB kept every record; 64 MiB above.
+size_t PmHardwareBufferFor(uint64_t interval_ns);
 
 class PmSamplingPipeline {
  public:

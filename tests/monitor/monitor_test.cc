@@ -145,6 +145,40 @@ TEST(Monitor, DropsTheOldestRecordsWhenNobodyReads) {
   EXPECT_EQ(made.monitor->DroppedRecords(), produced - 10);
 }
 
+// PM sampling at 5 µs polled once a second brings 200,000 readings a metric in one batch: the ring keeps two
+// such batches unless told otherwise (a fixed 262,144 lost 618,588 records of a 3 s run on the H100).
+TEST(Monitor, KeepsRoomForTwoTicksOfAFastSource) {
+  std::vector<std::unique_ptr<CounterSource>> sources;
+  auto fast = std::make_unique<ScriptedCounterSource>("pm");
+  fast->burst = 200'000;
+  sources.push_back(std::move(fast));
+  MonitorOptions options;
+  options.interval = std::chrono::seconds(1);
+  std::unique_ptr<Monitor> monitor;
+  ASSERT_EQ(Monitor::CreateWithSources(options, std::move(sources), &monitor), kGpaStatusOk);
+  EXPECT_EQ(monitor->RecordCapacity(), 800'000u);
+  ASSERT_EQ(monitor->Start(), kGpaStatusOk);
+  ASSERT_EQ(monitor->Stop(), kGpaStatusOk);  // the final batch: 400,000 records at once
+  EXPECT_EQ(monitor->DroppedRecords(), 0u);
+  EXPECT_EQ(ReadAll(*monitor).size(), 400'000u);
+}
+
+TEST(Monitor, KeepsItsDefaultCapacityForSlowSourcesAndAnExplicitOne) {
+  std::unique_ptr<Monitor> monitor;
+  std::vector<std::unique_ptr<CounterSource>> sources;
+  sources.push_back(std::make_unique<ScriptedCounterSource>("a"));
+  ASSERT_EQ(Monitor::CreateWithSources({}, std::move(sources), &monitor), kGpaStatusOk);
+  EXPECT_EQ(monitor->RecordCapacity(), kDefaultRecordCapacity);
+  MonitorOptions options;
+  options.record_capacity = 10;
+  sources.clear();
+  auto fast = std::make_unique<ScriptedCounterSource>("pm");
+  fast->burst = 200'000;
+  sources.push_back(std::move(fast));
+  ASSERT_EQ(Monitor::CreateWithSources(options, std::move(sources), &monitor), kGpaStatusOk);
+  EXPECT_EQ(monitor->RecordCapacity(), 10u);
+}
+
 TEST(Monitor, RejectsAnIntervalOutsideItsRangeNamingIt) {
   for (int milliseconds : {0, 9, 3600 * 1000 + 1}) {
     LogCapture log;

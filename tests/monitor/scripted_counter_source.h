@@ -25,6 +25,9 @@ class ScriptedCounterSource final : public CounterSource {
   std::string_view Name() const override { return prefix_; }
   const std::vector<CounterDescriptor>& Counters() const override { return counters_; }
   const std::vector<DeviceIdentity>& Devices() const override { return devices_; }
+  size_t RecordsPerTick(std::chrono::milliseconds /*tick*/) const override {
+    return counters_.size() * devices_.size() * burst;
+  }
 
   GpaStatus Start() override {
     ++starts;
@@ -46,6 +49,8 @@ class ScriptedCounterSource final : public CounterSource {
   std::atomic<int> starts{0};
   std::atomic<int> stops{0};
   GpaStatus start_status = kGpaStatusOk;
+  // Readings per counter and device in each batch: a source that samples faster than it is polled (PM sampling).
+  size_t burst = 1;
 
  private:
   void Emit(double gauge, std::vector<MonitorRecord>* records) {
@@ -53,8 +58,10 @@ class ScriptedCounterSource final : public CounterSource {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count());
     for (const DeviceIdentity& device : devices_) {
-      records->push_back({now, 0, device.index, 0, gauge});
-      records->push_back({now, 1000, device.index, 1, 1.0});
+      for (size_t reading = 0; reading < burst; ++reading) {
+        records->push_back({now, 0, device.index, 0, gauge});
+        records->push_back({now, 1000, device.index, 1, 1.0});
+      }
     }
   }
 
