@@ -56,8 +56,7 @@ GpaStatus SortCounterNames(const std::vector<std::string>& names, CounterRequest
 
 // Two ticks of every source's records: a reader that drains once per tick (the CLI drains every 100 ms) loses
 // none. A smaller ring lost 618,588 records of a 5 µs PM run, whose 1 s ticks each brought 400,000.
-size_t RecordCapacityFor(const std::vector<std::unique_ptr<CounterSource>>& sources,
-                         std::chrono::milliseconds tick) {
+size_t RecordCapacityFor(const std::vector<std::unique_ptr<CounterSource>>& sources, std::chrono::milliseconds tick) {
   size_t per_tick = 0;
   for (const auto& source : sources) per_tick += source->RecordsPerTick(tick);
   return std::max(kDefaultRecordCapacity, 2 * per_tick);

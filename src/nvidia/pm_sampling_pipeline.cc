@@ -6,7 +6,9 @@ std::chrono::nanoseconds PmDecodePeriodFor(uint64_t interval_ns) {
   return interval_ns < 100'000 ? kPmDecodePeriod / 4 : kPmDecodePeriod;
 }
 
-size_t PmHardwareBufferFor(uint64_t interval_ns) { return interval_ns < 100'000 ? size_t{256} << 20 : size_t{64} << 20; }
+size_t PmHardwareBufferFor(uint64_t interval_ns) {
+  return interval_ns < 100'000 ? size_t{256} << 20 : size_t{64} << 20;
+}
 
 PmSamplingPipeline::PmSamplingPipeline(PmSampler& sampler, std::chrono::nanoseconds decode_period) : sampler_(sampler) {
   evaluator_ = std::thread([this] { Evaluate(); });

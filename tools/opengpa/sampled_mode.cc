@@ -2,7 +2,9 @@
 
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include "profiler/sampled_profile.h"
 
@@ -39,13 +41,47 @@ double CpuSeconds() {
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// OPENGPA_PM_SAMPLES_CSV=FILE: what the attribution starts from, for studying it away from the GPU: every PM sample
+// ("sample", its GPU, span and values in the metrics' order) and every copy and memset ("memcpy", "memset", its
+// queue and span); the launches' spans are in the profile's own rows.
+void WriteRawSamples(const char* path, const std::vector<profiling::GpuSampleSeries>& series,
+                     const profiling::ProfileRun& run) {
+  std::FILE* file = std::fopen(path, "w");
+  if (file == nullptr) {
+    std::fprintf(stderr, "opengpa profile: OPENGPA_PM_SAMPLES_CSV: cannot write %s\n", path);
+    return;
+  }
+  std::fprintf(file, "kind,gpu_or_queue,start_ns,end_ns,values\n");
+  for (const profiling::GpuSampleSeries& gpu : series) {
+    const auto& spans = gpu.samples.spans;
+    const std::size_t metrics = spans.empty() ? 0 : gpu.samples.values.size() / spans.size();
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      std::fprintf(file, "sample,%d,%llu,%llu", gpu.gpu.index, static_cast<unsigned long long>(spans[i].start_ns),
+                   static_cast<unsigned long long>(spans[i].end_ns));
+      for (std::size_t m = 0; m < metrics; ++m) std::fprintf(file, ",%.17g", gpu.samples.values[i * metrics + m]);
+      std::fputc('\n', file);
+    }
+  }
+  for (const profiling::OtherWork& work : run.other_work) {
+    std::fprintf(file, "%s,%u,%llu,%llu\n", work.kind.c_str(), work.queue,
+                 static_cast<unsigned long long>(work.start_ns), static_cast<unsigned long long>(work.end_ns));
+  }
+  std::fclose(file);
+}
+
 class PmSampledRecording final : public SampledRecording {
  public:
-  explicit PmSampledRecording(std::unique_ptr<profiling::PmRecording> recording)
-      : recording_(std::move(recording)), cpu_at_start_(CpuSeconds()) {}
+  PmSampledRecording(std::unique_ptr<profiling::PmRecording> recording, double start_seconds)
+      : recording_(std::move(recording)), cpu_at_start_(CpuSeconds()), start_seconds_(start_seconds) {}
 
   bool Finish(profiling::ProfileRun* run, std::vector<std::string>* notes, std::string* error) override {
+    const auto stop_begin = std::chrono::steady_clock::now();
     const bool stopped = recording_->Stop(error);
+    const double stop_seconds = SecondsSince(stop_begin);
     const double cpu = CpuSeconds() - cpu_at_start_;
     std::vector<profiling::GpuSampleSeries> series;
     for (const profiling::RecordedGpu& gpu : recording_->Gpus()) series.push_back(gpu.series);
@@ -56,13 +92,25 @@ class PmSampledRecording final : public SampledRecording {
     std::snprintf(cost, sizeof cost, "the profiler's own cost: %.2f s of CPU while sampling, %.0f MiB peak memory", cpu,
                   static_cast<double>(usage.ru_maxrss) / 1024.0);
     notes->push_back(cost);
+    const char* raw = std::getenv("OPENGPA_PM_SAMPLES_CSV");
+    if (raw != nullptr && *raw != '\0') WriteRawSamples(raw, series, *run);
+    const auto attribution_begin = std::chrono::steady_clock::now();
     profiling::AttributeSampledRun(series, recording_->Columns(), recording_->Kinds(), recording_->interval_ns(), run);
+    // What the mode adds to the program's own time outside it: the set-up before the program starts, the drain and
+    // the attribution after it ends (the outputs are written after this).
+    char phases[256];
+    std::snprintf(phases, sizeof phases,
+                  "the profiler's own time around the program: PM sampling set up in %.3f s before it, stopped and "
+                  "drained in %.3f s and the samples attributed in %.3f s after it",
+                  start_seconds_, stop_seconds, SecondsSince(attribution_begin));
+    notes->push_back(phases);
     return stopped;
   }
 
  private:
   std::unique_ptr<profiling::PmRecording> recording_;
   double cpu_at_start_;
+  double start_seconds_;
 };
 
 }  // namespace
@@ -73,8 +121,9 @@ bool SampledRecording::Start(const std::vector<std::string>& metrics, double int
   options.metrics = metrics;
   options.interval_ns = static_cast<std::uint64_t>(interval_us * 1000.0);
   std::unique_ptr<profiling::PmRecording> pm;
+  const auto start_begin = std::chrono::steady_clock::now();
   if (!profiling::PmRecording::Start(options, &pm, error)) return false;
-  *recording = std::make_unique<PmSampledRecording>(std::move(pm));
+  *recording = std::make_unique<PmSampledRecording>(std::move(pm), SecondsSince(start_begin));
   return true;
 }
 #else

@@ -17,5 +17,5 @@ strip "$stage/bin/opengpa" "$stage/lib/"*.so
 # without a word and `opengpa profile` profiles nothing (seen in this suite's first two runs).
 "$here/../soname_copies.sh" "$stage/lib"
 nvcc -O3 -std=c++17 -arch=sm_90 "$here/copy_loop.cu" -o "$stage/tests/copy_loop"
-cp "$here/two_gpus.sh" "$here/two_gpus_check.py" "$stage/tests/"
+cp "$here/two_gpus.sh" "$here/two_gpus_check.py" "$here/fine_interval.sh" "$here/fine_interval_check.py" "$stage/tests/"
 du -sh "$stage"
