@@ -22,7 +22,7 @@ status=0
 run_case() {  # NAME INTERVAL_US METRICS SECONDS
   local name=$1 interval=$2 metrics=$3 seconds=$4
   echo "== $name: PM every $interval us ($metrics), copy loops of $seconds s on $gpus GPU(s)"
-  /usr/bin/time -v "$opengpa" monitor --counters "$metrics" --pm-interval-us "$interval" --csv "$work/$name.csv" -f \
+  "$opengpa" monitor --counters "$metrics" --pm-interval-us "$interval" --csv "$work/$name.csv" -f \
     >"$out/${name}_stdout.txt" 2>"$out/${name}_stderr.txt" &
   local monitor=$! pids=()
   sleep 2
@@ -32,11 +32,11 @@ run_case() {  # NAME INTERVAL_US METRICS SECONDS
   done
   wait "${pids[@]}"
   sleep 1
+  echo "monitor CPU time and resident KiB before it stops: $(ps -o cputime=,rss= -p $monitor)"
   kill -TERM $monitor
   wait $monitor
   local monitor_status=$?
-  grep -vE "^\s+(Average|Exit|Socket|Signals|Swaps|File system|Page size|Minor|Major|Voluntary|Involuntary)" \
-    "$out/${name}_stderr.txt"
+  cat "$out/${name}_stderr.txt"
   python3 "$here/fine_interval_check.py" --csv "$work/$name.csv" --loops "$work"/"${name}"_loop*.json \
     --interval-us "$interval" --monitor-status $monitor_status --monitor-stderr "$out/${name}_stderr.txt" \
     ${5:-} | tee "$out/${name}_check.txt"
