@@ -29,7 +29,8 @@ struct MonitorOptions {
   uint64_t pm_interval_ns = 1'000'000;       // hardware interval of PM sampling
   size_t pm_hardware_buffer_bytes = 0;       // 0: PmSamplingOptions' default
   // Records kept for Read before the oldest are overwritten. 0: room for two ticks of every source's records, at
-  // least kDefaultRecordCapacity (a 1 s tick of PM sampling at 5 µs brings 200,000 records a metric and GPU).
+  // least kDefaultRecordCapacity (a 1 s tick of PM sampling at 5 µs brings 200,000 records a metric and GPU), and
+  // room for twice any larger batch a source hands over (a PM backlog drained at once, the last one at Stop).
   size_t record_capacity = 0;
   std::vector<std::string> nvml_library_candidates;   // empty: defaults (see nvml_library.h)
   std::vector<std::string> cupti_library_candidates;  // empty: defaults (see cupti_pm_library.h)
@@ -53,7 +54,7 @@ class Monitor {
                                                    std::vector<std::unique_ptr<CounterSource>> sources,
                                                    std::unique_ptr<Monitor>* monitor);
 
-  Monitor(const MonitorOptions& options, std::vector<std::unique_ptr<CounterSource>> sources);
+  Monitor(const MonitorOptions& options, std::vector<std::unique_ptr<CounterSource>> sources, size_t record_capacity);
   ~Monitor();
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;
@@ -86,6 +87,7 @@ class Monitor {
   std::chrono::milliseconds interval_;
   std::function<void(const MonitorRecord*, size_t)> on_records_;
   RecordRingBuffer ring_;
+  bool ring_grows_;  // sized by the monitor (record_capacity 0), so it grows for a larger batch
   std::unique_ptr<LatestValues> latest_;
   mutable std::mutex control_mutex_;  // Start/Stop against each other; the sampler owns the sources meanwhile
   std::unique_ptr<PeriodicSampler> sampler_;

@@ -29,6 +29,20 @@ size_t RecordRingBuffer::Read(MonitorRecord* out, size_t capacity) {
   return count;
 }
 
+void RecordRingBuffer::Grow(size_t capacity) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (capacity <= slots_.size()) return;
+  std::vector<MonitorRecord> grown(capacity);
+  for (size_t i = 0; i < size_; ++i) grown[i] = slots_[(head_ + i) % slots_.size()];
+  slots_ = std::move(grown);
+  head_ = 0;
+}
+
+size_t RecordRingBuffer::Capacity() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return slots_.size();
+}
+
 size_t RecordRingBuffer::Size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return size_;

@@ -21,7 +21,9 @@ class RecordRingBuffer {
   // Moves up to `capacity` of the oldest records into `out`; returns how many.
   size_t Read(MonitorRecord* out, size_t capacity);
 
-  size_t Capacity() const { return slots_.size(); }
+  // Makes room for `capacity` records (never less than now), keeping the unread ones in order.
+  void Grow(size_t capacity);
+  size_t Capacity() const;
   size_t Size() const;
   uint64_t Dropped() const;  // records overwritten before anyone read them
 

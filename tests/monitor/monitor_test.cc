@@ -163,6 +163,32 @@ TEST(Monitor, KeepsRoomForTwoTicksOfAFastSource) {
   EXPECT_EQ(ReadAll(*monitor).size(), 400'000u);
 }
 
+// A backlog of PM samples arrives in one batch when decoding catches up, and the last at Stop: a ring the monitor
+// sized grows to hold it; one sized by the caller keeps its size and counts what it dropped.
+TEST(Monitor, GrowsItsOwnRingForALargerBatchButNotACallersRing) {
+  for (size_t asked : {size_t{0}, size_t{1000}}) {
+    std::vector<std::unique_ptr<CounterSource>> sources;
+    auto source = std::make_unique<ScriptedCounterSource>("pm");
+    ScriptedCounterSource* raw = source.get();
+    sources.push_back(std::move(source));
+    MonitorOptions options;
+    options.interval = std::chrono::seconds(1);
+    options.record_capacity = asked;
+    std::unique_ptr<Monitor> monitor;
+    ASSERT_EQ(Monitor::CreateWithSources(options, std::move(sources), &monitor), kGpaStatusOk);
+    ASSERT_EQ(monitor->Start(), kGpaStatusOk);
+    raw->burst = 200'000;  // the Stop batch: 400,000 records, more than the ring was sized for
+    ASSERT_EQ(monitor->Stop(), kGpaStatusOk);
+    if (asked == 0) {
+      EXPECT_EQ(monitor->DroppedRecords(), 0u);
+      EXPECT_EQ(ReadAll(*monitor).size(), 400'000u);
+    } else {
+      EXPECT_EQ(monitor->RecordCapacity(), 1000u);
+      EXPECT_EQ(monitor->DroppedRecords(), 400'000u - 1000u);
+    }
+  }
+}
+
 TEST(Monitor, KeepsItsDefaultCapacityForSlowSourcesAndAnExplicitOne) {
   std::unique_ptr<Monitor> monitor;
   std::vector<std::unique_ptr<CounterSource>> sources;
