@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -53,6 +54,11 @@ const perfworks::PerfWorksLibrary* TargetLibrary(std::string* why) {
 
 }  // namespace
 
+bool GraphicsCountersSwitchedOff() {
+  const char* off = std::getenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS");
+  return off != nullptr && std::string(off) == "0";
+}
+
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForDevice(const perfworks::PerfWorksLibrary& library,
                                                                         std::size_t index, std::string* why) {
   perfworks::SamplerSupport support = perfworks::QuerySamplerSupport(library, index);
@@ -87,6 +93,33 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglConte
   std::size_t index = 0;
   if (!perfworks::CurrentEglDeviceIndex(*library, &index, why)) return nullptr;
   return ForDevice(*library, index, why);
+}
+
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForPciBus(std::uint32_t domain, std::uint32_t bus,
+                                                                        std::uint32_t device, std::string* why) {
+  const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
+  if (library == nullptr) return nullptr;
+  auto count = perfworks::MakeParams<perfworks::GetDeviceCountParams>();
+  if (perfworks::Status s = library->Target().get_device_count(&count); s != perfworks::kSuccess) {
+    *why = fmt::format("NVPW_GetDeviceCount failed: {}", perfworks::StatusName(s));
+    return nullptr;
+  }
+  std::vector<perfworks::PciBusId> buses(count.device_count);
+  auto ids = perfworks::MakeParams<perfworks::DeviceGetPciBusIdsParams>();
+  ids.bus_ids = buses.data();
+  ids.device_count = buses.size();
+  if (perfworks::Status s = library->Target().device_get_pci_bus_ids(&ids); s != perfworks::kSuccess) {
+    *why = fmt::format("NVPW_Device_GetPciBusIds failed: {}", perfworks::StatusName(s));
+    return nullptr;
+  }
+  for (std::size_t index = 0; index < buses.size(); ++index) {
+    if (buses[index].domain == domain && buses[index].bus == bus && buses[index].device == device) {
+      return ForDevice(*library, index, why);
+    }
+  }
+  *why = fmt::format("PerfWorks knows no GPU at PCI {:04x}:{:02x}:{:02x} ({} GPU(s) listed)", domain, bus, device,
+                     buses.size());
+  return nullptr;
 }
 
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForChip(const std::string& chip, std::string* why) {

@@ -4,12 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "device_sampler.h"
 #include "gpa_session.h"
 #include "hooks.h"
 #include "layer_log.h"
 #include "layer_objects.h"
 #include "performance_counters.h"
 #include "physical_device_properties.h"
+#include "physical_sampler.h"
 #include "platform/enum_argument.h"
 
 namespace opengpa::vklayer {
@@ -309,6 +311,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
   LoadDeviceFunctions(*data);
   data->multiple_performance_pools = multiple_performance_pools;
   if (performance_query) AcquireProfilingLock(*data);
+  if (gpa_interface_enabled && !pass_through) {
+    const PhysicalSampler& sampler = PhysicalSamplerOf(*instance, physicalDevice);
+    if (sampler.source != nullptr) data->sampler = std::make_unique<DeviceSampler>(*data, *sampler.source);
+  }
   return VK_SUCCESS;
 }
 
@@ -323,6 +329,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
                  " GPA session(s) were never destroyed; the layer destroys them");
     }
     data->sessions.clear();  // their query pools and buffers, while the device still exists
+    data->sampler.reset();   // likewise its sampler ranges' timestamp pools
   }
   if (data->profiling_lock_held) data->ReleaseProfilingLock(device);
   RemoveDevice(device);

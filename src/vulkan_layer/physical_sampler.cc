@@ -1,0 +1,57 @@
+#include "physical_sampler.h"
+
+#include <map>
+#include <mutex>
+
+#include "layer_log.h"
+#include "physical_device_properties.h"
+#include "platform/logging.h"
+
+namespace opengpa::vklayer {
+namespace {
+
+constexpr std::uint32_t kNvidiaVendorId = 0x10de;
+
+// src/nvidia reports through OpenGPA's logging; in the layer its errors and messages go where the layer's own do.
+void ForwardLog(GpaLoggingType /*type*/, const char* message) { LogProblem(message); }
+
+std::unique_ptr<PhysicalSampler> FindSampler(InstanceData& instance, VkPhysicalDevice physical_device) {
+  auto found = std::make_unique<PhysicalSampler>();
+  VkPhysicalDeviceProperties properties{};
+  instance.GetPhysicalDeviceProperties(physical_device, &properties);
+  if (nvidia::GraphicsCountersSwitchedOff()) {
+    found->why = "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
+  } else if (properties.vendorID != kNvidiaVendorId) {
+    found->why = "not an NVIDIA GPU (the block's counters come from NVIDIA's GPU periodic sampler)";
+  } else if (instance.GetPhysicalDeviceProperties2 == nullptr ||
+             !DriverOffersExtension(instance, physical_device, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME)) {
+    found->why = "the driver does not say where the GPU is (no VK_EXT_pci_bus_info)";
+  } else {
+    VkPhysicalDevicePCIBusInfoPropertiesEXT pci{};
+    pci.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT;
+    VkPhysicalDeviceProperties2 properties2{};
+    properties2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    properties2.pNext = &pci;
+    NextProperties2(instance, physical_device, &properties2);
+    found->source = nvidia::GraphicsCounterSource::ForPciBus(pci.pciDomain, pci.pciBus, pci.pciDevice, &found->why);
+  }
+  if (found->source == nullptr) {
+    LogProblem(std::string(properties.deviceName) +
+               ": no block of hardware counters from NVIDIA's GPU periodic sampler: " + found->why);
+  }
+  return found;
+}
+
+}  // namespace
+
+const PhysicalSampler& PhysicalSamplerOf(InstanceData& instance, VkPhysicalDevice physical_device) {
+  static std::mutex mutex;
+  static std::map<VkPhysicalDevice, std::unique_ptr<PhysicalSampler>> samplers;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (samplers.empty()) SetLoggingCallback(kGpaLoggingErrorAndMessage, &ForwardLog);
+  std::unique_ptr<PhysicalSampler>& slot = samplers[physical_device];
+  if (slot == nullptr) slot = FindSampler(instance, physical_device);
+  return *slot;
+}
+
+}  // namespace opengpa::vklayer
