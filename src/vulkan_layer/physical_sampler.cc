@@ -2,6 +2,8 @@
 
 #include <map>
 #include <mutex>
+#include <set>
+#include <vector>
 
 #include "layer_log.h"
 #include "physical_device_properties.h"
@@ -22,7 +24,7 @@ std::unique_ptr<PhysicalSampler> FindSampler(InstanceData& instance, VkPhysicalD
   if (nvidia::GraphicsCountersSwitchedOff()) {
     found->why = "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
   } else if (properties.vendorID != kNvidiaVendorId) {
-    found->why = "not an NVIDIA GPU (the block's counters come from NVIDIA's GPU periodic sampler)";
+    found->why = "not an NVIDIA GPU";
   } else if (instance.GetPhysicalDeviceProperties2 == nullptr ||
              !DriverOffersExtension(instance, physical_device, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME)) {
     found->why = "the driver does not say where the GPU is (no VK_EXT_pci_bus_info)";
@@ -35,10 +37,13 @@ std::unique_ptr<PhysicalSampler> FindSampler(InstanceData& instance, VkPhysicalD
     NextProperties2(instance, physical_device, &properties2);
     found->source = nvidia::GraphicsCounterSource::ForPciBus(pci.pciDomain, pci.pciBus, pci.pciDevice, &found->why);
   }
-  if (found->source == nullptr) {
-    LogProblem(std::string(properties.deviceName) +
-               ": no block of hardware counters from NVIDIA's GPU periodic sampler: " + found->why);
-  }
+  found->device_name = properties.deviceName;
+  found->device_id = properties.deviceID;
+  // Once per process for each GPU and reason: a program that creates many instances hears it once.
+  static std::set<std::string> said;
+  const std::string line = std::string(properties.deviceName) +
+                           ": no block of hardware counters from NVIDIA's GPU periodic sampler: " + found->why;
+  if (found->source == nullptr && said.insert(line).second) LogProblem(line);
   return found;
 }
 
@@ -47,9 +52,18 @@ std::unique_ptr<PhysicalSampler> FindSampler(InstanceData& instance, VkPhysicalD
 const PhysicalSampler& PhysicalSamplerOf(InstanceData& instance, VkPhysicalDevice physical_device) {
   static std::mutex mutex;
   static std::map<VkPhysicalDevice, std::unique_ptr<PhysicalSampler>> samplers;
+  static std::vector<std::unique_ptr<PhysicalSampler>> retired;
   std::lock_guard<std::mutex> lock(mutex);
   if (samplers.empty()) SetLoggingCallback(kGpaLoggingErrorAndMessage, &ForwardLog);
   std::unique_ptr<PhysicalSampler>& slot = samplers[physical_device];
+  if (slot != nullptr) {
+    // A handle of a destroyed instance may come back for another GPU.
+    VkPhysicalDeviceProperties properties{};
+    instance.GetPhysicalDeviceProperties(physical_device, &properties);
+    if (slot->device_id != properties.deviceID || slot->device_name != properties.deviceName) {
+      retired.push_back(std::move(slot));  // kept: devices of the old instance may still refer to its source
+    }
+  }
   if (slot == nullptr) slot = FindSampler(instance, physical_device);
   return *slot;
 }

@@ -31,6 +31,7 @@ class SamplerEventsTest : public ::testing::Test {
 TEST_F(SamplerEventsTest, EventEIsMetricEOfTheSourceWithItsNameUnitAndKind) {
   const auto& metrics = source().Metrics();
   ASSERT_GT(metrics.size(), 100u);
+  RecordProperty("events", std::to_string(metrics.size()));
   for (std::uint32_t e = 0; e < metrics.size(); ++e) {
     const OpenGpaPerfEventInfo info = DescribeSamplerEvent(source(), e);
     EXPECT_EQ(info.eventID, e);
