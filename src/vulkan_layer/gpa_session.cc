@@ -660,6 +660,10 @@ VkResult GpaSession::Results(std::uint32_t sample_id, std::size_t* size_in_bytes
     }
     for (const CounterSource& source : sample.counters) {
       if (source.sampled) {
+        if (source.position >= sampled.size()) {
+          LogProblem("vkGetGpaSessionResultsAMD: " + SampleName(sample_id) + " has no GPU periodic sampler values");
+          return VK_ERROR_FEATURE_NOT_PRESENT;
+        }
         std::uint64_t bits = 0;  // the double's bits (vk_gpa_interface_sampler_counters.h)
         std::memcpy(&bits, &sampled[source.position], sizeof bits);
         out.push_back(bits);
