@@ -95,10 +95,18 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglConte
   return ForDevice(*library, index, why);
 }
 
-std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForPciBus(std::uint32_t domain, std::uint32_t bus,
-                                                                        std::uint32_t device, std::string* why) {
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForVulkanPciBus(void* vulkan_instance,
+                                                                              std::uint32_t domain, std::uint32_t bus,
+                                                                              std::uint32_t device, std::string* why) {
   const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
   if (library == nullptr) return nullptr;
+  // Measured on the H100: NVPW_GetDeviceCount is 0 until a driver is loaded.
+  auto load = perfworks::MakeParams<perfworks::VkLoadDriverParams>();
+  load.instance = vulkan_instance;
+  if (perfworks::Status s = library->Target().vk_load_driver(&load); s != perfworks::kSuccess) {
+    *why = fmt::format("NVPW_VK_LoadDriver failed: {}", perfworks::StatusName(s));
+    return nullptr;
+  }
   auto count = perfworks::MakeParams<perfworks::GetDeviceCountParams>();
   if (perfworks::Status s = library->Target().get_device_count(&count); s != perfworks::kSuccess) {
     *why = fmt::format("NVPW_GetDeviceCount failed: {}", perfworks::StatusName(s));
@@ -117,8 +125,12 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForPciBus(std::uin
       return ForDevice(*library, index, why);
     }
   }
-  *why = fmt::format("PerfWorks knows no GPU at PCI {:04x}:{:02x}:{:02x} ({} GPU(s) listed)", domain, bus, device,
-                     buses.size());
+  std::string listed;
+  for (const perfworks::PciBusId& id : buses) {
+    listed += fmt::format("{}{:04x}:{:02x}:{:02x}", listed.empty() ? "" : ", ", id.domain, id.bus, id.device);
+  }
+  *why = fmt::format("PerfWorks knows no GPU at PCI {:04x}:{:02x}:{:02x} (it lists {} GPU(s){}{})", domain, bus, device,
+                     buses.size(), listed.empty() ? "" : ": ", listed);
   return nullptr;
 }
 

@@ -38,11 +38,13 @@ class GraphicsCounterSource {
   static std::unique_ptr<GraphicsCounterSource> ForVulkan(const perfworks::VulkanDeviceHandles& handles,
                                                           std::string* why);
   static std::unique_ptr<GraphicsCounterSource> ForCurrentEglContext(std::string* why);
-  // For the GPU at this PCI address (VK_EXT_pci_bus_info's, for a Vulkan physical device that has no VkDevice yet).
-  // Engine triggers also need PerfWorks to know the Vulkan driver: check the device with ForVulkan's lookup
-  // (perfworks::VulkanDeviceIndex) before recording any.
-  static std::unique_ptr<GraphicsCounterSource> ForPciBus(std::uint32_t domain, std::uint32_t bus, std::uint32_t device,
-                                                          std::string* why);
+  // For the GPU at this PCI address, for a Vulkan physical device of `vulkan_instance` that has no VkDevice yet
+  // (VK_EXT_pci_bus_info's address): PerfWorks lists GPUs only once a graphics driver is loaded into it, so this loads
+  // the Vulkan driver of that instance first. Before recording engine triggers on a VkDevice, check that PerfWorks
+  // finds it on the same GPU (perfworks::VulkanDeviceIndex).
+  static std::unique_ptr<GraphicsCounterSource> ForVulkanPciBus(void* vulkan_instance, std::uint32_t domain,
+                                                                std::uint32_t bus, std::uint32_t device,
+                                                                std::string* why);
   // A chip's metrics without a GPU ("GH100"): listing and pass planning only.
   static std::unique_ptr<GraphicsCounterSource> ForChip(const std::string& chip, std::string* why);
 

@@ -35,7 +35,8 @@ std::unique_ptr<PhysicalSampler> FindSampler(InstanceData& instance, VkPhysicalD
     properties2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
     properties2.pNext = &pci;
     NextProperties2(instance, physical_device, &properties2);
-    found->source = nvidia::GraphicsCounterSource::ForPciBus(pci.pciDomain, pci.pciBus, pci.pciDevice, &found->why);
+    found->source = nvidia::GraphicsCounterSource::ForVulkanPciBus(instance.instance, pci.pciDomain, pci.pciBus,
+                                                                   pci.pciDevice, &found->why);
   }
   found->device_name = properties.deviceName;
   found->device_id = properties.deviceID;
