@@ -67,14 +67,13 @@ VkResult DeviceSampler::RangeFor(const std::vector<std::uint32_t>& events, std::
       return VK_ERROR_FEATURE_NOT_PRESENT;
     }
   }
+  const std::vector<std::string> names = set.names;  // the set moves into the range
   auto fresh = std::make_shared<SamplerRange>(device_, source_, std::move(set));
   if (!fresh->Begin(&problem)) {
     LogProblem(refused + problem);
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
   current_ = fresh;
-  std::vector<std::string> names;
-  for (std::uint32_t event : events) names.push_back(source_.Metrics()[event].described.name);
   current_->Columns(names, columns);
   *range = current_;
   return VK_SUCCESS;

@@ -131,6 +131,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocati
   InstanceData* data = FindInstance(instance);
   if (data == nullptr) return;
   const PFN_vkDestroyInstance destroy = data->DestroyInstance;
+  ForgetPhysicalSamplers(instance);
   RemoveInstance(instance);
   if (destroy != nullptr) destroy(instance, pAllocator);
 }

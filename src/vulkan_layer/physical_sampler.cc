@@ -1,9 +1,10 @@
 #include "physical_sampler.h"
 
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
-#include <vector>
+#include <utility>
 
 #include "layer_log.h"
 #include "physical_device_properties.h"
@@ -38,8 +39,6 @@ std::unique_ptr<PhysicalSampler> FindSampler(InstanceData& instance, VkPhysicalD
     found->source = nvidia::GraphicsCounterSource::ForVulkanPciBus(instance.instance, pci.pciDomain, pci.pciBus,
                                                                    pci.pciDevice, &found->why);
   }
-  found->device_name = properties.deviceName;
-  found->device_id = properties.deviceID;
   // Once per process for each GPU and reason: a program that creates many instances hears it once.
   static std::set<std::string> said;
   const std::string line = std::string(properties.deviceName) +
@@ -48,25 +47,34 @@ std::unique_ptr<PhysicalSampler> FindSampler(InstanceData& instance, VkPhysicalD
   return found;
 }
 
+// Per instance: PerfWorks is given each instance's Vulkan driver while that instance lives, as libGPUPerfAPIVK gives
+// it the live instance of every context it opens.
+std::mutex& SamplersMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::map<std::pair<VkInstance, VkPhysicalDevice>, std::unique_ptr<PhysicalSampler>>& Samplers() {
+  static std::map<std::pair<VkInstance, VkPhysicalDevice>, std::unique_ptr<PhysicalSampler>> samplers;
+  return samplers;
+}
+
 }  // namespace
 
 const PhysicalSampler& PhysicalSamplerOf(InstanceData& instance, VkPhysicalDevice physical_device) {
-  static std::mutex mutex;
-  static std::map<VkPhysicalDevice, std::unique_ptr<PhysicalSampler>> samplers;
-  static std::vector<std::unique_ptr<PhysicalSampler>> retired;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (samplers.empty()) SetLoggingCallback(kGpaLoggingErrorAndMessage, &ForwardLog);
-  std::unique_ptr<PhysicalSampler>& slot = samplers[physical_device];
-  if (slot != nullptr) {
-    // A handle of a destroyed instance may come back for another GPU.
-    VkPhysicalDeviceProperties properties{};
-    instance.GetPhysicalDeviceProperties(physical_device, &properties);
-    if (slot->device_id != properties.deviceID || slot->device_name != properties.deviceName) {
-      retired.push_back(std::move(slot));  // kept: devices of the old instance may still refer to its source
-    }
-  }
+  std::lock_guard<std::mutex> lock(SamplersMutex());
+  static std::once_flag logging;
+  std::call_once(logging, [] { SetLoggingCallback(kGpaLoggingErrorAndMessage, &ForwardLog); });
+  std::unique_ptr<PhysicalSampler>& slot = Samplers()[{instance.instance, physical_device}];
   if (slot == nullptr) slot = FindSampler(instance, physical_device);
   return *slot;
+}
+
+void ForgetPhysicalSamplers(VkInstance instance) {
+  std::lock_guard<std::mutex> lock(SamplersMutex());
+  auto& samplers = Samplers();
+  for (auto it = samplers.begin(); it != samplers.end();) {
+    it = it->first.first == instance ? samplers.erase(it) : std::next(it);
+  }
 }
 
 }  // namespace opengpa::vklayer

@@ -20,14 +20,14 @@ namespace opengpa::vklayer {
 struct PhysicalSampler {
   std::unique_ptr<nvidia::GraphicsCounterSource> source;
   std::string why;
-  std::string device_name;  // which GPU the handle was when it was found
-  std::uint32_t device_id = 0;
   std::uint32_t EventCount() const { return source ? static_cast<std::uint32_t>(source->Metrics().size()) : 0; }
 };
 
-// Found once per physical device (listing a chip's metrics takes about a second) and kept for the process; where
-// there is none, the reason is logged once per process for each GPU.
+// Found once per physical device of an instance (listing a chip's metrics takes about a second, once per process)
+// and kept while the instance lives; where there is none, the reason is logged once per process for each GPU.
 const PhysicalSampler& PhysicalSamplerOf(InstanceData& instance, VkPhysicalDevice physical_device);
+// Drops the instance's samplers (vkDestroyInstance: its devices, which use them, are gone).
+void ForgetPhysicalSamplers(VkInstance instance);
 
 }  // namespace opengpa::vklayer
 
