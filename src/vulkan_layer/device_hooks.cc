@@ -11,7 +11,6 @@
 #include "layer_objects.h"
 #include "performance_counters.h"
 #include "physical_device_properties.h"
-#include "physical_sampler.h"
 #include "platform/enum_argument.h"
 
 namespace opengpa::vklayer {
@@ -311,10 +310,6 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
   LoadDeviceFunctions(*data);
   data->multiple_performance_pools = multiple_performance_pools;
   if (performance_query) AcquireProfilingLock(*data);
-  if (gpa_interface_enabled && !pass_through) {
-    const PhysicalSampler& sampler = PhysicalSamplerOf(*instance, physicalDevice);
-    if (sampler.source != nullptr) data->sampler = std::make_unique<DeviceSampler>(*data, *sampler.source);
-  }
   return VK_SUCCESS;
 }
 

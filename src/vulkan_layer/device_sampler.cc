@@ -3,6 +3,7 @@
 #include "layer_log.h"
 #include "layer_objects.h"
 #include "nvidia/perfworks_graphics_device.h"
+#include "physical_sampler.h"
 
 namespace opengpa::vklayer {
 
@@ -77,6 +78,15 @@ VkResult DeviceSampler::RangeFor(const std::vector<std::uint32_t>& events, std::
   current_->Columns(names, columns);
   *range = current_;
   return VK_SUCCESS;
+}
+
+DeviceSampler* DeviceSamplerOf(DeviceData& device) {
+  if (!device.sampler_looked_up && device.gpa_interface_enabled && !device.pass_through) {
+    device.sampler_looked_up = true;
+    const PhysicalSampler& found = PhysicalSamplerOf(*device.instance, device.physical_device);
+    if (found.source != nullptr) device.sampler = std::make_unique<DeviceSampler>(device, *found.source);
+  }
+  return device.sampler.get();
 }
 
 }  // namespace opengpa::vklayer

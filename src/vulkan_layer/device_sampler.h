@@ -49,6 +49,11 @@ class DeviceSampler {
   std::string driver_problem_;
 };
 
+// The device's sampler, found at the first need (an event query or a sample of the block), so that a client that
+// never asks for the block never loads PerfWorks' Vulkan driver; nullptr where the physical device has none or the
+// layer does not implement VK_AMD_gpa_interface on the device. Called with the device's mutex held.
+DeviceSampler* DeviceSamplerOf(DeviceData& device);
+
 }  // namespace opengpa::vklayer
 
 #endif  // OPENGPA_VULKAN_LAYER_DEVICE_SAMPLER_H_

@@ -18,9 +18,10 @@ namespace {
 // Every event of `block` on `device`, in event-id order; false when the device does not publish the block.
 bool BlockEvents(DeviceData& device, int block, std::vector<OpenGpaPerfEventInfo>* events) {
   if (block == OPENGPA_GPA_PERF_BLOCK_NVIDIA_GPU_PERIODIC_SAMPLER) {
-    if (device.sampler == nullptr) return false;
-    for (std::uint32_t e = 0; e < device.sampler->EventCount(); ++e) {
-      events->push_back(DescribeSamplerEvent(device.sampler->source(), e));
+    DeviceSampler* sampler = DeviceSamplerOf(device);
+    if (sampler == nullptr) return false;
+    for (std::uint32_t e = 0; e < sampler->EventCount(); ++e) {
+      events->push_back(DescribeSamplerEvent(sampler->source(), e));
     }
     return true;
   }
@@ -108,7 +109,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPerfCounterPassCountOPENGPA(VkDevice device, u
     *pPassCount = 1;
     return VK_SUCCESS;
   }
-  return data->sampler->PassCount(sampler_events, pPassCount);
+  return DeviceSamplerOf(*data)->PassCount(sampler_events, pPassCount);
 }
 
 }  // namespace opengpa::vklayer

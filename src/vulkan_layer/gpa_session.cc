@@ -305,7 +305,7 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
                                  std::to_string(counter.eventID) + ")";
         CounterSource source;
         if (block == OPENGPA_GPA_PERF_BLOCK_NVIDIA_GPU_PERIODIC_SAMPLER && counter.blockInstance == 0 &&
-            device_.sampler != nullptr && counter.eventID < device_.sampler->EventCount()) {
+            DeviceSamplerOf(device_) != nullptr && counter.eventID < device_.sampler->EventCount()) {
           source.sampled = true;
           const auto known = std::find(sampler_events.begin(), sampler_events.end(), counter.eventID);
           source.position = static_cast<std::uint32_t>(known - sampler_events.begin());
