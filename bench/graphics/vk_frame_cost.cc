@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "client/gpa_library_search.h"
@@ -78,12 +79,17 @@ struct Frame {
   }
 };
 
-// Median host and GPU time per frame for `counters` (empty name list: no GPA at all).
+// Median host and GPU time per frame for `counters` (empty name list: no GPA at all), and the median time the host
+// spends per frame outside the frame's submission (GPA's session calls, reading results): while it does, the GPU is
+// idle. `idle_us` > 0 makes each frame wait that long first (a control: timestamps only after the same idle time).
 bool Measure(Frame& frame, GpaContextId context, const std::vector<std::string>* counters, double* host_us,
-             double* gpu_us, GpaUInt32* passes) {
-  std::vector<double> host, gpu;
+             double* gpu_us, GpaUInt32* passes, double* gap_us, double idle_us = 0) {
+  std::vector<double> host, gpu, gap;
   *passes = 1;
   for (int f = 0; f < kFrames; ++f) {
+    const auto iteration_start = std::chrono::steady_clock::now();
+    double submitted_us = 0;
+    if (idle_us > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(idle_us));
     GpaSessionId session = nullptr;
     if (counters != nullptr) {
       frame.gpa->GpaCreateSession(context, kGpaSessionSampleTypeDiscreteCounter, &session);
@@ -99,6 +105,7 @@ bool Measure(Frame& frame, GpaContextId context, const std::vector<std::string>*
     for (GpaUInt32 pass = 0; pass < *passes; ++pass) {
       double h = 0, g = 0;
       frame.Run(nullptr, session, pass, &h, &g);
+      submitted_us += h;
       if (f > 0) {  // the first frame of each mode warms caches and the driver
         host.push_back(h);
         gpu.push_back(g);
@@ -115,9 +122,13 @@ bool Measure(Frame& frame, GpaContextId context, const std::vector<std::string>*
       }
       frame.gpa->GpaDeleteSession(session);
     }
+    const double iteration_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - iteration_start).count();
+    if (f > 0) gap.push_back((iteration_us - submitted_us) / *passes);
   }
   *host_us = Median(host);
   *gpu_us = Median(gpu);
+  *gap_us = Median(gap);
   return true;
 }
 
@@ -154,7 +165,8 @@ int main(int argc, char** argv) {
   frame.gpa->GpaRegisterLoggingCallback(kGpaLoggingErrorAndMessage, [](GpaLoggingType type, const char* message) {
     static int clock_lines = 0;
     if (type == kGpaLoggingError) std::printf("GPA error: %s\n", message);
-    const bool worth_printing = std::strstr(message, "clocks") != nullptr || std::strstr(message, "processes") != nullptr;
+    const bool worth_printing =
+        std::strstr(message, "clocks") != nullptr || std::strstr(message, "processes") != nullptr;
     if (worth_printing && clock_lines++ < 2) std::printf("GPA: %s\n", message);
   });
   frame.gpa->GpaInitialize(kGpaInitializeDefaultBit);
@@ -168,17 +180,18 @@ int main(int argc, char** argv) {
   struct Mode {
     const char* name;
     const std::vector<std::string>* counters;
-  } modes[] = {{"no GPA", nullptr}, {"GPUTime (timestamps only)", &timestamps},
-               {"GPUTime + 5 hardware counters", &hardware}};
+  } modes[] = {
+      {"no GPA", nullptr}, {"GPUTime (timestamps only)", &timestamps}, {"GPUTime + 5 hardware counters", &hardware}};
   std::printf("%s, %d frames per mode, %d sampled draws of %u vertices + %d sampled dispatches of %u x 64 per frame\n",
               device->properties().deviceName, kFrames, kDraws, kVertices, kDispatches, kGroups);
-  std::printf("%-34s %7s %14s %14s\n", "mode", "passes", "host us/frame", "GPU us/frame");
-  double base_host = 0, base_gpu = 0;
+  std::printf("%-34s %7s %14s %14s %14s\n", "mode", "passes", "host us/frame", "GPU us/frame", "idle us/frame");
+  double base_host = 0, base_gpu = 0, hardware_gap = 0;
   for (const Mode& mode : modes) {
-    double host = 0, gpu = 0;
+    double host = 0, gpu = 0, gap = 0;
     GpaUInt32 passes = 0;
-    if (!Measure(frame, context, mode.counters, &host, &gpu, &passes)) return 1;
-    std::printf("%-34s %7u %14.1f %14.1f", mode.name, passes, host, gpu);
+    if (!Measure(frame, context, mode.counters, &host, &gpu, &passes, &gap)) return 1;
+    std::printf("%-34s %7u %14.1f %14.1f %14.1f", mode.name, passes, host, gpu, gap);
+    if (mode.counters == &hardware) hardware_gap = gap;
     if (mode.counters == &timestamps) {
       base_host = host;
       base_gpu = gpu;
@@ -188,6 +201,14 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
+  // The control: timestamps only, each frame after the GPU was left idle as long as between the hardware frames. If
+  // the GPU's own time per frame grows here too, what the hardware frames lose is the clock ramp after idling (the
+  // GPU clocks down when idle), not the sampler.
+  double host = 0, gpu = 0, gap = 0;
+  GpaUInt32 passes = 0;
+  if (!Measure(frame, context, &timestamps, &host, &gpu, &passes, &gap, hardware_gap)) return 1;
+  std::printf("%-34s %7u %14.1f %14.1f %14.1f   x%.2f GPU vs timestamps only\n", "GPUTime after the same idle time",
+              passes, host, gpu, gap, gpu / base_gpu);
   frame.gpa->GpaCloseContext(context);
   frame.gpa->GpaDestroy();
   vkDestroyQueryPool(device->device(), frame.frame_times, nullptr);

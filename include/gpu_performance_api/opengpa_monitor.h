@@ -47,9 +47,10 @@ typedef struct OpenGpaMonitorConfig
     GpaUInt32 interval_ms;                 ///< sampler tick, 10..3600000; 0: 1000
     const GpaUInt32* device_indices;       ///< GPUs by nvidia-smi index; NULL: every GPU
     GpaUInt32 device_count;
-    /// Counter names: NVML counters ("gpu_utilization_percent", see docs/realtime.md), CUPTI metric
-    /// names ("sm__cycles_active.avg"), "nvml" (every NVML counter) or "pm" (the default PM set).
-    /// NULL: "nvml".
+    /// Counter names: NVML counters ("gpu_utilization_percent", see docs/realtime.md), GPM counters
+    /// ("gpm_sm_activity_percent"), CUPTI metric names ("sm__cycles_active.avg"), "nvml" (every NVML
+    /// counter), "gpm" (every GPM counter) or "pm" (the default PM set).
+    /// NULL: "nvml" and, where every monitored GPU has GPM (Hopper and newer), "gpm".
     const char* const* counter_names;
     GpaUInt32 counter_count;
     GpaUInt64 pm_interval_ns;              ///< hardware interval of PM sampling; 0: 1000000 (1 ms)
@@ -71,7 +72,8 @@ typedef enum
 {
     kOpenGpaCounterOriginNvml = 0,
     kOpenGpaCounterOriginCuptiPmSampling = 1,
-    kOpenGpaCounterOriginOther = 2
+    kOpenGpaCounterOriginOther = 2,
+    kOpenGpaCounterOriginNvmlGpm = 3  ///< NVML's GPM metrics (Hopper and newer); runs beside profilers
 } OpenGpaCounterOrigin;
 
 /// One enabled counter. The strings live as long as the monitor.

@@ -7,6 +7,8 @@
  *   OpenGpaProfileCheckCounters   whether counter names resolve (offline, on any chip CUPTI supports)
  *   OpenGpaProfilePlan            the passes and replay a set needs on a live CUDA context
  *   OpenGpaProfileStart / Stop    a session in the calling process, one pass into one sample stream
+ *   OpenGpaProfileStartSampled    a sampled session in the calling process (`opengpa profile --mode sampled`'s):
+ *                                 the GPUs' PM samples shared out among the launches, ended by Stop
  *   OpenGpaProfileStartFromEnvironment
  *                                 the session of a whole profiled process, set up by `opengpa profile`'s
  *                                 variables (what the injection entry, libopengpa_inject_cuda.so, calls)
@@ -35,7 +37,7 @@ extern "C" {
 #endif
 
 #define OPENGPA_PROFILE_API_MAJOR_VERSION 1
-#define OPENGPA_PROFILE_API_MINOR_VERSION 0
+#define OPENGPA_PROFILE_API_MINOR_VERSION 1
 
 #if defined(__GNUC__)
 #define OPENGPA_PROFILE_EXPORT __attribute__((visibility("default")))
@@ -92,8 +94,32 @@ typedef struct OpenGpaProfileOptions {
  * options->stream_path. Launch indices start at 0 with each session. */
 OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileStart(const OpenGpaProfileOptions* options);
 
+/* What a sampled session measures (API 1.1). */
+typedef struct OpenGpaProfileSampledOptions {
+  size_t struct_size;      /* sizeof(OpenGpaProfileSampledOptions) */
+  const char* metrics;     /* comma-separated CUPTI PM sampling metrics (dram__bytes_read.sum, ...); NULL or "":
+                              dram__bytes_read.sum,dram__bytes_write.sum, `opengpa profile --mode sampled`'s default */
+  double interval_us;      /* the PM sampling interval, microseconds, 0.5 to 1,000,000 (0: 20) */
+  const char* kernel_name; /* ECMAScript regular expression: the rows kept (every launch takes its share); NULL or "":
+                              all */
+  const char* stream_path; /* the launches' timeline written (created or truncated) */
+  const char* output_path; /* `opengpa profile`'s JSON written by Stop (created or truncated) */
+  int32_t with_nvtx;       /* non-zero: NVTX push/pop ranges open at a launch label it too */
+} OpenGpaProfileSampledOptions;
+
+/* `opengpa profile --mode sampled` inside the calling process: PM sampling on every GPU the process sees
+ * (device-wide) at options->interval_us, and each kernel, copy and memset of the process with its start and end
+ * (CUPTI's activity API); no ranges, no replay, no serialization. Launches are labelled as OpenGpaProfileStart's are
+ * (PushRange/PopRange, NVTX). OpenGpaProfileStop then gives each launch its share of its GPU's samples and writes
+ * the profile, one row per launch with the metrics and pm__coverage, pm__samples, pm__overlapped and pm__short
+ * (docs/cli.md, "--mode sampled"); GetLaunches returns the rows' labels. InvalidArgument for a name that is no
+ * CUPTI metric, an interval out of range, a bad expression or an empty path; Failed when PM sampling or the
+ * activity API cannot start (another tool holds them, the build has no PM sampling, a metric the GPU lacks). */
+OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileStartSampled(const OpenGpaProfileSampledOptions* options);
+
 /* Decodes what is pending, writes the stream's end record and unsubscribes. The caller synchronizes its work
- * first (what is still running when its batch is decoded is not counted). */
+ * first (what is still running when its batch is decoded is not counted). A sampled session also stops its PM
+ * sampling and writes its profile; Failed when that cannot be written. */
 OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileStop(void);
 
 /* The session of a whole process, as `opengpa profile` sets it up: the stream in $OPENGPA_PROFILE_OUTPUT, the
@@ -106,9 +132,9 @@ OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileStartFromEnvironment(v
 OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfilePushRange(const char* name);
 OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfilePopRange(void);
 
-/* The launches of the last in-process session, as JSON: [{"index":0,"context":"0x...","ranges":["step","mm"],
- * "thread":1234,"host_ns":1764000000123456789}, ...]: `thread` is the launching thread's OS id (gettid) and
- * `host_ns` the launch's entry on CLOCK_REALTIME, in nanoseconds. */
+/* The launches of the last in-process session (of a sampled one: its rows'), as JSON:
+ * [{"index":0,"context":"0x...","ranges":["step","mm"], "thread":1234,"host_ns":1764000000123456789}, ...]: `thread` is
+ * the launching thread's OS id (gettid) and `host_ns` the launch's entry on CLOCK_REALTIME, in nanoseconds. */
 OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileGetLaunches(char* buffer, size_t* size);
 
 /* Reads the sample streams of passes 0..count-1, joins them launch by launch (the same launches in the same

@@ -6,7 +6,8 @@ value (null where none was measured). Open it in ui.perfetto.dev or chrome://tra
 
 Where each event sits, in order of what the rows carry:
 
-1. device timestamps (`start_ns`/`end_ns`, an OpenCL profile read with `load_profile`): start and end as measured;
+1. device timestamps (`start_ns`/`end_ns`: a sampled profile, an OpenCL profile read with `load_profile`): start
+   and end as measured;
 2. host launch times (`launch_times_ns`, per-kernel profiles from Python): the kernel starts at its launch, or
    when the previous kernel of its stream ended if that is later (a stream runs its kernels one after another),
    and lasts its measured time (GPUTime or gpu__time_duration.sum);
@@ -24,7 +25,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Optional
 
-_TIME_COLUMNS = ("GPUTime", "gpu__time_duration.sum")
+_TIME_COLUMNS = ("GPUTime", "gpu__time_duration.sum", "duration")
 _FROM_LAUNCH = "from the host launch time, after the stream's previous kernel (no device timestamps)"
 _END_TO_END = "laid end to end (no device timestamps)"
 

@@ -11,6 +11,10 @@ derived counters evaluated by the library's engine. Nothing is measured or evalu
   (torch.cuda.nvtx.range_push, nvtx.annotate, C++ libraries' NVTX) open on the launching thread are
   recorded with each launch, and may nest. `results.aggregate()` gives one row per innermost region
   (with `opengpa.torch_ops.op_regions`, one per aten op), `aggregate(by="kernel")` one per kernel name.
+- `mode="sampled"`: `opengpa profile --mode sampled` in this process (OpenGpaProfileStartSampled): the GPUs' PM
+  samples at `sampling_interval_us`, shared out among the launches by their own start and end times; no ranges, no
+  replay, no serialization. Rows carry CUPTI PM sampling metrics and the CLI's pm__coverage, pm__samples,
+  pm__overlapped and pm__short columns, their device times, a "duration" column and the same labels.
 - Multi-pass sets: `p.run(step)` runs `step()` once per pass (application replay from inside): each pass
   is a session of its own, and the passes are joined launch by launch with the CLI's rules (same launches,
   same order, same names and shapes; src/profiler/replay_merge.h) and, here, the same region
@@ -50,6 +54,17 @@ class _Options(ctypes.Structure):
                 ("stream_path", ctypes.c_char_p), ("with_nvtx", ctypes.c_int32)]
 
 
+class _SampledOptions(ctypes.Structure):
+    """OpenGpaProfileSampledOptions (API 1.1)."""
+    _fields_ = [("struct_size", ctypes.c_size_t), ("metrics", ctypes.c_char_p), ("interval_us", ctypes.c_double),
+                ("kernel_name", ctypes.c_char_p), ("stream_path", ctypes.c_char_p), ("output_path", ctypes.c_char_p),
+                ("with_nvtx", ctypes.c_int32)]
+
+
+MODES = ("exact", "sampled")
+DURATION = "duration"  # the column a sampled row's device times give (end - start, ns)
+
+
 def load_library() -> Any:
     """The profiler library with the signatures of include/opengpa/opengpa_profile.h (loaded once)."""
     global _library
@@ -72,8 +87,11 @@ def load_library() -> Any:
                 ("OpenGpaProfilePopRange", [], status),
                 ("OpenGpaProfileGetLaunches", [ctypes.c_char_p, size_p], status),
                 ("OpenGpaProfileJoin", [ctypes.POINTER(text), ctypes.c_uint32, text], status),
-                ("OpenGpaProfileGetCuptiPath", [ctypes.c_char_p, size_p], status)):
-            function = getattr(library, name)
+                ("OpenGpaProfileGetCuptiPath", [ctypes.c_char_p, size_p], status),
+                ("OpenGpaProfileStartSampled", [ctypes.POINTER(_SampledOptions)], status)):
+            function = getattr(library, name, None)
+            if function is None:  # a library of API 1.0 has no sampled session: refused where it is asked for
+                continue
             function.argtypes = argtypes
             function.restype = restype
         major, minor = ctypes.c_uint32(), ctypes.c_uint32()
@@ -152,21 +170,28 @@ class KernelResults(Results):
         self.api = api
 
     def aggregate(self, by: str = "region") -> Results:
-        """One row per distinct innermost region (by="region") or kernel name (by="kernel"), as
-        Results.aggregate: amounts summed, percentages and ratios averaged weighted by time, a "count"."""
+        """One row per distinct innermost region (by="region"), range path (by="path": every range open,
+        outermost first, joined by "/"; "" outside any) or kernel name (by="kernel"), as Results.aggregate: amounts
+        summed (a sampled profile's shares of the samples add up to the range's), percentages and ratios averaged
+        weighted by time, a "count"."""
         if by == "region":
             return super().aggregate()
-        if by != "kernel":
-            raise ValueError(f'by must be "region" or "kernel", not {by!r}')
-        return Results(self.kernels, self.counters, self.values, self.device_name, self.pass_count).aggregate()
+        if by == "path":
+            names = ["/".join(ranges) for ranges in self.ranges]
+        elif by == "kernel":
+            names = self.kernels
+        else:
+            raise ValueError(f'by must be "region", "path" or "kernel", not {by!r}')
+        return Results(names, self.counters, self.values, self.device_name, self.pass_count).aggregate()
 
     def table(self, by: str = "kernel", sort_by: Optional[str] = None, row_limit: Optional[int] = None,
               width: Optional[int] = None) -> str:
         """A printable table, torch.profiler's `key_averages().table()` for kernels: one line per kernel name
-        (by="kernel", the default) or innermost region (by="region") with its launch count, time total, share and
-        average, and each counter rolled up as aggregate() does; sorted by time (or `sort_by`: a counter name or
-        "calls"), largest first; at most `row_limit` rows and `width` characters per line (default: the
-        terminal's), names cut with "..." and counter columns that do not fit named below the table."""
+        (by="kernel", the default), innermost region (by="region") or range path (by="path") with its launch
+        count, time total, share and average, and each counter rolled up as aggregate() does; sorted by time (or
+        `sort_by`: a counter name or "calls"), largest first; at most `row_limit` rows and `width` characters per
+        line (default: the terminal's), names cut with "..." and counter columns that do not fit named below the
+        table."""
         return self._grouped_table(self.aggregate(by=by), by, sort_by, row_limit, width)
 
     def chrome_trace(self) -> Dict[str, Any]:
@@ -237,7 +262,8 @@ class KernelResults(Results):
 def results_from_profile(document: Dict[str, Any], launches: Sequence[Dict[str, Any]] = ()) -> KernelResults:
     """KernelResults from `opengpa profile`'s JSON document (docs/schema/profile.schema.json): the joined passes
     of a Python profile, or a file the CLI wrote; `launches`: pass 0's launch labels ([{"index", "context",
-    "ranges"}], OpenGpaProfileGetLaunches). Without labels, a sample's NVTX ranges label it."""
+    "ranges"}], OpenGpaProfileGetLaunches). Without labels, a sample's NVTX ranges label it. A profile without a time
+    counter whose samples all carry device times (the sampled mode's) gets a "duration" column, end_ns - start_ns."""
     labels = {launch["index"]: launch for launch in launches}
     counters = [Counter(index=i, name=c["name"], group="", description="", data_type=c.get("data_type", "float64"),
                         usage=c.get("usage", "")) for i, c in enumerate(document["counters"])]
@@ -255,6 +281,14 @@ def results_from_profile(document: Dict[str, Any], launches: Sequence[Dict[str, 
                      "end_ns": sample.get("end_ns")})
         values.append([np.nan if sample["values"].get(c.name) is None else sample["values"][c.name]
                        for c in counters])
+    names = [c.name for c in counters]
+    if rows and not any(name in names for name in Results.TIME_COLUMNS if name != DURATION) and \
+            all(row["start_ns"] is not None and row["end_ns"] is not None for row in rows):
+        # A sampled profile measures no time counter: its rows' own device times are their durations.
+        counters.append(Counter(index=len(counters), name=DURATION, group="", description="end_ns - start_ns",
+                                data_type="uint64", usage="nanoseconds"))
+        for row, row_values in zip(rows, values):
+            row_values.append(float(row["end_ns"] - row["start_ns"]))
     replay = document.get("replay", {})
     return KernelResults(rows, counters, np.array(values, dtype=np.float64).reshape(len(rows), len(counters)),
                          document.get("device", ""), replay.get("passes", 1), replay.get("mode", ""),
@@ -304,14 +338,47 @@ def check_same_labels(passes: Sequence[Sequence[Sequence[str]]]) -> None:
                 "does not repeat its launches, so the passes cannot be joined (replay='kernel' replays each launch)")
 
 
+def check_mode(mode: str, per_kernel: bool, replay: str, cache_control: Optional[str],
+               sampling_interval_us: Optional[float]) -> None:
+    """Refuses, with ValueError naming the argument, what `mode` cannot do (no GPU needed): the sampled mode is
+    per kernel, runs once (no replay) and as the program runs (no L2 flush); an interval is the sampled mode's."""
+    if mode not in MODES:
+        raise ValueError(f'mode must be "exact" or "sampled", not {mode!r}')
+    if mode == "exact":
+        if sampling_interval_us is not None:
+            raise ValueError('sampling_interval_us is for mode="sampled"')
+        return
+    if not per_kernel:
+        raise ValueError('mode="sampled" gives one row per kernel launch: use it with per_kernel=True')
+    if replay not in ("auto", "none"):
+        raise ValueError(f'mode="sampled" runs the work once, nothing replayed: replay={replay!r} is not for it')
+    if cache_control == "all":
+        raise ValueError('mode="sampled" runs the program as it is: cache_control="all" (an L2 flush before each '
+                         'launch) is the exact mode\'s')
+    if sampling_interval_us is not None and (isinstance(sampling_interval_us, bool) or
+                                             not isinstance(sampling_interval_us, (int, float)) or
+                                             not 0.5 <= sampling_interval_us <= 1e6):
+        raise ValueError(f"sampling_interval_us must be a number of microseconds from 0.5 to 1,000,000, not "
+                         f"{sampling_interval_us!r}")
+
+
 class KernelProfile:
     """Per-kernel profiling of the process's CUDA work. Made by `opengpa.profile(..., per_kernel=True)`."""
 
-    def __init__(self, counters: Union[str, Sequence[str]], replay: str = "auto", cache_control: str = "all",
-                 kernel_name: str = "", nvtx: bool = True, device: int = 0,
-                 stream_folder: Optional[Union[str, os.PathLike]] = None) -> None:
+    def __init__(self, counters: Union[str, Sequence[str], None], replay: str = "auto",
+                 cache_control: Optional[str] = None, kernel_name: str = "", nvtx: bool = True, device: int = 0,
+                 stream_folder: Optional[Union[str, os.PathLike]] = None, mode: str = "exact",
+                 sampling_interval_us: Optional[float] = None) -> None:
         """The options of `opengpa.profile(..., per_kernel=True)`, which says what each one does."""
-        self.counter_names = _names(counters)
+        check_mode(mode, True, replay, cache_control, sampling_interval_us)
+        self.mode = mode
+        self.sampling_interval_us = float(sampling_interval_us or 0.0)
+        if counters is None and mode == "exact":
+            raise TypeError("opengpa.profile needs counters (GPA names or CUPTI metrics); only mode=\"sampled\" has "
+                            "default ones")
+        self.counter_names = _names(counters) if counters is not None else []
+        if cache_control is None:
+            cache_control = "all" if mode == "exact" else "none"
         if cache_control not in ("all", "none"):
             raise ValueError(f'cache_control must be "all" or "none", not {cache_control!r}')
         self.requested_replay = replay
@@ -335,11 +402,17 @@ class KernelProfile:
     # ---- lifetime --------------------------------------------------------------------------------------
     def __enter__(self) -> "KernelProfile":
         library = load_library()
+        if self.mode == "sampled" and not hasattr(library, "OpenGpaProfileStartSampled"):
+            raise OpenGpaError("opengpa.profile", -28,
+                               detail="this libOpenGPAProfile.so implements API 1.0, which has no sampled session")
         context = _cuda.current_context(self.device)
-        counters = ",".join(self.counter_names).encode()
-        plan = json.loads(_text("OpenGpaProfilePlan", context, counters, self.requested_replay.encode()))
-        self.replay, self.pass_count = plan["replay"], plan["passes"]
-        self.messages += plan.get("messages", [])
+        if self.mode == "sampled":
+            self.replay, self.pass_count = "none", 1  # one run, nothing replayed
+        else:
+            counters = ",".join(self.counter_names).encode()
+            plan = json.loads(_text("OpenGpaProfilePlan", context, counters, self.requested_replay.encode()))
+            self.replay, self.pass_count = plan["replay"], plan["passes"]
+            self.messages += plan.get("messages", [])
         if self.nvtx and "NVTX_INJECTION64_PATH" not in os.environ:
             # NVTX hands its calls to CUPTI when this names libcupti before the process's first NVTX call.
             os.environ["NVTX_INJECTION64_PATH"] = _text("OpenGpaProfileGetCuptiPath")
@@ -376,6 +449,16 @@ class KernelProfile:
     # ---- passes ----------------------------------------------------------------------------------------
     def _start(self, pass_index):
         path = os.path.join(self._folder, f"pass{pass_index}.jsonl")
+        if self.mode == "sampled":
+            options = _SampledOptions(ctypes.sizeof(_SampledOptions), ",".join(self.counter_names).encode(),
+                                      self.sampling_interval_us, self.kernel_name.encode(), path.encode(),
+                                      os.path.join(self._folder, "sampled.json").encode(), 1 if self.nvtx else 0)
+            _check("OpenGpaProfileStartSampled", self._library.OpenGpaProfileStartSampled(ctypes.byref(options)))
+            self._running = True
+            self._streams.append(path)
+            while self._after_start:
+                self._after_start.pop(0)()
+            return
         options = _Options(ctypes.sizeof(_Options), ",".join(self.counter_names).encode(), self.replay.encode(),
                            pass_index, 1 if self.cache_control == "all" else 0, self.kernel_name.encode(),
                            path.encode(), 1 if self.nvtx else 0)
@@ -449,6 +532,12 @@ class KernelProfile:
         self._results("export_chrome_trace").export_chrome_trace(path)
 
     def _finish(self):
+        if self.mode == "sampled":
+            # OpenGpaProfileStop wrote the rows (the CLI's writer): nothing is joined, every launch is one row.
+            with open(os.path.join(self._folder, "sampled.json")) as document:
+                self.results = results_from_profile(json.load(document), self._launches or [])
+            self.messages += self.results.messages
+            return
         check_same_labels(self._labels)
         document = join_streams(self._streams, os.path.join(self._folder, "joined.json"))
         self.results = results_from_profile(document, self._launches or [])

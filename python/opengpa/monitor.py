@@ -60,7 +60,7 @@ _SIGNATURES = {
 }
 
 _KINDS = ("gauge", "delta")
-_ORIGINS = ("nvml", "cupti_pm_sampling", "other")
+_ORIGINS = ("nvml", "cupti_pm_sampling", "other", "nvml_gpm")
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class MonitorCounter:
     description: str
     unit: str
     kind: str  # "gauge" (a reading) or "delta" (an amount over the record's interval)
-    origin: str  # "nvml", "cupti_pm_sampling" or "other"
+    origin: str  # "nvml", "nvml_gpm", "cupti_pm_sampling" or "other"
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,8 @@ def _decode(text):
 
 class Monitor:
     """OpenGpaMonitorCreate .. Destroy. Counter names as opengpa_monitor.h's (docs/realtime.md): NVML
-    counters, CUPTI metric names, "nvml" or "pm"; None: every NVML counter."""
+    counters, GPM counters, CUPTI metric names, "nvml", "gpm" or "pm"; None: every NVML counter and, where
+    the GPUs have it, every GPM counter."""
 
     def __init__(self, counters: Optional[Union[str, Sequence[str]]] = None, interval_ms: int = 1000,
                  devices: Optional[Sequence[int]] = None, pm_interval_ns: int = 0, record_capacity: int = 0,

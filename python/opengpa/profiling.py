@@ -26,7 +26,7 @@ from . import _gpa
 from ._regions import _pop_profile, _push_profile, region  # noqa: F401 (region is this module's too)
 from ._status import OpenGpaError
 from .counters import GpaContext, _names
-from .kernels import KernelProfile
+from .kernels import KernelProfile, check_mode
 from .results import Results
 
 
@@ -206,24 +206,34 @@ class Profile:
         self.results = Results(regions, self._enabled, rows, self.context.device_name, self.pass_count)
 
 
-def profile(counters: Union[str, Sequence[str]], context: Optional[GpaContext] = None, max_samples_per_pass: int = 0,
-            device: int = 0, hardware: Optional[bool] = None, per_kernel: bool = False, replay: str = "auto",
-            cache_control: str = "all", kernel_name: str = "", nvtx: bool = True,
-            stream_folder: Optional[Union[str, os.PathLike]] = None) -> Union[Profile, KernelProfile]:
+def profile(counters: Union[str, Sequence[str], None] = None, context: Optional[GpaContext] = None,
+            max_samples_per_pass: int = 0, device: int = 0, hardware: Optional[bool] = None, per_kernel: bool = False,
+            replay: str = "auto", cache_control: Optional[str] = None, kernel_name: str = "", nvtx: bool = True,
+            stream_folder: Optional[Union[str, os.PathLike]] = None, mode: str = "exact",
+            sampling_interval_us: Optional[float] = None) -> Union[Profile, KernelProfile]:
     """A Profile of `counters` (names, e.g. ["GPUTime", "FetchSize"]) on `context` (by default a live
     context on the calling thread's current CUDA context; `hardware` exposes raw CUPTI metrics, by default
     when a name is one). `max_samples_per_pass`: regions per pass (0: 256). Use it in a `with` block.
 
     `per_kernel=True`: one row per kernel launch of the process instead of one per region (kernels.py),
     with `opengpa profile`'s options: `replay` ("auto", "none", "kernel", "application"), `cache_control`
-    ("all": the L2 flushed before every launch, "none"), `kernel_name` (a regular expression), `nvtx`
+    ("all", the default: the L2 flushed before every launch; "none"), `kernel_name` (a regular expression), `nvtx`
     (NVTX ranges label the launches), `stream_folder` (keep each pass's sample stream there). It needs a
-    GPU; regions become labels of the launches."""
+    GPU; regions become labels of the launches.
+
+    `mode="sampled"` (with per_kernel=True): `opengpa profile --mode sampled` in this process. The GPUs' counters
+    are sampled every `sampling_interval_us` (default 20) while the work runs unserialized, and each launch gets
+    its share of the samples by its own start and end; `counters` are CUPTI PM sampling metrics (default DRAM
+    bytes read and written). No replay and no L2 flush (replay "auto"/"none", cache_control "none" only)."""
+    check_mode(mode, per_kernel, replay, cache_control, sampling_interval_us)
     if per_kernel:
         if context is not None or max_samples_per_pass or hardware is not None:
             raise ValueError("per_kernel=True profiles the whole process: context, max_samples_per_pass and "
                              "hardware are for region profiles")
         return KernelProfile(counters, replay=replay, cache_control=cache_control, kernel_name=kernel_name,
-                             nvtx=nvtx, device=device, stream_folder=stream_folder)
+                             nvtx=nvtx, device=device, stream_folder=stream_folder, mode=mode,
+                             sampling_interval_us=sampling_interval_us)
+    if counters is None:
+        raise TypeError("opengpa.profile needs counters (GPA names or CUPTI metrics)")
     return Profile(counters, context=context, max_samples_per_pass=max_samples_per_pass, device=device,
                    hardware=hardware)

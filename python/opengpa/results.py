@@ -62,7 +62,8 @@ class Results:
     ADDITIVE_USAGES = ("nanoseconds", "milliseconds", "cycles", "bytes", "kilobytes", "items")
     # Raw CUPTI metrics say how they roll up in their name: a ".sum" adds up, ".avg", ".max", ".pct" and
     # ratios do not.
-    TIME_COLUMNS = ("GPUTime", "gpu__time_duration.sum")
+    # "duration": a sampled profile's kernel rows, whose time is their own device start and end (kernels.py).
+    TIME_COLUMNS = ("GPUTime", "gpu__time_duration.sum", "duration")
 
     @classmethod
     def _is_additive(cls, counter):

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "monitor/gpm_counter_source.h"
 #include "monitor/nvml_counter_source.h"
 #include "monitor/pm_sampling_source.h"
 #include "platform/logging.h"
@@ -13,14 +14,24 @@ namespace {
 struct CounterRequest {
   bool all_nvml = false;
   std::vector<std::string> nvml;
+  bool all_gpm = false;
+  bool gpm_optional = false;  // the default set: GPM where the GPUs have it
+  std::vector<std::string> gpm;
   std::vector<std::string> pm;
 };
 
 GpaStatus SortCounterNames(const std::vector<std::string>& names, CounterRequest* request) {
-  const std::vector<std::string> defaults = {"nvml"};
+  // The default: NVML's counters and GPM's (which run beside profilers); PM sampling only on request, since it
+  // excludes profilers from the GPU (docs/realtime.md "Sources").
+  const std::vector<std::string> defaults = {"nvml", "gpm"};
+  request->gpm_optional = names.empty();
   for (const std::string& name : names.empty() ? defaults : names) {
     if (name == "nvml") {
       request->all_nvml = true;
+    } else if (name == "gpm") {
+      request->all_gpm = true;
+    } else if (IsGpmCounterName(name)) {
+      if (std::find(request->gpm.begin(), request->gpm.end(), name) == request->gpm.end()) request->gpm.push_back(name);
     } else if (name == "pm") {
       for (const std::string& metric : DefaultPmMetrics()) {
         if (std::find(request->pm.begin(), request->pm.end(), metric) == request->pm.end()) {
@@ -33,12 +44,13 @@ GpaStatus SortCounterNames(const std::vector<std::string>& names, CounterRequest
       if (std::find(request->pm.begin(), request->pm.end(), name) == request->pm.end()) request->pm.push_back(name);
     } else {
       return LogError(kGpaStatusErrorCounterNotFound,
-                      "monitor: unknown counter '{}': neither an NVML counter (opengpa monitor --list-counters) nor a "
-                      "CUPTI metric name such as sm__cycles_active.avg",
+                      "monitor: unknown counter '{}': neither an NVML or GPM counter (opengpa monitor --list-counters) "
+                      "nor a CUPTI metric name such as sm__cycles_active.avg",
                       name);
     }
   }
   if (request->all_nvml) request->nvml.clear();  // empty list = every NVML counter
+  if (request->all_gpm) request->gpm.clear();
   return kGpaStatusOk;
 }
 
@@ -65,6 +77,20 @@ GpaStatus Monitor::Create(const MonitorOptions& options, std::unique_ptr<Monitor
     if (GpaStatus status = NvmlCounterSource::Create(nvml, &source); status != kGpaStatusOk) return status;
     nvml_devices = source->Devices();
     sources.push_back(std::move(source));
+  }
+  if (request.all_gpm || !request.gpm.empty()) {
+    GpmSourceOptions gpm;
+    gpm.device_indices = options.device_indices;
+    gpm.counter_names = request.gpm;
+    gpm.library_candidates = options.nvml_library_candidates;
+    gpm.optional = request.gpm_optional;
+    std::unique_ptr<GpmCounterSource> source;
+    const GpaStatus status = GpmCounterSource::Create(gpm, &source);
+    if (status == kGpaStatusOk) {
+      sources.push_back(std::move(source));
+    } else if (!gpm.optional) {
+      return status;
+    }
   }
   if (!request.pm.empty()) {
     PmSamplingOptions pm;

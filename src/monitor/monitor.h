@@ -21,8 +21,9 @@ namespace opengpa::monitor {
 
 struct MonitorOptions {
   std::vector<uint32_t> device_indices;  // empty: every GPU
-  // Counter names: NVML counters (NvmlCounterCatalog), CUPTI metric names ("sm__cycles_active.avg"),
-  // "nvml" for every NVML counter, "pm" for DefaultPmMetrics(). Empty: {"nvml"}.
+  // Counter names: NVML counters (NvmlCounterCatalog), GPM counters (GpmCounterCatalog), CUPTI metric names
+  // ("sm__cycles_active.avg"), "nvml" for every NVML counter, "gpm" for every GPM counter, "pm" for
+  // DefaultPmMetrics(). Empty: {"nvml", "gpm"}, GPM left out (with a message) where the driver or a GPU lacks it.
   std::vector<std::string> counters;
   std::chrono::milliseconds interval{1000};  // sampler tick: NVML reads, PM decodes
   uint64_t pm_interval_ns = 1'000'000;       // hardware interval of PM sampling

@@ -178,6 +178,7 @@ GPA_LIB_DECL GpaStatus OpenGpaMonitorGetCounterInfo(OpenGpaMonitor monitor, GpaU
         counter.kind == opengpa::monitor::CounterKind::kDelta ? kOpenGpaCounterKindDelta : kOpenGpaCounterKindGauge;
     switch (counter.origin) {
       case opengpa::monitor::CounterOrigin::kNvml: info->origin = kOpenGpaCounterOriginNvml; break;
+      case opengpa::monitor::CounterOrigin::kNvmlGpm: info->origin = kOpenGpaCounterOriginNvmlGpm; break;
       case opengpa::monitor::CounterOrigin::kCuptiPmSampling:
         info->origin = kOpenGpaCounterOriginCuptiPmSampling;
         break;

@@ -15,7 +15,7 @@ namespace opengpa::monitor {
 enum class CounterKind { kGauge, kDelta };
 
 // Where a counter's values come from.
-enum class CounterOrigin { kNvml, kCuptiPmSampling, kTest };
+enum class CounterOrigin { kNvml, kNvmlGpm, kCuptiPmSampling, kTest };
 
 struct CounterDescriptor {
   std::string name;         // "gpu_utilization_percent", "sm__cycles_active.avg"

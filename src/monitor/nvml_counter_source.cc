@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "monitor/nvml_devices.h"
 #include "platform/logging.h"
 
 namespace opengpa::monitor {
@@ -195,35 +196,17 @@ GpaStatus NvmlCounterSource::Create(const NvmlSourceOptions& options, std::uniqu
   if (GpaStatus status = nvidia::nvml::Library::Load(candidates, &library); status != kGpaStatusOk) return status;
   const Functions& api = library->Api();
 
-  unsigned int device_count = 0;
-  if (Return status = api.device_get_count(&device_count); status != nvidia::nvml::kSuccess) {
-    return LogError(kGpaStatusErrorFailed, "NVML source: nvmlDeviceGetCount_v2 failed: {}", library->Describe(status));
+  std::vector<NvmlDevice> opened;
+  if (GpaStatus status = OpenNvmlDevices(*library, options.device_indices, "NVML source", &opened);
+      status != kGpaStatusOk) {
+    return status;
   }
-  std::vector<uint32_t> indices = options.device_indices;
-  if (indices.empty()) {
-    for (unsigned int i = 0; i < device_count; ++i) indices.push_back(i);
-  }
-  if (indices.empty()) {
-    return LogError(kGpaStatusErrorHardwareNotSupported, "NVML source: NVML reports no GPU in {}", library->Path());
-  }
-
   std::vector<Device> devices;
-  for (uint32_t index : indices) {
-    if (index >= device_count) {
-      return LogError(kGpaStatusErrorIndexOutOfRange, "NVML source: device index {} >= the {} GPU(s) NVML reports",
-                      index, device_count);
-    }
-    Device device;
-    device.identity.index = index;
-    if (Return status = api.device_get_handle_by_index(index, &device.handle); status != nvidia::nvml::kSuccess) {
-      return LogError(kGpaStatusErrorFailed, "NVML source: nvmlDeviceGetHandleByIndex_v2({}) failed: {}", index,
-                      library->Describe(status));
-    }
-    char text[nvidia::nvml::kStringBufferSize] = {};
-    if (api.device_get_name(device.handle, text, sizeof(text)) == nvidia::nvml::kSuccess) device.identity.name = text;
-    std::fill(std::begin(text), std::end(text), '\0');
-    if (api.device_get_uuid(device.handle, text, sizeof(text)) == nvidia::nvml::kSuccess) device.identity.uuid = text;
-    devices.push_back(std::move(device));
+  for (NvmlDevice& device : opened) {
+    Device entry;
+    entry.identity = std::move(device.identity);
+    entry.handle = device.handle;
+    devices.push_back(std::move(entry));
   }
 
   // One read of each counter on each device: what fails here would fail at every tick.

@@ -20,18 +20,27 @@ GpaStatus DescribePmMetric(const PmHostObject& host, const std::string& metric, 
 
 PmDeviceSampler::PmDeviceSampler(const nvidia::cupti::CuptiLibrary& cupti, const nvidia::CudaDriver& cuda,
                                  DeviceIdentity identity, int ordinal)
-    : identity_(std::move(identity)), sampler_(cupti, cuda, ordinal, fmt::format("GPU {}", identity_.index)) {}
+    : cupti_(cupti), cuda_(cuda), ordinal_(ordinal), identity_(std::move(identity)) {}
+
+GpaStatus PmDeviceSampler::MakeSampler() {
+  sampler_ = std::make_unique<nvidia::PmSampler>(cupti_, cuda_, ordinal_, fmt::format("GPU {}", identity_.index));
+  if (GpaStatus status = sampler_->Configure(sampler_options_, metrics_); status != kGpaStatusOk) {
+    sampler_.reset();
+    return status;
+  }
+  return kGpaStatusOk;
+}
 
 GpaStatus PmDeviceSampler::Configure(const PmSamplingOptions& options, const std::vector<std::string>& metrics) {
-  nvidia::PmSamplerOptions sampler_options;
-  sampler_options.interval_ns = options.interval_ns;
-  sampler_options.hardware_buffer_bytes = options.hardware_buffer_bytes;
+  sampler_options_.interval_ns = options.interval_ns;
+  sampler_options_.hardware_buffer_bytes = options.hardware_buffer_bytes;
   decode_period_ = nvidia::PmDecodePeriodFor(options.interval_ns);
-  sampler_options.decode_period = decode_period_;
-  if (GpaStatus status = sampler_.Configure(sampler_options, metrics); status != kGpaStatusOk) return status;
+  sampler_options_.decode_period = decode_period_;
+  metrics_ = metrics;
+  if (GpaStatus status = MakeSampler(); status != kGpaStatusOk) return status;
   for (const std::string& metric : metrics) {
     CounterDescriptor descriptor;
-    if (GpaStatus status = DescribePmMetric(sampler_.Host(), metric, &descriptor); status != kGpaStatusOk) {
+    if (GpaStatus status = DescribePmMetric(sampler_->Host(), metric, &descriptor); status != kGpaStatusOk) {
       return status;
     }
     descriptors_.push_back(std::move(descriptor));
@@ -39,9 +48,14 @@ GpaStatus PmDeviceSampler::Configure(const PmSamplingOptions& options, const std
   return kGpaStatusOk;
 }
 
-GpaStatus PmDeviceSampler::Start() {
-  if (GpaStatus status = sampler_.Start(); status != kGpaStatusOk) return status;
-  pipeline_ = std::make_unique<nvidia::PmSamplingPipeline>(sampler_, decode_period_);
+GpaStatus PmDeviceSampler::Resume() {
+  if (started_) return kGpaStatusOk;
+  if (sampler_ == nullptr) {
+    if (GpaStatus status = MakeSampler(); status != kGpaStatusOk) return status;
+  }
+  if (GpaStatus status = sampler_->Start(); status != kGpaStatusOk) return status;
+  started_ = true;
+  pipeline_ = std::make_unique<nvidia::PmSamplingPipeline>(*sampler_, decode_period_);
   return kGpaStatusOk;
 }
 
@@ -50,25 +64,29 @@ void PmDeviceSampler::Collect(std::vector<MonitorRecord>* records) {
   AppendRecords(records);
 }
 
-GpaStatus PmDeviceSampler::Stop(std::vector<MonitorRecord>* records) {
-  if (pipeline_) {
+GpaStatus PmDeviceSampler::Release(std::vector<MonitorRecord>* records) {
+  GpaStatus status = kGpaStatusOk;
+  if (started_) {
     pipeline_->Finish();  // everything decoded is evaluated before the sampler's own drain
     pipeline_->TakeSamples(&samples_);
     pipeline_.reset();
+    status = sampler_->Stop(&samples_);
+    AppendRecords(records);
+    started_ = false;
   }
-  const GpaStatus status = sampler_.Stop(&samples_);
-  AppendRecords(records);
+  sampler_.reset();  // disables PM sampling on the GPU
   return status;
 }
 
 // One record per metric per sample, stamped with the sample's end on the Unix clock.
 void PmDeviceSampler::AppendRecords(std::vector<MonitorRecord>* records) {
-  const size_t metrics = sampler_.MetricCount();
+  if (sampler_ == nullptr) return;
+  const size_t metrics = sampler_->MetricCount();
   for (size_t sample = 0; sample < samples_.times.size(); ++sample) {
     const nvidia::PmSampleTime& when = samples_.times[sample];
     for (size_t m = 0; m < metrics; ++m) {
       MonitorRecord record;
-      record.timestamp_ns = static_cast<uint64_t>(static_cast<int64_t>(when.end_ns) + sampler_.epoch_offset_ns());
+      record.timestamp_ns = static_cast<uint64_t>(static_cast<int64_t>(when.end_ns) + sampler_->epoch_offset_ns());
       record.duration_ns = when.end_ns - when.start_ns;
       record.device_index = identity_.index;
       record.counter_index = static_cast<uint32_t>(m);

@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "monitor/handover_watcher.h"
 #include "monitor/pm_device_sampler.h"
+#include "nvidia/counter_handover.h"
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
 #include "nvidia/cupti_profiler_session.h"
@@ -40,6 +42,7 @@ class PmSamplingSource final : public CounterSource {
                    std::vector<std::string> metrics)
       : cupti_(std::move(cupti)), cuda_(std::move(cuda)), metrics_(std::move(metrics)) {}
   ~PmSamplingSource() override {
+    watcher_.reset();   // its thread calls the samplers
     samplers_.clear();  // before the profiler session and the libraries they use
     session_.reset();
   }
@@ -64,22 +67,25 @@ class PmSamplingSource final : public CounterSource {
 
   GpaStatus Start() override {
     // Each GPU decodes and evaluates on threads of its own (nvidia::PmSamplingPipeline): one thread decoding two
-    // busy GPUs in turn fell behind both.
-    for (auto& sampler : samplers_) {
-      if (GpaStatus status = sampler->Start(); status != kGpaStatusOk) return status;
+    // busy GPUs in turn fell behind both. The watcher starts them, and lets a GPU go while a profiler wants it.
+    std::vector<HandedOverDevice*> devices;
+    for (auto& sampler : samplers_) devices.push_back(sampler.get());
+    watcher_ = std::make_unique<HandoverWatcher>(nvidia::HandoverFolder(), devices);
+    if (GpaStatus status = watcher_->Start(); status != kGpaStatusOk) {
+      watcher_.reset();
+      return status;
     }
     return kGpaStatusOk;
   }
   // Hands over what the GPUs' threads evaluated since the last Poll, GPU by GPU.
   GpaStatus Poll(std::vector<MonitorRecord>* records) override {
-    for (auto& sampler : samplers_) sampler->Collect(records);
+    if (watcher_) watcher_->Collect(records);
     return kGpaStatusOk;
   }
   GpaStatus Stop(std::vector<MonitorRecord>* records) override {
-    GpaStatus result = kGpaStatusOk;
-    for (auto& sampler : samplers_) {
-      if (GpaStatus status = sampler->Stop(records); status != kGpaStatusOk) result = status;
-    }
+    if (!watcher_) return kGpaStatusOk;
+    const GpaStatus result = watcher_->Stop(records);
+    watcher_.reset();
     return result;
   }
 
@@ -130,6 +136,7 @@ class PmSamplingSource final : public CounterSource {
   std::vector<std::string> metrics_;
   std::unique_ptr<ProfilerSession> session_;
   std::vector<std::unique_ptr<PmDeviceSampler>> samplers_;
+  std::unique_ptr<HandoverWatcher> watcher_;  // from Start to Stop
   std::vector<CounterDescriptor> descriptors_;
   std::vector<DeviceIdentity> identities_;
 };

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <set>
 
 #include "nvidia/nvml_library.h"
@@ -36,12 +37,28 @@ bool AddProcesses(nvml::Return (*query)(nvml::Device, unsigned int*, nvml::Proce
   return false;
 }
 
+// NVML, loaded and initialised at the first question and kept for the process's life (never shut down, so no
+// order of static destructors matters): nvmlInit costs tens to hundreds of milliseconds, and a graphics context
+// asks at every sampler session it begins, which is every GPA session.
+const nvml::Library* ProcessNvml() {
+  static std::mutex mutex;
+  static const nvml::Library* library = nullptr;
+  static bool tried = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!tried) {
+    tried = true;
+    std::unique_ptr<nvml::Library> loaded;
+    if (nvml::Library::Load(nvml::DefaultLibraryCandidates(), &loaded) == kGpaStatusOk) library = loaded.release();
+  }
+  return library;
+}
+
 }  // namespace
 
 std::optional<std::vector<GpuProcess>> OtherProcessesOnGpu(std::uint32_t domain, std::uint32_t bus,
                                                            std::uint32_t device_number, std::string* why) {
-  std::unique_ptr<nvml::Library> library;
-  if (nvml::Library::Load(nvml::DefaultLibraryCandidates(), &library) != kGpaStatusOk) {
+  const nvml::Library* library = ProcessNvml();
+  if (library == nullptr) {
     *why = "NVML could not be loaded";
     return std::nullopt;
   }

@@ -43,6 +43,21 @@ std::shared_ptr<const std::vector<GraphicsMetric>> CachedMetrics(const perfworks
   return entry;
 }
 
+// The sampler sessions kept between GPA sessions (KeepSampler), one per PerfWorks device of the process, with the
+// source that kept it (which ends it when destroyed).
+struct KeptSampler {
+  const GraphicsCounterSource* keeper = nullptr;
+  std::unique_ptr<perfworks::PeriodicSampler> sampler;
+};
+std::mutex& KeptMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::map<std::size_t, KeptSampler>& Kept() {
+  static auto* kept = new std::map<std::size_t, KeptSampler>;  // never destroyed: no static destruction order
+  return *kept;
+}
+
 const perfworks::PerfWorksLibrary* TargetLibrary(std::string* why) {
   const perfworks::PerfWorksLibrary* library = perfworks::PerfWorksLibrary::Get(why);
   if (library != nullptr && !library->HasTarget()) {
@@ -87,11 +102,12 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForVulkan(const pe
   return ForDevice(*library, index, why);
 }
 
-std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglContext(std::string* why) {
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentGlContext(
+    bool (*device_index)(const perfworks::PerfWorksLibrary&, std::size_t*, std::string*), std::string* why) {
   const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
   if (library == nullptr) return nullptr;
   std::size_t index = 0;
-  if (!perfworks::CurrentEglDeviceIndex(*library, &index, why)) return nullptr;
+  if (!device_index(*library, &index, why)) return nullptr;
   return ForDevice(*library, index, why);
 }
 
@@ -134,6 +150,14 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForVulkanPciBus(vo
   return nullptr;
 }
 
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglContext(std::string* why) {
+  return ForCurrentGlContext(&perfworks::CurrentEglDeviceIndex, why);
+}
+
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentGlxContext(std::string* why) {
+  return ForCurrentGlContext(&perfworks::CurrentGlxDeviceIndex, why);
+}
+
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForChip(const std::string& chip, std::string* why) {
   const perfworks::PerfWorksLibrary* library = perfworks::PerfWorksLibrary::Get(why);
   if (library == nullptr) return nullptr;
@@ -158,8 +182,25 @@ GpaStatus GraphicsCounterSource::BeginSampler(perfworks::TriggerSource trigger,
   if (!has_device_) {
     return LogError(kGpaStatusErrorFailed, "{}: an offline context has no GPU to sample", chip_);
   }
-  GpaStatus status = perfworks::PeriodicSampler::Begin(library_, device_index_, {static_cast<std::uint32_t>(trigger)},
-                                                       interval_ns, passes, max_samples, out);
+  const std::vector<std::uint32_t> triggers = {static_cast<std::uint32_t>(trigger)};
+  {
+    std::unique_ptr<perfworks::PeriodicSampler> kept;
+    {
+      std::lock_guard<std::mutex> lock(KeptMutex());
+      auto it = Kept().find(device_index_);
+      if (it != Kept().end()) {
+        kept = std::move(it->second.sampler);
+        Kept().erase(it);
+      }
+    }
+    if (kept != nullptr && kept->Fits(triggers, interval_ns, passes, max_samples)) {
+      *out = std::move(kept);
+      return kGpaStatusOk;
+    }
+    // A kept session that does not fit ends here (`kept` goes out of scope), before the new one begins.
+  }
+  GpaStatus status =
+      perfworks::PeriodicSampler::Begin(library_, device_index_, triggers, interval_ns, passes, max_samples, out);
   if (status != kGpaStatusOk) return status;
   WarnAboutOtherProcesses();
   // What the clocks do while sampling, read (never set): a locked clock makes the sampled work slower than usual.
@@ -173,6 +214,25 @@ GpaStatus GraphicsCounterSource::BeginSampler(perfworks::TriggerSource trigger,
         known ? kStatus[clocks.clock_status] : "in an unknown state");
   }
   return kGpaStatusOk;
+}
+
+void GraphicsCounterSource::KeepSampler(std::unique_ptr<perfworks::PeriodicSampler> sampler) const {
+  if (sampler == nullptr || sampler->sampling()) return;  // a sampling one ends: its range was not decoded
+  std::unique_ptr<perfworks::PeriodicSampler> replaced;
+  std::lock_guard<std::mutex> lock(KeptMutex());
+  KeptSampler& kept = Kept()[sampler->device_index()];
+  replaced = std::move(kept.sampler);
+  kept = {this, std::move(sampler)};
+}
+
+GraphicsCounterSource::~GraphicsCounterSource() {
+  std::unique_ptr<perfworks::PeriodicSampler> ended;
+  std::lock_guard<std::mutex> lock(KeptMutex());
+  auto it = Kept().find(device_index_);
+  if (it != Kept().end() && it->second.keeper == this) {
+    ended = std::move(it->second.sampler);
+    Kept().erase(it);
+  }
 }
 
 void GraphicsCounterSource::WarnAboutOtherProcesses() const {

@@ -45,6 +45,7 @@ class GraphicsCounterSource {
   static std::unique_ptr<GraphicsCounterSource> ForVulkanPciBus(void* vulkan_instance, std::uint32_t domain,
                                                                 std::uint32_t bus, std::uint32_t device,
                                                                 std::string* why);
+  static std::unique_ptr<GraphicsCounterSource> ForCurrentGlxContext(std::string* why);
   // A chip's metrics without a GPU ("GH100"): listing and pass planning only.
   static std::unique_ptr<GraphicsCounterSource> ForChip(const std::string& chip, std::string* why);
 
@@ -71,6 +72,15 @@ class GraphicsCounterSource {
   GpaStatus BeginSampler(perfworks::TriggerSource trigger, const std::vector<perfworks::PassConfig>& passes,
                          std::unique_ptr<perfworks::PeriodicSampler>* out, std::uint64_t interval_ns = 0,
                          std::uint32_t max_samples = kDefaultMaxSamples) const;
+  // Keeps a sampler session a GPA session is done with (stopped, decoded) for this source's next BeginSampler of
+  // the same triggers: beginning one costs about half a second (its record buffer; H200, 65,536 samples), and
+  // ending one a tenth, which a frame that is one GPA session each would otherwise pay every frame, the GPU idle
+  // meanwhile. One is kept per GPU in the process; it ends when another trigger or a larger buffer is needed, when
+  // any other source of the process begins a sampler on that GPU, or when this source (its context) is destroyed.
+  // While kept, the GPU's counters stay held: another process's profiler or sampler is refused until the context
+  // closes (docs/graphics-counters.md).
+  void KeepSampler(std::unique_ptr<perfworks::PeriodicSampler> sampler) const;
+  ~GraphicsCounterSource();
 
  private:
   explicit GraphicsCounterSource(const perfworks::PerfWorksLibrary& library) : library_(library) {}
@@ -78,6 +88,9 @@ class GraphicsCounterSource {
   void WarnAboutOtherProcesses() const;
   static std::unique_ptr<GraphicsCounterSource> ForDevice(const perfworks::PerfWorksLibrary& library, std::size_t index,
                                                           std::string* why);
+  // The GPU of the calling thread's current GL context, found by `device_index` (EGL's or GLX's).
+  static std::unique_ptr<GraphicsCounterSource> ForCurrentGlContext(
+      bool (*device_index)(const perfworks::PerfWorksLibrary&, std::size_t*, std::string*), std::string* why);
 
   const perfworks::PerfWorksLibrary& library_;
   bool has_device_ = false;

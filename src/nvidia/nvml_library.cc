@@ -54,6 +54,11 @@ GpaStatus Library::Load(const std::vector<std::string>& candidates, std::unique_
   loaded->Resolve("nvmlDeviceGetPciInfo_v3", &functions.device_get_pci_info);
   loaded->Resolve("nvmlDeviceGetComputeRunningProcesses_v3", &functions.device_get_compute_running_processes);
   loaded->Resolve("nvmlDeviceGetGraphicsRunningProcesses_v3", &functions.device_get_graphics_running_processes);
+  loaded->Resolve("nvmlGpmQueryDeviceSupport", &functions.gpm_query_device_support);
+  loaded->Resolve("nvmlGpmSampleAlloc", &functions.gpm_sample_alloc);
+  loaded->Resolve("nvmlGpmSampleFree", &functions.gpm_sample_free);
+  loaded->Resolve("nvmlGpmSampleGet", &functions.gpm_sample_get);
+  loaded->Resolve("nvmlGpmMetricsGet", &functions.gpm_metrics_get);
 
   const Return init = functions.init();
   if (init != kSuccess) {

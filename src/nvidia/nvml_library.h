@@ -50,6 +50,37 @@ struct PciInfo {  // nvmlPciInfo_t
   char bus_id[32];
 };
 
+// GPM (GPU Performance Monitoring, Hopper and newer): the GPU's own activity counters, read as two samples whose
+// difference NVML turns into metrics. Layouts from NVML's reference (nvmlGpmSample_t, nvmlGpmMetric_t,
+// nvmlGpmMetricsGet_t version 1, nvmlGpmSupport_t version 1).
+using GpmSample = struct nvmlGpmSample_st*;  // nvmlGpmSample_t: a struct holding one pointer, passed by value
+struct GpmSupport {                          // nvmlGpmSupport_t
+  unsigned int version;                      // in: kGpmSupportVersion
+  unsigned int is_supported_device;          // out
+};
+constexpr unsigned int kGpmSupportVersion = 1;
+struct GpmMetric {         // nvmlGpmMetric_t
+  unsigned int metric_id;  // in: an nvmlGpmMetricId_t
+  Return status;           // out: this metric's own result; `value` is valid when kSuccess
+  double value;            // out
+  struct {
+    char* short_name;
+    char* long_name;
+    char* unit;
+  } info;  // out: may be null
+};
+// NVML reads and writes only the first `metric_count` entries; the array is as large as the newest NVML's, so the
+// struct is never smaller than the one the library was built with.
+constexpr unsigned int kGpmMetricCapacity = 210;
+struct GpmMetricsGet {                    // nvmlGpmMetricsGet_t
+  unsigned int version;                   // in: kGpmMetricsGetVersion
+  unsigned int metric_count;              // in
+  GpmSample sample1;                      // in: the earlier sample
+  GpmSample sample2;                      // in: the later sample
+  GpmMetric metrics[kGpmMetricCapacity];  // in: metric_id; out: status, value
+};
+constexpr unsigned int kGpmMetricsGetVersion = 1;
+
 // Every function is nullptr when the loaded library does not export it; Library::Load guarantees the
 // ones above the line, the per-counter ones are checked when a counter needs them.
 struct Functions {
@@ -73,6 +104,12 @@ struct Functions {
   Return (*device_get_pci_info)(Device, PciInfo*) = nullptr;                                       // _v3
   Return (*device_get_compute_running_processes)(Device, unsigned int*, ProcessInfo*) = nullptr;   // _v3
   Return (*device_get_graphics_running_processes)(Device, unsigned int*, ProcessInfo*) = nullptr;  // _v3
+  // ---- GPM (the monitor's GPM source checks for all five)
+  Return (*gpm_query_device_support)(Device, GpmSupport*) = nullptr;
+  Return (*gpm_sample_alloc)(GpmSample*) = nullptr;
+  Return (*gpm_sample_free)(GpmSample) = nullptr;
+  Return (*gpm_sample_get)(Device, GpmSample) = nullptr;
+  Return (*gpm_metrics_get)(GpmMetricsGet*) = nullptr;
 };
 
 // The default candidates: $OPENGPA_NVML_LIBRARY when set, then libnvidia-ml.so.1.

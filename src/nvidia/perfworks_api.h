@@ -366,6 +366,11 @@ struct EglContextGetDeviceIndexParams {  // NVPW_EGL_GraphicsContext_GetDeviceIn
   std::size_t device_index;  // out
 };
 
+// NVPW_OpenGL_LoadDriver and NVPW_OpenGL_GraphicsContext_GetDeviceIndex (the current GLX context) take the same
+// parameters as their EGL twins.
+using OpenGlLoadDriverParams = EglLoadDriverParams;
+using OpenGlContextGetDeviceIndexParams = EglContextGetDeviceIndexParams;
+
 // --- target library: the GPU periodic sampler ----------------------------------------------------------------
 enum TriggerSource : std::uint32_t {
   kTriggerCpu = 1,  // NVPW_GPU_PeriodicSampler_CpuTrigger

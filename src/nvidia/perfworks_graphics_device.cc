@@ -28,21 +28,39 @@ bool VulkanDeviceIndex(const PerfWorksLibrary& library, const VulkanDeviceHandle
   return true;
 }
 
-bool CurrentEglDeviceIndex(const PerfWorksLibrary& library, std::size_t* index, std::string* why) {
-  const TargetFunctions& target = library.Target();
+namespace {
+
+// PerfWorks' EGL and OpenGL interfaces find the current context's GPU alike: load NVIDIA's GL driver into PerfWorks,
+// then ask for the current context's device (`api` names the interface in the reason).
+bool CurrentContextDeviceIndex(Entry<EglLoadDriverParams> load_driver,
+                               Entry<EglContextGetDeviceIndexParams> get_device_index, const char* api,
+                               std::size_t* index, std::string* why) {
   auto load = MakeParams<EglLoadDriverParams>();
-  if (Status s = target.egl_load_driver(&load); s != kSuccess) {
-    *why = fmt::format("NVPW_EGL_LoadDriver failed: {}", StatusName(s));
+  if (Status s = load_driver(&load); s != kSuccess) {
+    *why = fmt::format("NVPW_{}_LoadDriver failed: {}", api, StatusName(s));
     return false;
   }
   auto params = MakeParams<EglContextGetDeviceIndexParams>();
   params.sli_index = 0;
-  if (Status s = target.egl_context_get_device_index(&params); s != kSuccess) {
-    *why = fmt::format("NVPW_EGL_GraphicsContext_GetDeviceIndex failed: {}", StatusName(s));
+  if (Status s = get_device_index(&params); s != kSuccess) {
+    *why = fmt::format("NVPW_{}_GraphicsContext_GetDeviceIndex failed: {}", api, StatusName(s));
     return false;
   }
   *index = params.device_index;
   return true;
+}
+
+}  // namespace
+
+bool CurrentEglDeviceIndex(const PerfWorksLibrary& library, std::size_t* index, std::string* why) {
+  const TargetFunctions& target = library.Target();
+  return CurrentContextDeviceIndex(target.egl_load_driver, target.egl_context_get_device_index, "EGL", index, why);
+}
+
+bool CurrentGlxDeviceIndex(const PerfWorksLibrary& library, std::size_t* index, std::string* why) {
+  const TargetFunctions& target = library.Target();
+  return CurrentContextDeviceIndex(target.opengl_load_driver, target.opengl_context_get_device_index, "OpenGL", index,
+                                   why);
 }
 
 Status InsertVulkanTrigger(const PerfWorksLibrary& library, std::size_t device_index, void* command_buffer) {

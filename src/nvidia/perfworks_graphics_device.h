@@ -25,6 +25,9 @@ bool VulkanDeviceIndex(const PerfWorksLibrary& library, const VulkanDeviceHandle
                        std::string* why);
 // PerfWorks' index of the GPU behind the calling thread's current EGL context.
 bool CurrentEglDeviceIndex(const PerfWorksLibrary& library, std::size_t* index, std::string* why);
+// PerfWorks' index of the GPU behind the calling thread's current GLX context (PerfWorks' OpenGL interface asks
+// NVIDIA's GL driver, which serves GLX).
+bool CurrentGlxDeviceIndex(const PerfWorksLibrary& library, std::size_t* index, std::string* why);
 
 // Records an engine trigger into `command_buffer` (a VkCommandBuffer being recorded).
 Status InsertVulkanTrigger(const PerfWorksLibrary& library, std::size_t device_index, void* command_buffer);

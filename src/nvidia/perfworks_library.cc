@@ -71,6 +71,8 @@ void ResolveTarget(Resolver& r, TargetFunctions* f) {
   r("NVPW_VK_CommandBuffer_InsertTrigger", &f->vk_insert_trigger);
   r("NVPW_EGL_LoadDriver", &f->egl_load_driver);
   r("NVPW_EGL_GraphicsContext_GetDeviceIndex", &f->egl_context_get_device_index);
+  r("NVPW_OpenGL_LoadDriver", &f->opengl_load_driver);
+  r("NVPW_OpenGL_GraphicsContext_GetDeviceIndex", &f->opengl_context_get_device_index);
   r("NVPW_GPU_PeriodicSampler_IsGpuSupported", &f->sampler_is_gpu_supported);
   r("NVPW_GPU_PeriodicSampler_GetSupportedTriggerSources", &f->sampler_get_trigger_sources);
   r("NVPW_GPU_PeriodicSampler_CalculateRecordBufferSize", &f->sampler_record_buffer_size);

@@ -57,6 +57,8 @@ struct TargetFunctions {
   Entry<VkInsertTriggerParams> vk_insert_trigger = nullptr;
   Entry<EglLoadDriverParams> egl_load_driver = nullptr;
   Entry<EglContextGetDeviceIndexParams> egl_context_get_device_index = nullptr;
+  Entry<OpenGlLoadDriverParams> opengl_load_driver = nullptr;
+  Entry<OpenGlContextGetDeviceIndexParams> opengl_context_get_device_index = nullptr;
   Entry<SamplerIsGpuSupportedParams> sampler_is_gpu_supported = nullptr;
   Entry<SamplerGetTriggerSourcesParams> sampler_get_trigger_sources = nullptr;
   Entry<SamplerRecordBufferSizeParams> sampler_record_buffer_size = nullptr;

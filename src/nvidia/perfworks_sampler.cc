@@ -63,23 +63,44 @@ SamplerSupport QuerySamplerSupport(const PerfWorksLibrary& library, std::size_t 
   return support;
 }
 
-GpaStatus PeriodicSampler::Begin(const PerfWorksLibrary& library, std::size_t device_index,
-                                 const std::vector<std::uint32_t>& triggers, std::uint64_t interval_ns,
-                                 const std::vector<PassConfig>& passes, std::uint32_t max_samples,
-                                 std::unique_ptr<PeriodicSampler>* out) {
-  const TargetFunctions& target = library.Target();
-  std::size_t record_buffer = 0;
+GpaStatus PeriodicSampler::RecordBufferSize(const PerfWorksLibrary& library, std::size_t device_index,
+                                            const std::vector<PassConfig>& passes, std::uint32_t max_samples,
+                                            std::size_t* record_buffer) {
+  *record_buffer = 0;
   for (const PassConfig& pass : passes) {
     auto size = MakeParams<SamplerRecordBufferSizeParams>();
     size.device_index = device_index;
     size.config = pass.config_image.data();
     size.config_size = pass.config_image.size();
     size.max_undecoded_samples = max_samples;
-    if (Status s = target.sampler_record_buffer_size(&size); s != kSuccess) {
+    if (Status s = library.Target().sampler_record_buffer_size(&size); s != kSuccess) {
       return LogError(kGpaStatusErrorFailed, "NVPW_GPU_PeriodicSampler_CalculateRecordBufferSize failed: {}",
                       StatusName(s));
     }
-    record_buffer = std::max(record_buffer, size.record_buffer_size);
+    *record_buffer = std::max(*record_buffer, size.record_buffer_size);
+  }
+  return kGpaStatusOk;
+}
+
+bool PeriodicSampler::Fits(const std::vector<std::uint32_t>& triggers, std::uint64_t interval_ns,
+                           const std::vector<PassConfig>& passes, std::uint32_t max_samples) const {
+  if (!in_session_ || sampling_ || triggers != triggers_ || interval_ns != interval_ns_ || max_samples > max_samples_) {
+    return false;
+  }
+  std::size_t needed = 0;
+  return RecordBufferSize(library_, device_index_, passes, max_samples, &needed) == kGpaStatusOk &&
+         needed <= record_buffer_size_;
+}
+
+GpaStatus PeriodicSampler::Begin(const PerfWorksLibrary& library, std::size_t device_index,
+                                 const std::vector<std::uint32_t>& triggers, std::uint64_t interval_ns,
+                                 const std::vector<PassConfig>& passes, std::uint32_t max_samples,
+                                 std::unique_ptr<PeriodicSampler>* out) {
+  const TargetFunctions& target = library.Target();
+  std::size_t record_buffer = 0;
+  if (GpaStatus status = RecordBufferSize(library, device_index, passes, max_samples, &record_buffer);
+      status != kGpaStatusOk) {
+    return status;
   }
   auto begin = MakeParams<SamplerBeginSessionParams>();
   begin.device_index = device_index;
@@ -98,6 +119,9 @@ GpaStatus PeriodicSampler::Begin(const PerfWorksLibrary& library, std::size_t de
   }
   std::unique_ptr<PeriodicSampler> sampler(new PeriodicSampler(library, device_index, max_samples));
   sampler->in_session_ = true;
+  sampler->triggers_ = triggers;
+  sampler->interval_ns_ = interval_ns;
+  sampler->record_buffer_size_ = record_buffer;
   *out = std::move(sampler);
   return kGpaStatusOk;
 }
@@ -108,6 +132,31 @@ PeriodicSampler::~PeriodicSampler() {
   device.device_index = device_index_;
   if (sampling_) target.sampler_stop(&device);
   if (in_session_) target.sampler_end_session(&device);
+}
+
+GpaStatus PeriodicSampler::MakeCounterData(std::uint32_t samples, std::vector<std::uint8_t>* image) const {
+  const TargetFunctions& target = library_.Target();
+  auto options = MakeParams<SamplerCounterDataOptions>();
+  options.prefix = counter_data_prefix_.data();
+  options.prefix_size = counter_data_prefix_.size();
+  options.max_samples = samples;
+  options.append_mode = kCounterDataLinear;
+  auto size = MakeParams<SamplerCounterDataSizeParams>();
+  size.device_index = device_index_;
+  size.options = &options;
+  if (Status s = target.sampler_counter_data_size(&size); s != kSuccess) {
+    return LogError(kGpaStatusErrorFailed, "the sampler's counter-data size could not be computed: {}", StatusName(s));
+  }
+  image->assign(size.image_size, 0);
+  auto init = MakeParams<SamplerCounterDataInitializeParams>();
+  init.device_index = device_index_;
+  init.options = &options;
+  init.image = image->data();
+  init.image_size = image->size();
+  if (Status s = target.sampler_counter_data_initialize(&init); s != kSuccess) {
+    return LogError(kGpaStatusErrorFailed, "the sampler's counter data could not be initialised: {}", StatusName(s));
+  }
+  return kGpaStatusOk;
 }
 
 GpaStatus PeriodicSampler::Start(const PassConfig& pass) {
@@ -121,26 +170,7 @@ GpaStatus PeriodicSampler::Start(const PassConfig& pass) {
   if (Status s = target.sampler_set_config(&config); s != kSuccess) {
     return LogError(kGpaStatusErrorFailed, "NVPW_GPU_PeriodicSampler_SetConfig failed: {}", StatusName(s));
   }
-  auto options = MakeParams<SamplerCounterDataOptions>();
-  options.prefix = pass.counter_data_prefix.data();
-  options.prefix_size = pass.counter_data_prefix.size();
-  options.max_samples = max_samples_;
-  options.append_mode = kCounterDataLinear;
-  auto size = MakeParams<SamplerCounterDataSizeParams>();
-  size.device_index = device_index_;
-  size.options = &options;
-  if (Status s = target.sampler_counter_data_size(&size); s != kSuccess) {
-    return LogError(kGpaStatusErrorFailed, "the sampler's counter-data size could not be computed: {}", StatusName(s));
-  }
-  counter_data_.assign(size.image_size, 0);
-  auto init = MakeParams<SamplerCounterDataInitializeParams>();
-  init.device_index = device_index_;
-  init.options = &options;
-  init.image = counter_data_.data();
-  init.image_size = counter_data_.size();
-  if (Status s = target.sampler_counter_data_initialize(&init); s != kSuccess) {
-    return LogError(kGpaStatusErrorFailed, "the sampler's counter data could not be initialised: {}", StatusName(s));
-  }
+  counter_data_prefix_ = pass.counter_data_prefix;
   auto device = MakeParams<SamplerDeviceParams>();
   device.device_index = device_index_;
   if (Status s = target.sampler_start(&device); s != kSuccess) {
@@ -159,7 +189,7 @@ GpaStatus PeriodicSampler::CpuTrigger() {
   return kGpaStatusOk;
 }
 
-GpaStatus PeriodicSampler::Stop(DecodedSamples* out) {
+GpaStatus PeriodicSampler::Stop(DecodedSamples* out, std::size_t expected_samples) {
   const TargetFunctions& target = library_.Target();
   if (!sampling_) return LogError(kGpaStatusErrorFailed, "the GPU periodic sampler is not sampling");
   auto device = MakeParams<SamplerDeviceParams>();
@@ -168,17 +198,22 @@ GpaStatus PeriodicSampler::Stop(DecodedSamples* out) {
   if (Status s = target.sampler_stop(&device); s != kSuccess) {
     return LogError(kGpaStatusErrorFailed, "NVPW_GPU_PeriodicSampler_StopSampling failed: {}", StatusName(s));
   }
+  std::vector<std::uint8_t> counter_data;
+  const std::uint32_t capacity =
+      expected_samples == 0 ? max_samples_
+                            : static_cast<std::uint32_t>(std::min<std::size_t>(max_samples_, expected_samples));
+  if (GpaStatus status = MakeCounterData(capacity, &counter_data); status != kGpaStatusOk) return status;
   auto decode = MakeParams<SamplerDecodeParams>();
   decode.device_index = device_index_;
-  decode.counter_data = counter_data_.data();
-  decode.counter_data_size = counter_data_.size();
+  decode.counter_data = counter_data.data();
+  decode.counter_data_size = counter_data.size();
   decode.ranges_to_decode = 1;
   if (Status s = target.sampler_decode(&decode); s != kSuccess) {
     return LogError(kGpaStatusErrorFailed, "NVPW_GPU_PeriodicSampler_DecodeCounters_V2 failed: {}", StatusName(s));
   }
   auto info = MakeParams<CounterDataGetInfoParams>();
-  info.counter_data = counter_data_.data();
-  info.counter_data_size = counter_data_.size();
+  info.counter_data = counter_data.data();
+  info.counter_data_size = counter_data.size();
   if (Status s = target.counter_data_get_info(&info); s != kSuccess) {
     return LogError(kGpaStatusErrorFailed, "NVPW_PeriodicSampler_CounterData_GetInfo failed: {}", StatusName(s));
   }
@@ -190,15 +225,14 @@ GpaStatus PeriodicSampler::Stop(DecodedSamples* out) {
   out->end_ns.assign(out->samples, 0);
   for (std::size_t i = 0; i < out->samples; ++i) {
     auto time = MakeParams<CounterDataGetSampleTimeParams>();
-    time.counter_data = counter_data_.data();
+    time.counter_data = counter_data.data();
     time.range_index = i;
     if (target.counter_data_get_sample_time(&time) == kSuccess) {
       out->start_ns[i] = time.start_ns;
       out->end_ns[i] = time.end_ns;
     }
   }
-  out->counter_data = std::move(counter_data_);
-  counter_data_.clear();
+  out->counter_data = std::move(counter_data);
   return kGpaStatusOk;
 }
 

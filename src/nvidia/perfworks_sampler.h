@@ -54,23 +54,40 @@ class PeriodicSampler {
 
   std::size_t device_index() const { return device_index_; }
   bool sampling() const { return sampling_; }
+  // Whether this session can sample `passes` with these triggers and up to `max_samples` samples a range without
+  // beginning another: the same triggers and interval, and a record buffer at least as large as they need.
+  bool Fits(const std::vector<std::uint32_t>& triggers, std::uint64_t interval_ns,
+            const std::vector<PassConfig>& passes, std::uint32_t max_samples) const;
 
   // Sets `pass`'s configuration and starts a sampling range.
   GpaStatus Start(const PassConfig& pass);
   GpaStatus CpuTrigger();
-  // Stops the range and decodes it.
-  GpaStatus Stop(DecodedSamples* out);
+  // Stops the range and decodes it into counter data with room for `expected_samples` samples (0: the session's
+  // maximum). The counter data is made here, not at Start: it is only written by the decode, and sized for the
+  // session's maximum it is hundreds of megabytes (702 MB for 65,536 samples of a 3-metric configuration on
+  // GH100, 0.6 s to make), which a pass of a few samples does not need.
+  GpaStatus Stop(DecodedSamples* out, std::size_t expected_samples = 0);
 
  private:
   PeriodicSampler(const PerfWorksLibrary& library, std::size_t device_index, std::uint32_t max_samples)
       : library_(library), device_index_(device_index), max_samples_(max_samples) {}
+  // Counter data of the configuration being sampled, with room for `samples` samples.
+  GpaStatus MakeCounterData(std::uint32_t samples, std::vector<std::uint8_t>* image) const;
+
+  // The record buffer that holds `max_samples` undecoded samples of the largest of `passes`' configurations.
+  static GpaStatus RecordBufferSize(const PerfWorksLibrary& library, std::size_t device_index,
+                                    const std::vector<PassConfig>& passes, std::uint32_t max_samples,
+                                    std::size_t* size);
 
   const PerfWorksLibrary& library_;
   std::size_t device_index_;
   std::uint32_t max_samples_;
+  std::vector<std::uint32_t> triggers_;
+  std::uint64_t interval_ns_ = 0;
+  std::size_t record_buffer_size_ = 0;
   bool in_session_ = false;
   bool sampling_ = false;
-  std::vector<std::uint8_t> counter_data_;  // of the range being sampled
+  std::vector<std::uint8_t> counter_data_prefix_;  // of the configuration being sampled
 };
 
 }  // namespace opengpa::nvidia::perfworks

@@ -1,6 +1,7 @@
 #include "nvidia/sampled_passes.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -63,11 +64,36 @@ SampledPasses::SampledPasses(const GraphicsCounterSource& source, pw::TriggerSou
 
 SampledPasses::~SampledPasses() = default;
 
+namespace {
+
+// OPENGPA_SAMPLER_TRACE=1: how samples were placed and what each step of the sampler cost, on stderr.
+bool SamplerTraceOn() {
+  static const bool on = [] {
+    const char* trace = std::getenv("OPENGPA_SAMPLER_TRACE");
+    return trace != nullptr && *trace == '1';
+  }();
+  return on;
+}
+
+double MillisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
 GpaStatus SampledPasses::Begin() {
   if (passes_.empty()) return kGpaStatusOk;
+  const auto begun = std::chrono::steady_clock::now();
   if (GpaStatus status = source_.BeginSampler(trigger_, passes_, &sampler_); status != kGpaStatusOk) return status;
+  const double session_ms = MillisecondsSince(begun);
   active_ = 0;
-  return sampler_->Start(passes_[0]);
+  const auto started = std::chrono::steady_clock::now();
+  const GpaStatus status = sampler_->Start(passes_[0]);
+  if (SamplerTraceOn()) {
+    std::fprintf(stderr, "opengpa sampler session begun in %.1f ms, pass 0 started in %.1f ms\n", session_ms,
+                 MillisecondsSince(started));
+  }
+  return status;
 }
 
 GpaStatus SampledPasses::CpuTrigger() {
@@ -78,17 +104,25 @@ GpaStatus SampledPasses::CpuTrigger() {
   return sampler_->CpuTrigger();
 }
 
-GpaStatus SampledPasses::Advance() {
+GpaStatus SampledPasses::Advance(std::size_t triggers) {
   if (active_ >= passes_.size() || sampler_ == nullptr) {
     return LogError(kGpaStatusErrorFailed, "every sampled pass is already decoded");
   }
   pw::DecodedSamples decoded;
-  GpaStatus status = sampler_->Stop(&decoded);
+  const auto stopping = std::chrono::steady_clock::now();
+  // Room for the pass's own triggers twice over and a margin: intervals closed by another process's triggers;
+  // an interval the counter data has no room for is counted as dropped and the pass's samples fail (logged).
+  constexpr std::size_t kForeignTriggerMargin = 256;
+  GpaStatus status = sampler_->Stop(&decoded, 2 * triggers + kForeignTriggerMargin);
   if (status != kGpaStatusOk) return status;
-  if (const char* trace = std::getenv("OPENGPA_SAMPLER_TRACE"); trace != nullptr && *trace == '1') {
-    std::fprintf(stderr, "opengpa sampler pass %u decoded %zu intervals, %zu dropped, %zu merged, overflow %d\n",
-                 active_, decoded.samples, decoded.dropped, decoded.merged, decoded.overflow ? 1 : 0);
+  if (SamplerTraceOn()) {
+    std::fprintf(stderr,
+                 "opengpa sampler pass %u decoded %zu intervals, %zu dropped, %zu merged, overflow %d; stopped and "
+                 "decoded in %.1f ms (counter data %zu bytes)\n",
+                 active_, decoded.samples, decoded.dropped, decoded.merged, decoded.overflow ? 1 : 0,
+                 MillisecondsSince(stopping), decoded.counter_data.size());
   }
+  const auto evaluating = std::chrono::steady_clock::now();
   if (decoded.merged > 0) {
     Log(kGpaLoggingError,
         "the GPU periodic sampler merged {} trigger(s) of pass {} with their neighbours (closer together than it can "
@@ -117,9 +151,18 @@ GpaStatus SampledPasses::Advance() {
     out.durations.push_back(static_cast<double>(decoded.end_ns[i] - decoded.start_ns[i]));
   }
   ++active_;
-  if (active_ < passes_.size()) return sampler_->Start(passes_[active_]);
-  sampler_.reset();  // ends the session: the device's counters are free for others
-  return kGpaStatusOk;
+  const double evaluate_ms = MillisecondsSince(evaluating);
+  const auto next = std::chrono::steady_clock::now();
+  if (active_ < passes_.size()) {
+    status = sampler_->Start(passes_[active_]);
+  } else {
+    source_.KeepSampler(std::move(sampler_));  // for the context's next session (graphics_counter_source.h)
+  }
+  if (SamplerTraceOn()) {
+    std::fprintf(stderr, "opengpa sampler pass %u evaluated in %.1f ms; %s in %.1f ms\n", active_ - 1, evaluate_ms,
+                 active_ < passes_.size() ? "next pass started" : "session kept", MillisecondsSince(next));
+  }
+  return status;
 }
 
 GpaStatus SampledPasses::IntervalsClosedAfter(GpaUInt32 pass, const std::vector<std::uint64_t>& stamps_ns,
@@ -129,7 +172,7 @@ GpaStatus SampledPasses::IntervalsClosedAfter(GpaUInt32 pass, const std::vector<
   }
   const GpaStatus assigned = AssignIntervals(stamps_ns, decoded_[pass].end_ns, intervals);
   // OPENGPA_SAMPLER_TRACE=1: every interval and trigger of the pass on stderr, to see how samples were placed.
-  if (const char* trace = std::getenv("OPENGPA_SAMPLER_TRACE"); trace != nullptr && *trace == '1') {
+  if (SamplerTraceOn()) {
     const DecodedPass& decoded = decoded_[pass];
     for (std::size_t i = 0; i < decoded.end_ns.size(); ++i) {
       std::fprintf(stderr, "opengpa sampler pass %u interval %zu ends %llu (%.0f ns) %s=%g\n", pass, i,

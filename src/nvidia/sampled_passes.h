@@ -56,7 +56,9 @@ class SampledPasses {
   // Begins the sampler session and samples pass 0.
   GpaStatus Begin();
   // Stops and decodes the active pass and samples the next one (ending the sampler session after the last).
-  GpaStatus Advance();
+  // `triggers`: how many triggers the backend fired in the pass, which sizes the decoded counter data (with room
+  // for twice as many: another process's triggers close intervals too).
+  GpaStatus Advance(std::size_t triggers);
   GpaStatus CpuTrigger();
 
   // The intervals of decoded `pass` that the backend's triggers closed, given the GPU timestamp written just

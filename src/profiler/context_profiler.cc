@@ -11,6 +11,7 @@
 
 #include "cuda_counters/cuda_device.h"
 #include "nvidia/cuda_driver.h"
+#include "profiler/collective_kernels.h"
 #include "profiler/graph_sampling.h"
 #include "profiler/replay_choice.h"
 
@@ -135,6 +136,38 @@ std::unique_ptr<ContextProfiler> ContextProfiler::Create(CUcontext context, cons
     return nullptr;
   }
   profiler->user_ranges_ = profiler->replay_ == CUPTI_UserReplay && UseUserRanges(settings);
+  // Collective launches are never replayed (collective_kernels.h): under kernel replay they get a pass of their
+  // own with user replay, measuring the single-pass group that holds the duration (a metric that alone needs
+  // several passes cannot be in any: then the duration alone).
+  if (profiling::CollectivesNeedOwnPass(mode)) {
+    std::vector<std::string> own = plan.metrics;
+    if (profiler->config_->pass_count() > 1) {
+      std::vector<std::vector<std::string>> single_pass;
+      std::string split_error;
+      if (SplitIntoSinglePassGroups(*profiler->chip_, plan.metrics, &single_pass, &split_error) &&
+          !single_pass.empty()) {
+        own = single_pass[profiling::CollectivePassGroup(single_pass, "gpu__time_duration.sum")];
+      } else {
+        own.clear();
+        for (const std::string& metric : plan.metrics) {
+          if (metric == "gpu__time_duration.sum") own.push_back(metric);
+        }
+      }
+    }
+    if (!own.empty() &&
+        nvidia::CuptiMetricConfig::Create(*profiler->chip_, own, &profiler->collective_config_) == kGpaStatusOk) {
+      const std::vector<std::string>& all = profiler->config_->metrics();
+      for (const std::string& metric : profiler->collective_config_->metrics()) {
+        profiler->collective_columns_.push_back(
+            static_cast<std::size_t>(std::find(all.begin(), all.end(), metric) - all.begin()));
+      }
+    } else {
+      profiler->collective_config_.reset();
+      *error = "kernel replay cannot measure collective kernels in a pass of their own on " + profiler->device_name_ +
+               " (CUPTI refused their configuration; see the messages above), and replaying them could hang the job";
+      return nullptr;
+    }
+  }
 
   profiling::ProfileRun& description = profiler->description_;
   description.api = "cuda";
@@ -208,29 +241,46 @@ std::unique_ptr<L2Flush> ContextProfiler::TakeFlushForLater() {
   return std::move(l2_flush_);
 }
 
-bool ContextProfiler::StartBatch(bool user, std::string* error) {
+const nvidia::CuptiMetricConfig& ContextProfiler::BatchConfig() const {
+  return batch_collective_ && collective_config_ ? *collective_config_ : *config_;
+}
+
+bool ContextProfiler::HoldsCollective() const {
+  if (!batch_open_) return false;
+  for (const PendingLaunch& pending : batch_) {
+    if (pending.launch.collective && !pending.cancelled) return true;
+  }
+  return false;
+}
+
+bool ContextProfiler::StartBatch(bool user, bool collective, bool wait_for_turn, std::string* error) {
   auto step = Clock::now();
   // The object of the batch before, its counter data reset; a fresh one for the other kind of range (on the
   // H100 an object set up for auto ranges and configured again for user ranges refused every PushRange with
   // CUPTI_ERROR_INVALID_PARAMETER), or if CUPTI refuses the reset.
-  if (session_ && batch_user_ != user) session_.reset();
+  // Collective launches' own pass is another configuration and replay: another object too.
+  collective = collective && collective_config_ != nullptr;
+  if (session_ && (batch_user_ != user || batch_collective_ != collective)) session_.reset();
   if (session_ && session_->ResetCounterData(false) != kGpaStatusOk) session_.reset();
   if (!session_ && !holds_turn_ && turns_ != nullptr && !gpu_key_.empty()) {
-    // Another process of the program may hold the GPU: wait for its turn (gpu_turns.h).
-    if (!turns_->Acquire(gpu_key_, error)) return false;
+    // Another process of the program may hold the GPU: wait for its turn (gpu_turns.h), unless the launch is a
+    // collective, which never waits (its peers may be what the holder waits for).
+    if (!turns_->Acquire(gpu_key_, error, wait_for_turn)) return false;
     holds_turn_ = true;
   }
   if (!session_) {
     nvidia::RangeProfilerOptions options;
     options.range = user ? CUPTI_UserRange : CUPTI_AutoRange;
-    options.replay = replay_;
+    options.replay = collective ? CUPTI_UserReplay : replay_;
     // With auto ranges a flush kernel in the program's context is a range of its own.
     const bool flush_ranges = !user && l2_flush_ && !l2_flush_->in_own_context();
     options.max_ranges_per_pass = flush_ranges ? 2 * batch_size_ : batch_size_;
-    if (nvidia::CuptiRangeSession::Create(context_, *config_, options, &session_) != kGpaStatusOk) {
+    if (nvidia::CuptiRangeSession::Create(context_, collective ? *collective_config_ : *config_, options, &session_) !=
+        kGpaStatusOk) {
       session_.reset();
       *error = "cannot set up CUPTI range profiling (" + std::string(user ? "user" : "auto") + " range, " +
-               std::string(replay_ == CUPTI_KernelReplay ? "kernel" : "user") + " replay) on " + device_name_;
+               std::string(options.replay == CUPTI_KernelReplay ? "kernel" : "user") + " replay" +
+               (collective ? ", collective launches' own pass" : "") + ") on " + device_name_;
       return false;
     }
   }
@@ -246,26 +296,37 @@ bool ContextProfiler::StartBatch(bool user, std::string* error) {
   batch_started_ = Clock::now();
   if (l2_flush_ && l2_flush_->in_own_context()) l2_flush_->set_host_ordered(flush_order_.host_ordered());
   batch_user_ = user;
+  batch_collective_ = collective;
   ++batches_;
   return true;
 }
 
 std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t index, bool profiled,
                                          profiling::SampleStreamWriter& stream) {
+  // Under kernel replay a collective launch is never in a batch that replays (collective_kernels.h).
+  const bool own_pass = launch.collective && collective_config_ != nullptr;
   if (!profiled) {
+    // An unprofiled collective ends an open batch of kernel replay first: auto ranges would make it a range of
+    // that batch, replayed once per pass.
+    if (own_pass && batch_open_ && !batch_user_ && !batch_collective_) {
+      Flush(stream);
+      return static_cast<std::size_t>(-1);
+    }
     // Outside a batch nothing profiles it, nor outside a user range; inside a batch of auto ranges it is a
     // range that must be skipped.
     if (!batch_open_ || batch_user_) return static_cast<std::size_t>(-1);
     batch_.push_back({index, std::move(launch), false, false, false});
     return batch_.size() - 1;
   }
-  EndBatchOfOtherKind(user_ranges_, stream);  // after graph launches, a kernel launch of an auto-range run
-  std::size_t in_batch = 0;                   // ranges the batch holds (its flushes aside)
+  // After graph launches, a kernel launch of an auto-range run; a collective after other launches, or the reverse.
+  EndBatchOfOtherKind(user_ranges_, own_pass, stream);
+  std::size_t in_batch = 0;  // ranges the batch holds (its flushes aside)
   for (const PendingLaunch& pending : batch_) in_batch += pending.cancelled ? 0 : 1;
   if (in_batch >= batch_size_) Flush(stream);
   if (!batch_open_) {
     std::string error;
-    if (!StartBatch(user_ranges_, &error)) {
+    if (!StartBatch(user_ranges_, own_pass, !launch.collective, &error)) {
+      start_error_ = error;
       stream.WriteMessage(error);
       return static_cast<std::size_t>(-1);
     }
@@ -274,8 +335,9 @@ std::size_t ContextProfiler::BeginLaunch(KernelLaunch launch, std::uint64_t inde
   return batch_.size() - 1;
 }
 
-void ContextProfiler::EndBatchOfOtherKind(bool user, profiling::SampleStreamWriter& stream) {
-  if (batch_open_ && batch_user_ != user) Flush(stream);
+void ContextProfiler::EndBatchOfOtherKind(bool user, bool collective, profiling::SampleStreamWriter& stream) {
+  collective = collective && collective_config_ != nullptr;
+  if (batch_open_ && (batch_user_ != user || batch_collective_ != collective)) Flush(stream);
 }
 
 std::size_t ContextProfiler::BeginGraphLaunch(KernelLaunch launch, std::uint64_t index,
@@ -284,11 +346,11 @@ std::size_t ContextProfiler::BeginGraphLaunch(KernelLaunch launch, std::uint64_t
     BeforeUnsampledGraphLaunch(stream);
     return static_cast<std::size_t>(-1);
   }
-  EndBatchOfOtherKind(true, stream);
+  EndBatchOfOtherKind(true, false, stream);
   if (batch_.size() >= batch_size_) Flush(stream);
   if (!batch_open_) {
     std::string error;
-    if (!StartBatch(true, &error)) {
+    if (!StartBatch(true, false, true, &error)) {
       stream.WriteMessage(error);
       return static_cast<std::size_t>(-1);
     }
@@ -329,7 +391,7 @@ void ContextProfiler::Release(profiling::SampleStreamWriter& stream) {
 }
 
 void ContextProfiler::LeaveOutUncountedInGraphs(std::vector<double>* values, profiling::SampleStreamWriter& stream) {
-  const std::vector<std::string>& metrics = config_->metrics();
+  const std::vector<std::string>& metrics = config_->metrics();  // the sample's columns, whatever its batch measured
   for (std::size_t m = 0; m < metrics.size() && m < values->size(); ++m) {
     if (CountedInsideGraphs(metrics[m])) continue;
     (*values)[m] = std::numeric_limits<double>::quiet_NaN();
@@ -537,7 +599,28 @@ void ContextProfiler::WriteSample(const PendingLaunch& launch, std::size_t range
   sample.context = launch.launch.context_id;
   sample.graph = launch.launch.graph;
   sample.graph_node = launch.launch.graph_node;
-  if (config_->Evaluate(session_->counter_data(), range, values.data()) == kGpaStatusOk) {
+  const nvidia::CuptiMetricConfig& measured = BatchConfig();
+  if (&measured != config_.get()) {
+    // A collective's own pass: its metrics fill their columns, the others stay empty (collective_kernels.h).
+    std::vector<double> own(measured.metrics().size());
+    sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
+    if (measured.Evaluate(session_->counter_data(), range, own.data()) == kGpaStatusOk) {
+      for (std::size_t m = 0; m < own.size() && m < collective_columns_.size(); ++m) {
+        if (collective_columns_[m] < sample.values.size()) sample.values[collective_columns_[m]] = own[m];
+      }
+    }
+    if (!announced_collective_pass_) {
+      std::vector<std::string> left_empty;
+      for (const std::string& metric : config_->metrics()) {
+        const auto& own_metrics = measured.metrics();
+        if (std::find(own_metrics.begin(), own_metrics.end(), metric) == own_metrics.end()) {
+          left_empty.push_back(metric);
+        }
+      }
+      stream.WriteMessage(profiling::CollectivePassNote(launch.launch.name, measured.metrics(), left_empty));
+      announced_collective_pass_ = true;
+    }
+  } else if (config_->Evaluate(session_->counter_data(), range, values.data()) == kGpaStatusOk) {
     sample.values = values;
   } else {
     sample.values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());

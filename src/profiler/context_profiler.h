@@ -18,6 +18,11 @@
 // ranges and opens one of user ranges, and the next kernel launch the reverse, the range profiler object
 // made afresh at each switch (a setup's cost). Kernel replay samples no graphs.
 //
+// Collective kernels (launch.collective, collective_kernels.h) wait for peers: under kernel replay they are
+// measured in batches of their own with user replay and one single-pass group of the metrics (the others left
+// empty, a message says which), so that no collective is ever run twice; an unprofiled one ends an open batch of
+// kernel replay before it. A collective launch never waits for the GPU's turn.
+//
 // Launches are profiled in batches: when a batch's counter-data image is full, or the context ends, or
 // the launch filter is exhausted, the batch is stopped, decoded and evaluated, each range becomes a sample
 // in the stream, and the next profiled launch starts the next batch. One range-profiler object serves
@@ -35,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "nvidia/counter_handover.h"
 #include "nvidia/cupti_host_metrics.h"
 #include "nvidia/cupti_range_session.h"
 #include "profiler/counter_plan.h"
@@ -74,6 +80,8 @@ class ContextProfiler {
   void UseGpu(const profiling::GpuIdentity& gpu, profiling::GpuTurns* turns, std::string gpu_key, bool turn_held);
   const std::string& gpu_key() const { return gpu_key_; }
   bool holds_turn() const { return holds_turn_; }
+  // Keeps the process's claim on the GPU's counters (nvidia/counter_handover.h) for the profiler's life.
+  void HoldCounterClaim(std::shared_ptr<nvidia::CounterClaim> claim) { counter_claim_ = std::move(claim); }
 
   // The stream header: the metrics this run measures, the outputs asked for, the replay and its pass.
   const profiling::ProfileRun& Description() const { return description_; }
@@ -95,6 +103,9 @@ class ContextProfiler {
   // User ranges: the CUPTI range of the launch at `position`, pushed once, after its flush (false: none
   // was pushed, e.g. with auto ranges), and popped after the launch.
   bool OpenRange(std::size_t position);
+  // Whether the open batch holds a collective launch (another context must not end it from a launch of its
+  // own: the collective may wait for that very launch's peers, injection_session.cc's ProfileOnly).
+  bool HoldsCollective() const;
   void CloseRange(std::size_t position);
   bool user_ranges() const { return user_ranges_; }
 
@@ -120,6 +131,9 @@ class ContextProfiler {
   // (of this process or another) can be profiled (CUPTI profiles one context at a time: the other's setup fails
   // with CUPTI_ERROR_HARDWARE_BUSY), and with it the GPU's turn; the next launch here sets it up again.
   void Release(profiling::SampleStreamWriter& stream);
+  // Why the last batch could not start (CUPTI, or the GPU's turn: gpu_turns.h names the holder), for the report
+  // of the process's unprofiled launches.
+  const std::string& start_error() const { return start_error_; }
   // Counts the batches started: a position is valid only in the batch it was given in.
   std::size_t batch_number() const { return batches_; }
 
@@ -146,12 +160,16 @@ class ContextProfiler {
   };
 
  private:
-  // `user`: a batch of user ranges (graph launches, NVTX ranges, kernel launches as user ranges).
-  bool StartBatch(bool user, std::string* error);
+  // `user`: a batch of user ranges (graph launches, NVTX ranges, kernel launches as user ranges); `collective`:
+  // a batch of collective launches in their own pass (collective_config_); `wait_for_turn` false: a collective
+  // launch, which never waits for the GPU's turn.
+  bool StartBatch(bool user, bool collective, bool wait_for_turn, std::string* error);
   // The range profiler goes, then the GPU's turn.
   void DropSession();
-  // Ends the open batch when it collects the other kind of range than `user`.
-  void EndBatchOfOtherKind(bool user, profiling::SampleStreamWriter& stream);
+  // Ends the open batch when it collects the other kind of range than `user`, or of launch than `collective`.
+  void EndBatchOfOtherKind(bool user, bool collective, profiling::SampleStreamWriter& stream);
+  // The metric configuration of the open batch: the run's, or collective launches' own pass.
+  const nvidia::CuptiMetricConfig& BatchConfig() const;
   // Values of metrics CUPTI does not count inside graph launches become unavailable (graph_sampling.h).
   void LeaveOutUncountedInGraphs(std::vector<double>* values, profiling::SampleStreamWriter& stream);
   // Samples of a decoded batch: auto ranges in launch order, user ranges by their names (positions).
@@ -173,10 +191,19 @@ class ContextProfiler {
   profiling::GpuTurns* turns_ = nullptr;
   std::string gpu_key_;
   bool holds_turn_ = false;
+  // This process's claim on the GPU's counters against a monitor's PM sampling (injection_session.cc), kept for
+  // as long as the context is profiled.
+  std::shared_ptr<nvidia::CounterClaim> counter_claim_;
   std::size_t batch_size_ = 0;
   CUpti_ProfilerReplayMode replay_ = CUPTI_UserReplay;
-  bool user_ranges_ = false;  // kernel launches (or NVTX ranges) are user ranges
-  bool batch_user_ = false;   // the last batch started, the range profiler object's: user ranges
+  bool user_ranges_ = false;       // kernel launches (or NVTX ranges) are user ranges
+  bool batch_user_ = false;        // the last batch started, the range profiler object's: user ranges
+  bool batch_collective_ = false;  // the last batch started: collective launches in their own pass
+  // Kernel replay: collective launches' own pass (one single-pass group of config_'s metrics, user replay), and
+  // for each of its metrics the column of config_ it fills; null where collectives need no pass of their own.
+  std::unique_ptr<nvidia::CuptiMetricConfig> collective_config_;
+  std::vector<std::size_t> collective_columns_;
+  bool announced_collective_pass_ = false;
   bool announced_uncounted_in_graphs_ = false;
   std::unique_ptr<nvidia::CuptiHostMetrics> chip_;
   std::unique_ptr<nvidia::CuptiMetricConfig> config_;
@@ -190,6 +217,7 @@ class ContextProfiler {
   profiling::ProfileRun description_;
   std::set<std::uint32_t> announced_streams_;
   double setup_ms_ = 0.0;
+  std::string start_error_;
   std::size_t batches_ = 0;
 };
 

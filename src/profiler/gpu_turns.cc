@@ -9,24 +9,21 @@
 #include <cstdlib>
 #include <thread>
 
+#include "platform/file_lock.h"
+#include "profiler/sample_stream.h"
+
 namespace opengpa::profiling {
 namespace {
 
 int OpenLockFile(const std::string& path) { return open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600); }
 
-int Lock(int fd, int operation) {
-  int result = 0;
-  do {
-    result = flock(fd, operation);
-  } while (result != 0 && errno == EINTR);
-  return result;
-}
-
-// The holder writes its pid into the lock file, so that a waiter that gives up can name it.
+// The holder writes its pid (and its rank in the job, when it has one) into the lock file, so that a waiter that
+// gives up can name it: "4321 (rank 1)".
 void WriteHolder(int fd) {
-  const std::string pid = std::to_string(getpid());
+  std::string holder = std::to_string(getpid());
+  if (const auto rank = RankFromEnvironment()) holder += " (rank " + std::to_string(*rank) + ")";
   if (ftruncate(fd, 0) == 0) {
-    const ssize_t written = pwrite(fd, pid.data(), pid.size(), 0);
+    const ssize_t written = pwrite(fd, holder.data(), holder.size(), 0);
     static_cast<void>(written);
   }
 }
@@ -66,8 +63,9 @@ std::string GpuTurns::PathOf(const std::string& gpu, const char* suffix) const {
   return folder_ + "/gpu-" + name + suffix;
 }
 
-bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
+bool GpuTurns::Acquire(const std::string& gpu, std::string* error, bool wait) {
   std::chrono::steady_clock::time_point yield_until;
+  std::string given_up;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (folder_.empty()) return true;
@@ -76,6 +74,7 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
       ++found->second.count;
       return true;
     }
+    if (auto gave_up = given_up_.find(gpu); gave_up != given_up_.end()) given_up = gave_up->second;
     auto yielding = yield_until_.find(gpu);
     if (yielding != yield_until_.end()) {
       yield_until = yielding->second;
@@ -88,14 +87,24 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
   const auto start = std::chrono::steady_clock::now();
   // Just after handing the GPU over, the waiter goes first: this process waits as one, trying only after the grace.
   const bool yielding = start < yield_until;
-  if (yielding || Lock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (!wait || !given_up.empty()) {
+    // One try, no waiting: a collective launch, or a GPU this process already waited for in vain.
+    if (FlockRetryingOnSignals(fd, LOCK_EX | LOCK_NB) != 0) {
+      *error = !given_up.empty() ? given_up + "; this process no longer waits for it"
+                                 : "GPU " + gpu + " is held by process " + ReadHolder(fd) +
+                                       ", and a collective launch does not wait for a GPU's turn (its peers may be "
+                                       "what the holder waits for)";
+      close(fd);
+      return false;
+    }
+  } else if (yielding || FlockRetryingOnSignals(fd, LOCK_EX | LOCK_NB) != 0) {
     // Another process holds the GPU: say so on the waiting file (its holder hands the turn over), then wait.
     const int waiting = OpenLockFile(PathOf(gpu, ".waiting"));
-    if (waiting >= 0) Lock(waiting, LOCK_SH);
+    if (waiting >= 0) FlockRetryingOnSignals(waiting, LOCK_SH);
     bool got = false;
     for (;;) {
       const auto now = std::chrono::steady_clock::now();
-      if (now >= yield_until && (got = Lock(fd, LOCK_EX | LOCK_NB) == 0)) break;
+      if (now >= yield_until && (got = FlockRetryingOnSignals(fd, LOCK_EX | LOCK_NB) == 0)) break;
       if (now - start >= wait_) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
@@ -108,8 +117,11 @@ bool GpuTurns::Acquire(const std::string& gpu, std::string* error) {
     if (!got) {
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       *error = "GPU " + gpu + " stayed busy: process " + ReadHolder(fd) + " held its profiler for the " +
-               std::to_string(std::lround(waited)) + " s this process waited (" + kTurnWaitVariable + ")";
+               std::to_string(std::lround(waited)) + " s this process waited (--turn-timeout, " + kTurnWaitVariable +
+               ")";
       close(fd);
+      std::lock_guard<std::mutex> lock(mutex_);
+      given_up_[gpu] = *error;
       return false;
     }
   }
@@ -123,7 +135,7 @@ void GpuTurns::Release(const std::string& gpu) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = held_.find(gpu);
   if (found == held_.end() || --found->second.count > 0) return;
-  Lock(found->second.lock_fd, LOCK_UN);
+  FlockRetryingOnSignals(found->second.lock_fd, LOCK_UN);
   close(found->second.lock_fd);
   held_.erase(found);
 }
@@ -141,8 +153,8 @@ std::vector<std::string> GpuTurns::Wanted() {
     if (now - held.since < kMinimumHold) continue;
     const int waiting = open(PathOf(gpu, ".waiting").c_str(), O_RDWR | O_CLOEXEC);
     if (waiting < 0) continue;  // nobody ever waited for it
-    if (Lock(waiting, LOCK_EX | LOCK_NB) == 0) {
-      Lock(waiting, LOCK_UN);
+    if (FlockRetryingOnSignals(waiting, LOCK_EX | LOCK_NB) == 0) {
+      FlockRetryingOnSignals(waiting, LOCK_UN);
     } else if (errno == EWOULDBLOCK) {
       wanted.push_back(gpu);
     }

@@ -51,9 +51,12 @@ class GpuTurns {
 
   // Blocks until this process holds `gpu`'s turn (a UUID or any name without '/'): true at once when it already
   // does (each Acquire is matched by one Release; also when its lock file cannot be made, then nothing is
-  // coordinated). False and *error after the wait, naming the process that held the GPU all along and how long
-  // this one waited.
-  bool Acquire(const std::string& gpu, std::string* error);
+  // coordinated). False and *error after the wait, naming the process (and its rank in the job, when it has one)
+  // that held the GPU all along and how long this one waited. After such a wait this process never waits for
+  // that GPU again: a holder that does not hand over (one whose collective kernel waits for this process, say)
+  // would otherwise cost the wait at every launch. `wait` false: try once, never wait (a collective launch,
+  // collective_kernels.h: its peers may be what the holder waits for).
+  bool Acquire(const std::string& gpu, std::string* error, bool wait = true);
   void Release(const std::string& gpu);
   // After handing `gpu` to a waiter: this process's next Acquire lets the waiter take it first (for up to
   // kYieldGrace), instead of taking it back before the waiter's next try (seen on the H100: a parent starved for
@@ -79,6 +82,7 @@ class GpuTurns {
   std::mutex mutex_;
   std::map<std::string, Held> held_;
   std::map<std::string, std::chrono::steady_clock::time_point> yield_until_;
+  std::map<std::string, std::string> given_up_;  // GPUs waited for in vain, and why
   std::size_t waits_ = 0;
   double waited_ms_ = 0.0;
 };

@@ -23,6 +23,7 @@
 #include "nvidia/cuda_driver.h"
 #include "profiler/context_profiler.h"
 #include "profiler/counter_outputs.h"
+#include "profiler/in_process_state.h"
 #include "profiler/injection_control.h"
 #include "profiler/profile_api.h"
 #include "profiler/profile_writers.h"
@@ -31,28 +32,6 @@
 
 namespace opengpa::inject_cuda {
 namespace {
-
-struct LaunchLabel {
-  std::uint64_t index = 0;
-  CUcontext context = nullptr;
-  std::vector<std::string> ranges;
-  // Where and when on the host the launch was made, so that Python can place it inside torch.profiler's
-  // CPU events (python/opengpa/op_attribution.py): the OS thread id and CLOCK_REALTIME, the clock
-  // torch.profiler's events are given in on Linux.
-  long thread = 0;
-  std::int64_t host_ns = 0;
-};
-
-struct InProcessState {
-  std::mutex mutex;  // guards launches (the injection calls on_launch under its own lock, from any thread)
-  std::vector<LaunchLabel> launches;
-  bool running = false;
-};
-
-InProcessState& State() {
-  static InProcessState state;
-  return state;
-}
 
 thread_local std::vector<std::string> open_ranges;  // this thread's labels, outermost first
 
@@ -77,7 +56,7 @@ std::string NvtxMessage(const nvtxEventAttributes_t* attributes) {
   return "nvtx";
 }
 
-void OnNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
+void FollowNvtxLabels(CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
   switch (cbid) {
     case CUPTI_CBID_NVTX_nvtxRangePushA: {
       const auto* params = static_cast<const nvtxRangePushA_params*>(data.functionParams);
@@ -109,22 +88,32 @@ std::int64_t RealtimeNanoseconds() {
   return static_cast<std::int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
 
-// Called on the launching thread at the launch's entry, before any profiling work of the injection.
-void OnLaunch(std::uint64_t index, CUcontext context) {
-  const std::int64_t host_ns = RealtimeNanoseconds();
-  const long thread = syscall(SYS_gettid);
-  InProcessState& state = State();
-  std::lock_guard<std::mutex> lock(state.mutex);
-  state.launches.push_back({index, context, open_ranges, thread, host_ns});
-}
-
 std::string PointerText(const void* pointer) {
   char text[32];
   std::snprintf(text, sizeof text, "%p", pointer);
   return text;
 }
 
+// Called on the launching thread at the launch's entry, before any profiling work of the injection.
+void OnLaunch(std::uint64_t index, CUcontext context) {
+  const std::int64_t host_ns = RealtimeNanoseconds();
+  const long thread = syscall(SYS_gettid);
+  InProcessState& state = InProcess();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.launches.push_back({index, PointerText(context), open_ranges, thread, host_ns});
+}
+
 }  // namespace
+
+InProcessState& InProcess() {
+  static InProcessState state;
+  return state;
+}
+
+std::vector<std::string>& OpenRangesOfThisThread() { return open_ranges; }
+
+void FollowNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data) { FollowNvtxLabels(cbid, data); }
+
 }  // namespace opengpa::inject_cuda
 
 using namespace opengpa;
@@ -188,7 +177,7 @@ OpenGpaProfileStatus OpenGpaProfileStart(const OpenGpaProfileOptions* options) {
     session.settings.pass = options->pass;
     session.settings.flush_caches = options->flush_caches != 0;
     session.settings.kernel_name = options->kernel_name != nullptr ? options->kernel_name : "";
-    InProcessState& state = State();
+    InProcessState& state = InProcess();
     if (state.running) {
       return Fail(kOpenGpaProfileStatusErrorAlreadyRunning, "OpenGpaProfileStart: a session is already running");
     }
@@ -199,7 +188,7 @@ OpenGpaProfileStatus OpenGpaProfileStart(const OpenGpaProfileOptions* options) {
     }
     InjectionHooks hooks;
     hooks.on_launch = &OnLaunch;
-    if (options->with_nvtx != 0) hooks.on_nvtx = &OnNvtx;
+    if (options->with_nvtx != 0) hooks.on_nvtx = &FollowNvtxLabels;
     {
       std::lock_guard<std::mutex> lock(state.mutex);
       state.launches.clear();
@@ -215,10 +204,20 @@ OpenGpaProfileStatus OpenGpaProfileStart(const OpenGpaProfileOptions* options) {
 
 OpenGpaProfileStatus OpenGpaProfileStop(void) {
   return GuardedProfile("OpenGpaProfileStop", [] {
-    InProcessState& state = State();
+    InProcessState& state = InProcess();
     if (!state.running) return Fail(kOpenGpaProfileStatusErrorNotRunning, "OpenGpaProfileStop: no session is running");
-    FinishInjection(false);
     state.running = false;
+    if (state.sampled) {
+      std::vector<InProcessLaunch> launches;
+      std::string error;
+      const bool made = StopSampledSession(std::move(state.sampled), &launches, &error);
+      {
+        std::lock_guard<std::mutex> lock(state.mutex);
+        state.launches = std::move(launches);
+      }
+      return made ? kOpenGpaProfileStatusOk : Fail(kOpenGpaProfileStatusErrorFailed, "OpenGpaProfileStop: " + error);
+    }
+    FinishInjection(false);
     return kOpenGpaProfileStatusOk;
   });
 }
@@ -243,16 +242,17 @@ OpenGpaProfileStatus OpenGpaProfilePopRange(void) {
 
 OpenGpaProfileStatus OpenGpaProfileGetLaunches(char* buffer, size_t* size) {
   return GuardedProfile("OpenGpaProfileGetLaunches", [&] {
-    InProcessState& state = State();
+    InProcessState& state = InProcess();
     nlohmann::ordered_json json = nlohmann::ordered_json::array();
     {
       std::lock_guard<std::mutex> lock(state.mutex);
-      for (const LaunchLabel& launch : state.launches) {
+      for (const InProcessLaunch& launch : state.launches) {
         json.push_back({{"index", launch.index},
-                        {"context", PointerText(launch.context)},
+                        {"context", launch.context},
                         {"ranges", launch.ranges},
-                        {"thread", launch.thread},
-                        {"host_ns", launch.host_ns}});
+                        // null where not known (a sampled row whose launch call CUPTI's callbacks missed)
+                        {"thread", launch.host_ns != 0 ? nlohmann::ordered_json(launch.thread) : nullptr},
+                        {"host_ns", launch.host_ns != 0 ? nlohmann::ordered_json(launch.host_ns) : nullptr}});
       }
     }
     return FillText("OpenGpaProfileGetLaunches",

@@ -27,6 +27,7 @@
 
 #include "nvidia/cuda_driver.h"
 #include "platform/logging.h"
+#include "profiler/collective_kernels.h"
 #include "profiler/context_profiler.h"
 #include "profiler/gpu_identity.h"
 #include "profiler/gpu_turns.h"
@@ -58,6 +59,8 @@ struct InjectionState {
   profiling::ProfileSettings settings;
   profiling::LaunchFilter filter;
   profiling::NvtxFilter nvtx_filter;
+  profiling::CollectiveKernels collectives;  // kernels that wait for peers (collective_kernels.h)
+  bool collectives_off = false;              // OPENGPA_PROFILE_COLLECTIVES=off (IsCollective)
   NvtxRanges nvtx_ranges;
   profiling::NvtxSampleRanges nvtx_samples;  // --range-mode nvtx
   struct {
@@ -112,6 +115,10 @@ struct LaunchScope {
   std::size_t batch = 0;  // the batch `position` belongs to (ContextProfiler::batch_number)
   bool profiled = false;
   bool deferred = false;  // made during a capture, its stream not yet known: the nested callback decides
+  // A runtime launch whose callback names no context (the first CUDA call of a thread, which makes the primary
+  // context current only inside the call: seen on PyTorch's autograd thread of a DDP rank): the nested driver
+  // callback, which names it, decides the launch instead.
+  bool awaiting_context = false;
 };
 thread_local LaunchScope current_launch;
 // Set while this library launches its own L2 flush kernel or replays a graph's nodes, whose callbacks are
@@ -138,6 +145,13 @@ void ReportUnprofiled(const std::string& reason) {
 
 void StartTurnWatcher();
 
+// Whether a launch of `name` waits for peers (collective_kernels.h). OPENGPA_PROFILE_COLLECTIVES=off treats every
+// launch alike, as before the rule: only to see on a GPU machine what the rule prevents (tests/device/ddp).
+bool IsCollective(const std::string& name) {
+  InjectionState& state = State();
+  return !state.collectives_off && state.collectives.Matches(name);
+}
+
 // The GPU of `context` and its key among the program's turns: the UUID (the same card in every process,
 // whatever its CUDA_VISIBLE_DEVICES), else the PCI bus id; "" when neither is known (nothing coordinated).
 std::string GpuKeyOf(CUcontext context, profiling::GpuIdentity* gpu) {
@@ -146,7 +160,9 @@ std::string GpuKeyOf(CUcontext context, profiling::GpuIdentity* gpu) {
   return !gpu->uuid.empty() ? gpu->uuid : gpu->pci_bus_id;
 }
 
-ContextProfiler* ProfilerFor(CUcontext context) {
+// `collective`: the launch that asks is a collective (collective_kernels.h): it never waits for the GPU's turn, and
+// a turn it could not have leaves the context to be set up at a later launch.
+ContextProfiler* ProfilerFor(CUcontext context, bool collective = false) {
   InjectionState& state = State();
   auto found = state.profilers.find(context);
   if (found != state.profilers.end()) return found->second.get();
@@ -157,7 +173,11 @@ ContextProfiler* ProfilerFor(CUcontext context) {
   // Set up only in this process's turn on the GPU: CUPTI refuses a second profiling process (gpu_turns.h).
   bool turn = false;
   if (state.turns && state.turns->Coordinated() && !key.empty()) {
-    if (!state.turns->Acquire(key, &error)) {
+    if (!state.turns->Acquire(key, &error, !collective)) {
+      if (collective) {
+        ReportUnprofiled("collective kernel launches on " + key + " ran unprofiled: " + error);
+        return nullptr;
+      }
       state.failed_contexts[context] = error;
       state.stream->WriteMessage("not profiling this CUDA context: " + error);
       ReportUnprofiled("its CUDA context on " + key + " was not profiled: " + error);
@@ -165,6 +185,15 @@ ContextProfiler* ProfilerFor(CUcontext context) {
     }
     turn = true;
     StartTurnWatcher();
+  }
+  // A monitor sampling this GPU with CUPTI PM sampling lets go of it before CUPTI is asked for anything here
+  // (nvidia/counter_handover.h); once per GPU and process (a second context of the GPU shares the claim), never
+  // per launch.
+  std::shared_ptr<nvidia::CounterClaim> claim;
+  if (!gpu.uuid.empty()) {
+    std::string note;
+    claim = nvidia::ClaimGpuCounters(gpu.uuid, &note);
+    if (!note.empty()) state.stream->WriteMessage(note);
   }
   last_logged_error.clear();
   auto profiler = ContextProfiler::Create(context, state.counters, state.settings, state.batch_size, &error);
@@ -177,6 +206,7 @@ ContextProfiler* ProfilerFor(CUcontext context) {
     return nullptr;
   }
   profiler->UseGpu(gpu, state.turns.get(), key, turn);
+  profiler->HoldCounterClaim(std::move(claim));
   if (!state.header_written) {
     state.stream->WriteHeader(profiler->Description());
     for (const std::string& message : profiler->Description().messages) state.stream->WriteMessage(message);
@@ -196,10 +226,19 @@ ContextProfiler* ExistingProfiler(CUcontext context) {
 // on the H100), so programs that alternate contexts launch by launch profile slowly, but correctly. False
 // (nothing released) while another context measures a graph launch on another thread: this launch then runs
 // unprofiled.
-bool ProfileOnly(CUcontext context) {
+// A collective launch (`collective`) does not end another context's batch that holds a collective either: that
+// collective may wait for this very launch (NCCL's group launch of one process over several GPUs), and ending the
+// batch waits for it; the launch runs unprofiled instead, named.
+bool ProfileOnly(CUcontext context, bool collective = false) {
   InjectionState& state = State();
   for (auto& [other, profiler] : state.profilers) {
     if (other != context && profiler->GraphRangeOpen()) return false;
+    if (collective && other != context && profiler->HoldsCollective()) {
+      ReportUnprofiled(
+          "collective kernel launches ran unprofiled: another CUDA context of this process had a collective launch "
+          "in its open batch, which may wait for them (docs/cli.md, Collectives)");
+      return false;
+    }
   }
   for (auto& [other, profiler] : state.profilers) {
     if (other != context) profiler->Release(*state.stream);
@@ -274,7 +313,10 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
       ++state.launches_in_flight;
     }
     KernelLaunch launch = DescribeLaunch(domain, cbid, data);
-    if (scope.depth++ > 0) {
+    if (scope.depth == 0) scope.awaiting_context = false;
+    if (scope.depth++ > 0 && scope.awaiting_context && data.context != nullptr) {
+      scope.awaiting_context = false;  // decided here, as a launch of its own, with the context this callback names
+    } else if (scope.depth > 1) {
       // The driver launch inside a runtime launch: the same kernel; it may know grid, block and stream.
       if (scope.deferred && launch.stream_known) {
         scope.deferred = false;
@@ -293,6 +335,11 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     scope.position = kNotRecorded;
     scope.profiled = false;
     scope.deferred = false;
+    if (data.context == nullptr) {
+      // A runtime launch names its context in the nested driver callback; a driver launch without one fails.
+      scope.awaiting_context = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+      return;
+    }
     if (state.active_captures > 0) {
       // No pass may start while a stream captures (the batch open before was ended when it began). A launch
       // whose stream the runtime's callback hides is decided at the nested driver callback.
@@ -309,10 +356,11 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
     scope.profiled = ChooseLaunch(launch.name);
     launch.nvtx = OpenRangeLabels();
     launch.context_id = data.contextUid;
-    if (scope.profiled && !ProfileOnly(data.context)) scope.profiled = false;
+    launch.collective = IsCollective(launch.name);
+    if (scope.profiled && !ProfileOnly(data.context, launch.collective)) scope.profiled = false;
     // A context is set up at its first profiled launch; launches before it run unprofiled.
-    ContextProfiler* profiler =
-        UnlessGraphRangeOpen(scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context));
+    ContextProfiler* profiler = UnlessGraphRangeOpen(scope.profiled ? ProfilerFor(data.context, launch.collective)
+                                                                    : ExistingProfiler(data.context));
     if (profiler == nullptr) scope.profiled = false;
     if (profiler != nullptr) {
       const bool chosen = scope.profiled;
@@ -321,7 +369,7 @@ void OnLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Ca
       if (scope.position != kNotRecorded) ReadyLaunch(*profiler, scope, launch, domain == CUPTI_CB_DOMAIN_DRIVER_API);
       if (chosen && scope.position == kNotRecorded) {  // the batch could not start: CUPTI or the GPU's turn
         ReportUnprofiled("kernel launches on " + profiler->DeviceName() +
-                         " ran unprofiled: the profiler could not start (see this process's messages)");
+                         " ran unprofiled: the profiler could not start: " + profiler->start_error());
       }
     }
     return;
@@ -429,8 +477,10 @@ bool LaunchKernelNode(const CUpti_CallbackData& data, const GraphExpansion::Node
     const std::uint64_t index = state.launches++;
     if (state.hooks.on_launch) state.hooks.on_launch(index, data.context);
     scope.profiled = state.settings.range_mode == profiling::RangeMode::kKernel && ChooseLaunch(launch.name);
-    if (scope.profiled && !ProfileOnly(data.context)) scope.profiled = false;
-    profiler = UnlessGraphRangeOpen(scope.profiled ? ProfilerFor(data.context) : ExistingProfiler(data.context));
+    launch.collective = IsCollective(launch.name);
+    if (scope.profiled && !ProfileOnly(data.context, launch.collective)) scope.profiled = false;
+    profiler = UnlessGraphRangeOpen(scope.profiled ? ProfilerFor(data.context, launch.collective)
+                                                   : ExistingProfiler(data.context));
     if (profiler == nullptr) scope.profiled = false;
     if (profiler != nullptr && state.settings.range_mode == profiling::RangeMode::kKernel) {
       scope.position = profiler->BeginLaunch(launch, index, scope.profiled, *state.stream);
@@ -1047,7 +1097,8 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
     stream->WriteUnprofiled(*error);
     return false;
   }
-  if (!profiling::NvtxFilter::Create(options.settings.nvtx_include, &state.nvtx_filter, error)) {
+  if (!profiling::NvtxFilter::Create(options.settings.nvtx_include, &state.nvtx_filter, error) ||
+      !profiling::CollectiveKernels::Create(options.settings.collective_kernel, &state.collectives, error)) {
     stream->WriteMessage("not profiling: " + *error);
     stream->WriteUnprofiled(*error);
     return false;
@@ -1072,6 +1123,8 @@ bool StartInjection(std::unique_ptr<profiling::SampleStreamWriter> stream, Injec
   state.finished = false;
   state.launches_in_flight = 0;
   state.unprofiled_reasons.clear();
+  const char* collectives = std::getenv("OPENGPA_PROFILE_COLLECTIVES");
+  state.collectives_off = collectives != nullptr && std::string(collectives) == "off";
   // (A run whose replay auto turns into kernel replay serializes for nothing: it costs microseconds.)
   state.serialize_launches = LaunchesMayBeUserRanges(state.settings);
   state.expand_graphs = options.whole_process && state.settings.graph_profiling == profiling::GraphProfiling::kNode;
@@ -1131,8 +1184,18 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
   }
   options.whole_process = true;
   if (options.settings.sampled) {
-    // --mode sampled: the launches' own times only, nothing on the launch path (kernel_timeline.h).
-    if (!StartKernelTimeline(std::move(stream), error)) return WholeProcessStart::kFailed;
+    // --mode sampled: the launches' own times (kernel_timeline.h), labelled by the NVTX ranges open at each launch
+    // from the program's first NVTX push on.
+    TimelineLabels labels;
+    labels.on_nvtx = [](CUpti_CallbackId cbid, const CUpti_NvtxData& data) {
+      State().nvtx_ranges.OnCallback(cbid, data);
+    };
+    labels.open_ranges = [] {
+      std::vector<std::string> open;
+      for (const auto& range : NvtxRanges::OpenOnThisThread()) open.push_back(profiling::NvtxRangeLabel(range));
+      return open;
+    };
+    if (!StartKernelTimeline(std::move(stream), std::move(labels), error)) return WholeProcessStart::kFailed;
     const std::string hook_problem = CallAtProcessExit(&FinishKernelTimeline);
     if (!hook_problem.empty()) *error = hook_problem;
     pthread_atfork(nullptr, nullptr, &ForgetKernelTimelineInChild);

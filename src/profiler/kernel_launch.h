@@ -34,6 +34,8 @@ struct KernelLaunch {
   std::optional<std::uint32_t> graph_node;
   // The kernel node ran as a launch of its own (graph_expansion.h): counted as any kernel launch is.
   bool graph_node_launched = false;
+  // A collective kernel (collective_kernels.h): it waits for peers, so it is never replayed.
+  bool collective = false;
 };
 
 // Whether `cbid` of `domain` is a kernel launch this library profiles.

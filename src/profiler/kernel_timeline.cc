@@ -1,9 +1,13 @@
 #include "profiler/kernel_timeline.h"
 
 #include <cupti.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -28,7 +32,16 @@ struct TimelineState {
   std::uint64_t kernels = 0;
   std::size_t dropped = 0;
   bool finished = false;
+  bool activity_callbacks_registered = false;  // once per process: CUPTI keeps them across enables
   std::atomic<bool> forked_child{false};
+  // Labels (launch_labels.h). label_mutex guards the book and is taken inside `mutex`, never around it.
+  TimelineLabels labels;
+  std::mutex label_mutex;
+  profiling::LaunchLabelBook book;
+  std::vector<WrittenLabel> written;
+  CUpti_SubscriberHandle subscriber = nullptr;
+  std::atomic<bool> labelling{false};     // launch calls are labelled (from the start, or since the first NVTX push)
+  std::atomic<std::uint64_t> session{0};  // counts starts: a thread's launch depth from an earlier one is stale
 };
 
 TimelineState& Timeline() {
@@ -70,6 +83,15 @@ void WriteKernel(TimelineState& state, const CUpti_ActivityKernel10& kernel) {
   sample.end_ns = kernel.end;
   sample.context = kernel.contextId;
   if (kernel.graphId != 0) sample.graph = kernel.graphId;
+  {
+    std::lock_guard<std::mutex> lock(state.label_mutex);
+    // The nodes of a graph launch share its correlation id: its label stays for the next node.
+    std::optional<profiling::LaunchLabel> label = state.book.Take(kernel.correlationId, kernel.graphId != 0);
+    if (label) {
+      sample.nvtx = label->ranges;
+      if (state.labels.keep) state.written.emplace_back(kernel.correlationId, std::move(*label));
+    }
+  }
   state.stream->WriteSample(sample);
   ++state.kernels;
 }
@@ -120,12 +142,104 @@ void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* 
   std::free(buffer);
 }
 
+// The launch calls whose labels are recorded: kernel launches and CUDA graph launches, runtime and driver.
+bool IsLabelledLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+  if (IsKernelLaunch(domain, cbid)) return true;
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+  }
+  return domain == CUPTI_CB_DOMAIN_RUNTIME_API && (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000 ||
+                                                   cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000);
+}
+
+bool IsNvtxPush(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_CBID_NVTX_nvtxRangePushA || cbid == CUPTI_CBID_NVTX_nvtxRangePushW ||
+         cbid == CUPTI_CBID_NVTX_nvtxRangePushEx || cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx;
+}
+
+// The launch call open on this thread: a runtime launch's nested driver launch is the same launch.
+thread_local int launch_depth = 0;
+thread_local std::uint64_t outer_launch = 0;
+thread_local std::uint64_t launch_session = 0;  // the session launch_depth counts in
+thread_local std::int64_t thread_id = 0;
+
+std::int64_t RealtimeNanoseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+}
+
+void OnLaunchCall(TimelineState& state, const CUpti_CallbackData& data) {
+  const std::uint64_t session = state.session.load(std::memory_order_relaxed);
+  if (launch_session != session) {  // a launch in flight when the last session stopped left its depth behind
+    launch_session = session;
+    launch_depth = 0;
+  }
+  if (data.callbackSite == CUPTI_API_EXIT) {
+    if (launch_depth > 0) --launch_depth;  // an exit whose entry came before the labelling began is ignored
+    return;
+  }
+  if (launch_depth++ > 0) {
+    std::lock_guard<std::mutex> lock(state.label_mutex);
+    state.book.Alias(data.correlationId, outer_launch);
+    return;
+  }
+  outer_launch = data.correlationId;
+  profiling::LaunchLabel label;
+  label.host_ns = RealtimeNanoseconds();
+  if (thread_id == 0) thread_id = static_cast<std::int64_t>(syscall(SYS_gettid));
+  label.thread = thread_id;
+  if (state.labels.open_ranges) label.ranges = state.labels.open_ranges();
+  char context[32];
+  std::snprintf(context, sizeof context, "%p", static_cast<void*>(data.context));
+  label.context = context;
+  std::lock_guard<std::mutex> lock(state.label_mutex);
+  state.book.Record(data.correlationId, std::move(label));
+}
+
+void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  TimelineState& state = Timeline();
+  if (state.forked_child.load(std::memory_order_relaxed)) return;
+  if (domain == CUPTI_CB_DOMAIN_NVTX) {
+    if (state.labels.on_nvtx) state.labels.on_nvtx(cbid, *static_cast<const CUpti_NvtxData*>(data));
+    if (IsNvtxPush(cbid)) state.labelling.store(true, std::memory_order_relaxed);
+    return;
+  }
+  // Until the first NVTX push (where the caller has no ranges of its own) the launch path returns here.
+  if (!state.labelling.load(std::memory_order_relaxed)) return;
+  OnLaunchCall(state, *static_cast<const CUpti_CallbackData*>(data));
+}
+
+// Subscribes to the launch calls (and NVTX). Another subscriber (a tool holding CUPTI's callbacks) leaves the
+// samples unlabelled: said in the stream, not fatal.
+void SubscribeLabels(TimelineState& state) {
+  CUptiResult result = cuptiSubscribe(&state.subscriber, &OnCallback, nullptr);
+  if (result != CUPTI_SUCCESS) {
+    state.subscriber = nullptr;
+    state.stream->WriteMessage("the sampled rows carry no NVTX ranges or regions: CUPTI's callbacks are taken (" +
+                               nvidia::CuptiResultText(result) + ")");
+    return;
+  }
+  for (CUpti_CallbackId cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; ++cbid) {
+    if (IsLabelledLaunch(CUPTI_CB_DOMAIN_DRIVER_API, cbid)) {
+      cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    }
+  }
+  for (CUpti_CallbackId cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++cbid) {
+    if (IsLabelledLaunch(CUPTI_CB_DOMAIN_RUNTIME_API, cbid)) {
+      cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
+    }
+  }
+  if (state.labels.on_nvtx) cuptiEnableDomain(1, state.subscriber, CUPTI_CB_DOMAIN_NVTX);
+}
+
 const CUpti_ActivityKind kRecordedKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                              CUPTI_ACTIVITY_KIND_MEMSET};
 
 }  // namespace
 
-bool StartKernelTimeline(std::unique_ptr<profiling::SampleStreamWriter> stream, std::string* error) {
+bool StartKernelTimeline(std::unique_ptr<profiling::SampleStreamWriter> stream, TimelineLabels labels,
+                         std::string* error) {
   TimelineState& state = Timeline();
   std::lock_guard<std::mutex> lock(state.mutex);
   if (state.stream) return true;  // NVTX's injection started it before CUDA's
@@ -133,7 +247,11 @@ bool StartKernelTimeline(std::unique_ptr<profiling::SampleStreamWriter> stream, 
   header.api = "cuda";
   header.replay = "none";
   stream->WriteHeader(header);
-  CUptiResult result = cuptiActivityRegisterCallbacks(&OnBufferRequested, &OnBufferCompleted);
+  CUptiResult result = CUPTI_SUCCESS;
+  if (!state.activity_callbacks_registered) {
+    result = cuptiActivityRegisterCallbacks(&OnBufferRequested, &OnBufferCompleted);
+    state.activity_callbacks_registered = result == CUPTI_SUCCESS;
+  }
   for (CUpti_ActivityKind kind : kRecordedKinds) {
     if (result != CUPTI_SUCCESS) break;
     result = cuptiActivityEnable(kind);
@@ -146,15 +264,22 @@ bool StartKernelTimeline(std::unique_ptr<profiling::SampleStreamWriter> stream, 
     return false;
   }
   state.stream = std::move(stream);
+  state.finished = false;
+  state.labels = std::move(labels);
+  state.labelling = state.labels.from_start;
+  ++state.session;
+  SubscribeLabels(state);
   return true;
 }
 
-void FinishKernelTimeline() {
-  TimelineState& state = Timeline();
-  if (state.forked_child.load()) return;
+namespace {
+
+// Flushes and writes the end record; true when this call finished the stream (false: nothing to finish).
+bool FlushAndEnd(TimelineState& state) {
+  if (state.forked_child.load()) return false;
   {
     std::lock_guard<std::mutex> lock(state.mutex);
-    if (!state.stream || state.finished) return;
+    if (!state.stream || state.finished) return false;
   }
   // Outside the lock: the flush completes buffers through OnBufferCompleted, which takes it.
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
@@ -166,6 +291,30 @@ void FinishKernelTimeline() {
   }
   state.stream->WriteEnd(state.kernels);
   state.finished = true;
+  return true;
+}
+
+}  // namespace
+
+void FinishKernelTimeline() { FlushAndEnd(Timeline()); }
+
+void StopKernelTimeline(std::vector<WrittenLabel>* labels) {
+  TimelineState& state = Timeline();
+  FlushAndEnd(state);
+  if (state.subscriber != nullptr) cuptiUnsubscribe(state.subscriber);
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.subscriber = nullptr;
+  state.labelling = false;
+  state.stream.reset();  // closes the file
+  state.queues.clear();
+  state.kernels = 0;
+  state.dropped = 0;
+  state.finished = false;
+  state.labels = {};
+  std::lock_guard<std::mutex> label_lock(state.label_mutex);
+  state.book.Clear();
+  labels->swap(state.written);
+  state.written.clear();
 }
 
 }  // namespace opengpa::inject_cuda

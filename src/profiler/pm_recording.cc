@@ -1,9 +1,13 @@
 #include "profiler/pm_recording.h"
 
+#include <cstdio>
+
+#include "nvidia/counter_handover.h"
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
 #include "nvidia/cupti_profiler_session.h"
 #include "nvidia/pm_sampling_pipeline.h"
+#include "platform/logging.h"
 #include "profiler/gpu_identity.h"
 
 namespace opengpa::profiling {
@@ -26,6 +30,8 @@ struct PmRecording::Device {
     pipeline.reset();
   }
 
+  // Declared before the sampler, so released after it disabled PM sampling (nvidia/counter_handover.h).
+  std::shared_ptr<nvidia::CounterClaim> claim;
   nvidia::PmSampler sampler;
   std::unique_ptr<nvidia::PmSamplingPipeline> pipeline;
   nvidia::PmSamples samples;
@@ -44,7 +50,9 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
   std::unique_ptr<PmRecording> made(new PmRecording(options));
   made->libraries_ = std::make_unique<Libraries>();
   Libraries& libraries = *made->libraries_;
-  if (nvidia::cupti::CuptiLibrary::Load(nvidia::cupti::DefaultCuptiCandidates(), &libraries.cupti) != kGpaStatusOk) {
+  const std::vector<std::string> candidates =
+      options.cupti_candidates.empty() ? nvidia::cupti::DefaultCuptiCandidates() : options.cupti_candidates;
+  if (nvidia::cupti::CuptiLibrary::Load(candidates, &libraries.cupti) != kGpaStatusOk) {
     *error = "the sampled mode needs libcupti.so.13 (see the message above)";
     return false;
   }
@@ -67,6 +75,11 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
     RecordedGpu gpu;
     inject_cuda::IdentifyDevice(cuda, device, &gpu.series.gpu, &gpu.name);
     auto sampling = std::make_unique<Device>(*libraries.cupti, cuda, ordinal, "GPU " + std::to_string(ordinal));
+    if (!gpu.series.gpu.uuid.empty()) {  // a monitor's PM sampling on this GPU lets go first
+      std::string note;
+      sampling->claim = nvidia::ClaimGpuCounters(gpu.series.gpu.uuid, &note);
+      if (!note.empty()) Log(kGpaLoggingMessage, "{}", note);
+    }
     nvidia::PmSamplerOptions sampler_options;
     sampler_options.interval_ns = options.interval_ns;
     sampler_options.hardware_buffer_bytes = options.hardware_buffer_bytes;
@@ -119,6 +132,24 @@ bool PmRecording::Stop(std::string* error) {
     gpu.costs = device.sampler.Costs();
   }
   return ok;
+}
+
+std::vector<std::string> PmRecording::CoverageNotes() const {
+  std::vector<std::string> notes;
+  for (const RecordedGpu& gpu : gpus_) {
+    const auto& losses = gpu.losses;
+    const auto& costs = gpu.costs;
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "PM sampling on GPU %d (%s): %zu samples of %.1f µs cover %.1f of %.1f ms sampled "
+                  "(%llu gap(s), %.3f ms lost; %llu overflow(s)); decoding %.2f s, evaluating %.2f s of CPU",
+                  gpu.series.gpu.index, gpu.name.c_str(), gpu.series.samples.spans.size(), options_.interval_ns / 1e3,
+                  losses.covered_ns / 1e6, losses.sampled_ns / 1e6, static_cast<unsigned long long>(losses.gaps),
+                  losses.gap_ns / 1e6, static_cast<unsigned long long>(losses.overflows), costs.decode_ns / 1e9,
+                  costs.evaluate_ns / 1e9);
+    notes.emplace_back(line);
+  }
+  return notes;
 }
 
 }  // namespace opengpa::profiling

@@ -24,6 +24,9 @@ struct PmRecordingOptions {
   // decode period on the H100 (docs/profile.md, "Sampled mode").
   std::size_t hardware_buffer_bytes = std::size_t{256} << 20;
   std::chrono::nanoseconds decode_period = std::chrono::milliseconds(25);
+  // Where libcupti is looked for; empty: nvidia::cupti::DefaultCuptiCandidates(). A process that already loaded
+  // one (Python's in-process session) names that file, so that one CUPTI serves the process.
+  std::vector<std::string> cupti_candidates;
 };
 
 // What one GPU gave.
@@ -52,6 +55,9 @@ class PmRecording {
   const std::vector<ProfiledCounter>& Columns() const { return columns_; }
   const std::vector<MetricKind>& Kinds() const { return kinds_; }
   std::uint64_t interval_ns() const { return options_.interval_ns; }
+  // After Stop, one line per GPU: the samples, the time they covered of the time sampled, what was lost, and the
+  // CPU time decoding and evaluating took.
+  std::vector<std::string> CoverageNotes() const;
 
  private:
   struct Device;

@@ -70,6 +70,7 @@ std::map<std::string, std::string> SettingsEnvironment(const ProfileSettings& se
   environment[kRangeModeVariable] = std::string(RangeModeName(settings.range_mode));
   environment[kGraphProfilingVariable] = std::string(GraphProfilingName(settings.graph_profiling));
   environment[kModeVariable] = settings.sampled ? "sampled" : "exact";
+  environment[kCollectiveKernelVariable] = settings.collective_kernel;
   return environment;
 }
 
@@ -115,6 +116,7 @@ bool SettingsFromEnvironment(ProfileSettings* settings, std::string* error) {
     settings->sampled = value == "sampled";
   }
   if (const char* name = std::getenv(kKernelNameVariable)) settings->kernel_name = name;
+  if (const char* name = std::getenv(kCollectiveKernelVariable)) settings->collective_kernel = name;
   settings->nvtx_include.clear();
   if (const char* specs = std::getenv(kNvtxIncludeVariable)) {
     const std::string text = specs;

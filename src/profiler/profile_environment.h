@@ -15,6 +15,8 @@
 //                                  one sample in all
 //   OPENGPA_PROFILE_MODE           exact | sampled: counters per launch in ranges, or the launches' own times
 //                                  only (kernel_timeline.h) while the CLI samples the GPU (sampled_attribution.h)
+//   OPENGPA_PROFILE_COLLECTIVE_KERNEL  regular expression naming kernels that wait for peers, beside NCCL's
+//                                  (collective_kernels.h)
 #ifndef OPENGPA_PROFILER_PROFILE_ENVIRONMENT_H_
 #define OPENGPA_PROFILER_PROFILE_ENVIRONMENT_H_
 
@@ -37,6 +39,7 @@ inline constexpr const char* kNvtxIncludeVariable = "OPENGPA_PROFILE_NVTX_INCLUD
 inline constexpr const char* kRangeModeVariable = "OPENGPA_PROFILE_RANGE_MODE";
 inline constexpr const char* kGraphProfilingVariable = "OPENGPA_PROFILE_GRAPH_PROFILING";
 inline constexpr const char* kModeVariable = "OPENGPA_PROFILE_MODE";
+inline constexpr const char* kCollectiveKernelVariable = "OPENGPA_PROFILE_COLLECTIVE_KERNEL";
 
 // ncu's names: none runs once with no replay (one-pass sets), kernel lets CUPTI replay each launch once per
 // pass, application runs the whole program once per pass, auto picks the cheapest of them that is correct.
@@ -71,6 +74,8 @@ struct ProfileSettings {
   // `opengpa profile --mode sampled`: no ranges, no replay, no serialization; the library records each launch's
   // start and end, and the CLI attributes the GPU's PM samples to them.
   bool sampled = false;
+  // --collective-kernel: kernels that wait for peers beside NCCL's (collective_kernels.h); empty: NCCL's only.
+  std::string collective_kernel;
 };
 
 // The variables that carry `settings`.

@@ -1,7 +1,9 @@
 // Application replay: the program runs once per pass, each run collecting a part of the metrics, and the
 // runs are joined launch by launch. They are joined only when every run profiled the same launches in the
 // same order: same count, and at each position the same kernel name, grid and block. Anything else is
-// reported and never mixed, since a value of one launch would land on another.
+// reported and never mixed, since a value of one launch would land on another. The processes of a job are joined
+// rank with rank (their order in each run's stream is the order they started in, which varies); processes
+// without ranks by their order.
 #ifndef OPENGPA_PROFILER_REPLAY_MERGE_H_
 #define OPENGPA_PROFILER_REPLAY_MERGE_H_
 

@@ -44,6 +44,11 @@ void NumberLaunches(ProfileRun* run) {
 
 }  // namespace
 
+bool IsPmMetricName(const std::string& name) {
+  const std::size_t unit_end = name.find("__");
+  return unit_end != std::string::npos && unit_end != 0 && name.find('.', unit_end) != std::string::npos;
+}
+
 void AttributeSampledRun(const std::vector<GpuSampleSeries>& gpus, const std::vector<ProfiledCounter>& metrics,
                          const std::vector<MetricKind>& kinds, std::uint64_t interval_ns, ProfileRun* run) {
   NumberLaunches(run);

@@ -25,6 +25,10 @@ inline constexpr const char* kSamplesColumn = "pm__samples";        // samples i
 inline constexpr const char* kOverlappedColumn = "pm__overlapped";  // 1: other work ran beside it on its GPU
 inline constexpr const char* kShortColumn = "pm__short";            // 1: shorter than kShortIntervals intervals
 
+// Whether `name` has the shape of a CUPTI metric ("unit__counter.rollup", such as dram__bytes_read.sum), what PM
+// sampling measures; GPA counter names (GPUTime) are per-launch ranges, the exact mode's.
+bool IsPmMetricName(const std::string& name);
+
 // Numbers each process's launches from 0 in the order the program made them (the library wrote CUPTI's
 // correlation ids), sets `run->counters` to `metrics` and the columns above, and fills every row's values.
 // A launch whose GPU has no samples gets NaN for the metrics and a coverage of 0.

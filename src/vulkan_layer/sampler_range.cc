@@ -118,7 +118,9 @@ VkResult SamplerRange::Poll() {
   if (!complete_since_) complete_since_ = now;
   std::this_thread::sleep_until(*complete_since_ + nvidia::kSamplerSettle);
   sampling_ = false;
-  if (passes_.Advance() != kGpaStatusOk) return Fail("stopping and decoding the sampler failed");
+  if (passes_.Advance(triggers_.Count(passes_.ActivePass())) != kGpaStatusOk) {
+    return Fail("stopping and decoding the sampler failed");
+  }
   for (Marker& marker : markers_) Read(marker);  // triggers no longer awaited may have run too
   const GpaStatus placed =
       triggers_.Place(passes_, [this](std::uint32_t, std::uint64_t key) { return markers_[key].stamp_ns; });

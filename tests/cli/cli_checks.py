@@ -1348,8 +1348,11 @@ def profile_names_an_unprofiled_process_and_exits_3_unless_allowed(ctx):
     expect(result.returncode == 3, f"exit {result.returncode} (3: a process was not profiled):\n{result.stderr}")
     doc = ctx.validated("profile.schema.json", prefix + ".json")
     pid = next(s["pid"] for s in doc["samples"] if s["kernel"] == "unprofilable_kernel")
-    expect(f"process {pid} was not profiled: its CUDA context on GPU-1 was not profiled: CUPTI_ERROR_HARDWARE_BUSY"
-           in result.stderr, result.stderr)
+    # A rank of a job is named with its pid (which rank of a job could not be profiled matters most there).
+    rank = next(p["rank"] for p in doc["processes"] if p["pid"] == pid)
+    expect(rank is not None, doc["processes"])
+    expect(f"process {pid} (rank {rank}) was not profiled: its CUDA context on GPU-1 was not profiled: "
+           "CUPTI_ERROR_HARDWARE_BUSY" in result.stderr, result.stderr)
     expect(doc["unprofiled"] == [{"pid": pid, "reason": "its CUDA context on GPU-1 was not profiled: "
                                                         "CUPTI_ERROR_HARDWARE_BUSY"}], doc["unprofiled"])
     result = run_fake_job(ctx, prefix, "--force", "--allow-unprofiled-processes", env=env)
@@ -1374,6 +1377,13 @@ def profile_cuda_options_are_usage_errors_elsewhere_and_bad_expressions_are_name
     expect_usage_error(result, "--nvtx-include")
     result = ctx.run("profile", "--api", "cuda", "--nvtx-include", "outer/inner", "--", "true", expect_ok=False)
     expect_usage_error(result, "outer/inner")
+    # The collective rule's options (docs/cli.md, Collectives): CUDA only, a bad expression named before the run.
+    result = ctx.run("profile", "--api", "cuda", "--collective-kernel", "regex:reduce(", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--collective-kernel 'reduce('", "not a regular expression")
+    result = ctx.run("profile", "--api", "cl", "--collective-kernel", "reduce", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--collective-kernel")
+    result = ctx.run("profile", "--api", "cuda", "--turn-timeout", "-1", "--", "true", expect_ok=False)
+    expect_usage_error(result, "--turn-timeout")
 
 
 @check

@@ -17,9 +17,11 @@ struct ModelLibrary {
   std::set<std::uint32_t> loner;        // refused together with any other counter
   std::map<std::uint32_t, int> domain;  // counters of two different domains are refused together (0: any)
   int calls = 0;
+  std::size_t asked = 0;  // counters in all questions: CUPTI's time grows with a question's size
 
   std::optional<std::uint32_t> Passes(const std::vector<std::uint32_t>& counters) {
     ++calls;
+    asked += counters.size();
     if (counters.size() > 1 && std::any_of(counters.begin(), counters.end(), [&](auto c) { return loner.count(c); })) {
       return std::nullopt;
     }
@@ -165,7 +167,8 @@ TEST(PassPlacementTest, WithoutPassPlacementTheOneSessionIsOneGroupAfterOneQuest
 TEST(PassPlacementTest, BlocksThatConflictWithASessionWaitWholeForTheNextOne) {
   // 400 counters of two units that cannot share a session, interleaved, given as one block per unit (what
   // the CLI derives from OpenGpaGetCounterHardwareUnit): two sessions after a handful of questions, where
-  // halving counter by counter would ask hundreds.
+  // halving counter by counter would ask hundreds; and few counters asked in all (the whole set once, each
+  // session once, one counter of each unit otherwise), where adding block after block asked 1,400.
   ModelLibrary library;
   library.slots['a'] = 100;
   std::vector<std::uint32_t> counters;
@@ -183,7 +186,53 @@ TEST(PassPlacementTest, BlocksThatConflictWithASessionWaitWholeForTheNextOne) {
   EXPECT_EQ(placement->groups[0].counters, request.blocks[0]);
   EXPECT_EQ(placement->groups[1].counters, request.blocks[1]);
   EXPECT_EQ(placement->placed_passes, 4u);
-  EXPECT_LE(library.calls, 5);
+  EXPECT_LE(library.calls, 6);
+  EXPECT_LE(library.asked, 2u * counters.size() + 8u);
+}
+
+TEST(PassPlacementTest, UnitsArePairedByOneCounterEachAndEachSessionIsAskedWholeOnce) {
+  // GH100's shape (issue 30): many units that share a session, one very large; three interconnect units that
+  // cannot share one with them; and in one interconnect unit counters refused even alone. Every group must be a set
+  // the library accepts, the refused counters named, and no question but the whole set and the large session may
+  // hold more than a tenth of the counters (each such question costs CUPTI seconds on the real chip).
+  ModelLibrary library;
+  library.slots = {{'x', 1000}};
+  std::vector<std::uint32_t> counters;
+  PlacementRequest request{false, {}};
+  const std::vector<std::uint32_t> unit_sizes = {4000, 900, 800, 600, 60, 50, 40, 30, 20, 16, 68, 68, 48};
+  std::set<std::uint32_t> refused_alone;
+  std::uint32_t next = 0;
+  for (std::size_t unit = 0; unit < unit_sizes.size(); ++unit) {
+    request.blocks.emplace_back();
+    for (std::uint32_t i = 0; i < unit_sizes[unit]; ++i, ++next) {
+      library.block_of[next] = 'x';
+      library.domain[next] = unit >= 10 ? 2 : 1;  // the last three units: the interconnect
+      if (unit == 12 && i >= 40) refused_alone.insert(next);
+      counters.push_back(next);
+      request.blocks.back().push_back(next);
+    }
+  }
+  std::vector<std::size_t> sizes;
+  const PassCountOracle oracle = [&](const std::vector<std::uint32_t>& set, bool) -> std::optional<std::uint32_t> {
+    sizes.push_back(set.size());
+    if (std::any_of(set.begin(), set.end(), [&](std::uint32_t c) { return refused_alone.count(c) != 0; })) {
+      return std::nullopt;
+    }
+    return library.Passes(set);
+  };
+  std::string error;
+  auto placement = PlaceCountersInPasses(counters, oracle, &error, {}, request);
+  ASSERT_TRUE(placement) << error;
+  EXPECT_EQ(std::set<std::uint32_t>(placement->unschedulable.begin(), placement->unschedulable.end()), refused_alone);
+  ASSERT_EQ(placement->groups.size(), 2u);
+  std::size_t placed = 0;
+  for (const PassGroup& group : placement->groups) {
+    EXPECT_TRUE(oracle(group.counters, false)) << "a group the library refuses";
+    placed += group.counters.size();
+  }
+  sizes.resize(sizes.size() - placement->groups.size());  // the checks above
+  EXPECT_EQ(placed, counters.size() - refused_alone.size());
+  EXPECT_EQ(std::count_if(sizes.begin(), sizes.end(), [&](std::size_t n) { return n > counters.size() / 10; }), 2);
 }
 
 TEST(PassPlacementTest, CountersTheLibraryRefusesEvenAloneAreLeftOutAndTheRestPlanned) {

@@ -113,5 +113,61 @@ TEST_F(GpuTurnsTest, AfterHandingTheGpuOverTheHolderLetsTheWaiterGoFirst) {
   EXPECT_EQ(turns.waits(), 1u);
 }
 
+// A rank of a job that waits longer than the timeout is not hung: it gives up naming the holder's pid and rank, and
+// never waits for that GPU again (a holder whose collective waits for this rank would cost the wait at every launch).
+TEST_F(GpuTurnsTest, ARankThatWaitsPastTheTimeoutNamesTheHoldersRankAndNeverWaitsForThatGpuAgain) {
+  setenv("RANK", "3", 1);  // the holder's rank, as torchrun sets it
+  GpuTurns turns(folder_, std::chrono::milliseconds(0));
+  std::string error;
+  ASSERT_TRUE(turns.Acquire("GPU-a", &error)) << error;
+  unsetenv("RANK");
+  const std::string holder = "process " + std::to_string(getpid()) + " (rank 3)";
+  const pid_t child = Fork([this, holder] {
+    GpuTurns mine(folder_, std::chrono::milliseconds(300));
+    std::string why;
+    const auto start = std::chrono::steady_clock::now();
+    if (mine.Acquire("GPU-a", &why)) return 1;
+    if (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300)) return 2;  // it did wait
+    if (why.find(holder) == std::string::npos || why.find("--turn-timeout") == std::string::npos) return 3;
+    const auto again = std::chrono::steady_clock::now();
+    if (mine.Acquire("GPU-a", &why)) return 4;
+    if (std::chrono::steady_clock::now() - again > std::chrono::milliseconds(100)) return 5;  // waited again
+    if (why.find("no longer waits") == std::string::npos || why.find(holder) == std::string::npos) return 6;
+    return 0;
+  });
+  EXPECT_EQ(ExitCodeOf(child), 0);
+  // Once the holder lets go, the process that gave up takes the GPU at its next launch (one try, no wait).
+  turns.Release("GPU-a");
+  const pid_t later = Fork([this] {
+    GpuTurns mine(folder_, std::chrono::milliseconds(0));
+    std::string why;
+    return mine.Acquire("GPU-a", &why) ? 0 : 1;
+  });
+  EXPECT_EQ(ExitCodeOf(later), 0);
+}
+
+// A collective launch never waits for a GPU's turn: its peers may be what the holder waits for.
+TEST_F(GpuTurnsTest, ACollectiveLaunchTriesOnceAndNeverWaitsOrAnnouncesItself) {
+  GpuTurns turns(folder_, std::chrono::milliseconds(0));
+  std::string error;
+  ASSERT_TRUE(turns.Acquire("GPU-a", &error)) << error;
+  const std::string holder = "process " + std::to_string(getpid());
+  const pid_t child = Fork([this, holder] {
+    GpuTurns mine(folder_, std::chrono::seconds(20));
+    std::string why;
+    const auto start = std::chrono::steady_clock::now();
+    if (mine.Acquire("GPU-a", &why, false)) return 1;
+    if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100)) return 2;
+    if (why.find(holder) == std::string::npos || why.find("collective") == std::string::npos) return 3;
+    if (!mine.Acquire("GPU-b", &why, false)) return 4;  // a free GPU is taken at once
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    return 0;
+  });
+  // The holder never sees it waiting (it did not wait), even after its minimum hold.
+  std::this_thread::sleep_for(std::chrono::milliseconds(350));
+  EXPECT_TRUE(turns.Wanted().empty());
+  EXPECT_EQ(ExitCodeOf(child), 0);
+}
+
 }  // namespace
 }  // namespace opengpa::profiling

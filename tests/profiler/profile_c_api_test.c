@@ -103,6 +103,42 @@ static void Sessions(const char* work) {
                 "StartFromEnvironment outside `opengpa profile` is NotRunning");
 }
 
+/* The sampled session's refusals, all made before anything touches a GPU (no driver needed to see them). */
+static void SampledSessions(const char* work) {
+  char stream[4096], output[4096];
+  snprintf(stream, sizeof stream, "%s/never-sampled.jsonl", work);
+  snprintf(output, sizeof output, "%s/never-sampled.json", work);
+  OpenGpaProfileSampledOptions options;
+  memset(&options, 0, sizeof options);
+  options.struct_size = sizeof options;
+  options.stream_path = stream;
+  options.output_path = output;
+  ExpectFailure(OpenGpaProfileStartSampled(NULL), kOpenGpaProfileStatusErrorNullPointer, "options is NULL",
+                "StartSampled(NULL) is NullPointer");
+  options.struct_size = 8;
+  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument, "struct_size 8",
+                "StartSampled refuses a struct from an unknown version");
+  options.struct_size = sizeof options;
+  options.metrics = "dram__bytes_read.sum,GPUTime";
+  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument,
+                "'GPUTime' is not a CUPTI PM sampling metric", "StartSampled refuses a GPA counter name");
+  options.metrics = NULL;
+  options.interval_us = -5.0;
+  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument,
+                "outside 0.5 to 1,000,000", "StartSampled refuses a negative interval");
+  options.interval_us = 0.0 / 0.0;
+  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument,
+                "outside 0.5 to 1,000,000", "StartSampled refuses a NaN interval");
+  options.interval_us = 0.0;
+  options.kernel_name = "gemm(";
+  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument, "gemm(",
+                "StartSampled refuses a kernel expression that does not compile");
+  options.kernel_name = NULL;
+  options.output_path = "";
+  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument, "output_path is empty",
+                "StartSampled without an output is InvalidArgument");
+}
+
 static void Labels(void) {
   ExpectFailure(OpenGpaProfilePopRange(), kOpenGpaProfileStatusErrorNotRunning, "no range is open",
                 "PopRange with no range open is NotRunning");
@@ -182,6 +218,7 @@ int main(int argc, char** argv) {
   VersionAndErrors();
   Counters();
   Sessions(argv[1]);
+  SampledSessions(argv[1]);
   Labels();
   Join(argv[1]);
   printf("%d failure(s)\n", failures);

@@ -108,6 +108,52 @@ TEST(ApplicationReplayTest, RefusesPassesThatProfiledAnotherNumberOfLaunches) {
   EXPECT_NE(error.find("1 launches where pass 1 profiled 2"), std::string::npos) << error;
 }
 
+// A run of two ranks: the processes in `order` (pid, rank), each launching the same kernels (as DDP's ranks do),
+// with `base` + rank in their one column, so that a launch's value says which rank measured it.
+ProfileRun RanksPass(const std::string& column, std::vector<std::pair<std::uint32_t, std::int64_t>> order, double base,
+                     std::uint32_t pass) {
+  std::vector<Sample> samples;
+  ProfileRun run;
+  for (const auto& [pid, rank] : order) {
+    run.processes.push_back({pid, rank, "host", {}});
+    for (std::uint64_t i = 0; i < 2; ++i) {
+      Sample sample = Launch(i, i == 0 ? "gemm" : "ncclDevKernel_AllReduce_Sum_f32_RING_LL", {base + rank});
+      sample.pid = pid;
+      samples.push_back(sample);
+    }
+  }
+  ProfileRun made = Pass({column}, std::move(samples), pass);
+  made.processes = run.processes;
+  return made;
+}
+
+TEST(ApplicationReplayTest, JoinsTheRanksOfAJobRankWithRankWhateverOrderTheyStartedIn) {
+  // Pass 1: rank 0 (pid 10) wrote first; pass 2: rank 1 (pid 21) did. Their launches are alike, so a join by
+  // position would silently give rank 0 the values rank 1 measured in pass 2.
+  const std::vector<ProfileRun> passes = {RanksPass("a.sum", {{10, 0}, {11, 1}}, 100, 0),
+                                          RanksPass("b.sum", {{21, 1}, {20, 0}}, 200, 1)};
+  ProfileRun merged;
+  std::string error;
+  ASSERT_TRUE(MergeReplayPasses(passes, &merged, &error)) << error;
+  ASSERT_EQ(merged.samples.size(), 4u);
+  for (const Sample& sample : merged.samples) {
+    const double rank = sample.pid == 10 ? 0 : 1;
+    EXPECT_EQ(sample.values, (std::vector<double>{100 + rank, 200 + rank})) << "pid " << sample.pid;
+  }
+}
+
+TEST(ApplicationReplayTest, ProcessesWithoutRanksAreJoinedByTheirOrder) {
+  ProfileRun first = RanksPass("a.sum", {{10, 0}, {11, 1}}, 100, 0);
+  ProfileRun second = RanksPass("b.sum", {{21, 1}, {20, 0}}, 200, 1);
+  for (ProfileRun* run : {&first, &second}) {
+    for (ProcessInfo& process : run->processes) process.rank.reset();
+  }
+  ProfileRun merged;
+  std::string error;
+  ASSERT_TRUE(MergeReplayPasses({first, second}, &merged, &error)) << error;
+  EXPECT_EQ(merged.samples[0].values, (std::vector<double>{100, 201}));  // as before: position by position
+}
+
 TEST(LaunchFilterTest, ProfilesMatchingLaunchesAfterTheSkippedOnesUpToTheCount) {
   LaunchFilter filter;
   std::string error;
@@ -141,6 +187,7 @@ TEST(ProfileEnvironmentTest, SettingsReadBackAsTheCliWroteThem) {
   written.kernel_name = "gemm|conv";
   written.launch_skip = 5;
   written.launch_count = 7;
+  written.collective_kernel = "cross_device_reduce";
   for (const auto& [name, value] : SettingsEnvironment(written)) setenv(name.c_str(), value.c_str(), 1);
   ProfileSettings read;
   std::string error;
@@ -151,6 +198,7 @@ TEST(ProfileEnvironmentTest, SettingsReadBackAsTheCliWroteThem) {
   EXPECT_EQ(read.kernel_name, "gemm|conv");
   EXPECT_EQ(read.launch_skip, 5u);
   EXPECT_EQ(read.launch_count, 7u);
+  EXPECT_EQ(read.collective_kernel, "cross_device_reduce");
   setenv(kReplayVariable, "sometimes", 1);
   EXPECT_FALSE(SettingsFromEnvironment(&read, &error));
   EXPECT_NE(error.find("OPENGPA_PROFILE_REPLAY=sometimes"), std::string::npos) << error;

@@ -1,8 +1,14 @@
 #include "profiler/sampled_profile.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+#include "profiler/sample_stream.h"
 
 namespace opengpa::profiling {
 namespace {
@@ -92,6 +98,75 @@ TEST(SampledProfileTest, TheFilterKeepsTheLaunchesTheExactModeWouldChoosePerProc
   EXPECT_NE(error.find("("), std::string::npos);
   ASSERT_TRUE(KeepChosenLaunches("", 0, 0, &run, &error));
   EXPECT_EQ(run.samples.size(), 2u);  // no filter: every row stays
+}
+
+}  // namespace
+}  // namespace opengpa::profiling
+
+namespace opengpa::profiling {
+namespace {
+
+// A sampled run's launches carry the NVTX ranges open at their launch through the timeline's stream (what
+// kernel_timeline.h writes), and each range's launches add up to the samples the GPU took while they ran.
+TEST(SampledProfileTest, LaunchesKeepTheirRangesThroughTheTimelineAndEachRangeSumsItsLaunchesShares) {
+  char path[] = "/tmp/opengpa-sampled-ranges-XXXXXX";
+  const int descriptor = mkstemp(path);
+  ASSERT_GE(descriptor, 0);
+  {
+    SampleStreamWriter writer(fdopen(descriptor, "w"), 7);
+    ProfileRun header;
+    header.api = "cuda";
+    header.replay = "none";
+    writer.WriteHeader(header);
+    Queue queue;
+    queue.name = "stream 7";
+    queue.device = "H100";
+    queue.gpu = {0, "GPU-a", ""};
+    writer.WriteQueue(queue);
+    // Correlation ids as CUPTI gives them: increasing, not from 0. Launches of "load" twice, "mm" once, and one
+    // launch outside every range; a copy in between takes its share without being a row.
+    const std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::vector<std::string>>> launches = {
+        {41, 0, 200, {"step", "load"}},
+        {44, 200, 500, {"step", "mm"}},
+        {47, 600, 700, {"step", "load"}},
+        {52, 700, 800, {}}};
+    for (const auto& [correlation, start, end, ranges] : launches) {
+      Sample sample;
+      sample.index = correlation;
+      sample.name = "k";
+      sample.start_ns = start;
+      sample.end_ns = end;
+      sample.nvtx = ranges;
+      writer.WriteSample(sample);
+    }
+    writer.WriteWork({7, 0, "memcpy", 500, 600});
+    writer.WriteEnd(4);
+  }
+  ProfileRun run;
+  bool ended = false;
+  std::string error;
+  ASSERT_TRUE(ReadSampleStream(path, &run, &ended, &error)) << error;
+  std::remove(path);
+  EXPECT_TRUE(ended);
+  // Eight samples of 100 ns, 1 to 8 bytes each.
+  GpuSampleSeries gpu = Gpu("GPU-a", 0, 0, {1, 2, 3, 4, 5, 6, 7, 8});
+  AttributeSampledRun({gpu}, {{"dram__bytes_read.sum", "byte", "float64"}}, {MetricKind::kAmount}, 100, &run);
+  ASSERT_EQ(run.samples.size(), 4u);
+  EXPECT_EQ(run.samples[0].nvtx, (std::vector<std::string>{"step", "load"}));
+  EXPECT_EQ(run.samples[1].nvtx, (std::vector<std::string>{"step", "mm"}));
+  EXPECT_TRUE(run.samples[3].nvtx.empty());
+  std::map<std::string, double> per_range;
+  double total = 0.0;
+  for (const Sample& sample : run.samples) {
+    std::string path_name;
+    for (const std::string& range : sample.nvtx) path_name += "/" + range;
+    per_range[path_name] += sample.values[0];
+    total += sample.values[0];
+  }
+  EXPECT_DOUBLE_EQ(per_range["/step/load"], 1.0 + 2.0 + 7.0);  // samples 0-1 and 6
+  EXPECT_DOUBLE_EQ(per_range["/step/mm"], 3.0 + 4.0 + 5.0);
+  EXPECT_DOUBLE_EQ(per_range[""], 8.0);
+  EXPECT_DOUBLE_EQ(total, 36.0 - 6.0);  // everything but the copy's sample
 }
 
 }  // namespace

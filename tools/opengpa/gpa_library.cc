@@ -13,6 +13,10 @@ namespace {
 
 std::atomic<bool> verbose_logging{false};
 std::atomic<int> error_mutes{0};
+// The loaded library's registration, so that a mute also tells the library that nobody reads its errors: it then
+// skips work done only to explain one (the CUDA backend's search for the metric CUPTI refuses, seconds on a large
+// refused set).
+GpaRegisterLoggingCallbackPtrType register_logging = nullptr;
 
 void PrintGpaLog(GpaLoggingType type, const char* message) {
   if ((type & kGpaLoggingError) != 0) {
@@ -25,8 +29,20 @@ void PrintGpaLog(GpaLoggingType type, const char* message) {
 
 }  // namespace
 
-GpaErrorLogMute::GpaErrorLogMute() { ++error_mutes; }
-GpaErrorLogMute::~GpaErrorLogMute() { --error_mutes; }
+GpaErrorLogMute::GpaErrorLogMute() {
+  if (error_mutes++ == 0 && register_logging != nullptr) {
+    if (verbose_logging) {
+      register_logging(kGpaLoggingMessage, &PrintGpaLog);
+    } else {
+      register_logging(kGpaLoggingNone, nullptr);
+    }
+  }
+}
+GpaErrorLogMute::~GpaErrorLogMute() {
+  if (--error_mutes == 0 && register_logging != nullptr) {
+    register_logging(verbose_logging ? kGpaLoggingErrorAndMessage : kGpaLoggingError, &PrintGpaLog);
+  }
+}
 
 std::unique_ptr<GpaLibrary> GpaLibrary::Load(client::ApiNumber api, bool verbose, std::string* error) {
   verbose_logging = verbose;
@@ -47,6 +63,7 @@ std::unique_ptr<GpaLibrary> GpaLibrary::Load(client::ApiNumber api, bool verbose
   const GpaFunctionTable& table = loaded->Table();
   auto library = std::make_unique<GpaLibrary>(PrivateKey{}, api, std::move(loaded));
   table.GpaRegisterLoggingCallback(verbose ? kGpaLoggingErrorAndMessage : kGpaLoggingError, &PrintGpaLog);
+  register_logging = table.GpaRegisterLoggingCallback;
   try {
     library->initialized_.emplace(&table);
   } catch (const opengpa::Error& failure) {

@@ -17,6 +17,7 @@
 
 #include "api_name.h"
 #include "command_registry.h"
+#include "monitor/gpm_counter_source.h"
 #include "monitor/metrics_http_server.h"
 #include "monitor/monitor.h"
 #include "monitor/nvml_counter_source.h"
@@ -116,6 +117,11 @@ int ListCounters(const MonitorCommandOptions& options) {
   for (const auto& counter : monitor::NvmlCounterCatalog()) {
     std::printf("  %-30s %-8s %s%s\n", counter.name.c_str(), counter.unit.c_str(), counter.description.c_str(),
                 counter.kind == CounterKind::kDelta ? " (delta)" : "");
+  }
+  std::printf(
+      "\nNVML GPM counters (default set where every GPU has GPM: Hopper and newer; they run beside profilers):\n");
+  for (const auto& counter : monitor::GpmCounterCatalog()) {
+    std::printf("  %-30s %-8s %s\n", counter.name.c_str(), counter.unit.c_str(), counter.description.c_str());
   }
   const std::string chip = options.chip.empty() ? "GH100" : options.chip;
   std::printf(
@@ -298,8 +304,9 @@ void SetUpMonitor(CLI::App& command, RunFunction* run) {
       ->capture_default_str();
   command
       .add_option("--counters", options->counters,
-                  "Comma-separated counters: NVML names, CUPTI metric names (sm__cycles_active.avg), 'nvml' (every "
-                  "NVML counter, the default) or 'pm' (the default PM sampling set)")
+                  "Comma-separated counters: NVML and GPM names, CUPTI metric names (sm__cycles_active.avg), 'nvml' "
+                  "(every NVML counter), 'gpm' (every GPM counter) or 'pm' (the default PM sampling set, which "
+                  "excludes profilers: handed over while one runs). Default: nvml, and gpm where the GPUs have it")
       ->delimiter(',');
   command.add_option("--duration-s", options->duration_s, "Stop after this many seconds (default: until Ctrl-C)")
       ->check(NumberOf("seconds", /*zero_allowed=*/true));

@@ -169,6 +169,130 @@ void PlaceWithinSession(Planner& planner, std::uint32_t library_passes, const Co
   MergeGroups(planner, library_passes, groups);
 }
 
+// Step 2 from the blocks, block by block: each session takes every block the library accepts with it (halving refused
+// blocks), and what is left opens the next session. Each question holds the session so far, so with a large first
+// block every question is large.
+void AddSessionsBlockByBlock(Planner& planner, std::vector<Counters> blocks, PassPlacement* placement) {
+  while (!blocks.empty()) {
+    Counters session;
+    Counters deferred;
+    std::vector<Counters> waiting;  // whole blocks for a later session
+    std::uint32_t passes = 0;
+    for (const Counters& block : blocks) planner.AddBlockToSession(block, &session, &passes, &waiting, &deferred);
+    if (session.empty()) {
+      // Nothing joined: every counter left was asked on its own (the session was empty) and refused.
+      placement->unschedulable.insert(placement->unschedulable.end(), deferred.begin(), deferred.end());
+      for (const Counters& block : waiting) {
+        placement->unschedulable.insert(placement->unschedulable.end(), block.begin(), block.end());
+      }
+      break;
+    }
+    PassGroup group;
+    group.pass_count = std::max<std::uint32_t>(passes, 1);
+    group.counters = std::move(session);
+    planner.Placed(group.counters.size());
+    placement->groups.push_back(std::move(group));
+    if (!deferred.empty()) waiting.push_back(std::move(deferred));
+    blocks = std::move(waiting);
+  }
+}
+
+// How many counters of a block are asked alone, in order, to find one the library takes (its representative).
+constexpr std::size_t kRepresentativeTries = 4;
+
+// Step 2 before the above, when the caller's blocks are hardware units (the library accepts or refuses the
+// counters of a unit together): which units can share a session is asked with one counter of each, two at a
+// time (small questions: on GH100 a question of 14,000 metrics takes CUPTI about 12 s, one of two a few
+// milliseconds), the units are coloured into sessions greedily, first fit in the blocks' order, and each session
+// is then asked whole, once. The sessions the library accepts become groups; the blocks of a session it refuses
+// (a unit with a counter refused even alone, or a limit no pair shows) are returned for the block-by-block split.
+std::vector<Counters> SessionsByConflicts(Planner& planner, const std::vector<Counters>& blocks,
+                                          std::vector<PassGroup>* groups) {
+  std::vector<std::optional<std::uint32_t>> representative(blocks.size());
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    for (std::size_t i = 0; i < blocks[b].size() && i < kRepresentativeTries && !representative[b]; ++i) {
+      if (planner.Ask({blocks[b][i]}, true)) representative[b] = blocks[b][i];
+    }
+  }
+  std::vector<std::vector<std::size_t>> sessions;  // block indices
+  std::vector<Counters> left;                      // blocks without a representative: split block by block
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    if (!representative[b]) {
+      left.push_back(blocks[b]);
+      continue;
+    }
+    auto compatible = [&](const std::vector<std::size_t>& session) {
+      return std::all_of(session.begin(), session.end(), [&](std::size_t other) {
+        return planner.Ask({*representative[other], *representative[b]}, true).has_value();
+      });
+    };
+    auto fits = std::find_if(sessions.begin(), sessions.end(), compatible);
+    if (fits != sessions.end()) {
+      fits->push_back(b);
+    } else {
+      sessions.push_back({b});
+    }
+  }
+  std::vector<Counters> refused;
+  for (const std::vector<std::size_t>& session : sessions) {
+    Counters counters;
+    for (std::size_t b : session) counters.insert(counters.end(), blocks[b].begin(), blocks[b].end());
+    std::optional<std::uint32_t> passes = planner.Ask(counters, true);
+    if (!passes) {
+      // A unit holding a counter the library refuses even alone (GH100's CTC throughput metrics) makes every
+      // session with it refused, though its one counter paired well: each block is asked alone, the refused ones
+      // go block by block, and the rest is asked again.
+      std::vector<std::size_t> accepted;
+      for (std::size_t b : session) {
+        if (planner.Ask(blocks[b], true)) {
+          accepted.push_back(b);
+        } else {
+          refused.push_back(blocks[b]);
+        }
+      }
+      counters.clear();
+      for (std::size_t b : accepted) counters.insert(counters.end(), blocks[b].begin(), blocks[b].end());
+      if (accepted.size() < session.size() && !counters.empty()) passes = planner.Ask(counters, true);
+      if (!passes) {
+        for (std::size_t b : accepted) refused.push_back(blocks[b]);
+        continue;
+      }
+    }
+    PassGroup group;
+    group.pass_count = std::max<std::uint32_t>(*passes, 1);
+    group.counters = std::move(counters);
+    planner.Placed(group.counters.size());
+    groups->push_back(std::move(group));
+  }
+  refused.insert(refused.end(), left.begin(), left.end());
+  return refused;
+}
+
+// After SessionsByConflicts, the sessions split block by block (what was left of a unit with counters refused even
+// alone) each try to join an earlier session, smallest first (the cheapest question), as a whole.
+void JoinLaterSessions(Planner& planner, std::size_t earlier, std::vector<PassGroup>* groups) {
+  for (std::size_t later = earlier; later < groups->size();) {
+    std::vector<std::size_t> order(earlier);
+    for (std::size_t i = 0; i < earlier; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return (*groups)[a].counters.size() < (*groups)[b].counters.size();
+    });
+    bool joined = false;
+    for (std::size_t into : order) {
+      Counters candidate = (*groups)[into].counters;
+      candidate.insert(candidate.end(), (*groups)[later].counters.begin(), (*groups)[later].counters.end());
+      if (const auto passes = planner.Ask(candidate, true)) {
+        (*groups)[into].counters = std::move(candidate);
+        (*groups)[into].pass_count = std::max<std::uint32_t>(*passes, 1);
+        groups->erase(groups->begin() + static_cast<std::ptrdiff_t>(later));
+        joined = true;
+        break;
+      }
+    }
+    if (!joined) ++later;
+  }
+}
+
 }  // namespace
 
 std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32_t>& counters,
@@ -195,28 +319,10 @@ std::optional<PassPlacement> PlaceCountersInPasses(const std::vector<std::uint32
     } else if (blocks.empty()) {
       blocks = {counters};
     }
-    while (!blocks.empty()) {
-      Counters session;
-      Counters deferred;
-      std::vector<Counters> waiting;  // whole blocks for a later session
-      std::uint32_t passes = 0;
-      for (const Counters& block : blocks) planner.AddBlockToSession(block, &session, &passes, &waiting, &deferred);
-      if (session.empty()) {
-        // Nothing joined: every counter left was asked on its own (the session was empty) and refused.
-        placement.unschedulable.insert(placement.unschedulable.end(), deferred.begin(), deferred.end());
-        for (const Counters& block : waiting) {
-          placement.unschedulable.insert(placement.unschedulable.end(), block.begin(), block.end());
-        }
-        break;
-      }
-      PassGroup group;
-      group.pass_count = std::max<std::uint32_t>(passes, 1);
-      group.counters = std::move(session);
-      planner.Placed(group.counters.size());
-      placement.groups.push_back(std::move(group));
-      if (!deferred.empty()) waiting.push_back(std::move(deferred));
-      blocks = std::move(waiting);
-    }
+    if (request.blocks.size() > 1) blocks = SessionsByConflicts(planner, blocks, &placement.groups);
+    const std::size_t by_conflicts = placement.groups.size();
+    AddSessionsBlockByBlock(planner, std::move(blocks), &placement);
+    if (by_conflicts > 0) JoinLaterSessions(planner, by_conflicts, &placement.groups);
   }
 
   std::uint32_t next_pass = 0;

@@ -4,7 +4,11 @@
 // few questions, each as large as the library can answer at once:
 //
 //  1. The whole set: one question. Its answer is the pass count users act on.
-//  2. When the library refuses the whole set, it is split into sessions the library accepts: counters are
+//  2. When the library refuses the whole set, it is split into sessions the library accepts. With the caller's
+//     blocks (one per hardware unit), which blocks can share a session is first asked with one counter of each,
+//     two at a time (small questions), the blocks are coloured into sessions first fit, and each session is asked
+//     whole once: few large questions. The blocks of a session the library still refuses, and every set without
+//     blocks, go block by block: counters are
 //     added to the first session in blocks (the caller's, e.g. one per hardware unit, or halves of the set),
 //     a block the library takes alone but not with the session waits whole for the next session, another
 //     refused block is halved until the counter that does not fit is found, and what does not fit opens

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -33,9 +34,11 @@ constexpr std::size_t kAutoPlacementLimit = 256;
 enum class Placement { kAuto, kPasses, kSessions };
 
 const char* PlacementMethod(bool passes_placed) {
-  return passes_placed ? "GpaGetPassCount of the whole set; sessions by halving refused blocks; passes by longest "
-                         "runs that keep a pass's count"
-                       : "GpaGetPassCount of the whole set; sessions by halving refused blocks";
+  return passes_placed
+             ? "GpaGetPassCount of the whole set; sessions by pairing hardware units, then halving refused blocks; "
+               "passes by longest "
+               "runs that keep a pass's count"
+             : "GpaGetPassCount of the whole set; sessions by pairing hardware units, then halving refused blocks";
 }
 
 struct PassesOptions {
@@ -130,9 +133,13 @@ PassCountOracle MakePassCountOracle(const GpaLibrary& library, const GpaSession&
       }
     }
     GpaUInt32 passes = 0;
-    if (!library.Succeeded(gpa.GpaGetPassCount(session.Id(), &passes), "GpaGetPassCount", error)) {
-      return std::nullopt;
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool ok = library.Succeeded(gpa.GpaGetPassCount(session.Id(), &passes), "GpaGetPassCount", error);
+    if (std::getenv("OPENGPA_TRACE_QUESTIONS")) {
+      std::fprintf(stderr, "Q %zu -> %s %.1f ms\n", subset.size(), ok ? std::to_string(passes).c_str() : "refused",
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
+    if (!ok) return std::nullopt;
     return passes;
   };
 }

@@ -53,6 +53,7 @@
 #include "output_name.h"
 #include "profile_injection.h"
 #include "profile_reports.h"
+#include "profiler/collective_kernels.h"
 #include "profiler/counter_outputs.h"
 #include "profiler/gpu_turns.h"
 #include "profiler/launch_filter.h"
@@ -93,6 +94,8 @@ struct ProfileOptions {
   bool csv = false;            // ncu's --csv: the per-launch rows on stdout instead of the summary table
   std::string mode = "exact";  // exact | sampled (sampled_mode.h)
   double sampling_interval_us = kDefaultSamplingIntervalUs;
+  std::string collective_kernel;  // --collective-kernel (collective_kernels.h)
+  double turn_timeout_s = -1;     // --turn-timeout; negative: the library's default (gpu_turns.h)
   std::vector<std::string> program;
 };
 
@@ -210,6 +213,11 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
   const bool turns_off = turns_setting != nullptr && std::string(turns_setting) == "off";
   TurnsFolder turns(!turns_off);
   environment[profiling::kTurnsFolderVariable] = turns_off ? "off" : turns.Path();
+  if (options.turn_timeout_s >= 0) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", options.turn_timeout_s);
+    environment[profiling::kTurnWaitVariable] = seconds;
+  }
   std::string variables;  // the %q{NAME} keys of -o, which each process reports for its own report's name
   for (const std::string& name : options.name_keys.variables) variables += (variables.empty() ? "" : ",") + name;
   if (!variables.empty()) environment[profiling::kNameVariablesVariable] = variables;
@@ -308,10 +316,11 @@ int RunProfile(ProfileOptions options) {
   if (options.api != client::kApiCuda &&
       (!options.kernel_name.empty() || options.launch_skip != 0 || options.launch_count != 0 ||
        !options.nvtx_include.empty() || options.replay == profiling::ReplayMode::kKernel ||
-       options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel)) {
-    std::cerr << "opengpa profile: --kernel-name, --launch-skip, --launch-count, --nvtx-include, --range-mode nvtx "
-                 "and --replay-mode kernel|application are for --api cuda (OpenCL's GPUTime comes from each "
-                 "kernel's event, in one run)\n";
+       options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel ||
+       !options.collective_kernel.empty() || options.turn_timeout_s >= 0)) {
+    std::cerr << "opengpa profile: --kernel-name, --launch-skip, --launch-count, --nvtx-include, --range-mode nvtx, "
+                 "--collective-kernel, --turn-timeout and --replay-mode kernel|application are for --api cuda "
+                 "(OpenCL's GPUTime comes from each kernel's event, in one run)\n";
     return 2;
   }
   if (options.range_mode == profiling::RangeMode::kNvtx && options.replay == profiling::ReplayMode::kKernel) {
@@ -347,12 +356,15 @@ int RunProfile(ProfileOptions options) {
   settings.nvtx_include = options.nvtx_include;
   settings.range_mode = options.range_mode;
   settings.graph_profiling = options.graph_profiling;
+  settings.collective_kernel = options.collective_kernel;
   {
     // A bad expression or range spec is a usage error, found before the program runs.
     profiling::LaunchFilter filter;
     profiling::NvtxFilter nvtx_filter;
+    profiling::CollectiveKernels collectives;
     if (!profiling::LaunchFilter::Create(settings.kernel_name, 0, 0, &filter, &error) ||
-        !profiling::NvtxFilter::Create(settings.nvtx_include, &nvtx_filter, &error)) {
+        !profiling::NvtxFilter::Create(settings.nvtx_include, &nvtx_filter, &error) ||
+        !profiling::CollectiveKernels::Create(settings.collective_kernel, &collectives, &error)) {
       std::cerr << "opengpa profile: " << error << '\n';
       return 2;
     }
@@ -537,8 +549,12 @@ int RunProfile(ProfileOptions options) {
   // A process that launched work it could not profile is never silent: named with its reason, and (unless
   // --allow-unprofiled-processes) the exit code is 3 where the program's own would be 0.
   for (const auto& unprofiled : run.unprofiled) {
+    std::string rank;  // a rank of a job is named with its pid: which rank waited or failed matters most there
+    for (const auto& process : run.processes) {
+      if (process.pid == unprofiled.pid && process.rank) rank = " (rank " + std::to_string(*process.rank) + ")";
+    }
     std::cerr << "opengpa profile: " << (options.allow_unprofiled ? "warning: " : "") << "process " << unprofiled.pid
-              << " was not profiled: " << unprofiled.reason << '\n';
+              << rank << " was not profiled: " << unprofiled.reason << '\n';
   }
   const bool fail_unprofiled = !run.unprofiled.empty() && !options.allow_unprofiled;
   if (fail_unprofiled) {
@@ -688,6 +704,16 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
           {{"node", profiling::GraphProfiling::kNode}, {"graph", profiling::GraphProfiling::kGraph}},
           "graph profiling mode"))
       ->default_str("node");
+  command
+      .add_option("--collective-kernel", options->collective_kernel,
+                  "CUDA: kernels that wait for peers in other processes or GPUs, beside NCCL's (a regular expression "
+                  "searched in the demangled name): never replayed, never waiting for a GPU's turn")
+      ->transform(CLI::Validator(StripRegexPrefix, "REGEX"));
+  command
+      .add_option("--turn-timeout", options->turn_timeout_s,
+                  "CUDA: seconds a process waits for a GPU that another process of the program profiles before it "
+                  "gives up, named with its pid and rank (default 60)")
+      ->check(CLI::Range(0.0, 86400.0));
   command
       .add_option("program", options->program, "The program and its arguments (after -- or after opengpa's options)")
       ->required();

@@ -4,9 +4,10 @@
 
 #include <cstdio>
 
+#include "profiler/sampled_profile.h"
+
 #ifdef OPENGPA_CLI_SAMPLED_MODE
 #include "profiler/pm_recording.h"
-#include "profiler/sampled_profile.h"
 #endif
 
 namespace opengpa::cli {
@@ -18,8 +19,7 @@ const std::vector<std::string>& DefaultSampledMetrics() {
 
 bool CheckSampledMetrics(const std::vector<std::string>& metrics, std::string* error) {
   for (const std::string& name : metrics) {
-    const std::size_t unit_end = name.find("__");
-    if (unit_end == std::string::npos || unit_end == 0 || name.find('.', unit_end) == std::string::npos) {
+    if (!profiling::IsPmMetricName(name)) {
       *error = "--mode sampled measures CUPTI PM sampling metrics (such as dram__bytes_read.sum); '" + name +
                "' is not one (GPA counters are measured per launch by --mode exact; `opengpa monitor "
                "--list-pm-metrics` lists the metrics)";
@@ -48,20 +48,8 @@ class PmSampledRecording final : public SampledRecording {
     const bool stopped = recording_->Stop(error);
     const double cpu = CpuSeconds() - cpu_at_start_;
     std::vector<profiling::GpuSampleSeries> series;
-    for (const profiling::RecordedGpu& gpu : recording_->Gpus()) {
-      series.push_back(gpu.series);
-      const auto& losses = gpu.losses;
-      const auto& costs = gpu.costs;
-      char line[512];
-      std::snprintf(line, sizeof line,
-                    "PM sampling on GPU %d (%s): %zu samples of %.1f µs cover %.1f of %.1f ms sampled "
-                    "(%llu gap(s), %.3f ms lost; %llu overflow(s)); decoding %.2f s, evaluating %.2f s of CPU",
-                    gpu.series.gpu.index, gpu.name.c_str(), gpu.series.samples.spans.size(),
-                    recording_->interval_ns() / 1e3, losses.covered_ns / 1e6, losses.sampled_ns / 1e6,
-                    static_cast<unsigned long long>(losses.gaps), losses.gap_ns / 1e6,
-                    static_cast<unsigned long long>(losses.overflows), costs.decode_ns / 1e9, costs.evaluate_ns / 1e9);
-      notes->push_back(line);
-    }
+    for (const profiling::RecordedGpu& gpu : recording_->Gpus()) series.push_back(gpu.series);
+    for (const std::string& note : recording_->CoverageNotes()) notes->push_back(note);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     char cost[256];

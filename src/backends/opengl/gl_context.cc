@@ -38,14 +38,14 @@ std::unique_ptr<nvidia::GraphicsCounterSource> OpenSamplerSource(const ContextSt
   } else if (vendor == nullptr || std::string(vendor).find("NVIDIA") == std::string::npos) {
     why = fmt::format("hardware counters come from NVIDIA's GPU periodic sampler, and the GL vendor is {}",
                       vendor != nullptr ? vendor : "unknown");
-  } else if (device.context->window_system() != WindowSystem::kEgl) {
-    why = "PerfWorks finds the GPU of EGL contexts only, and this is a GLX context";
   } else {
-    auto source = nvidia::GraphicsCounterSource::ForCurrentEglContext(&why);
+    const bool egl = device.context->window_system() == WindowSystem::kEgl;
+    auto source = egl ? nvidia::GraphicsCounterSource::ForCurrentEglContext(&why)
+                      : nvidia::GraphicsCounterSource::ForCurrentGlxContext(&why);
     if (source != nullptr) {
       Log(kGpaLoggingMessage,
-          "OpenGL: hardware counters of PerfWorks' GPU periodic sampler on {} (PerfWorks device {})", source->Chip(),
-          source->DeviceIndex());
+          "OpenGL: hardware counters of PerfWorks' GPU periodic sampler on {} (PerfWorks device {}, {} context)",
+          source->Chip(), source->DeviceIndex(), WindowSystemName(device.context->window_system()));
       return source;
     }
   }

@@ -84,7 +84,7 @@ GpaStatus GlSession::DecodeThrough(GpaUInt32 pass) {
       return LogError(kGpaStatusErrorSampleNotEnded, "pass {} still has an open sample", active);
     }
     device_->gl.Finish();
-    if (GpaStatus status = sampled_->Advance(); status != kGpaStatusOk) return status;
+    if (GpaStatus status = sampled_->Advance(triggers_[active]); status != kGpaStatusOk) return status;
     if (sampled_->IntervalCount(active) < triggers_[active]) {
       return LogError(
           kGpaStatusErrorFailed,

@@ -512,7 +512,7 @@ void VulkanSession::AdvanceSampler(bool wait_to_settle) {
       std::this_thread::sleep_until(settled);
     }
     active_complete_since_.reset();
-    if (GpaStatus status = sampled_->Advance(); status != kGpaStatusOk) {
+    if (GpaStatus status = sampled_->Advance(triggers_->Count(pass)); status != kGpaStatusOk) {
       sampler_status_ = status;
       return;
     }
