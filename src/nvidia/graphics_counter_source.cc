@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "nvidia/gpu_processes.h"
+#include "nvidia/perfworks_graphics_device.h"
 #include "platform/logging.h"
 
 namespace opengpa::nvidia {
@@ -117,12 +118,7 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForVulkanPciBus(vo
   const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
   if (library == nullptr) return nullptr;
   // Measured on the H100: NVPW_GetDeviceCount is 0 until a driver is loaded.
-  auto load = perfworks::MakeParams<perfworks::VkLoadDriverParams>();
-  load.instance = vulkan_instance;
-  if (perfworks::Status s = library->Target().vk_load_driver(&load); s != perfworks::kSuccess) {
-    *why = fmt::format("NVPW_VK_LoadDriver failed: {}", perfworks::StatusName(s));
-    return nullptr;
-  }
+  if (!perfworks::LoadVulkanDriver(*library, vulkan_instance, why)) return nullptr;
   auto count = perfworks::MakeParams<perfworks::GetDeviceCountParams>();
   if (perfworks::Status s = library->Target().get_device_count(&count); s != perfworks::kSuccess) {
     *why = fmt::format("NVPW_GetDeviceCount failed: {}", perfworks::StatusName(s));
