@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
 #include "nvidia/gpu_processes.h"
+#include "nvidia/perfworks_graphics_device.h"
 #include "platform/logging.h"
 
 namespace opengpa::nvidia {
@@ -68,6 +70,11 @@ const perfworks::PerfWorksLibrary* TargetLibrary(std::string* why) {
 
 }  // namespace
 
+bool GraphicsCountersSwitchedOff() {
+  const char* off = std::getenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS");
+  return off != nullptr && std::string(off) == "0";
+}
+
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForDevice(const perfworks::PerfWorksLibrary& library,
                                                                         std::size_t index, std::string* why) {
   perfworks::SamplerSupport support = perfworks::QuerySamplerSupport(library, index);
@@ -103,6 +110,40 @@ std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentGlContex
   std::size_t index = 0;
   if (!device_index(*library, &index, why)) return nullptr;
   return ForDevice(*library, index, why);
+}
+
+std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForVulkanPciBus(void* vulkan_instance,
+                                                                              std::uint32_t domain, std::uint32_t bus,
+                                                                              std::uint32_t device, std::string* why) {
+  const perfworks::PerfWorksLibrary* library = TargetLibrary(why);
+  if (library == nullptr) return nullptr;
+  // Measured on the H100: NVPW_GetDeviceCount is 0 until a driver is loaded.
+  if (!perfworks::LoadVulkanDriver(*library, vulkan_instance, why)) return nullptr;
+  auto count = perfworks::MakeParams<perfworks::GetDeviceCountParams>();
+  if (perfworks::Status s = library->Target().get_device_count(&count); s != perfworks::kSuccess) {
+    *why = fmt::format("NVPW_GetDeviceCount failed: {}", perfworks::StatusName(s));
+    return nullptr;
+  }
+  std::vector<perfworks::PciBusId> buses(count.device_count);
+  auto ids = perfworks::MakeParams<perfworks::DeviceGetPciBusIdsParams>();
+  ids.bus_ids = buses.data();
+  ids.device_count = buses.size();
+  if (perfworks::Status s = library->Target().device_get_pci_bus_ids(&ids); s != perfworks::kSuccess) {
+    *why = fmt::format("NVPW_Device_GetPciBusIds failed: {}", perfworks::StatusName(s));
+    return nullptr;
+  }
+  for (std::size_t index = 0; index < buses.size(); ++index) {
+    if (buses[index].domain == domain && buses[index].bus == bus && buses[index].device == device) {
+      return ForDevice(*library, index, why);
+    }
+  }
+  std::string listed;
+  for (const perfworks::PciBusId& id : buses) {
+    listed += fmt::format("{}{:04x}:{:02x}:{:02x}", listed.empty() ? "" : ", ", id.domain, id.bus, id.device);
+  }
+  *why = fmt::format("PerfWorks knows no GPU at PCI {:04x}:{:02x}:{:02x} (it lists {} GPU(s){}{})", domain, bus, device,
+                     buses.size(), listed.empty() ? "" : ": ", listed);
+  return nullptr;
 }
 
 std::unique_ptr<GraphicsCounterSource> GraphicsCounterSource::ForCurrentEglContext(std::string* why) {

@@ -22,6 +22,10 @@
 
 namespace opengpa::nvidia {
 
+// Whether the user switched the graphics hardware counters off (OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0): every user
+// of the sampler (the Vulkan and OpenGL backends, the Vulkan layer) then offers none.
+bool GraphicsCountersSwitchedOff();
+
 struct GraphicsMetric {
   perfworks::MetricDescription described;
   bool additive = true;  // a count (.sum): sums over intervals; otherwise a duration-weighted mean
@@ -34,6 +38,13 @@ class GraphicsCounterSource {
   static std::unique_ptr<GraphicsCounterSource> ForVulkan(const perfworks::VulkanDeviceHandles& handles,
                                                           std::string* why);
   static std::unique_ptr<GraphicsCounterSource> ForCurrentEglContext(std::string* why);
+  // For the GPU at this PCI address, for a Vulkan physical device of `vulkan_instance` that has no VkDevice yet
+  // (VK_EXT_pci_bus_info's address): PerfWorks lists GPUs only once a graphics driver is loaded into it, so this loads
+  // the Vulkan driver of that instance first. Before recording engine triggers on a VkDevice, check that PerfWorks
+  // finds it on the same GPU (perfworks::VulkanDeviceIndex).
+  static std::unique_ptr<GraphicsCounterSource> ForVulkanPciBus(void* vulkan_instance, std::uint32_t domain,
+                                                                std::uint32_t bus, std::uint32_t device,
+                                                                std::string* why);
   static std::unique_ptr<GraphicsCounterSource> ForCurrentGlxContext(std::string* why);
   // A chip's metrics without a GPU ("GH100"): listing and pass planning only.
   static std::unique_ptr<GraphicsCounterSource> ForChip(const std::string& chip, std::string* why);

@@ -2,17 +2,26 @@
 
 #include <fmt/format.h>
 
+#include "platform/dynamic_library.h"
+
 namespace opengpa::nvidia::perfworks {
+
+bool LoadVulkanDriver(const PerfWorksLibrary& library, void* instance, std::string* why) {
+  auto load = MakeParams<VkLoadDriverParams>();
+  load.instance = instance;
+  if (Status s = library.Target().vk_load_driver(&load); s != kSuccess) {
+    *why = fmt::format("NVPW_VK_LoadDriver failed: {}", StatusName(s));
+    return false;
+  }
+  // NVIDIA's Linux Vulkan driver is libGLX_nvidia.so.0 (its ICD manifest names it); pinned only if loaded.
+  static_cast<void>(DynamicLibrary::OpenIfLoaded("libGLX_nvidia.so.0", DynamicLibrary::Unload::kNever));
+  return true;
+}
 
 bool VulkanDeviceIndex(const PerfWorksLibrary& library, const VulkanDeviceHandles& handles, std::size_t* index,
                        std::string* why) {
   const TargetFunctions& target = library.Target();
-  auto load = MakeParams<VkLoadDriverParams>();
-  load.instance = handles.instance;
-  if (Status s = target.vk_load_driver(&load); s != kSuccess) {
-    *why = fmt::format("NVPW_VK_LoadDriver failed: {}", StatusName(s));
-    return false;
-  }
+  if (!LoadVulkanDriver(library, handles.instance, why)) return false;
   auto params = MakeParams<VkDeviceGetIndexParams>();
   params.physical_device = handles.physical_device;
   params.sli_index = 0;

@@ -19,6 +19,12 @@ struct VulkanDeviceHandles {
   void* get_device_proc_addr = nullptr;
 };
 
+// Loads NVIDIA's Vulkan driver into PerfWorks for `instance` (NVPW_VK_LoadDriver) and keeps the driver's library
+// loaded for the rest of the process: PerfWorks keeps what it took from it, and when the Vulkan loader unloaded the
+// driver after the last instance and loaded it again, the next vkEnumerateInstanceExtensionProperties crashed
+// inside libEGL_nvidia (H200, driver 580, the layer's device suite). False and *why when PerfWorks refuses.
+bool LoadVulkanDriver(const PerfWorksLibrary& library, void* instance, std::string* why);
+
 // PerfWorks' index of the GPU behind a Vulkan device; false and *why when PerfWorks does not know it (not an
 // NVIDIA device, a driver PerfWorks cannot load).
 bool VulkanDeviceIndex(const PerfWorksLibrary& library, const VulkanDeviceHandles& handles, std::size_t* index,

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "device_sampler.h"
 #include "gpa_session.h"
 #include "hooks.h"
 #include "layer_log.h"
@@ -323,6 +324,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
                  " GPA session(s) were never destroyed; the layer destroys them");
     }
     data->sessions.clear();  // their query pools and buffers, while the device still exists
+    data->sampler.reset();   // likewise its sampler ranges' timestamp pools
   }
   if (data->profiling_lock_held) data->ReleaseProfilingLock(device);
   RemoveDevice(device);

@@ -5,9 +5,11 @@
 #include <cstring>
 #include <string>
 
+#include "device_sampler.h"
 #include "layer_log.h"
 #include "performance_counters.h"
 #include "platform/enum_argument.h"
+#include "vk_gpa_interface_sampler_counters.h"
 
 namespace opengpa::vklayer {
 namespace {
@@ -61,7 +63,57 @@ VkPipelineStageFlagBits TimestampStage(VkPipelineStageFlags mask, VkQueueFlags q
 GpaSession::GpaSession(DeviceData& device, GpaSession* copy_source)
     : device_(device), copy_source_(copy_source), timestamps_(device, VK_QUERY_TYPE_TIMESTAMP, 0) {}
 
-GpaSession::~GpaSession() { ReleaseCopyBuffer(); }
+GpaSession::~GpaSession() {
+  ReleaseSamplerTriggers();
+  ReleaseCopyBuffer();
+}
+
+void GpaSession::ReleaseSamplerTriggers() {
+  for (Sample& sample : samples_) {
+    if (sample.sampler_range == nullptr || sample.sampler_dropped) continue;
+    std::vector<std::uint64_t> keys = {sample.sampler_begin};
+    if (sample.sampler_end) keys.push_back(*sample.sampler_end);
+    sample.sampler_range->Forget(keys);
+    sample.sampler_dropped = true;
+  }
+}
+
+VkResult GpaSession::BeginSamplerEvents(VkCommandBuffer command_buffer, const CommandBufferInfo& info,
+                                        const std::vector<std::uint32_t>& events, Sample* sample) {
+  if (info.secondary) {
+    // A secondary may run several times, or never, for one recording: its triggers could not be placed.
+    LogProblem(
+        "vkCmdBeginGpaSampleAMD: the GPU periodic sampler's counters are counted only in primary command "
+        "buffers");
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  const VkResult result = device_.sampler->RangeFor(events, &sample->sampler_range, &sample->sampler_columns);
+  if (result != VK_SUCCESS) return result;
+  if (!sample->sampler_range->RecordBoundary(command_buffer, &sample->sampler_begin)) {
+    sample->sampler_range.reset();
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  if (std::find(recording_ranges_.begin(), recording_ranges_.end(), sample->sampler_range) == recording_ranges_.end()) {
+    recording_ranges_.push_back(sample->sampler_range);
+  }
+  return VK_SUCCESS;
+}
+
+VkResult GpaSession::ReadSampler(const Sample& sample, std::vector<double>* values) {
+  if (sample.sampler_dropped) {
+    LogProblem(
+        "vkGetGpaSessionResultsAMD: a sample's GPU periodic sampler counters are counted once, in the "
+        "execution that follows its recording; the session was reset since: record it again");
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  if (!sample.sampler_end) {
+    LogProblem("vkGetGpaSessionResultsAMD: the sample's end trigger could not be recorded: no hardware counters");
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  const VkResult polled = sample.sampler_range->Poll();
+  if (polled != VK_SUCCESS) return polled;
+  return sample.sampler_range->Values(sample.sampler_begin, *sample.sampler_end, sample.sampler_columns, values);
+}
 
 QueryPools& GpaSession::StatisticsPools(bool graphics) {
   std::unique_ptr<QueryPools>& pools = graphics ? graphics_statistics_ : compute_statistics_;
@@ -164,7 +216,9 @@ VkResult GpaSession::CmdBegin(VkCommandBuffer command_buffer, CommandBufferInfo&
     return VK_ERROR_VALIDATION_FAILED_EXT;
   }
   (void)command_buffer;
+  ReleaseSamplerTriggers();
   samples_.clear();
+  recording_ranges_.clear();
   timestamps_.ResetAll();
   if (graphics_statistics_) graphics_statistics_->ResetAll();
   if (compute_statistics_) compute_statistics_->ResetAll();
@@ -182,6 +236,8 @@ VkResult GpaSession::CmdEnd(VkCommandBuffer command_buffer, CommandBufferInfo& i
   }
   CloseOpenSamples(command_buffer);
   info.sessions_with_open_samples.erase(this);
+  for (const std::shared_ptr<SamplerRange>& range : recording_ranges_) range->RecordEnd(command_buffer);
+  recording_ranges_.clear();
   for (std::uint32_t id = 0; id < samples_.size(); ++id) {
     Sample& sample = samples_[id];
     if (!sample.ended && !sample.abandoned) {
@@ -240,6 +296,7 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
       }
       const bool graphics = (info.queue_flags & VK_QUEUE_GRAPHICS_BIT) != 0;
       std::vector<std::uint32_t> performance_indices;  // in the family's list, in the sample's order
+      std::vector<std::uint32_t> sampler_events;       // the sampler block's events, each once, in the sample's order
       for (std::uint32_t i = 0; i < begin.perfCounterCount; ++i) {
         const VkGpaPerfCounterAMD& counter = begin.pPerfCounters[i];
         const int block = EnumArgument(counter.blockType);
@@ -247,8 +304,14 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
                                  ", instance " + std::to_string(counter.blockInstance) + ", event " +
                                  std::to_string(counter.eventID) + ")";
         CounterSource source;
-        if (block == OPENGPA_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY && counter.blockInstance == 0 &&
-            counter.eventID < device_.performance_counters.size()) {
+        if (block == OPENGPA_GPA_PERF_BLOCK_NVIDIA_GPU_PERIODIC_SAMPLER && counter.blockInstance == 0 &&
+            DeviceSamplerOf(device_) != nullptr && counter.eventID < device_.sampler->EventCount()) {
+          source.sampled = true;
+          const auto known = std::find(sampler_events.begin(), sampler_events.end(), counter.eventID);
+          source.position = static_cast<std::uint32_t>(known - sampler_events.begin());
+          if (known == sampler_events.end()) sampler_events.push_back(counter.eventID);
+        } else if (block == OPENGPA_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY && counter.blockInstance == 0 &&
+                   counter.eventID < device_.performance_counters.size()) {
           const PublishedPerformanceCounter& published = device_.performance_counters[counter.eventID];
           const std::int32_t index =
               info.queue_family < published.index_in_family.size() ? published.index_in_family[info.queue_family] : -1;
@@ -284,8 +347,9 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
         }
         sample.counters.push_back(source);
       }
-      const bool any_statistic = std::any_of(sample.counters.begin(), sample.counters.end(),
-                                             [](const CounterSource& source) { return !source.performance; });
+      const bool any_statistic =
+          std::any_of(sample.counters.begin(), sample.counters.end(),
+                      [](const CounterSource& source) { return !source.performance && !source.sampled; });
       if (any_statistic) {
         QueryPools& pools = StatisticsPools(graphics);
         if (!pools.Take(1, &sample.queries)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
@@ -294,6 +358,11 @@ VkResult GpaSession::CmdBeginSample(VkCommandBuffer command_buffer, CommandBuffe
       if (!performance_indices.empty()) {
         const VkResult result = BeginPerformanceQuery(command_buffer, info, performance_indices, &sample);
         if (result != VK_SUCCESS) return result;  // (the statistics query taken stays unused until a reset)
+      }
+      // The begin trigger comes before the queries begin, as libGPUPerfAPIVK records it on its core path.
+      if (!sampler_events.empty()) {
+        const VkResult result = BeginSamplerEvents(command_buffer, info, sampler_events, &sample);
+        if (result != VK_SUCCESS) return result;  // (queries taken stay unused until a reset)
       }
       if (any_statistic) device_.CmdBeginQuery(command_buffer, sample.queries.pool, sample.queries.first, 0);
       if (!performance_indices.empty()) {
@@ -328,6 +397,10 @@ void GpaSession::CmdEndSample(VkCommandBuffer command_buffer, CommandBufferInfo&
   }
   if (sample.type == VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD) {
     EndCumulativeQueries(command_buffer, sample);
+    std::uint64_t end = 0;
+    if (sample.sampler_range != nullptr && sample.sampler_range->RecordBoundary(command_buffer, &end)) {
+      sample.sampler_end = end;
+    }
   } else {
     device_.CmdWriteTimestamp(command_buffer, sample.post_stage, sample.queries.pool, sample.queries.first + 1);
   }
@@ -353,6 +426,10 @@ void GpaSession::CloseOpenSamples(VkCommandBuffer command_buffer) {
                " was still open when its command buffer's recording ended; "
                "the layer ended it, and it will have no result");
     EndCumulativeQueries(command_buffer, sample);
+    if (sample.sampler_range != nullptr) {
+      sample.sampler_range->Forget({sample.sampler_begin});
+      sample.sampler_dropped = true;
+    }
     sample.abandoned = true;
   }
 }
@@ -439,6 +516,13 @@ void GpaSession::CmdCopyResults(VkCommandBuffer command_buffer) {
                  " counts VK_KHR_performance_query counters, which are not copied; it has no result here");
       sample.abandoned = true;
     }
+    if (sample.sampler_range != nullptr && !sample.abandoned) {
+      // Its triggers belong to the source's recording, which owns them; its values are read there.
+      LogProblem("vkCmdCopyGpaSessionResultsAMD: " + SampleName(id) +
+                 " counts the GPU periodic sampler's counters, which are not copied; it has no result here");
+      sample.abandoned = true;
+    }
+    sample.sampler_range.reset();  // the source's triggers stay the source's
   }
   // The copy's command buffer resets the source's queries: what was read from them is stale once it runs.
   source.ForgetReadValues();
@@ -530,6 +614,10 @@ VkResult GpaSession::Status() {
     if (!available) return VK_NOT_READY;
     const VkResult performance = ReadPerformance(sample);
     if (performance != VK_SUCCESS) return performance;
+    if (sample.sampler_range != nullptr && !sample.sampler_dropped && sample.sampler_end) {
+      const VkResult sampled = sample.sampler_range->Poll();
+      if (sampled != VK_SUCCESS) return sampled;
+    }
   }
   return VK_SUCCESS;
 }
@@ -565,9 +653,24 @@ VkResult GpaSession::Results(std::uint32_t sample_id, std::size_t* size_in_bytes
   } else {
     const VkResult performance = ReadPerformance(sample);
     if (performance != VK_SUCCESS) return performance;
+    std::vector<double> sampled;
+    if (sample.sampler_range != nullptr) {
+      const VkResult result = ReadSampler(sample, &sampled);
+      if (result != VK_SUCCESS) return result;
+    }
     for (const CounterSource& source : sample.counters) {
-      out.push_back(source.performance ? sample.performance_values[source.position]
-                                       : values[StatisticIndex(sample.statistics, source.statistic)]);
+      if (source.sampled) {
+        if (source.position >= sampled.size()) {
+          LogProblem("vkGetGpaSessionResultsAMD: " + SampleName(sample_id) + " has no GPU periodic sampler values");
+          return VK_ERROR_FEATURE_NOT_PRESENT;
+        }
+        std::uint64_t bits = 0;  // the double's bits (vk_gpa_interface_sampler_counters.h)
+        std::memcpy(&bits, &sampled[source.position], sizeof bits);
+        out.push_back(bits);
+      } else {
+        out.push_back(source.performance ? sample.performance_values[source.position]
+                                         : values[StatisticIndex(sample.statistics, source.statistic)]);
+      }
     }
   }
   std::memcpy(data, out.data(), needed);
@@ -586,7 +689,9 @@ VkResult GpaSession::Reset() {
     recorded_ = false;
     if (copy_words_ != nullptr) std::memset(copy_words_, 0, static_cast<std::size_t>(copy_size_));
   } else {
-    // Samples stay: a command buffer recorded once may be submitted again and read again.
+    // Samples stay: a command buffer recorded once may be submitted again and read again (their sampler counters
+    // excepted: a range counts the triggers of one execution).
+    ReleaseSamplerTriggers();
     ForgetReadValues();
     timestamps_.ResetAll();
     if (graphics_statistics_) graphics_statistics_->ResetAll();

@@ -3,10 +3,11 @@
 //
 //   timing sample      two timestamp queries, written at the stages of timingPreSample / timingPostSample;
 //                      its result is the two raw GPU timestamps (ticks of timestampPeriod nanoseconds).
-//   cumulative sample  one pipeline-statistics query around the sampled work, and one VK_KHR_performance_query
-//                      query where it asks for the driver's performance counters; its result is one 64-bit
-//                      value per requested counter, in the order of pPerfCounters (perf_blocks.h,
-//                      performance_counters.h).
+//   cumulative sample  one pipeline-statistics query around the sampled work, one VK_KHR_performance_query
+//                      query where it asks for the driver's performance counters, and engine triggers of the GPU
+//                      periodic sampler at its begin and end where it asks for the sampler's events
+//                      (sampler_range.h); its result is one 64-bit value per requested counter, in the order of
+//                      pPerfCounters (perf_blocks.h, performance_counters.h, sampler_events.h).
 //   trace sample       refused: no device here produces SQTT or SPM data.
 //
 // A session created with a secondaryCopySource holds no queries: vkCmdCopyGpaSessionResultsAMD copies the
@@ -23,12 +24,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "layer_objects.h"
 #include "perf_blocks.h"
 #include "query_pools.h"
+#include "sampler_range.h"
 #include "vk_amd_gpa_interface.h"
 
 namespace opengpa::vklayer {
@@ -62,6 +65,7 @@ class GpaSession {
   // query, or a value of its performance query.
   struct CounterSource {
     bool performance = false;
+    bool sampled = false;  // an event of the GPU periodic sampler's block; position: index among the sample's events
     VkQueryPipelineStatisticFlagBits statistic = VK_QUERY_PIPELINE_STATISTIC_FLAG_BITS_MAX_ENUM;
     std::uint32_t position = 0;  // performance: index among the performance query's counters
     VkPerformanceCounterStorageKHR storage = VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR;
@@ -78,6 +82,14 @@ class GpaSession {
     std::vector<VkPerformanceCounterStorageKHR> performance_storage;
     std::vector<std::uint64_t> performance_values;
     bool performance_known = false;
+    // cumulative with the GPU periodic sampler's events: the range they are counted in, the triggers at the
+    // sample's begin and end, each event's column in the range, and whether its values were dropped (the session
+    // was reset or recorded again: the triggers are not the range's any more).
+    std::shared_ptr<SamplerRange> sampler_range;
+    std::uint64_t sampler_begin = 0;
+    std::optional<std::uint64_t> sampler_end;
+    std::vector<std::size_t> sampler_columns;
+    bool sampler_dropped = false;
     VkPipelineStageFlagBits post_stage = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
     VkCommandBuffer begun_in = VK_NULL_HANDLE;
     bool ended = false;
@@ -109,12 +121,22 @@ class GpaSession {
                                  const std::vector<std::uint32_t>& counter_indices, Sample* sample);
   // The sample's performance values: VK_SUCCESS, VK_NOT_READY, or the driver's error.
   VkResult ReadPerformance(Sample& sample);
+  // The range of a cumulative sample's GPU periodic sampler events (the sampler block's event ids, each once, in the
+  // sample's order), with its begin trigger recorded: VK_SUCCESS, or the refusal (logged).
+  VkResult BeginSamplerEvents(VkCommandBuffer command_buffer, const CommandBufferInfo& info,
+                              const std::vector<std::uint32_t>& events, Sample* sample);
+  // The sample's sampler values (doubles, by its events): VK_SUCCESS, VK_NOT_READY, or the refusal (logged).
+  VkResult ReadSampler(const Sample& sample, std::vector<double>* values);
+  // The samples' triggers are no longer awaited by their ranges (reset, recorded again, destroyed).
+  void ReleaseSamplerTriggers();
 
   DeviceData& device_;
   GpaSession* copy_source_;
   State state_ = State::kReady;
   bool recorded_ = false;  // ended (or copied into) since the last vkCmdBeginGpaSessionAMD: results may come
   std::vector<Sample> samples_;
+  // Sampler ranges with triggers in the recording under way: each gets a last boundary at vkCmdEndGpaSessionAMD.
+  std::vector<std::shared_ptr<SamplerRange>> recording_ranges_;
   QueryPools timestamps_;
   std::unique_ptr<QueryPools> graphics_statistics_;
   std::unique_ptr<QueryPools> compute_statistics_;

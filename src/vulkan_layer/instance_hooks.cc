@@ -8,6 +8,7 @@
 #include "layer_objects.h"
 #include "performance_counters.h"
 #include "physical_device_properties.h"
+#include "physical_sampler.h"
 #include "platform/enum_argument.h"
 
 namespace opengpa::vklayer {
@@ -130,6 +131,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocati
   InstanceData* data = FindInstance(instance);
   if (data == nullptr) return;
   const PFN_vkDestroyInstance destroy = data->DestroyInstance;
+  ForgetPhysicalSamplers(instance);
   RemoveInstance(instance);
   if (destroy != nullptr) destroy(instance, pAllocator);
 }
@@ -192,7 +194,8 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalD
   NextFeatures2(*data, physicalDevice, pFeatures);
   if (auto* gpa = ours.Find<VkPhysicalDeviceGpaFeaturesAMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD)) {
     FillGpaFeatures(gpa, pFeatures->features.pipelineStatisticsQuery == VK_TRUE,
-                    !ReadPerformanceCounters(*data, physicalDevice).empty());
+                    !ReadPerformanceCounters(*data, physicalDevice).empty() ||
+                        PhysicalSamplerOf(*data, physicalDevice).EventCount() > 0);
   }
 }
 
@@ -212,7 +215,8 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physica
   ChainUnlink ours(pProperties, layer_filled);
   NextProperties2(*data, physicalDevice, pProperties);
   if (auto* gpa = ours.Find<VkPhysicalDeviceGpaPropertiesAMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD)) {
-    FillGpaProperties(gpa, static_cast<std::uint32_t>(ReadPerformanceCounters(*data, physicalDevice).size()));
+    FillGpaProperties(gpa, static_cast<std::uint32_t>(ReadPerformanceCounters(*data, physicalDevice).size()),
+                      PhysicalSamplerOf(*data, physicalDevice).EventCount());
   }
   if (auto* gpa2 =
           ours.Find<VkPhysicalDeviceGpaProperties2AMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_2_AMD)) {

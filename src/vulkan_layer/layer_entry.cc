@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "event_queries.h"
 #include "gpa_commands.h"
 #include "guarded_hook.h"
 #include "hooks.h"
@@ -44,6 +45,12 @@ const NamedFunction kGpaFunctions[] = {
     OPENGPA_LAYER_FUNCTION("vkCmdCopyGpaSessionResultsAMD", CmdCopyGpaSessionResultsAMD),
     OPENGPA_LAYER_FUNCTION("vkSetGpaDeviceClockModeAMD", SetGpaDeviceClockModeAMD),
     OPENGPA_LAYER_FUNCTION("vkGetGpaDeviceClockInfoAMD", GetGpaDeviceClockInfoAMD),
+};
+
+// The layer's own commands: what its blocks hold (vk_gpa_interface_sampler_counters.h).
+const NamedFunction kLayerCommands[] = {
+    OPENGPA_LAYER_FUNCTION(OPENGPA_GET_PERF_BLOCK_EVENTS_NAME, GetPerfBlockEventsOPENGPA),
+    OPENGPA_LAYER_FUNCTION(OPENGPA_GET_PERF_COUNTER_PASS_COUNT_NAME, GetPerfCounterPassCountOPENGPA),
 };
 
 // Core device commands the layer watches.
@@ -94,6 +101,9 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL LayerGetDeviceProcAddr(VkDevice device,
     return (data != nullptr && data->gpa_interface_enabled && !data->pass_through)
                ? reinterpret_cast<PFN_vkVoidFunction>(&LayerImplementsGpaInterface)
                : nullptr;
+  }
+  if (PFN_vkVoidFunction command = Find(kLayerCommands, pName)) {
+    return (data != nullptr && data->gpa_interface_enabled && !data->pass_through) ? command : nullptr;
   }
   if (PFN_vkVoidFunction hook = Find(kDeviceHooks, pName)) return hook;
   if (data == nullptr || data->GetDeviceProcAddr == nullptr) return nullptr;

@@ -1,5 +1,6 @@
 #include "layer_objects.h"
 
+#include "device_sampler.h"
 #include "gpa_session.h"
 
 namespace opengpa::vklayer {

@@ -21,6 +21,7 @@
 
 namespace opengpa::vklayer {
 
+class DeviceSampler;
 class GpaSession;
 
 struct PublishedPerformanceCounter {
@@ -83,6 +84,11 @@ struct DeviceData {
   std::vector<PublishedPerformanceCounter> performance_counters;
   bool multiple_performance_pools = false;  // performanceCounterMultipleQueryPools enabled
   bool profiling_lock_held = false;
+  // NVIDIA's GPU periodic sampler, where the physical device has one (physical_sampler.h) and the layer implements
+  // VK_AMD_gpa_interface on the device: its block's events are what cumulative samples may count besides. Found at
+  // the first need (DeviceSamplerOf, device_sampler.h).
+  std::unique_ptr<DeviceSampler> sampler;
+  bool sampler_looked_up = false;
 
   PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
   PFN_vkDestroyDevice DestroyDevice = nullptr;

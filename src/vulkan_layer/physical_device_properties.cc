@@ -6,6 +6,7 @@
 
 #include "perf_blocks.h"
 #include "performance_counters.h"
+#include "sampler_events.h"
 
 namespace opengpa::vklayer {
 
@@ -32,9 +33,11 @@ void FillGpaFeatures(VkPhysicalDeviceGpaFeaturesAMD* features, bool pipeline_sta
   features->clockModes = VK_FALSE;             // clocks are reported, never set
 }
 
-void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties, std::uint32_t performance_counter_count) {
+void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties, std::uint32_t performance_counter_count,
+                       std::uint32_t sampler_event_count) {
   std::vector<VkGpaPerfBlockPropertiesAMD> blocks = PerfBlockProperties();
   if (performance_counter_count > 0) blocks.push_back(PerformanceCounterBlock(performance_counter_count));
+  if (sampler_event_count > 0) blocks.push_back(SamplerBlock(sampler_event_count));
   properties->flags = 0;
   properties->maxSqttSeBufferSize = 0;
   properties->shaderEngineCount = 1;  // as VkPhysicalDeviceShaderCorePropertiesAMD::shaderEngineCount

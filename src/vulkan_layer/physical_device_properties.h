@@ -16,13 +16,16 @@ namespace opengpa::vklayer {
 // Whether the driver below the layer lists the device extension `name`.
 bool DriverOffersExtension(InstanceData& instance, VkPhysicalDevice physical_device, const std::string& name);
 
-// perfCounters: cumulative samples have something to count (pipeline statistics, or performance counters).
+// perfCounters: cumulative samples have something to count (pipeline statistics, performance counters, or the
+// GPU periodic sampler's).
 void FillGpaFeatures(VkPhysicalDeviceGpaFeaturesAMD* features, bool pipeline_statistics_query,
                      bool performance_counters);
 // Two-call idiom on pPerfBlocks: NULL reports perfBlockCount; else fills up to perfBlockCount blocks and sets
 // perfBlockCount to the number written. The pipeline-statistics blocks, then, where the device has
-// VK_KHR_performance_query counters to publish, their block.
-void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties, std::uint32_t performance_counter_count);
+// VK_KHR_performance_query counters to publish, their block, then, where it has NVIDIA's GPU periodic sampler,
+// its block.
+void FillGpaProperties(VkPhysicalDeviceGpaPropertiesAMD* properties, std::uint32_t performance_counter_count,
+                       std::uint32_t sampler_event_count);
 void FillGpaProperties2(VkPhysicalDeviceGpaProperties2AMD* properties);
 void FillShaderCoreProperties(InstanceData& instance, VkPhysicalDevice physical_device,
                               VkPhysicalDeviceShaderCorePropertiesAMD* properties);

@@ -33,7 +33,7 @@ void ReportVendorMonitors(const Capabilities& caps) {
 std::unique_ptr<nvidia::GraphicsCounterSource> OpenSamplerSource(const ContextState& device) {
   std::string why;
   const char* vendor = reinterpret_cast<const char*>(device.gl.GetString(GL_VENDOR));
-  if (const char* off = std::getenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS"); off != nullptr && std::string(off) == "0") {
+  if (nvidia::GraphicsCountersSwitchedOff()) {
     why = "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
   } else if (vendor == nullptr || std::string(vendor).find("NVIDIA") == std::string::npos) {
     why = fmt::format("hardware counters come from NVIDIA's GPU periodic sampler, and the GL vendor is {}",
@@ -174,14 +174,14 @@ GpaStatus GlContext::CreateSession(int type, const std::vector<HardwareCounterIn
       status != kGpaStatusOk) {
     return status;
   }
-  std::shared_ptr<SampledPasses> sampled;
+  std::shared_ptr<nvidia::SampledPasses> sampled;
   std::vector<std::string> names;
   std::vector<bool> additive;
   std::vector<nvidia::perfworks::PassConfig> plan;
   if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) return status;
   if (!names.empty()) {
-    sampled = std::make_shared<SampledPasses>(*device_->sampler, nvidia::perfworks::kTriggerCpu, std::move(names),
-                                              std::move(additive), std::move(plan));
+    sampled = std::make_shared<nvidia::SampledPasses>(*device_->sampler, nvidia::perfworks::kTriggerCpu,
+                                                      std::move(names), std::move(additive), std::move(plan));
   }
   *out = std::make_unique<GlSession>(device_, counters, std::move(sampled));
   return kGpaStatusOk;

@@ -18,7 +18,7 @@ double NanosecondsSince(GLuint64 timestamp, GLint64 origin, GLint bits) {
 }  // namespace
 
 GlSession::GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters,
-                     std::shared_ptr<SampledPasses> sampled)
+                     std::shared_ptr<nvidia::SampledPasses> sampled)
     : ImmediateSession("OpenGL", sampled != nullptr ? std::max<GpaUInt32>(1, sampled->PassCount()) : 1),
       device_(std::move(device)),
       columns_(std::move(counters)),

@@ -20,17 +20,17 @@
 #include <vector>
 
 #include "backends/common/immediate_session.h"
-#include "backends/common/sampled_passes.h"
 #include "backends/opengl/gl_context_state.h"
 #include "backends/opengl/gl_query_names.h"
 #include "core/backend.h"
+#include "nvidia/sampled_passes.h"
 
 namespace opengpa::gl {
 
 class GlSession final : public ImmediateSession {
  public:
   GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters,
-            std::shared_ptr<SampledPasses> sampled);
+            std::shared_ptr<nvidia::SampledPasses> sampled);
 
   GpaStatus Begin() override;
   GpaStatus End() override;
@@ -68,7 +68,7 @@ class GlSession final : public ImmediateSession {
   bool timestamps_ = false;                                    // a timestamp counter is enabled
   GLint64 origin_ = 0;                                         // GL time at GpaBeginSession
   std::vector<std::vector<std::unique_ptr<Sample>>> samples_;  // [pass][slot]
-  std::shared_ptr<SampledPasses> sampled_;                     // null without sampled counters
+  std::shared_ptr<nvidia::SampledPasses> sampled_;             // null without sampled counters
   std::vector<int> sampled_column_;                            // per result column: index into sampled_'s names, or -1
   std::vector<std::size_t> triggers_;                          // CPU triggers fired per pass
 };

@@ -98,11 +98,6 @@ bool DeviceTimeDomainCalibratable(const InstanceFunctions& instance_functions, c
 
 constexpr std::uint32_t kNvidiaVendorId = 0x10de;
 
-bool HardwareCountersSwitchedOff() {
-  const char* off = std::getenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS");
-  return off != nullptr && std::string(off) == "0";
-}
-
 // How long the context waits for the profiling lock: another profiler holding it for longer is reported, not waited
 // out.
 constexpr std::uint64_t kProfilingLockTimeoutNs = 1'000'000'000;
@@ -145,7 +140,7 @@ std::unique_ptr<nvidia::GraphicsCounterSource> OpenSamplerSource(const VkPhysica
                                                                  PFN_vkGetDeviceProcAddr get_device_proc_addr,
                                                                  std::string* why_not) {
   std::string& why = *why_not;
-  if (HardwareCountersSwitchedOff()) {
+  if (nvidia::GraphicsCountersSwitchedOff()) {
     why = "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
   } else if (properties.vendorID != kNvidiaVendorId) {
     why = "not an NVIDIA GPU (NVIDIA's GPU periodic sampler)";
@@ -173,7 +168,7 @@ std::string VulkanContext::OpenDriverCounters(PFN_vkGetInstanceProcAddr get_inst
                                               const VkPhysicalDeviceProperties& properties,
                                               const std::vector<VkQueueFamilyProperties>& families,
                                               const std::string& driver_name) {
-  if (HardwareCountersSwitchedOff()) return "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
+  if (nvidia::GraphicsCountersSwitchedOff()) return "OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0";
   PerformanceQueryFunctions& f = performance_functions_;
   f.EnumerateCounters = reinterpret_cast<PFN_vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR>(
       get_instance_proc_addr(handles_.instance, "vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR"));
@@ -464,8 +459,8 @@ GpaStatus VulkanContext::CreateSession(int type, const std::vector<HardwareCount
     if (status != kGpaStatusOk) return status;
     if (!names.empty()) {
       setup.sampler = sampler_source_.get();
-      setup.sampled = std::make_shared<SampledPasses>(*sampler_source_, nvidia::perfworks::kTriggerEngine,
-                                                      std::move(names), std::move(additive), std::move(plan));
+      setup.sampled = std::make_shared<nvidia::SampledPasses>(*sampler_source_, nvidia::perfworks::kTriggerEngine,
+                                                              std::move(names), std::move(additive), std::move(plan));
     }
   }
   *out = std::make_unique<VulkanSession>(std::move(setup));

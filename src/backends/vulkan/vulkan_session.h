@@ -36,12 +36,13 @@
 #include <utility>
 #include <vector>
 
-#include "backends/common/sampled_passes.h"
 #include "backends/vulkan/vulkan_functions.h"
 #include "backends/vulkan/vulkan_hardware_counters.h"
 #include "backends/vulkan/vulkan_performance_queries.h"
 #include "backends/vulkan/vulkan_query_pool.h"
 #include "core/backend.h"
+#include "nvidia/engine_triggers.h"
+#include "nvidia/sampled_passes.h"
 
 namespace opengpa::vulkan {
 
@@ -58,7 +59,7 @@ struct SessionSetup {
   const GpaInterfaceFunctions* gpa_interface = nullptr;
   // NVIDIA's GPU periodic sampler for the kSampledMetric counters, with their passes; null without them.
   const nvidia::GraphicsCounterSource* sampler = nullptr;
-  std::shared_ptr<SampledPasses> sampled;
+  std::shared_ptr<nvidia::SampledPasses> sampled;
   // The driver's VK_KHR_performance_query counters: the query set of each GPA pass, pass p = element p (none
   // without them). Each set is counted in one driver pass (vulkan_performance_counters.h).
   std::vector<PerformanceQuerySet> performance;
@@ -121,7 +122,7 @@ class VulkanSession final : public BackendSession {
   // trigger. Returns the marker entry, whose bottom-of-pipe timestamp places the trigger on the GPU's clock.
   std::uint32_t RecordBoundary(ListRecord& list);
   // Moves the sampler on while its pass is done: decodes it and samples the next. `wait_to_settle`: a pass done less
-  // than kSamplerSettle ago is waited for instead of left for a later call.
+  // than nvidia::kSamplerSettle ago is waited for instead of left for a later call.
   void AdvanceSampler(bool wait_to_settle = false);
   bool PassRecorded(GpaUInt32 pass) const;
   // Which sampler interval each executed trigger of each decoded pass closed (once, when results are read).
@@ -142,24 +143,17 @@ class VulkanSession final : public BackendSession {
   std::vector<std::unique_ptr<ListRecord>> lists_;
   std::vector<std::vector<SampleRecord>> records_;  // [pass][slot]
   std::vector<bool> pass_ready_;
-  std::optional<std::uint64_t> time_origin_;      // GPU clock at Begin(), when calibrated timestamps allow
-  const std::shared_ptr<SampledPasses> sampled_;  // null without sampled counters
-  std::vector<int> sampled_column_;               // per result column: index into sampled_'s names, or -1
+  std::optional<std::uint64_t> time_origin_;              // GPU clock at Begin(), when calibrated timestamps allow
+  const std::shared_ptr<nvidia::SampledPasses> sampled_;  // null without sampled counters
+  std::vector<int> sampled_column_;                       // per result column: index into sampled_'s names, or -1
   struct PerformanceColumn {
     GpaUInt32 pass = 0;        // the GPA pass whose query set counts it
     std::size_t position = 0;  // its place in that set's results
   };
   std::vector<PerformanceColumn> performance_column_;  // per result column (kPerformanceQuery columns only)
   GpaStatus sampler_status_ = kGpaStatusOk;            // the first failure of the sampler, reported by ReadResults
-  struct Trigger {
-    std::uint32_t list = 0;
-    std::uint32_t marker = 0;
-  };
-  std::vector<std::vector<Trigger>> triggers_;                           // [pass], in recording order
-  std::vector<std::map<std::uint64_t, std::size_t>> trigger_intervals_;  // [pass]: TriggerKey -> interval
-  bool triggers_placed_ = false;
-  // When the pass being sampled was first seen complete: the sampler records a trigger a little after the GPU
-  // passes it, so it is stopped only kSamplerSettle later (the last triggers were lost without the wait, on the H100).
+  std::unique_ptr<nvidia::EngineTriggers> triggers_;   // sampled sessions: every boundary's trigger, by TriggerKey
+  // When the pass being sampled was first seen complete: it is stopped only nvidia::kSamplerSettle later.
   std::optional<std::chrono::steady_clock::time_point> active_complete_since_;
 };
 

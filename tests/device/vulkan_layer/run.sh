@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # VK_LAYER_OPENGPA_gpa_interface on a real GPU driver (the NVIDIA H100 of the device machine): the layer's own
-# tests, then libGPUPerfAPIVK's tests with the layer in between (the device created with AMD's required
-# extension list). In CI the same tests run on lavapipe through ctest.
+# tests (its GPU periodic sampler block among them: known work counted exactly), then libGPUPerfAPIVK's tests with
+# the layer in between (the device created with AMD's required extension list), then opengpa_vk_sample through core
+# queries and through the layer, whose hardware counts must be equal (compare_paths.py). In CI the same tests run on
+# lavapipe through ctest.
 #
 # Build here first (Release), e.g.:
 #   cmake -G Ninja -B build-device-layer/build -S . -DCMAKE_BUILD_TYPE=Release -DOPENGPA_WITH_CUDA=OFF
 #   ninja -C build-device-layer/build VkLayer_opengpa_gpa_interface GPUPerfAPIVK opengpa_vulkan_tests \
-#         opengpa_vulkan_layer_tests
+#         opengpa_vulkan_layer_tests opengpa_vk_sample
 # then through the device tool, carrying that build folder and a Vulkan loader package (libvulkan1 .deb):
 #   for f in <debs>/*.deb; do dpkg -x $f /; done; ldconfig; tests/device/vulkan_layer/run.sh build-device-layer/build
 # Results (gtest XML and text) go to $OUT (the device tool's folder) or out/device-vulkan-layer.
@@ -35,7 +37,20 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,c
 status=0
 "$build/tests/vulkan_layer/opengpa_vulkan_layer_tests" --gtest_output="xml:$out/layer_tests.xml" 2>&1 |
   tee "$out/layer_tests.txt" || status=1
-"$build/tests/vulkan/opengpa_vulkan_tests" --gtest_output="xml:$out/vulkan_tests_through_layer.xml" 2>&1 |
+# libGPUPerfAPIVK's suite pins the timestamp and pipeline-statistics path (one pass), as tests/device/vulkan/run.sh
+# runs it: without the sampler's counters (they have their own suite, tests/device/graphics/run.sh).
+OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0 "$build/tests/vulkan/opengpa_vulkan_tests" \
+  --gtest_output="xml:$out/vulkan_tests_through_layer.xml" 2>&1 |
   tee "$out/vulkan_tests_through_layer.txt" || status=1
+# The sample twice, on the same GPU: core queries, then the layer's VK_AMD_gpa_interface (libGPUPerfAPIVK records
+# through the extension where the layer provides it).
+sample=$build/samples/vulkan/opengpa_vk_sample
+if [[ -x $sample ]]; then
+  env -u VK_INSTANCE_LAYERS "$sample" --csv "$out/sample_core.csv" >"$out/sample_core.txt" 2>&1 || status=1
+  "$sample" --csv "$out/sample_layer.csv" >"$out/sample_layer.txt" 2>&1 || status=1
+  python3 "$root/tests/device/vulkan_layer/compare_paths.py" "$out/sample_core.csv" "$out/sample_layer.csv" \
+    >"$out/sample_paths.txt" 2>&1 || status=1
+  tail -n 1 "$out/sample_paths.txt"
+fi
 echo "run.sh: results in $out (status $status)"
 exit $status

@@ -1,4 +1,4 @@
-#include "backends/common/sampled_passes.h"
+#include "nvidia/sampled_passes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,9 +7,9 @@
 
 #include "platform/logging.h"
 
-namespace opengpa {
+namespace opengpa::nvidia {
 
-namespace pw = nvidia::perfworks;
+namespace pw = perfworks;
 
 GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns,
                           const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals) {
@@ -51,7 +51,7 @@ GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns,
   return kGpaStatusOk;
 }
 
-SampledPasses::SampledPasses(const nvidia::GraphicsCounterSource& source, pw::TriggerSource trigger,
+SampledPasses::SampledPasses(const GraphicsCounterSource& source, pw::TriggerSource trigger,
                              std::vector<std::string> names, std::vector<bool> additive,
                              std::vector<pw::PassConfig> passes)
     : source_(source),
@@ -220,4 +220,4 @@ void SampledPasses::Finish(const std::vector<double>& sums, const std::vector<do
   }
 }
 
-}  // namespace opengpa
+}  // namespace opengpa::nvidia

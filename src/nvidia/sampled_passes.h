@@ -1,23 +1,23 @@
 // The passes of a session whose hardware counters come from NVIDIA's GPU periodic sampler
-// (nvidia/graphics_counter_source.h), shared by the Vulkan and OpenGL backends: one sampler configuration per
-// GPA pass, started when the pass begins and stopped and decoded when its work is done, and the values of a
-// sample rebuilt from the sampler's intervals between the two triggers that delimit it.
+// (graphics_counter_source.h), shared by the Vulkan and OpenGL backends and the Vulkan layer: one sampler configuration
+// per GPA pass, started when the pass begins and stopped and decoded when its work is done, and the values of a sample
+// rebuilt from the sampler's intervals between the two triggers that delimit it.
 //
 // The sampler closes an interval at every trigger. The backend says where its triggers are: by GPU time (a
 // Vulkan engine trigger is recorded right after a bottom-of-pipe timestamp, and the interval it closes ends
 // just after that timestamp, on the same clock) or by order (OpenGL's CPU triggers are the only ones).
-#ifndef OPENGPA_BACKENDS_COMMON_SAMPLED_PASSES_H_
-#define OPENGPA_BACKENDS_COMMON_SAMPLED_PASSES_H_
+#ifndef OPENGPA_NVIDIA_SAMPLED_PASSES_H_
+#define OPENGPA_NVIDIA_SAMPLED_PASSES_H_
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/backend.h"
+#include "gpu_performance_api/gpu_perf_api_types.h"
 #include "nvidia/graphics_counter_source.h"
 
-namespace opengpa {
+namespace opengpa::nvidia {
 
 // How far from a trigger's timestamp the interval it closes may end: usually within a few microseconds either way
 // on the H100, 188 us once (a trigger the front end reached while a clear was still running); an interval ending
@@ -43,9 +43,8 @@ class SampledPasses {
  public:
   // `names` are the session's sampled hardware counters (metrics of `source`), `additive[i]` whether names[i]
   // is a count; `passes` their plan (GraphicsCounterSource::PlanPasses).
-  SampledPasses(const nvidia::GraphicsCounterSource& source, nvidia::perfworks::TriggerSource trigger,
-                std::vector<std::string> names, std::vector<bool> additive,
-                std::vector<nvidia::perfworks::PassConfig> passes);
+  SampledPasses(const GraphicsCounterSource& source, perfworks::TriggerSource trigger, std::vector<std::string> names,
+                std::vector<bool> additive, std::vector<perfworks::PassConfig> passes);
   ~SampledPasses();
 
   GpaUInt32 PassCount() const { return static_cast<GpaUInt32>(passes_.size()); }
@@ -81,17 +80,17 @@ class SampledPasses {
     std::vector<std::vector<double>> values;  // [interval][metric of the pass]
   };
 
-  const nvidia::GraphicsCounterSource& source_;
-  nvidia::perfworks::TriggerSource trigger_;
+  const GraphicsCounterSource& source_;
+  perfworks::TriggerSource trigger_;
   std::vector<std::string> names_;
   std::vector<bool> additive_;
-  std::vector<nvidia::perfworks::PassConfig> passes_;
-  std::unique_ptr<nvidia::perfworks::PeriodicSampler> sampler_;
+  std::vector<perfworks::PassConfig> passes_;
+  std::unique_ptr<perfworks::PeriodicSampler> sampler_;
   GpaUInt32 active_ = 0;
   std::vector<DecodedPass> decoded_;
   std::vector<bool> merged_;  // the sampler merged triggers of the pass: its intervals cannot be matched
 };
 
-}  // namespace opengpa
+}  // namespace opengpa::nvidia
 
-#endif  // OPENGPA_BACKENDS_COMMON_SAMPLED_PASSES_H_
+#endif  // OPENGPA_NVIDIA_SAMPLED_PASSES_H_

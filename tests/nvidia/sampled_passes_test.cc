@@ -1,11 +1,11 @@
-// How triggers are matched to the GPU periodic sampler's intervals (backends/common/sampled_passes.h), with the
+// How triggers are matched to the GPU periodic sampler's intervals (nvidia/sampled_passes.h), with the
 // timings measured on the H100: a trigger's interval ends within microseconds of its timestamp, either side, and
 // once 188 us before it.
 #include <gtest/gtest.h>
 
-#include "backends/common/sampled_passes.h"
+#include "nvidia/sampled_passes.h"
 
-namespace opengpa {
+namespace opengpa::nvidia {
 namespace {
 
 using Ns = std::vector<std::uint64_t>;
@@ -54,4 +54,4 @@ TEST(AssignIntervals, NoTriggersNoIntervals) {
 }
 
 }  // namespace
-}  // namespace opengpa
+}  // namespace opengpa::nvidia

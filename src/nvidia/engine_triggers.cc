@@ -1,0 +1,80 @@
+#include "nvidia/engine_triggers.h"
+
+#include <algorithm>
+
+#include "nvidia/perfworks_graphics_device.h"
+#include "platform/logging.h"
+
+namespace opengpa::nvidia {
+
+EngineTriggers::EngineTriggers(const GraphicsCounterSource& source, std::uint32_t passes)
+    : source_(source), recorded_(passes), intervals_(passes) {}
+
+GpaStatus EngineTriggers::Record(std::uint32_t pass, std::uint64_t key, void* command_buffer,
+                                 const std::function<void()>& write_stamps) {
+  if (pass >= recorded_.size()) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "engine trigger of pass {}: the session has {} sampled pass(es)",
+                    pass, recorded_.size());
+  }
+  write_stamps();
+  const perfworks::Status status =
+      perfworks::InsertVulkanTrigger(source_.Library(), source_.DeviceIndex(), command_buffer);
+  if (status != perfworks::kSuccess) {
+    return LogError(kGpaStatusErrorFailed, "NVPW_VK_CommandBuffer_InsertTrigger failed: {}",
+                    perfworks::StatusName(status));
+  }
+  recorded_[pass].push_back(key);
+  return kGpaStatusOk;
+}
+
+GpaStatus EngineTriggers::Place(const SampledPasses& sampled, const StampOf& stamp_ns) {
+  if (placed_status_) return *placed_status_;
+  const auto passes = std::min<std::size_t>(recorded_.size(), sampled.PassCount());
+  for (std::uint32_t pass = 0; pass < passes; ++pass) {
+    // The GPU ran the triggers in the order of the timestamps before them; within one command buffer two can
+    // share a timestamp value, and then recording order decides.
+    struct Ran {
+      std::uint64_t stamp;
+      std::uint64_t key;
+    };
+    std::vector<Ran> ran;
+    for (std::uint64_t key : recorded_[pass]) {
+      if (const std::optional<std::uint64_t> stamp = stamp_ns(pass, key)) ran.push_back({*stamp, key});
+    }
+    std::stable_sort(ran.begin(), ran.end(), [](const Ran& a, const Ran& b) { return a.stamp < b.stamp; });
+    std::vector<std::uint64_t> stamps;
+    stamps.reserve(ran.size());
+    for (const Ran& r : ran) stamps.push_back(r.stamp);
+    std::vector<std::size_t> intervals;
+    if (GpaStatus status = sampled.IntervalsClosedAfter(pass, stamps, &intervals); status != kGpaStatusOk) {
+      placed_status_ = status;
+      return status;
+    }
+    for (std::size_t k = 0; k < intervals.size(); ++k) intervals_[pass][ran[k].key] = intervals[k];
+  }
+  placed_ = true;
+  placed_status_ = kGpaStatusOk;
+  return kGpaStatusOk;
+}
+
+GpaStatus EngineTriggers::Accumulate(const SampledPasses& sampled, std::uint32_t pass, std::uint64_t begin_key,
+                                     std::uint64_t end_key, std::vector<double>* sums,
+                                     std::vector<double>* weights) const {
+  if (pass >= intervals_.size()) {
+    return LogError(kGpaStatusErrorIndexOutOfRange, "pass {}: the session has {} sampled pass(es)", pass,
+                    intervals_.size());
+  }
+  const auto& placed = intervals_[pass];
+  const auto first = placed.find(begin_key);
+  const auto last = placed.find(end_key);
+  if (first == placed.end() || last == placed.end() || last->second <= first->second) {
+    return LogError(kGpaStatusErrorFailed,
+                    "pass {}: a sample's triggers closed no sampler interval (the sampler stopped before recording "
+                    "them, or the pass ran while it was not sampling)",
+                    pass);
+  }
+  sampled.Accumulate(pass, first->second, last->second, sums, weights);
+  return kGpaStatusOk;
+}
+
+}  // namespace opengpa::nvidia
