@@ -152,9 +152,7 @@ def main(out, programs):
                     failures.append(f"{name} frame {row.get('Frame')}: {counter} {row[counter]} != {truth:g}")
             if "VSWarps" in row and float(row["VSWarps"]) < 1:
                 failures.append(f"{name} frame {row.get('Frame')}: VSWarps {row['VSWarps']}: no vertex-shader warp")
-    names = ["vk_color_cube_ps", "vk_color_cube_vs"] if "vk_color_cube" in programs else []
-    names += ["vk_color_cube_core"] if "vk_color_cube_core" in programs else []
-    for name in names:
+    for name in ("vk_color_cube_ps", "vk_color_cube_vs") if "vk_color_cube" in programs else ():
         check_color_cube(out, name, failures)
     for failure in failures:
         print("FAIL", failure)

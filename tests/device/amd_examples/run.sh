@@ -82,14 +82,6 @@ if wanted vk_color_cube; then
   OPENGPA_HEADLESS_PRESENT_DUMP=$out/vk_color_cube_vs.ppm run vk_color_cube_vs 60 ./vk_color_cube --numberofframes 1 \
     --exitafterprofile --counterfile "$out/vk_vs.txt" || status=1
 fi
-# vk_color_cube_core: the vertex counters again with libGPUPerfAPIVK's own queries and triggers (no
-# VK_LAYER_OPENGPA_gpa_interface), to tell the two recording paths apart; OPENGPA_SAMPLER_TRACE=1 logs each step.
-if wanted vk_color_cube_core; then
-  printf '%s\n' GPUTime VSVerticesIn VSWarps PSPixelsIn >"$out/vk_core.txt"
-  VK_ADD_LAYER_PATH=$bin VK_INSTANCE_LAYERS=VK_LAYER_OPENGPA_headless_present OPENGPA_SAMPLER_TRACE=1 \
-    run vk_color_cube_core 60 ./vk_color_cube --numberofframes 1 --exitafterprofile --counterfile "$out/vk_core.txt" ||
-    status=1
-fi
 kill "$xvfb" 2>/dev/null
 python3 "$stage/check_amd_examples.py" "$out" "${programs[@]}" || status=1
 echo "amd_examples: results in $out (status $status)"
