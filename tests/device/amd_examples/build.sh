@@ -7,7 +7,8 @@
 #
 # AMD_GPA_V3_17: a checkout (or `git archive v3.17-tag source/examples include`) of
 #   github.com/GPUOpen-Tools/gpu_performance_api at tag v3.17-tag; nothing of it enters this repository.
-# OPENGPA_BUILD: a build folder of this repository (its lib/ and src/vulkan_layer/ are staged, stripped).
+# OPENGPA_BUILD: a build folder of this repository (its lib/, src/vulkan_layer/ and the test-only
+#   tests/device/amd_examples/headless_present/ layer are staged, stripped).
 # STAGE: the folder to fill (inside the checkout, a gitignored build-* name, to carry it to the device).
 # AMD's CMake needs its whole tree and fetched dependencies, so the two programs are compiled directly with the
 # definitions AMD's build gives them on Linux (_LINUX, the window system, the project name its logger prints).
@@ -36,5 +37,10 @@ done
 strip --strip-unneeded -o "$stage/bin/libVkLayer_opengpa_gpa_interface.so" \
   "$build/src/vulkan_layer/libVkLayer_opengpa_gpa_interface.so"
 cp "$build/src/vulkan_layer/VkLayer_opengpa_gpa_interface.json" "$stage/bin/"
+# The test-only layer that gives vk_color_cube an off-screen swapchain where the driver cannot present (run.sh).
+headless=$build/tests/device/amd_examples/headless_present
+strip --strip-unneeded -o "$stage/bin/libVkLayer_opengpa_headless_present.so" \
+  "$headless/libVkLayer_opengpa_headless_present.so"
+cp "$headless/VkLayer_opengpa_headless_present.json" "$stage/bin/"
 cp "$(dirname "$0")"/run.sh "$(dirname "$0")"/check_amd_examples.py "$stage/"
 echo "staged in $stage"
