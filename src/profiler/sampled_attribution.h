@@ -5,9 +5,12 @@
 //
 // The rule, per GPU (docs/profile.md, "Sampled mode"):
 // - Work is every kernel, copy and memset the program ran on that GPU. A sample's amounts (counters that
-//   accumulate: bytes, instructions, cycles) go to the work that ran during it, each piece in proportion to
-//   how long it ran within the sample; time in the sample with no work gets nothing (the GPU counted only for
-//   the work). So a kernel shorter than the interval still gets the whole of a sample it ran alone in.
+//   accumulate: bytes, instructions, cycles) go to the work that ran during it; time in the sample with no work
+//   gets nothing (the GPU counted only for the work), so a kernel shorter than the interval still gets the whole
+//   of a sample it ran alone in. Where pieces share a sample, each piece that has samples to itself (whole samples
+//   it ran alone in) gets its time in the shared one times its own rate there, and the rest goes to the pieces
+//   without such samples by their time in it (if the rates claim more than the sample counted, they are scaled
+//   down to it and the others get nothing); where no piece has a rate, by time.
 // - A reading (a ratio, a rate, a percentage of peak) of a sample is taken as the reading of its busy part,
 //   span / busy time times the sample's value (the GPU was idle for the rest), and a kernel's reading is the
 //   average of that over its time in each sample.

@@ -28,13 +28,28 @@ TEST(SampledAttributionTest, AKernelAloneGetsAllOfEverySampleItRanIn) {
   EXPECT_TRUE(result[0].short_work);  // 25 ns < 3 intervals of 10
 }
 
-TEST(SampledAttributionTest, BackToBackKernelsShareASampleByTheirTimeInIt) {
+TEST(SampledAttributionTest, AKernelWithASampleOfItsOwnTakesItsRateOfASharedOne) {
+  // The first kernel ran alone through 0..10 at 8 a ns: of the shared sample it takes 5 ns at that rate, and the
+  // second, too short for a sample of its own, the rest (by time alone they would get 50 each).
   const std::vector<TimedWork> work = {{0, 15, true}, {15, 20, true}};
   const auto result = AttributeSamples(work, Series(0, {80, 100}), {MetricKind::kAmount}, 10);
-  EXPECT_DOUBLE_EQ(result[0].values[0], 80.0 + 50.0);
-  EXPECT_DOUBLE_EQ(result[1].values[0], 50.0);
+  EXPECT_DOUBLE_EQ(result[0].values[0], 80.0 + 40.0);
+  EXPECT_DOUBLE_EQ(result[1].values[0], 60.0);
   EXPECT_FALSE(result[0].overlapped);
   EXPECT_FALSE(result[1].overlapped);
+}
+
+TEST(SampledAttributionTest, TwoKernelsWithRatesShareABoundarySampleByThem) {
+  // 8 a ns, then 20 a ns; the boundary sample (5 ns of each) counted 140 = 40 + 100: each gets its own part.
+  const std::vector<TimedWork> work = {{0, 25, true}, {25, 50, true}};
+  const auto result = AttributeSamples(work, Series(0, {80, 80, 140, 200, 200}), {MetricKind::kAmount}, 10);
+  EXPECT_DOUBLE_EQ(result[0].values[0], 80.0 + 80.0 + 40.0);
+  EXPECT_DOUBLE_EQ(result[1].values[0], 100.0 + 200.0 + 200.0);
+  // Rates that claim more than a shared sample counted are scaled down to it; the kernel without a rate gets none.
+  const std::vector<TimedWork> three = {{0, 15, true}, {15, 17, true}, {17, 20, true}};
+  const auto scaled = AttributeSamples(three, Series(0, {80, 30}), {MetricKind::kAmount}, 10);
+  EXPECT_DOUBLE_EQ(scaled[0].values[0], 80.0 + 30.0);
+  EXPECT_DOUBLE_EQ(scaled[1].values[0] + scaled[2].values[0], 0.0);
 }
 
 TEST(SampledAttributionTest, AmountsAreConservedWhereWorkRan) {
