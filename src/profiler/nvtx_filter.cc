@@ -33,6 +33,13 @@ bool NvtxFilter::Create(const std::vector<std::string>& specs, NvtxFilter* out, 
   return true;
 }
 
+bool NvtxFilter::MatchesLabels(const std::vector<std::string>& labels) const {
+  return std::any_of(labels.begin(), labels.end(), [this](const std::string& label) {
+    return std::any_of(ranges_.begin(), ranges_.end(),
+                       [&label](const NvtxRange& wanted) { return NvtxRangeLabel(wanted) == label; });
+  });
+}
+
 bool NvtxFilter::Matches(const std::vector<NvtxRange>& open) const {
   return std::any_of(open.begin(), open.end(), [this](const NvtxRange& range) {
     return std::any_of(ranges_.begin(), ranges_.end(), [&range](const NvtxRange& wanted) {

@@ -30,6 +30,9 @@ class NvtxFilter {
   bool Active() const { return !ranges_.empty(); }
   // Whether a launch made with `open` ranges (outermost first) is chosen.
   bool Matches(const std::vector<NvtxRange>& open) const;
+  // The same for the labels a sample carries (NvtxRangeLabel's form, outermost first), as the sampled mode keeps
+  // rows: "a@b" is taken as domain a's range b, also where a default-domain range was named "a@b".
+  bool MatchesLabels(const std::vector<std::string>& labels) const;
 
  private:
   std::vector<NvtxRange> ranges_;

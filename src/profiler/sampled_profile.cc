@@ -5,6 +5,7 @@
 #include <map>
 
 #include "profiler/launch_filter.h"
+#include "profiler/nvtx_filter.h"
 
 namespace opengpa::profiling {
 namespace {
@@ -100,12 +101,15 @@ void AttributeSampledRun(const std::vector<GpuSampleSeries>& gpus, const std::ve
 }
 
 bool KeepChosenLaunches(const std::string& kernel_name, std::uint64_t skip, std::uint64_t count, ProfileRun* run,
-                        std::string* error) {
+                        std::string* error, const std::vector<std::string>& nvtx_include) {
   LaunchFilter prototype;
   if (!LaunchFilter::Create(kernel_name, skip, count, &prototype, error)) return false;
+  NvtxFilter ranges;
+  if (!NvtxFilter::Create(nvtx_include, &ranges, error)) return false;
   std::map<std::uint32_t, LaunchFilter> filters;  // each process chooses among its own launches
   std::vector<Sample> kept;
   for (Sample& sample : run->samples) {
+    if (ranges.Active() && !ranges.MatchesLabels(sample.nvtx)) continue;  // as the exact mode: ranges first
     auto [filter, first] = filters.try_emplace(sample.pid, prototype);
     if (filter->second.Profile(sample.name)) kept.push_back(std::move(sample));
   }

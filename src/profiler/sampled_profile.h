@@ -35,12 +35,13 @@ bool IsPmMetricName(const std::string& name);
 void AttributeSampledRun(const std::vector<GpuSampleSeries>& gpus, const std::vector<ProfiledCounter>& metrics,
                          const std::vector<MetricKind>& kinds, std::uint64_t interval_ns, ProfileRun* run);
 
-// --kernel-name, --launch-skip and --launch-count in the sampled mode: every launch took its share of the samples
-// (the GPU counted them all), then only the chosen rows are kept, chosen per process in launch order exactly as the
-// exact mode's filter chooses them (launch_filter.h); rows keep their launch index. False and *error when the
-// expression does not compile.
+// --nvtx-include, --kernel-name, --launch-skip and --launch-count in the sampled mode: every launch took its share of
+// the samples (the GPU counted them all), then only the chosen rows are kept: those in a range --nvtx-include names
+// (nvtx_filter.h; every row when none is named), and among them those chosen per process in launch order exactly as
+// the exact mode's filter chooses them (launch_filter.h); rows keep their launch index. False and *error when the
+// expression or a range spec is not valid.
 bool KeepChosenLaunches(const std::string& kernel_name, std::uint64_t skip, std::uint64_t count, ProfileRun* run,
-                        std::string* error);
+                        std::string* error, const std::vector<std::string>& nvtx_include = {});
 
 }  // namespace opengpa::profiling
 

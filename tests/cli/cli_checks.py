@@ -1069,7 +1069,7 @@ def profile_mode_sampled_refuses_what_it_cannot_do_before_the_program_runs(ctx):
     refused = [
         (["--mode", "sampled", "--metrics", "GPUTime"], "CUPTI PM sampling metrics"),
         (["--mode", "sampled", "--kernel-name", "regex:("], "("),
-        (["--mode", "sampled", "--nvtx-include", "a/"], "--mode sampled"),
+        (["--mode", "sampled", "--nvtx-include", "a/b"], "a/b"),
         (["--mode", "sampled", "--replay-mode", "application"], "--mode sampled"),
         (["--mode", "sampled", "--range-mode", "nvtx"], "--mode sampled"),
         (["--sampling-interval-us", "5"], "--sampling-interval-us is for --mode sampled"),

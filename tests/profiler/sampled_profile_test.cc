@@ -69,6 +69,32 @@ TEST(SampledProfileTest, ALaunchOnAGpuWithoutSamplesHasNoValues) {
   EXPECT_DOUBLE_EQ(run.samples[0].values[1], 0.0);
 }
 
+// --nvtx-include in the sampled mode: the rows in a named range (at any depth, in any domain named), then
+// --kernel-name and the launch counts among them, as the exact mode chooses.
+TEST(SampledProfileTest, NvtxIncludeKeepsTheRowsOfTheNamedRangesBeforeTheLaunchCounts) {
+  ProfileRun run;
+  const std::vector<std::vector<std::string>> ranges = {
+      {}, {"step", "mm"}, {"step", "relu"}, {"train@step", "mm"}, {"step", "mm"}};
+  for (std::uint64_t i = 0; i < ranges.size(); ++i) {
+    Sample sample;
+    sample.pid = 1;
+    sample.index = i;
+    sample.name = "kernel";
+    sample.nvtx = ranges[i];
+    run.samples.push_back(sample);
+  }
+  std::string error;
+  ASSERT_TRUE(KeepChosenLaunches("", 1, 0, &run, &error, {"mm/"})) << error;
+  ASSERT_EQ(run.samples.size(), 2u);  // launches 1, 3 and 4 are in "mm"; the first of them skipped
+  EXPECT_EQ(run.samples[0].index, 3u);
+  EXPECT_EQ(run.samples[1].index, 4u);
+  ASSERT_TRUE(KeepChosenLaunches("", 0, 0, &run, &error, {"train@step"})) << error;
+  ASSERT_EQ(run.samples.size(), 1u);
+  EXPECT_EQ(run.samples[0].index, 3u);
+  EXPECT_FALSE(KeepChosenLaunches("", 0, 0, &run, &error, {"a/b"}));
+  EXPECT_NE(error.find("a/b"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace opengpa::profiling
 

@@ -335,11 +335,10 @@ int RunProfile(ProfileOptions options) {
   }
   const bool sampled = options.mode == "sampled";
   if (sampled &&
-      (options.api != client::kApiCuda || !options.nvtx_include.empty() ||
-       options.replay == profiling::ReplayMode::kKernel || options.replay == profiling::ReplayMode::kApplication ||
-       options.range_mode != profiling::RangeMode::kKernel)) {
+      (options.api != client::kApiCuda || options.replay == profiling::ReplayMode::kKernel ||
+       options.replay == profiling::ReplayMode::kApplication || options.range_mode != profiling::RangeMode::kKernel)) {
     std::cerr << "opengpa profile: --mode sampled is for --api cuda and records every launch in one run: it takes no "
-                 "--nvtx-include, --range-mode nvtx or --replay-mode kernel|application\n";
+                 "--range-mode nvtx or --replay-mode kernel|application\n";
     return 2;
   }
   if (!sampled && options.sampling_interval_us != kDefaultSamplingIntervalUs) {
@@ -453,7 +452,7 @@ int RunProfile(ProfileOptions options) {
     // Every launch took its share of the samples; the rows kept are those --kernel-name and --launch-skip/-count
     // choose (the expression compiled above, before the program ran).
     static_cast<void>(profiling::KeepChosenLaunches(options.kernel_name, options.launch_skip, options.launch_count,
-                                                    &first.samples, &error));
+                                                    &first.samples, &error, options.nvtx_include));
   }
   const int exit_code = first.result.exit_code;
   // The library decides the replay of `auto` (it knows the set's passes on this chip); say which it took.
