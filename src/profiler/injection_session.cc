@@ -11,6 +11,7 @@
 // nvtx each chosen NVTX range is one sample instead (nvtx_sample_ranges.h), a CUPTI user range.
 #include <cupti.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -45,11 +46,15 @@
 #include "profiler/process_exit.h"
 #include "profiler/profile_environment.h"
 #include "profiler/sample_stream.h"
+#include "profiler/sampled_gate.h"
 
 namespace opengpa::inject_cuda {
 namespace {
 
 constexpr std::size_t kDefaultBatchSize = 256;  // kernel launches decoded together
+// How long a process of the program waits at the sampled mode's gate: PM sampling's set-up took 0.5-0.6 s.
+constexpr std::chrono::milliseconds kSampledGateLimit{60'000};
+constexpr int kNotSampledExitCode = 70;  // EX_SOFTWARE: the tool, not the program, failed
 constexpr std::size_t kNotRecorded = static_cast<std::size_t>(-1);
 
 struct InjectionState {
@@ -1184,6 +1189,27 @@ WholeProcessStart StartWholeProcessInjection(std::string* error) {
   }
   options.whole_process = true;
   if (options.settings.sampled) {
+    // opengpa sets PM sampling up while the program starts: no launch before it runs (sampled_gate.h).
+    // Where PM sampling could not start, the process stops here, before any work of its own reached the GPU, as
+    // opengpa used to refuse before starting the program; opengpa says why and exits non-zero.
+    if (const char* gate = std::getenv(profiling::kSampledGateVariable); gate != nullptr && *gate != '\0') {
+      std::string why;
+      const auto waiting_since = std::chrono::steady_clock::now();
+      const bool sampling = profiling::WaitAtSampledGate(gate, kSampledGateLimit, &why);
+      const auto waited =
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - waiting_since);
+      if (waited.count() >= 5) {
+        stream->WriteMessage("waited " + std::to_string(waited.count()) + " ms at its CUDA start for PM sampling");
+      }
+      if (!sampling) {
+        stream->WriteMessage(why);
+        if (profiling::GateSaysNotSampling(why)) {
+          std::fprintf(stderr, "opengpa: %s: the program stops at its CUDA start\n", why.c_str());
+          std::fflush(stderr);
+          _exit(kNotSampledExitCode);
+        }
+      }
+    }
     // --mode sampled: the launches' own times (kernel_timeline.h), labelled by the NVTX ranges open at each launch
     // from the program's first NVTX push on.
     TimelineLabels labels;

@@ -62,6 +62,7 @@
 #include "profiler/profile_writers.h"
 #include "profiler/replay_merge.h"
 #include "profiler/sample_stream.h"
+#include "profiler/sampled_gate.h"
 #include "profiler/sampled_profile.h"
 #include "profiler/stream_status.h"
 #include "program_launcher.h"
@@ -197,8 +198,8 @@ std::vector<std::uint32_t> WaitForStreamWriters(profiling::SampleStreamProgress*
 // Runs the program once with `settings`; `label` prefixes the progress line ("pass 2 of 3: ").
 // False and *error when the program cannot start or its stream cannot be read.
 bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& counters,
-             const profiling::ProfileSettings& settings, const std::string& label, ProgramRun* run,
-             std::string* error) {
+             const profiling::ProfileSettings& settings, const std::string& label, ProgramRun* run, std::string* error,
+             const std::map<std::string, std::string>& extra_environment = {}) {
   std::shared_ptr<SampleStreamFile> stream = SampleStreamFile::Create(error);
   if (stream == nullptr) return false;
   run->streams.push_back(stream);
@@ -208,6 +209,7 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
   if (!PrepareInjection(options.api, counters, stream->Path(), &environment, error)) return false;
   for (const auto& [name, value] : profiling::SettingsEnvironment(settings)) environment[name] = value;
   environment[profiling::kStatusVariable] = status.Name();
+  for (const auto& [name, value] : extra_environment) environment[name] = value;
   // OPENGPA_PROFILE_TURNS=off in opengpa's environment: no turns (to measure them, or to see a run without).
   const char* turns_setting = std::getenv(profiling::kTurnsFolderVariable);
   const bool turns_off = turns_setting != nullptr && std::string(turns_setting) == "off";
@@ -434,12 +436,33 @@ int RunProfile(ProfileOptions options) {
                  counters.size(), std::string(ApiShortName(options.api)).c_str());
   }
   std::unique_ptr<SampledRecording> recording;
-  if (sampled && !SampledRecording::Start(counters, options.sampling_interval_us, &recording, &error)) {
-    std::cerr << "opengpa profile: " << error << '\n';
-    return 1;
+  // The sampled mode sets PM sampling up while the program starts; the program's processes wait for it at their
+  // CUDA start (src/profiler/sampled_gate.h).
+  std::unique_ptr<profiling::SampledGate> gate;
+  std::map<std::string, std::string> gate_environment;
+  std::thread setting_up;
+  std::string setup_error;
+  if (sampled) {
+    const char* tmp = std::getenv("TMPDIR");
+    gate = std::make_unique<profiling::SampledGate>(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp");
+    gate_environment[profiling::kSampledGateVariable] = gate->Path();
+    setting_up = std::thread([&] {
+      const bool started = SampledRecording::Start(counters, options.sampling_interval_us, &recording, &setup_error);
+      if (!gate->Open(started, setup_error)) {
+        std::cerr << "opengpa profile: cannot write " << gate->Path()
+                  << ": the program's processes wait for PM sampling until their limit\n";
+      }
+    });
   }
   ProgramRun first;
-  if (!RunOnce(options, counters, settings, "", &first, &error)) {
+  const bool ran = RunOnce(options, counters, settings, "", &first, &error, gate_environment);
+  if (setting_up.joinable()) setting_up.join();
+  if (sampled && recording == nullptr) {
+    std::cerr << "opengpa profile: " << setup_error
+              << (ran ? " (the program was stopped at its CUDA start, or did not use CUDA)" : "") << '\n';
+    return 1;
+  }
+  if (!ran) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 1;
   }

@@ -100,8 +100,9 @@ class PmSampledRecording final : public SampledRecording {
     // the attribution after it ends (the outputs are written after this).
     char phases[256];
     std::snprintf(phases, sizeof phases,
-                  "the profiler's own time around the program: PM sampling set up in %.3f s before it, stopped and "
-                  "drained in %.3f s and the samples attributed in %.3f s after it",
+                  "the profiler's own time around the program: PM sampling set up in %.3f s while it started (its "
+                  "processes wait at their CUDA start until then), stopped and drained in %.3f s and the samples "
+                  "attributed in %.3f s after it",
                   start_seconds_, stop_seconds, SecondsSince(attribution_begin));
     notes->push_back(phases);
     return stopped;
