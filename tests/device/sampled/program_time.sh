@@ -38,6 +38,6 @@ p, s = statistics.median(plain), statistics.median(sampled)
 print(f"{name}: median unprofiled {p:.3f} s, sampled {s:.3f} s: x{s / p:.3f} (+{s - p:.3f} s); "
       f"best {min(plain):.3f} / {min(sampled):.3f} s: x{min(sampled) / min(plain):.3f}")
 PY
-  grep -E "own time|own cost|covered|launch" "$results/${name}_sampled.err" | head -5
+  grep -E "own time|own cost|covered|launch|waited" "$results/${name}_sampled.err" | head -8
 done
 tar czf "${OUT:-/tmp}/program-time-results.tgz" -C "$results" . 2>/dev/null
