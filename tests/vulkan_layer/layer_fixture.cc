@@ -132,6 +132,20 @@ VkGpaSampleBeginInfoAMD LayerTest::TimingInfo(VkPipelineStageFlags pre, VkPipeli
   return info;
 }
 
+std::vector<VkGpaPerfBlockPropertiesAMD> LayerTest::Blocks() {
+  VkPhysicalDeviceGpaPropertiesAMD gpa_properties{};
+  gpa_properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD;
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  properties.pNext = &gpa_properties;
+  vkGetPhysicalDeviceProperties2(device().physical_device(), &properties);
+  std::vector<VkGpaPerfBlockPropertiesAMD> blocks(gpa_properties.perfBlockCount);
+  gpa_properties.pPerfBlocks = blocks.data();
+  vkGetPhysicalDeviceProperties2(device().physical_device(), &properties);
+  blocks.resize(gpa_properties.perfBlockCount);
+  return blocks;
+}
+
 VkGpaSampleBeginInfoAMD LayerTest::CumulativeInfo(const std::vector<VkGpaPerfCounterAMD>& counters) {
   VkGpaSampleBeginInfoAMD info{};
   info.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;

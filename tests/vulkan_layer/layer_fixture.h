@@ -71,6 +71,8 @@ class LayerTest : public ::testing::Test {
   static VkGpaSampleBeginInfoAMD TimingInfo(VkPipelineStageFlags pre = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                                             VkPipelineStageFlags post = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
   static VkGpaSampleBeginInfoAMD CumulativeInfo(const std::vector<VkGpaPerfCounterAMD>& counters);
+  // The perf blocks the layer publishes in VkPhysicalDeviceGpaPropertiesAMD, in its order.
+  static std::vector<VkGpaPerfBlockPropertiesAMD> Blocks();
 
   // A sample's result (its size asked first, as AMD's GPA does), or empty with a failure.
   std::vector<std::uint64_t> Results(VkGpaSessionAMD session, std::uint32_t sample_id);

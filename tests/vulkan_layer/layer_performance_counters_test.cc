@@ -78,20 +78,6 @@ class LayerPerformanceCountersTest : public LayerTest {
     return published;
   }
 
-  static std::vector<VkGpaPerfBlockPropertiesAMD> Blocks() {
-    VkPhysicalDeviceGpaPropertiesAMD gpa_properties{};
-    gpa_properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD;
-    VkPhysicalDeviceProperties2 properties{};
-    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-    properties.pNext = &gpa_properties;
-    vkGetPhysicalDeviceProperties2(device().physical_device(), &properties);
-    std::vector<VkGpaPerfBlockPropertiesAMD> blocks(gpa_properties.perfBlockCount);
-    gpa_properties.pPerfBlocks = blocks.data();
-    vkGetPhysicalDeviceProperties2(device().physical_device(), &properties);
-    blocks.resize(gpa_properties.perfBlockCount);
-    return blocks;
-  }
-
   // A file under $OUT (the device tool's folder) for docs/validation.md; without OUT, a stream that writes
   // nowhere.
   static std::ofstream RecordFile(const std::string& name) {

@@ -31,20 +31,6 @@ class LayerSamplerCountersTest : public LayerTest {
     ASSERT_NE(passes_, nullptr);
   }
 
-  static std::vector<VkGpaPerfBlockPropertiesAMD> Blocks() {
-    VkPhysicalDeviceGpaPropertiesAMD gpa_properties{};
-    gpa_properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_AMD;
-    VkPhysicalDeviceProperties2 properties{};
-    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-    properties.pNext = &gpa_properties;
-    vkGetPhysicalDeviceProperties2(device().physical_device(), &properties);
-    std::vector<VkGpaPerfBlockPropertiesAMD> blocks(gpa_properties.perfBlockCount);
-    gpa_properties.pPerfBlocks = blocks.data();
-    vkGetPhysicalDeviceProperties2(device().physical_device(), &properties);
-    blocks.resize(gpa_properties.perfBlockCount);
-    return blocks;
-  }
-
   static const VkGpaPerfBlockPropertiesAMD* SamplerBlock(const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks) {
     for (const VkGpaPerfBlockPropertiesAMD& block : blocks) {
       if (block.blockType == OPENGPA_GPA_PERF_BLOCK_NVIDIA_GPU_PERIODIC_SAMPLER) return &block;
