@@ -14,5 +14,5 @@ cp "$build/lib/libOpenGPAProfile.so" "$build/lib/libopengpa_inject_cuda.so" "$bu
 strip --strip-debug "$out/bin/opengpa" "$out/lib/"*.so
 "$root/tests/device/soname_copies.sh" "$out/lib"
 rm -rf "$out/python" && cp -r "$root/python" "$out/python"
-cp "$root/tests/device/sampled/"{python_run.sh,python_sampled.py,compare_python_cli.py} "$out/"
+cp "$root/tests/device/sampled/"{python_run.sh,python_sampled.py,compare_python_cli.py,nvtx_include.sh} "$out/"
 du -sh "$out"
