@@ -38,6 +38,60 @@ void MarkOverlaps(const std::vector<TimedWork>& work, const std::vector<std::siz
   }
 }
 
+// Each piece's own rate of each amount: over the samples it ran alone for their whole span (empty: no such sample).
+// A sample shared at a boundary then goes to the pieces by their time in it times their own rates, and what is
+// left to those with no rate of their own (too short to have a sample alone) by their time. Shared by time alone, a
+// 210 µs PyTorch max_pool read 1.9-7.6 % too many DRAM bytes at 20 µs, its neighbours moving bytes several times
+// faster; shared by rates, 0.2-1.3 % (the H100's samples at 5 µs, merged into 20 µs ones).
+std::vector<std::vector<double>> OwnRates(const std::vector<TimedWork>& work, const SampleSeries& samples,
+                                          const std::vector<double>& work_time, std::size_t metrics) {
+  const std::size_t count = samples.spans.size();
+  std::vector<std::vector<double>> rates(work.size());
+  for (std::size_t index = 0; index < work.size(); ++index) {
+    const TimedWork& piece = work[index];
+    std::vector<double> sums(metrics, 0.0);
+    double alone_time = 0.0;
+    for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
+         s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
+      const SampleSeries::Span& span = samples.spans[s];
+      const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
+      if (span.start_ns < piece.start_ns || span.end_ns > piece.end_ns || work_time[s] != span_time) continue;
+      alone_time += span_time;
+      for (std::size_t m = 0; m < metrics; ++m) sums[m] += samples.values[s * metrics + m];
+    }
+    if (alone_time <= 0.0) continue;
+    for (double& sum : sums) sum /= alone_time;
+    rates[index] = std::move(sums);
+  }
+  return rates;
+}
+
+// Per sample: the amounts the pieces with a rate would have counted in it, and the time of those without one.
+struct RatedSamples {
+  std::vector<double> expected;  // [sample * metrics + metric]
+  std::vector<double> unrated_time;
+};
+
+RatedSamples RateSamples(const std::vector<TimedWork>& work, const SampleSeries& samples,
+                         const std::vector<std::vector<double>>& rates, std::size_t metrics) {
+  const std::size_t count = samples.spans.size();
+  RatedSamples rated{std::vector<double>(count * metrics, 0.0), std::vector<double>(count, 0.0)};
+  for (std::size_t index = 0; index < work.size(); ++index) {
+    const TimedWork& piece = work[index];
+    for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
+         s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
+      const SampleSeries::Span& span = samples.spans[s];
+      const auto overlap = static_cast<double>(Overlap(piece.start_ns, piece.end_ns, span.start_ns, span.end_ns));
+      if (rates[index].empty()) {
+        rated.unrated_time[s] += overlap;
+      } else {
+        for (std::size_t m = 0; m < metrics; ++m) rated.expected[s * metrics + m] += overlap * rates[index][m];
+      }
+    }
+  }
+  return rated;
+}
+
 }  // namespace
 
 std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work, const SampleSeries& samples,
@@ -82,44 +136,10 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
   }
   if (have_union) add_busy(union_start, union_end);
 
-  // Each piece's own rate of each amount: over the samples it ran alone for the whole span. A sample shared at a
-  // boundary then goes to the pieces by their time in it times their own rates, and what is left to those with no
-  // rate of their own (too short to have a sample alone) by their time. Shared by time alone, a 210 µs PyTorch
-  // max_pool read 1.9-7.6 % too many DRAM bytes at 20 µs, its neighbours moving bytes several times faster;
-  // shared by rates, 0.2-1.3 % (the H100's samples at 5 µs, merged into 20 µs ones).
-  std::vector<std::vector<double>> rates(work.size());  // empty: no sample alone
-  for (std::size_t index = 0; index < work.size(); ++index) {
-    const TimedWork& piece = work[index];
-    std::vector<double> sums(metrics, 0.0);
-    double alone_time = 0.0;
-    for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
-         s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
-      const SampleSeries::Span& span = samples.spans[s];
-      const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
-      if (span.start_ns < piece.start_ns || span.end_ns > piece.end_ns || work_time[s] != span_time) continue;
-      alone_time += span_time;
-      for (std::size_t m = 0; m < metrics; ++m) sums[m] += samples.values[s * metrics + m];
-    }
-    if (alone_time <= 0.0) continue;
-    for (double& sum : sums) sum /= alone_time;
-    rates[index] = std::move(sums);
-  }
-  // Per sample: the amounts the pieces with a rate would have counted in it, and the time of those without one.
-  std::vector<double> expected(count * metrics, 0.0);
-  std::vector<double> unrated_time(count, 0.0);
-  for (std::size_t index = 0; index < work.size(); ++index) {
-    const TimedWork& piece = work[index];
-    for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
-         s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
-      const SampleSeries::Span& span = samples.spans[s];
-      const auto overlap = static_cast<double>(Overlap(piece.start_ns, piece.end_ns, span.start_ns, span.end_ns));
-      if (rates[index].empty()) {
-        unrated_time[s] += overlap;
-      } else {
-        for (std::size_t m = 0; m < metrics; ++m) expected[s * metrics + m] += overlap * rates[index][m];
-      }
-    }
-  }
+  const std::vector<std::vector<double>> rates = OwnRates(work, samples, work_time, metrics);
+  const RatedSamples rated_samples = RateSamples(work, samples, rates, metrics);
+  const std::vector<double>& expected = rated_samples.expected;
+  const std::vector<double>& unrated_time = rated_samples.unrated_time;
   // A piece's share of sample `s`'s amount `value` of metric `m`.
   auto amount_share = [&](std::size_t index, std::size_t s, std::size_t m, double overlap, double value) {
     const double rated = expected[s * metrics + m];
