@@ -708,7 +708,7 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
   command
       .add_option("--nvtx-include", options->nvtx_include,
                   "CUDA: profile only launches inside an NVTX push/pop range of this name (name, or domain@name); "
-                  "repeatable, a launch counts when any open range matches")
+                  "repeatable, a launch counts when any open range matches (--mode sampled: keeps those rows)")
       ->allow_extra_args(false);
   command
       .add_option("--range-mode", options->range_mode,
