@@ -1,7 +1,6 @@
 #include "monitor/gpm_counter_source.h"
 
-#include <algorithm>
-
+#include "monitor/counter_catalog.h"
 #include "monitor/nvml_devices.h"
 #include "platform/logging.h"
 
@@ -53,17 +52,6 @@ const std::vector<Counter>& Catalog() {
   return catalog;
 }
 
-const Counter* FindCounter(std::string_view name) {
-  for (const Counter& counter : Catalog()) {
-    if (counter.descriptor.name == name) return &counter;
-  }
-  return nullptr;
-}
-
-uint64_t NanosecondsSinceEpoch(std::chrono::system_clock::time_point time) {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count());
-}
-
 // The monitor's default set asks for GPM where it exists: there a missing GPM is a message, not an error.
 template <typename... Args>
 GpaStatus Refuse(bool optional, GpaStatus status, fmt::format_string<Args...> format, Args&&... args) {
@@ -78,27 +66,19 @@ GpaStatus Refuse(bool optional, GpaStatus status, fmt::format_string<Args...> fo
 }  // namespace
 
 const std::vector<CounterDescriptor>& GpmCounterCatalog() {
-  static const std::vector<CounterDescriptor> descriptors = [] {
-    std::vector<CounterDescriptor> list;
-    for (const Counter& counter : Catalog()) list.push_back(counter.descriptor);
-    return list;
-  }();
+  static const std::vector<CounterDescriptor> descriptors = DescriptorsOf(Catalog());
   return descriptors;
 }
 
-bool IsGpmCounterName(std::string_view name) { return FindCounter(name) != nullptr; }
+bool IsGpmCounterName(std::string_view name) { return FindInCatalog(Catalog(), name) != nullptr; }
 
 GpaStatus GpmCounterSource::Create(const GpmSourceOptions& options, std::unique_ptr<GpmCounterSource>* source) {
   if (source == nullptr) return LogError(kGpaStatusErrorNullPointer, "GPM source: output pointer is null");
   source->reset();
   std::vector<const Counter*> counters;
-  for (const std::string& name : options.counter_names) {
-    const Counter* counter = FindCounter(name);
-    if (counter == nullptr) return LogError(kGpaStatusErrorCounterNotFound, "GPM source: unknown counter '{}'", name);
-    if (std::find(counters.begin(), counters.end(), counter) == counters.end()) counters.push_back(counter);
-  }
-  if (counters.empty()) {
-    for (const Counter& counter : Catalog()) counters.push_back(&counter);
+  std::string unknown;
+  if (!ChooseFromCatalog(Catalog(), options.counter_names, &counters, &unknown)) {
+    return LogError(kGpaStatusErrorCounterNotFound, "GPM source: unknown counter '{}'", unknown);
   }
 
   std::unique_ptr<nvidia::nvml::Library> library;

@@ -1,7 +1,6 @@
 #include "monitor/nvml_counter_source.h"
 
-#include <algorithm>
-
+#include "monitor/counter_catalog.h"
 #include "monitor/nvml_devices.h"
 #include "platform/logging.h"
 
@@ -148,29 +147,14 @@ const std::vector<Counter>& Catalog() {
   return catalog;
 }
 
-const Counter* FindCounter(std::string_view name) {
-  for (const Counter& counter : Catalog()) {
-    if (counter.descriptor.name == name) return &counter;
-  }
-  return nullptr;
-}
-
-uint64_t NanosecondsSinceEpoch(std::chrono::system_clock::time_point time) {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count());
-}
-
 }  // namespace
 
 const std::vector<CounterDescriptor>& NvmlCounterCatalog() {
-  static const std::vector<CounterDescriptor> descriptors = [] {
-    std::vector<CounterDescriptor> list;
-    for (const Counter& counter : Catalog()) list.push_back(counter.descriptor);
-    return list;
-  }();
+  static const std::vector<CounterDescriptor> descriptors = DescriptorsOf(Catalog());
   return descriptors;
 }
 
-bool IsNvmlCounterName(std::string_view name) { return FindCounter(name) != nullptr; }
+bool IsNvmlCounterName(std::string_view name) { return FindInCatalog(Catalog(), name) != nullptr; }
 
 GpaStatus NvmlCounterSource::Create(const NvmlSourceOptions& options, std::unique_ptr<NvmlCounterSource>* source) {
   if (source == nullptr) return LogError(kGpaStatusErrorNullPointer, "NVML source: output pointer is null");
@@ -178,17 +162,11 @@ GpaStatus NvmlCounterSource::Create(const NvmlSourceOptions& options, std::uniqu
 
   // Names first: a typo is reported even on a machine without NVML.
   std::vector<const Counter*> wanted;
-  for (const std::string& name : options.counter_names) {
-    const Counter* counter = FindCounter(name);
-    if (counter == nullptr) {
-      return LogError(kGpaStatusErrorCounterNotFound, "NVML source: unknown counter '{}'", name);
-    }
-    if (std::find(wanted.begin(), wanted.end(), counter) == wanted.end()) wanted.push_back(counter);
+  std::string unknown;
+  if (!ChooseFromCatalog(Catalog(), options.counter_names, &wanted, &unknown)) {
+    return LogError(kGpaStatusErrorCounterNotFound, "NVML source: unknown counter '{}'", unknown);
   }
-  const bool explicit_counters = !wanted.empty();
-  if (!explicit_counters) {
-    for (const Counter& counter : Catalog()) wanted.push_back(&counter);
-  }
+  const bool explicit_counters = !options.counter_names.empty();
 
   std::unique_ptr<nvidia::nvml::Library> library;
   const std::vector<std::string> candidates =
