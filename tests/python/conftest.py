@@ -17,6 +17,20 @@ PROJECT_VERSION = re.search(r"^project\(OpenGPA VERSION ([0-9.]+)", (REPOSITORY 
                             re.MULTILINE).group(1)
 
 
+def fill_as_the_library(text, buffer, size):
+    """A fake entry point's answer as the library fills (buffer, size): *size in is the capacity, out the size needed;
+    -3 (kOpenGpaProfileStatusErrorBufferTooSmall) when the buffer is too small."""
+    data = text.encode()
+    capacity = size._obj.value
+    size._obj.value = len(data) + 1
+    if buffer is None:
+        return 0
+    if capacity < len(data) + 1:
+        return -3
+    ctypes.memmove(buffer, data + b"\0", len(data) + 1)
+    return 0
+
+
 def catalog_counters(*file_names):
     """(name, group, formula) of every counter entry of catalogs/<file_name>, in file order."""
     entries = []

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import opengpa
-from conftest import REPOSITORY, catalog_counters
+from conftest import REPOSITORY, catalog_counters, fill_as_the_library
 from opengpa import kernels, plots
 
 # The first entry of each name (catalogs/cuda.json lists some names again for older chips).
@@ -246,24 +246,11 @@ class FakeInProcessEntry:
         self.plan = {"replay": replay, "passes": passes, "device": "NVIDIA H100 80GB HBM3", "messages": []}
         self.ranges, self.launches, self.started, self.pass_index, self.path = [], [], [], None, None
 
-    @staticmethod
-    def _fill(text, buffer, size):
-        """As the library fills (buffer, size): *size in is the capacity, out the size needed."""
-        data = text.encode()
-        capacity = size._obj.value
-        size._obj.value = len(data) + 1
-        if buffer is None:
-            return 0
-        if capacity < len(data) + 1:
-            return -3
-        ctypes.memmove(buffer, data + b"\0", len(data) + 1)
-        return 0
-
     def launch(self, name):
         self.launches.append((name, tuple(self.ranges)))
 
     def OpenGpaProfilePlan(self, context, counters, replay, buffer, size):
-        return self._fill(json.dumps(self.plan), buffer, size)
+        return fill_as_the_library(json.dumps(self.plan), buffer, size)
 
     def OpenGpaProfileStart(self, options):
         options = options._obj
@@ -287,7 +274,7 @@ class FakeInProcessEntry:
         return 0
 
     def OpenGpaProfileGetLaunches(self, buffer, size):
-        return self._fill(json.dumps(launch_labels(*[r for _, r in self.launches])), buffer, size)
+        return fill_as_the_library(json.dumps(launch_labels(*[r for _, r in self.launches])), buffer, size)
 
     def OpenGpaProfileJoin(self, paths, count, output):
         return self.real.OpenGpaProfileJoin(paths, count, output)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import opengpa
+from conftest import fill_as_the_library
 from opengpa import kernels
 from opengpa.op_attribution import MODULE, OP, CpuEvent, attribute
 
@@ -197,18 +198,6 @@ class FakeSampledEntry:
         self.options = None
         self.ranges, self.made = [], []
 
-    @staticmethod
-    def _fill(text, buffer, size):
-        data = text.encode()
-        capacity = size._obj.value
-        size._obj.value = len(data) + 1
-        if buffer is None:
-            return 0
-        if capacity < len(data) + 1:
-            return -3
-        ctypes.memmove(buffer, data + b"\0", len(data) + 1)
-        return 0
-
     def OpenGpaProfileStartSampled(self, options):
         options = options._obj
         assert options.struct_size == ctypes.sizeof(kernels._SampledOptions)
@@ -237,7 +226,7 @@ class FakeSampledEntry:
     def OpenGpaProfileGetLaunches(self, buffer, size):
         labels = [{"index": i, "context": "0x5000", "ranges": list(r), "thread": 1, "host_ns": 5 + i}
                   for i, r in enumerate(self.made)]
-        return self._fill(json.dumps(labels), buffer, size)
+        return fill_as_the_library(json.dumps(labels), buffer, size)
 
     def OpenGpaProfileGetLastError(self):
         return self.real.OpenGpaProfileGetLastError()
