@@ -27,10 +27,12 @@ namespace opengpa::vkwork {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: opengpa_vk_sample [--csv FILE] [--device NAME] [--gpa-lib PATH] [--list-devices]\n"
+    "usage: opengpa_vk_sample [--csv FILE] [--counters NAME,...] [--device NAME] [--gpa-lib PATH] [--list-devices]\n"
     "  Profiles draws and a compute dispatch on the fastest Vulkan device with libGPUPerfAPIVK.so and\n"
     "  prints every counter per sample, checked against the workload's known vertex/pixel/thread counts.\n"
     "  --csv FILE      also write the results as CSV (one row per sample)\n"
+    "  --counters NAME,...  enable only these counters (default: every counter), e.g. to time a sample with\n"
+    "                  fewer sampler passes or without pipeline statistics\n"
     "  --device NAME   use the Vulkan device whose name contains NAME (same as OPENGPA_VK_DEVICE)\n"
     "  --gpa-lib PATH  load this libGPUPerfAPIVK.so (or the one in this folder) instead of searching\n"
     "                  beside the program\n"
@@ -38,6 +40,7 @@ constexpr char kUsage[] =
 
 struct Options {
   std::string csv;
+  std::vector<std::string> counters;  // empty: every counter
   std::string gpa_lib;
   bool list_devices = false;
 };
@@ -52,6 +55,15 @@ bool ParseOptions(int argc, char** argv, Options* options) {
     };
     if (arg == "--csv") {
       if (!value(&options->csv)) return false;
+    } else if (arg == "--counters") {
+      std::string list;
+      if (!value(&list)) return false;
+      for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start) options->counters.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+      }
+      if (options->counters.empty()) return false;
     } else if (arg == "--gpa-lib") {
       if (!value(&options->gpa_lib)) return false;
     } else if (arg == "--device") {
@@ -196,7 +208,11 @@ int Profile(const Options& options, VulkanDevice& device, const GpaFunctionTable
             << ", " << context.CounterCount() << " counters\n\n";
 
   opengpa::Session session(context);
-  session.EnableAll();
+  if (options.counters.empty()) {
+    session.EnableAll();
+  } else {
+    for (const std::string& name : options.counters) session.Enable(name);
+  }
   const GpaUInt32 passes = session.PassCount();
   session.Begin();
   double host_ns = 0;

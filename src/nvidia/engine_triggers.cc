@@ -57,6 +57,13 @@ GpaStatus EngineTriggers::Place(const SampledPasses& sampled, const StampOf& sta
   return kGpaStatusOk;
 }
 
+std::optional<std::size_t> EngineTriggers::IntervalOf(std::uint32_t pass, std::uint64_t key) const {
+  if (pass >= intervals_.size()) return std::nullopt;
+  const auto found = intervals_[pass].find(key);
+  if (found == intervals_[pass].end()) return std::nullopt;
+  return found->second;
+}
+
 GpaStatus EngineTriggers::Accumulate(const SampledPasses& sampled, std::uint32_t pass, std::uint64_t begin_key,
                                      std::uint64_t end_key, std::vector<double>* sums,
                                      std::vector<double>* weights) const {

@@ -49,6 +49,8 @@ class EngineTriggers {
   // calls return the first answer.
   GpaStatus Place(const SampledPasses& sampled, const StampOf& stamp_ns);
   bool Placed() const { return placed_; }
+  // The interval trigger `key` of `pass` closed, once placed; nothing for a trigger that closed none.
+  std::optional<std::size_t> IntervalOf(std::uint32_t pass, std::uint64_t key) const;
 
   // Adds `sampled`'s values of `pass` between triggers `begin_key` and `end_key` to `sums` / `weights`
   // (SampledPasses::Accumulate). kGpaStatusErrorFailed (logged) when either closed no interval.

@@ -64,9 +64,6 @@ SampledPasses::SampledPasses(const GraphicsCounterSource& source, pw::TriggerSou
 
 SampledPasses::~SampledPasses() = default;
 
-namespace {
-
-// OPENGPA_SAMPLER_TRACE=1: how samples were placed and what each step of the sampler cost, on stderr.
 bool SamplerTraceOn() {
   static const bool on = [] {
     const char* trace = std::getenv("OPENGPA_SAMPLER_TRACE");
@@ -74,6 +71,8 @@ bool SamplerTraceOn() {
   }();
   return on;
 }
+
+namespace {
 
 double MillisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -174,10 +173,18 @@ GpaStatus SampledPasses::IntervalsClosedAfter(GpaUInt32 pass, const std::vector<
   // OPENGPA_SAMPLER_TRACE=1: every interval and trigger of the pass on stderr, to see how samples were placed.
   if (SamplerTraceOn()) {
     const DecodedPass& decoded = decoded_[pass];
+    const std::vector<std::size_t>& metrics = passes_[pass].metrics;
     for (std::size_t i = 0; i < decoded.end_ns.size(); ++i) {
-      std::fprintf(stderr, "opengpa sampler pass %u interval %zu ends %llu (%.0f ns) %s=%g\n", pass, i,
-                   static_cast<unsigned long long>(decoded.end_ns[i]), decoded.durations[i],
-                   names_[passes_[pass].metrics[0]].c_str(), decoded.values[i][0]);
+      // Every metric of the pass, so that one can see which interval holds which work (e.g. a draw's vertex
+      // threads counted before the trigger that begins its sample).
+      std::string values;
+      for (std::size_t m = 0; m < metrics.size() && m < decoded.values[i].size(); ++m) {
+        char value[64];
+        std::snprintf(value, sizeof value, "=%g", decoded.values[i][m]);
+        values += ' ' + names_[metrics[m]] + value;
+      }
+      std::fprintf(stderr, "opengpa sampler pass %u interval %zu ends %llu (%.0f ns)%s\n", pass, i,
+                   static_cast<unsigned long long>(decoded.end_ns[i]), decoded.durations[i], values.c_str());
     }
     for (std::size_t k = 0; k < stamps_ns.size(); ++k) {
       std::fprintf(stderr, "opengpa sampler pass %u trigger %zu stamp %llu -> interval %lld\n", pass, k,

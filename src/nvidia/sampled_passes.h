@@ -39,6 +39,10 @@ constexpr std::uint64_t kTriggerBeforeStampNs = 2'000;
 GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns,
                           const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals);
 
+// OPENGPA_SAMPLER_TRACE=1 (read once): the sampler's passes, intervals (every metric of each), triggers and the
+// samples placed in them are printed on stderr, with what each step of the sampler cost.
+bool SamplerTraceOn();
+
 class SampledPasses {
  public:
   // `names` are the session's sampled hardware counters (metrics of `source`), `additive[i]` whether names[i]
