@@ -27,7 +27,7 @@ GpaStatus EngineTriggers::Record(std::uint32_t pass, std::uint64_t key, void* co
   return kGpaStatusOk;
 }
 
-GpaStatus EngineTriggers::Place(const SampledPasses& sampled, const StampOf& stamp_ns) {
+GpaStatus EngineTriggers::Place(const SampledPasses& sampled, const StampOf& stamp_ns, const StampOf& done_ns) {
   if (placed_status_) return *placed_status_;
   const auto passes = std::min<std::size_t>(recorded_.size(), sampled.PassCount());
   for (std::uint32_t pass = 0; pass < passes; ++pass) {
@@ -36,17 +36,26 @@ GpaStatus EngineTriggers::Place(const SampledPasses& sampled, const StampOf& sta
     struct Ran {
       std::uint64_t stamp;
       std::uint64_t key;
+      std::uint64_t done;  // 0: not known
     };
     std::vector<Ran> ran;
     for (std::uint64_t key : recorded_[pass]) {
-      if (const std::optional<std::uint64_t> stamp = stamp_ns(pass, key)) ran.push_back({*stamp, key});
+      if (const std::optional<std::uint64_t> stamp = stamp_ns(pass, key)) {
+        const std::optional<std::uint64_t> done = done_ns ? done_ns(pass, key) : std::nullopt;
+        ran.push_back({*stamp, key, done.value_or(0)});
+      }
     }
     std::stable_sort(ran.begin(), ran.end(), [](const Ran& a, const Ran& b) { return a.stamp < b.stamp; });
     std::vector<std::uint64_t> stamps;
+    std::vector<std::uint64_t> done;
     stamps.reserve(ran.size());
-    for (const Ran& r : ran) stamps.push_back(r.stamp);
+    done.reserve(ran.size());
+    for (const Ran& r : ran) {
+      stamps.push_back(r.stamp);
+      done.push_back(r.done);
+    }
     std::vector<std::size_t> intervals;
-    if (GpaStatus status = sampled.IntervalsClosedAfter(pass, stamps, &intervals); status != kGpaStatusOk) {
+    if (GpaStatus status = sampled.IntervalsClosedAfter(pass, stamps, done, &intervals); status != kGpaStatusOk) {
       placed_status_ = status;
       return status;
     }
@@ -74,7 +83,14 @@ GpaStatus EngineTriggers::Accumulate(const SampledPasses& sampled, std::uint32_t
   const auto& placed = intervals_[pass];
   const auto first = placed.find(begin_key);
   const auto last = placed.find(end_key);
-  if (first == placed.end() || last == placed.end() || last->second <= first->second) {
+  if (first != placed.end() && last != placed.end() && last->second == first->second) {
+    Log(kGpaLoggingMessage,
+        "pass {}: a sample's begin and end triggers closed the same sampler interval (the trigger before it fired "
+        "before its own sample's work ran and was placed after it): its counts are in the sample before it",
+        pass);
+    return kGpaStatusOk;
+  }
+  if (first == placed.end() || last == placed.end() || last->second < first->second) {
     return LogError(kGpaStatusErrorFailed,
                     "pass {}: a sample's triggers closed no sampler interval (the sampler stopped before recording "
                     "them, or the pass ran while it was not sampling)",

@@ -46,14 +46,18 @@ class EngineTriggers {
   // command buffer never ran.
   using StampOf = std::function<std::optional<std::uint64_t>(std::uint32_t pass, std::uint64_t key)>;
   // Which sampler interval each trigger that ran closed, once `sampled` has decoded every pass. Done once: later
-  // calls return the first answer.
-  GpaStatus Place(const SampledPasses& sampled, const StampOf& stamp_ns);
+  // calls return the first answer. `done_ns` (optional): for a trigger that ends a sample, the GPU time in ns of the
+  // sample's own bottom-of-pipe timestamp after its work; the trigger may have fired before that work ran, and
+  // then closes the interval that counted it (AssignIntervals).
+  GpaStatus Place(const SampledPasses& sampled, const StampOf& stamp_ns, const StampOf& done_ns = nullptr);
   bool Placed() const { return placed_; }
   // The interval trigger `key` of `pass` closed, once placed; nothing for a trigger that closed none.
   std::optional<std::size_t> IntervalOf(std::uint32_t pass, std::uint64_t key) const;
 
   // Adds `sampled`'s values of `pass` between triggers `begin_key` and `end_key` to `sums` / `weights`
-  // (SampledPasses::Accumulate). kGpaStatusErrorFailed (logged) when either closed no interval.
+  // (SampledPasses::Accumulate). kGpaStatusErrorFailed (logged) when either closed no interval. Both closing the
+  // same interval (the trigger before the sample's was moved past its begin: AssignIntervals) adds nothing
+  // (logged): what the sample ran counts in the one before.
   GpaStatus Accumulate(const SampledPasses& sampled, std::uint32_t pass, std::uint64_t begin_key, std::uint64_t end_key,
                        std::vector<double>* sums, std::vector<double>* weights) const;
 

@@ -11,9 +11,11 @@ namespace opengpa::nvidia {
 
 namespace pw = perfworks;
 
-GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns,
-                          const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals) {
-  intervals->clear();
+namespace {
+
+// Which interval each trigger closed, by order when every trigger closed one, else by time (AssignIntervals).
+GpaStatus MatchIntervals(const std::vector<std::uint64_t>& stamps_ns,
+                         const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals) {
   // Every trigger closed one interval, in order: trigger k closed interval k.
   if (stamps_ns.size() == interval_ends_ns.size()) {
     for (std::size_t k = 0; k < stamps_ns.size(); ++k) {
@@ -47,6 +49,38 @@ GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns,
     }
     next = static_cast<std::size_t>(at - interval_ends_ns.begin());
     intervals->push_back(next++);
+  }
+  return kGpaStatusOk;
+}
+
+}  // namespace
+
+GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std::vector<std::uint64_t>& done_ns,
+                          const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals) {
+  intervals->clear();
+  if (GpaStatus status = MatchIntervals(stamps_ns, interval_ends_ns, intervals); status != kGpaStatusOk) {
+    return status;
+  }
+  // A trigger that ends a sample and fired before the sample's work was done closes the interval that counted it.
+  std::size_t floor = 0;
+  for (std::size_t k = 0; k < intervals->size(); ++k) {
+    std::size_t interval = (*intervals)[k];
+    const std::uint64_t done = k < done_ns.size() ? done_ns[k] : 0;
+    if (done > kTriggerBeforeStampNs && interval_ends_ns[interval] + kTriggerBeforeStampNs < done) {
+      const auto at = std::lower_bound(interval_ends_ns.begin() + static_cast<std::ptrdiff_t>(interval),
+                                       interval_ends_ns.end(), done - kTriggerBeforeStampNs);
+      if (at != interval_ends_ns.end() && *at <= done + kTriggerToIntervalEndLimitNs) {
+        const auto later = static_cast<std::size_t>(at - interval_ends_ns.begin());
+        Log(kGpaLoggingMessage,
+            "trigger {} of {} fired {} ns before the work of the sample it ends was done; it closes interval {}, the "
+            "first that ends after that work, rather than {}",
+            k, stamps_ns.size(), done - interval_ends_ns[interval], later, interval);
+        interval = later;
+      }
+    }
+    interval = std::max(interval, floor);
+    floor = interval;
+    (*intervals)[k] = interval;
   }
   return kGpaStatusOk;
 }
@@ -165,11 +199,12 @@ GpaStatus SampledPasses::Advance(std::size_t triggers) {
 }
 
 GpaStatus SampledPasses::IntervalsClosedAfter(GpaUInt32 pass, const std::vector<std::uint64_t>& stamps_ns,
+                                              const std::vector<std::uint64_t>& done_ns,
                                               std::vector<std::size_t>* intervals) const {
   if (merged_[pass]) {
     return LogError(kGpaStatusErrorFailed, "pass {}: the GPU periodic sampler merged some of its triggers", pass);
   }
-  const GpaStatus assigned = AssignIntervals(stamps_ns, decoded_[pass].end_ns, intervals);
+  const GpaStatus assigned = AssignIntervals(stamps_ns, done_ns, decoded_[pass].end_ns, intervals);
   // OPENGPA_SAMPLER_TRACE=1: every interval and trigger of the pass on stderr, to see how samples were placed.
   if (SamplerTraceOn()) {
     const DecodedPass& decoded = decoded_[pass];
@@ -187,8 +222,9 @@ GpaStatus SampledPasses::IntervalsClosedAfter(GpaUInt32 pass, const std::vector<
                    static_cast<unsigned long long>(decoded.end_ns[i]), decoded.durations[i], values.c_str());
     }
     for (std::size_t k = 0; k < stamps_ns.size(); ++k) {
-      std::fprintf(stderr, "opengpa sampler pass %u trigger %zu stamp %llu -> interval %lld\n", pass, k,
+      std::fprintf(stderr, "opengpa sampler pass %u trigger %zu stamp %llu done %llu -> interval %lld\n", pass, k,
                    static_cast<unsigned long long>(stamps_ns[k]),
+                   static_cast<unsigned long long>(k < done_ns.size() ? done_ns[k] : 0),
                    k < intervals->size() ? static_cast<long long>((*intervals)[k]) : -1LL);
     }
   }

@@ -36,7 +36,18 @@ constexpr std::uint64_t kTriggerBeforeStampNs = 2'000;
 // ending more than kTriggerToIntervalEndLimitNs from the timestamp means the trigger was not sampled (the pass ran
 // with another configuration): kGpaStatusErrorFailed, logged. Triggers after the last decoded interval get none
 // (intervals->size() < stamps_ns.size()).
-GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns,
+//
+// `done_ns[k]` (0: unknown): for a trigger that ends a sample, the GPU time of the sample's own bottom-of-pipe
+// timestamp after its work. A trigger fires when the GPU's channel reaches it, which can be before the work
+// recorded ahead of it has run, bottom-of-pipe timestamps between or not (H200, AMD's vk_color_cube: a 36-vertex
+// draw just after a render pass's clear; its end trigger's interval ended 3.9 us before the draw's own timestamp
+// after it, 0.9 us after the begin trigger's, and the draw's threads were counted in the next interval). The
+// sample's work is done by `done_ns[k]`, so it is counted by the first interval that ends no earlier than
+// kTriggerBeforeStampNs before it: the trigger closes that interval when it lies after its own (and within
+// kTriggerToIntervalEndLimitNs). Not the trigger's own timestamp: it is written after whatever was recorded
+// between the sample's end and the trigger (a query's end can take 5 us), so it lies after the work's end even when
+// the trigger fired on time. No trigger closes an interval before the previous trigger's, so two may share one.
+GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std::vector<std::uint64_t>& done_ns,
                           const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals);
 
 // OPENGPA_SAMPLER_TRACE=1 (read once): the sampler's passes, intervals (every metric of each), triggers and the
@@ -66,9 +77,9 @@ class SampledPasses {
   GpaStatus CpuTrigger();
 
   // The intervals of decoded `pass` that the backend's triggers closed, given the GPU timestamp written just
-  // before each trigger, in the order the GPU ran them (AssignIntervals).
+  // before each trigger, in the order the GPU ran them, and when the work each ends was done (AssignIntervals).
   GpaStatus IntervalsClosedAfter(GpaUInt32 pass, const std::vector<std::uint64_t>& stamps_ns,
-                                 std::vector<std::size_t>* intervals) const;
+                                 const std::vector<std::uint64_t>& done_ns, std::vector<std::size_t>* intervals) const;
   std::size_t IntervalCount(GpaUInt32 pass) const { return decoded_[pass].durations.size(); }
 
   // Adds pass `pass`'s counters over intervals (after, last] to `sums` / `weights` (indexed like `names`): counts

@@ -17,7 +17,7 @@ TEST(AssignIntervals, AsManyIntervalsAsTriggersPairsThemInOrderEvenWhenTheSample
   const Ns stamps = {1'000'000, 1'200'000, 1'200'300, 1'260'000};
   const Ns ends = {812'000, 1'200'800, 1'201'100, 1'257'000};
   Intervals intervals;
-  ASSERT_EQ(AssignIntervals(stamps, ends, &intervals), kGpaStatusOk);
+  ASSERT_EQ(AssignIntervals(stamps, {}, ends, &intervals), kGpaStatusOk);
   EXPECT_EQ(intervals, (Intervals{0, 1, 2, 3}));
 }
 
@@ -26,7 +26,7 @@ TEST(AssignIntervals, AnIntervalFarFromItsTriggerIsRefused) {
   const Ns stamps = {1'000'000, 1'100'000};
   const Ns ends = {1'000'500, 9'000'000};
   Intervals intervals;
-  EXPECT_EQ(AssignIntervals(stamps, ends, &intervals), kGpaStatusErrorFailed);
+  EXPECT_EQ(AssignIntervals(stamps, {}, ends, &intervals), kGpaStatusErrorFailed);
 }
 
 TEST(AssignIntervals, WithAForeignIntervalTriggersArePlacedByTimeInOrder) {
@@ -34,7 +34,7 @@ TEST(AssignIntervals, WithAForeignIntervalTriggersArePlacedByTimeInOrder) {
   const Ns stamps = {1'000'000, 1'200'000, 1'200'300};
   const Ns ends = {1'000'800, 1'100'000, 1'200'800, 1'201'100};
   Intervals intervals;
-  ASSERT_EQ(AssignIntervals(stamps, ends, &intervals), kGpaStatusOk);
+  ASSERT_EQ(AssignIntervals(stamps, {}, ends, &intervals), kGpaStatusOk);
   EXPECT_EQ(intervals, (Intervals{0, 2, 3}));
 }
 
@@ -43,13 +43,57 @@ TEST(AssignIntervals, TriggersAfterTheLastDecodedIntervalGetNone) {
   const Ns stamps = {1'000'000, 1'050'000, 1'050'500};
   const Ns ends = {1'000'700, 1'050'700};
   Intervals intervals;
-  ASSERT_EQ(AssignIntervals(stamps, ends, &intervals), kGpaStatusOk);
+  ASSERT_EQ(AssignIntervals(stamps, {}, ends, &intervals), kGpaStatusOk);
   EXPECT_EQ(intervals, (Intervals{0, 1}));
+}
+
+// vk_color_cube on the H200 (OPENGPA_SAMPLER_TRACE=1, times in ns from the pass's first trigger's timestamp): a
+// draw's begin trigger (3) closes interval 3 at 17,984; the draw's own bottom-of-pipe timestamp after it reads
+// 22,752, but its end trigger (4) fired at 18,880, and the draw's 36 vertex threads were counted in interval 5,
+// closed at 26,912 by the command list's last trigger.
+const Ns kColorCubeStamps = {0, 8'768, 12'224, 17'152, 24'768, 26'080, 31'392};
+const Ns kColorCubeDone = {0, 6'816, 0, 0, 22'752, 0, 0};  // the samples' own timestamps after their work
+const Ns kColorCubeEnds = {800, 9'568, 13'024, 17'984, 18'880, 26'912, 32'160};
+
+TEST(AssignIntervals, AnEndTriggerThatFiredBeforeItsSampleWorkRanClosesTheIntervalThatCountedIt) {
+  Intervals intervals;
+  ASSERT_EQ(AssignIntervals(kColorCubeStamps, kColorCubeDone, kColorCubeEnds, &intervals), kGpaStatusOk);
+  // The draw's sample runs from trigger 3 to trigger 4: intervals 4 and 5, so its vertices count there.
+  EXPECT_EQ(intervals, (Intervals{0, 1, 2, 3, 5, 5, 6}));
+}
+
+TEST(AssignIntervals, WithoutTheSamplesTimesTriggersArePairedInOrder) {
+  Intervals intervals;
+  ASSERT_EQ(AssignIntervals(kColorCubeStamps, {}, kColorCubeEnds, &intervals), kGpaStatusOk);
+  EXPECT_EQ(intervals, (Intervals{0, 1, 2, 3, 4, 5, 6}));
+}
+
+TEST(AssignIntervals, AnEndTriggerKeepsItsIntervalWhenItsOwnTimestampIsLateButTheWorkWasDone) {
+  // Through the layer a statistics query's end (about 5 us) lies between a sample's timestamp after its work
+  // (64,000) and its end trigger's timestamp (70,000); the trigger's interval ends at 66,600, after the work.
+  const Ns stamps = {1'000, 70'000, 71'000, 110'000};
+  const Ns done = {0, 64'000, 0, 104'000};
+  const Ns ends = {1'800, 66'600, 66'632, 106'000};
+  Intervals intervals;
+  ASSERT_EQ(AssignIntervals(stamps, done, ends, &intervals), kGpaStatusOk);
+  EXPECT_EQ(intervals, (Intervals{0, 1, 2, 3}));
+}
+
+TEST(AssignIntervals, NoTriggerClosesAnIntervalBeforeThePreviousTriggers) {
+  // Sample A's end trigger (1) fired 20 us before A's work was done and moves to interval 3; sample B's begin
+  // trigger (2), recorded after it, closed interval 2 and moves with it: no interval counts in both samples (B
+  // counts nothing; what of its work ran before interval 3 ended counts in A).
+  const Ns stamps = {1'000, 30'000, 30'500, 40'000};
+  const Ns done = {0, 29'000, 0, 39'000};
+  const Ns ends = {1'800, 9'000, 10'000, 41'000};
+  Intervals intervals;
+  ASSERT_EQ(AssignIntervals(stamps, done, ends, &intervals), kGpaStatusOk);
+  EXPECT_EQ(intervals, (Intervals{0, 3, 3, 3}));
 }
 
 TEST(AssignIntervals, NoTriggersNoIntervals) {
   Intervals intervals = {7};
-  ASSERT_EQ(AssignIntervals({}, {5, 6}, &intervals), kGpaStatusOk);
+  ASSERT_EQ(AssignIntervals({}, {}, {5, 6}, &intervals), kGpaStatusOk);
   EXPECT_TRUE(intervals.empty());
 }
 

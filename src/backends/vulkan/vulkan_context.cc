@@ -288,6 +288,7 @@ GpaStatus VulkanContext::Open(PFN_vkGetInstanceProcAddr get_instance_proc_addr, 
         properties.deviceName);
   }
   context->counters_ = BuildHardwareCounters(capabilities);
+  context->supported_statistics_ = capabilities.statistics;
   std::string no_sampler;
   context->sampler_source_ = OpenSamplerSource(properties, info, get_instance_proc_addr,
                                                context->instance_functions_.GetDeviceProcAddr, &no_sampler);
@@ -449,6 +450,7 @@ GpaStatus VulkanContext::CreateSession(int type, const std::vector<HardwareCount
   setup.timestamp_period_ns = timestamps_.period_ns;
   setup.calibrated_timestamps = calibrated_timestamps_;
   setup.gpa_interface = gpa_interface_ ? &gpa_interface_functions_ : nullptr;
+  setup.supported_statistics = supported_statistics_;
   status = PlanPerformanceQueries(counters, &setup.performance);
   if (status != kGpaStatusOk) return status;
   if (sampler_source_ != nullptr) {

@@ -63,6 +63,7 @@ class VulkanContext final : public BackendContext {
   DeviceInfo device_info_;
   TimestampCapabilities timestamps_;
   bool calibrated_timestamps_ = false;
+  VkQueryPipelineStatisticFlags supported_statistics_ = 0;  // what pipeline-statistics queries may count here
   bool gpa_interface_ = false;  // samples go through VK_AMD_gpa_interface (OpenGPA's layer is on the device)
   GpaInterfaceFunctions gpa_interface_functions_;
   std::unique_ptr<nvidia::GraphicsCounterSource> sampler_source_;  // NVIDIA's GPU periodic sampler, where usable

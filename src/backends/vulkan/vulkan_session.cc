@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -47,14 +48,6 @@ const char* TypeName(GpaCommandListType type) {
   }
 }
 
-VkQueryPipelineStatisticFlags StatisticsOf(const std::vector<VulkanHardwareCounter>& counters) {
-  VkQueryPipelineStatisticFlags flags = 0;
-  for (const VulkanHardwareCounter& counter : counters) {
-    if (counter.source == CounterSource::kPipelineStatistic) flags |= counter.statistic;
-  }
-  return flags;
-}
-
 bool NeedsTimestamps(const std::vector<VulkanHardwareCounter>& counters) {
   return std::any_of(counters.begin(), counters.end(), [](const VulkanHardwareCounter& counter) {
     return counter.source != CounterSource::kPipelineStatistic && counter.source != CounterSource::kPerformanceQuery;
@@ -71,6 +64,18 @@ std::uint32_t StatisticColumn(VkQueryPipelineStatisticFlags flags, VkQueryPipeli
 }
 
 }  // namespace
+
+VkQueryPipelineStatisticFlags QueriedStatistics(const std::vector<VulkanHardwareCounter>& counters,
+                                                VkQueryPipelineStatisticFlags supported) {
+  VkQueryPipelineStatisticFlags asked = 0;
+  for (const VulkanHardwareCounter& counter : counters) {
+    if (counter.source == CounterSource::kPipelineStatistic) asked |= counter.statistic;
+  }
+  // Compute-shader invocations alone stay alone: the graphics statistics would make the query invalid in a
+  // command buffer of a compute-only queue.
+  constexpr VkQueryPipelineStatisticFlags kCompute = VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
+  return (asked & ~kCompute) != 0 ? asked | supported : asked;
+}
 
 struct VulkanSession::ListRecord {
   ListRecord(const SessionSetup& setup, bool timestamps, VkQueryPipelineStatisticFlags statistics) {
@@ -96,7 +101,7 @@ struct VulkanSession::ListRecord {
 VulkanSession::VulkanSession(SessionSetup setup)
     : setup_(std::move(setup)),
       timestamps_(NeedsTimestamps(setup_.counters)),
-      statistics_(StatisticsOf(setup_.counters)),
+      statistics_(QueriedStatistics(setup_.counters, setup_.supported_statistics)),
       result_timeout_(ResultTimeout()),
       records_(PassCount()),
       pass_ready_(PassCount(), false),
@@ -554,11 +559,56 @@ std::uint64_t VulkanSession::TimestampNs(const Segment& segment, TimestampRole r
 }
 
 GpaStatus VulkanSession::PlaceTriggers() {
-  return triggers_->Place(*sampled_, [this](std::uint32_t, std::uint64_t key) -> std::optional<std::uint64_t> {
-    const Segment marker{static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key), false};
-    if (!TimestampOf(marker, TimestampRole::kBottomBefore)) return std::nullopt;  // in a command buffer that never ran
-    return TimestampNs(marker, TimestampRole::kBottomBefore);
-  });
+  // When the work each sample's end trigger follows was done: the sample's own bottom-of-pipe timestamp after it
+  // (written by GpaEndSample on the segment that ends the sample; a segment a command list's end closed has none).
+  std::vector<std::map<std::uint64_t, std::uint64_t>> done(PassCount());
+  for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
+    for (const SampleRecord& record : records_[pass]) {
+      for (const Segment& segment : record.segments) {
+        if (TimestampOf(segment, TimestampRole::kBottomAfter)) {
+          done[pass][TriggerKey(segment.list, segment.end_marker)] = TimestampNs(segment, TimestampRole::kBottomAfter);
+        }
+      }
+    }
+  }
+  return triggers_->Place(
+      *sampled_,
+      [this](std::uint32_t, std::uint64_t key) -> std::optional<std::uint64_t> {
+        const Segment marker{static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key), false};
+        if (!TimestampOf(marker, TimestampRole::kBottomBefore)) return std::nullopt;  // its command buffer never ran
+        return TimestampNs(marker, TimestampRole::kBottomBefore);
+      },
+      [&done](std::uint32_t pass, std::uint64_t key) -> std::optional<std::uint64_t> {
+        const auto found = done[pass].find(key);
+        if (found == done[pass].end()) return std::nullopt;
+        return found->second;
+      });
+}
+
+void VulkanSession::TraceSample(SampleSlot slot) const {
+  auto stamp = [this](const Segment& segment, TimestampRole role) -> long long {
+    return TimestampOf(segment, role) ? static_cast<long long>(TimestampNs(segment, role)) : -1LL;
+  };
+  auto interval = [this](GpaUInt32 pass, std::uint32_t list, std::uint32_t marker) -> long long {
+    const std::optional<std::size_t> closed = triggers_->IntervalOf(pass, TriggerKey(list, marker));
+    return closed ? static_cast<long long>(*closed) : -1LL;
+  };
+  for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
+    if (slot >= records_[pass].size() || !records_[pass][slot].begun) continue;
+    for (const Segment& segment : records_[pass][slot].segments) {
+      const Segment begin{segment.list, segment.begin_marker, false};
+      const Segment end{segment.list, segment.end_marker, false};
+      // Times in ns on the GPU's clock: the begin trigger's bottom-of-pipe stamp, the sample's own top- and
+      // bottom-of-pipe stamps before its work and bottom-of-pipe after it, the end trigger's stamp.
+      std::fprintf(stderr,
+                   "opengpa sampler pass %u sample %u list %u: begin trigger %lld -> interval %lld; top %lld bottom "
+                   "%lld after %lld; end trigger %lld -> interval %lld\n",
+                   pass, slot, segment.list, stamp(begin, TimestampRole::kBottomBefore),
+                   interval(pass, segment.list, segment.begin_marker), stamp(segment, TimestampRole::kTopBefore),
+                   stamp(segment, TimestampRole::kBottomBefore), stamp(segment, TimestampRole::kBottomAfter),
+                   stamp(end, TimestampRole::kBottomBefore), interval(pass, segment.list, segment.end_marker));
+    }
+  }
 }
 
 GpaStatus VulkanSession::SampledValues(SampleSlot slot, std::vector<double>* values) const {
@@ -650,6 +700,7 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
     // Samples only ever seen on a secondary that was never copied may have no results: left 0.
     if (!record.begun || !RecordAvailable(record)) continue;
     sampled.clear();
+    if (sampled_ != nullptr && nvidia::SamplerTraceOn()) TraceSample(slot);
     if (sampled_ != nullptr && record.required) {
       if (GpaStatus status = SampledValues(slot, &sampled); status != kGpaStatusOk) return status;
     }

@@ -57,6 +57,9 @@ struct SessionSetup {
   // VK_AMD_gpa_interface's commands where the device was created with it: samples are recorded through them
   // (vulkan_gpa_interface_recorder.h), as AMD's GPA does; null: core queries (vulkan_query_pool.h).
   const GpaInterfaceFunctions* gpa_interface = nullptr;
+  // Every statistic a pipeline-statistics query may count on the device (VkPhysicalDeviceFeatures allowing): a
+  // sample that counts a graphics statistic counts them all (QueriedStatistics).
+  VkQueryPipelineStatisticFlags supported_statistics = 0;
   // NVIDIA's GPU periodic sampler for the kSampledMetric counters, with their passes; null without them.
   const nvidia::GraphicsCounterSource* sampler = nullptr;
   std::shared_ptr<nvidia::SampledPasses> sampled;
@@ -64,6 +67,15 @@ struct SessionSetup {
   // without them). Each set is counted in one driver pass (vulkan_performance_counters.h).
   std::vector<PerformanceQuerySet> performance;
 };
+
+// The statistics each sample's pipeline-statistics query counts: those `counters` read and, when one of them is a
+// graphics statistic, every statistic in `supported`. So a sample records the same query whatever else it counts
+// (hardware counters on or off) and whichever path records it (VK_LAYER_OPENGPA_gpa_interface's query counts
+// every statistic): on the H200, a draw sampled with NVIDIA's sampler triggers read 2.3-3.6 µs more GPUTime under
+// a query of some statistics than under one of all of them, and the layer's GPUTime that much less than the core
+// path's (docs/graphics-counters.md, "GPUTime of the two recording paths").
+VkQueryPipelineStatisticFlags QueriedStatistics(const std::vector<VulkanHardwareCounter>& counters,
+                                                VkQueryPipelineStatisticFlags supported);
 
 class VulkanSession final : public BackendSession {
  public:
@@ -130,6 +142,9 @@ class VulkanSession final : public BackendSession {
   static std::uint64_t TriggerKey(std::uint32_t list, std::uint32_t marker) {
     return (std::uint64_t{list} << 32) | marker;
   }
+  // OPENGPA_SAMPLER_TRACE=1: where each segment of `slot` lies on the GPU's clock, beside the triggers that
+  // delimit it (their timestamps and the sampler intervals they closed), on stderr.
+  void TraceSample(SampleSlot slot) const;
   // The sampled counters' values of `slot`, by SampledPasses name index.
   GpaStatus SampledValues(SampleSlot slot, std::vector<double>* values) const;
   // Result column `column`'s VK_KHR_performance_query value for `slot`: its segments' sum, or their mean.
