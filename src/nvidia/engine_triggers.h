@@ -2,11 +2,14 @@
 // by the Vulkan backend and the Vulkan layer, so both place and read them the same way:
 //
 //   recording  a boundary is a top-of-pipe and a bottom-of-pipe timestamp, then the trigger
-//              (NVPW_VK_CommandBuffer_InsertTrigger). The timestamps make the front end wait for the work before
-//              them (a trigger alone fires before earlier draws are done, measured on the H100), and the
-//              bottom-of-pipe one says, on the sampler's own clock, when the trigger ran.
+//              (NVPW_VK_CommandBuffer_InsertTrigger). The timestamps usually make the GPU's channel wait for the
+//              work before them (a trigger alone fires before earlier draws are done, measured on the H100), but not
+//              always (a draw waiting behind a render pass's clear, on the H200), and the bottom-of-pipe one says,
+//              on the sampler's own clock, when the trigger ran.
 //   placing    once a pass is decoded, the triggers of that pass are ordered by those timestamps (recording order
-//              for ties) and matched to the sampler's intervals (AssignIntervals, sampled_passes.h).
+//              for ties) and matched to the sampler's intervals (AssignIntervals, sampled_passes.h); a trigger
+//              that ends a sample and fired before the sample's work was done (its own timestamp after that work
+//              says when) closes the interval that counted the work.
 //   reading    a sample's value is its intervals between the trigger at its begin and the one at its end.
 //
 // Each trigger is named by a key the caller chooses (unique within its pass), e.g. where its timestamps are.
