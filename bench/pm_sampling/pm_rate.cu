@@ -1,18 +1,19 @@
 // How fine a PM sampling interval the host can keep up with: runs known GPU work (a DRAM copy kernel launched
-// back to back) while nvidia::PmSampler samples at the interval asked, decoding every `decode_ms` on its own
-// thread as the profiler's sampled mode does, and prints one table row: records, the time they cover, gaps,
-// overflows, the cost of decoding and evaluating per record, and the DRAM bytes read against the bytes the
-// kernels read (ground truth). Built by build.sh; run by run.sh on the GPU machine.
+// back to back) while nvidia::PmSampler samples at the interval asked, decoded every `decode_ms` and evaluated
+// by nvidia::PmSamplingPipeline as the monitor and the profiler's sampled mode do, and prints one table row:
+// records, the time they cover, gaps, overflows, the cost of decoding and evaluating per record, and the DRAM
+// bytes read against the bytes the kernels read (ground truth); on stderr, DescribePmSampling's line (where the
+// first holes fell). Built by build.sh; run by run.sh on the GPU machine.
 //   pm_rate INTERVAL_US BUFFER_MIB DECODE_MS SECONDS [METRIC,METRIC,...]  (the first metric should be
 //   dram__bytes_read.sum, which the ground truth is for)
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -22,6 +23,7 @@
 #include "nvidia/cupti_pm_library.h"
 #include "nvidia/cupti_profiler_session.h"
 #include "nvidia/pm_sampler.h"
+#include "nvidia/pm_sampling_pipeline.h"
 
 namespace {
 
@@ -74,26 +76,21 @@ int main(int argc, char** argv) {
 
   PmSamples samples;
   if (sampler.Start() != kGpaStatusOk) return 1;
-  std::atomic<bool> done{false};
-  std::thread decoder([&] {
-    auto next = std::chrono::steady_clock::now();
-    while (!done.load()) {
-      next += std::chrono::milliseconds(decode_ms);
-      std::this_thread::sleep_until(next);
-      if (sampler.Decode(&samples, false) != kGpaStatusOk) break;
-    }
-  });
+  auto pipeline = std::make_unique<PmSamplingPipeline>(sampler, std::chrono::milliseconds(decode_ms));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // idle before the work, as in a real program
   uint64_t launches = 0;
   const auto work_start = std::chrono::steady_clock::now();
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - work_start).count() < seconds) {
     for (int i = 0; i < 20; ++i, ++launches) CopyKernel<<<1056, 512>>>(in, out, n);
     cudaDeviceSynchronize();
+    pipeline->TakeSamples(&samples);  // as the monitor's ticks and the profiler's collection do
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  done = true;
-  decoder.join();
+  pipeline->Finish();
+  pipeline->TakeSamples(&samples);
+  pipeline.reset();
   if (sampler.Stop(&samples) != kGpaStatusOk) std::fprintf(stderr, "stop failed\n");
+  std::fprintf(stderr, "%s\n", sampler.Describe().c_str());
 
   double read = 0;
   std::vector<double> spans_us;

@@ -11,5 +11,5 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for setting in "${@:3}"; do
   # shellcheck disable=SC2086
   set -- $setting; "$bin/pm_rate" "$1" "$2" "$3" "$seconds" ${4:+"$4"} 2>"/tmp/pm_rate_err.txt" || echo "| $setting | failed: $(tail -c 300 /tmp/pm_rate_err.txt | tr '\n' ' ') |"
-  grep -v "^$" /tmp/pm_rate_err.txt | head -n 3 | sed 's/^/    /' >&2
+  grep -v "^$" /tmp/pm_rate_err.txt | head -n 4 | sed 's/^/    /' >&2
 done

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "platform/logging.h"
+
 namespace opengpa::monitor {
 
 using nvidia::PmHostObject;
@@ -75,6 +77,8 @@ GpaStatus PmDeviceSampler::Release(std::vector<MonitorRecord>* records) {
     status = sampler_->Stop(&samples_);
     AppendRecords(records);
     started_ = false;
+    // What the fine intervals cost and lost, once per run (or hand-over): the figures behind a choice of interval.
+    Log(kGpaLoggingMessage, "{}", sampler_->Describe());
   }
   sampler_.reset();  // disables PM sampling on the GPU
   return status;

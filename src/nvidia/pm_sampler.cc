@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "nvidia/cupti_profiler_session.h"
 #include "platform/logging.h"
@@ -89,6 +91,7 @@ GpaStatus PmSampler::Configure(const PmSamplerOptions& options, const std::vecto
   config.hardwareBufferSize = options.hardware_buffer_bytes;
   config.samplingInterval = options.interval_ns;
   interval_ns_ = options.interval_ns;
+  decode_period_ = options.decode_period;
   config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
   // Keep the newest records: sampling must keep flowing even if a decode came late (the hole it leaves is
   // counted as a gap).
@@ -195,6 +198,7 @@ GpaStatus PmSampler::DecodeImages(std::vector<std::vector<uint8_t>>* images, boo
     ++costs_.decode_calls;
     costs_.decode_ns += decode_took;
     costs_.longest_decode_ns = std::max(costs_.longest_decode_ns, decode_took);
+    costs_.slow_decodes += decode_took > static_cast<uint64_t>(decode_period_.count());
     if (decoded != CUPTI_SUCCESS) {
       if (losses_.decode_failures++ > 0) return kGpaStatusErrorReadingSampleResult;  // logged once
       return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: decode on {} failed: {}", label_,
@@ -330,6 +334,15 @@ GpaStatus PmSampler::Evaluate(const std::vector<uint8_t>& image, PmSamples* samp
     // The first record spans from SetConfig to the first trigger after Start: work from before Start
     // (any process's) would be counted in it.
     if (when.startTimestamp < start_cupti_ns_) continue;
+    // Seen on the H200 while decoding fell far behind (one thread decoding and evaluating at 50 µs): spans that end
+    // before they begin, which would count negative time. Such a record's values are not trusted either.
+    if (when.endTimestamp <= when.startTimestamp) {
+      if (losses_.malformed++ == 0) {
+        Log(kGpaLoggingError,
+            "CUPTI PM sampling: {} returned a sample ending before it began; such samples are skipped", label_);
+      }
+      continue;
+    }
     auto evaluate = MakeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     evaluate.pHostObject = host_->Raw();
@@ -347,6 +360,9 @@ GpaStatus PmSampler::Evaluate(const std::vector<uint8_t>& image, PmSamples* samp
     // samples is how lost records show.
     if (last_end_ns_ != 0 && when.startTimestamp > last_end_ns_ + interval_ns_ / 2) {
       losses_.gap_ns += when.startTimestamp - last_end_ns_;
+      if (losses_.first_gaps.size() < PmSamplingLosses::kGapsKept) {
+        losses_.first_gaps.push_back({last_end_ns_ - start_cupti_ns_, when.startTimestamp - last_end_ns_});
+      }
       if (losses_.gaps++ == 0) {
         Log(kGpaLoggingError,
             "CUPTI PM sampling: {} lost {:.3f} ms of samples (the hardware buffer wrapped before a decode); use a "
@@ -360,6 +376,36 @@ GpaStatus PmSampler::Evaluate(const std::vector<uint8_t>& image, PmSamples* samp
     samples->values.insert(samples->values.end(), values_.begin(), values_.end());
   }
   return kGpaStatusOk;
+}
+
+std::string PmSampler::Describe() const {
+  return DescribePmSampling(label_, interval_ns_, losses_, costs_, decode_period_);
+}
+
+std::string DescribePmSampling(const std::string& label, uint64_t interval_ns, const PmSamplingLosses& losses,
+                               const PmSamplingCosts& costs, std::chrono::nanoseconds decode_period) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer,
+                "PM sampling on %s: %llu samples of %.1f µs cover %.1f of %.1f ms (%llu gap(s), %.3f ms lost",
+                label.c_str(), static_cast<unsigned long long>(costs.samples), interval_ns / 1e3,
+                losses.covered_ns / 1e6, losses.sampled_ns / 1e6, static_cast<unsigned long long>(losses.gaps),
+                losses.gap_ns / 1e6);
+  std::string line = buffer;
+  for (size_t i = 0; i < losses.first_gaps.size(); ++i) {
+    std::snprintf(buffer, sizeof buffer, "%s%.3f s +%.3f ms", i == 0 ? ": at " : ", ", losses.first_gaps[i].at_ns / 1e9,
+                  losses.first_gaps[i].length_ns / 1e6);
+    line += buffer;
+  }
+  if (losses.gaps > losses.first_gaps.size()) line += ", ...";
+  if (losses.malformed != 0) line += "; " + std::to_string(losses.malformed) + " malformed sample(s) skipped";
+  std::snprintf(buffer, sizeof buffer,
+                "; %llu overflow(s)); decoding %.2f s of CPU in %llu call(s) (longest %.1f ms, %llu slower than the "
+                "%.0f ms period), evaluating %.2f s",
+                static_cast<unsigned long long>(losses.overflows), costs.decode_ns / 1e9,
+                static_cast<unsigned long long>(costs.decode_calls), costs.longest_decode_ns / 1e6,
+                static_cast<unsigned long long>(costs.slow_decodes),
+                std::chrono::duration<double, std::milli>(decode_period).count(), costs.evaluate_ns / 1e9);
+  return line + buffer;
 }
 
 }  // namespace opengpa::nvidia

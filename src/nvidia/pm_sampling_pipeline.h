@@ -1,7 +1,10 @@
 // PM sampling kept flowing at fine intervals: one PmSampler's records decoded by one thread every decode period and
 // evaluated into samples by another, so that the decoding thread returns to the hardware buffer in time. At 5 µs
 // with two DRAM metrics on the H100, decoding and evaluating on one thread fell behind and lost a third of the run;
-// split, every record was kept (docs/validation.md, "Sampled mode"). One per GPU: one thread decoding two busy GPUs
+// split, every record was kept (docs/validation.md, "Sampled mode"). One thread that decoded first and evaluated
+// only until the next decode was due lost more on the H200 than two (two DRAM metrics at 5 µs: 2,674 of 12,226 ms
+// against 1,039 of 8,124): a decode that starts late finds more records and takes longer, so it falls further
+// behind; two threads overlap their CUPTI calls. One per GPU: one thread decoding two busy GPUs
 // in turn fell behind both. Used by the monitor (PmSamplingSource) and `opengpa profile --mode sampled`
 // (profiler/pm_recording.h). Only compiled with OPENGPA_WITH_PM_SAMPLING.
 #ifndef OPENGPA_NVIDIA_PM_SAMPLING_PIPELINE_H_
@@ -24,7 +27,8 @@ namespace opengpa::nvidia {
 // hardware buffer would otherwise hold a period of many thousands of records.
 std::chrono::nanoseconds PmDecodePeriodFor(uint64_t interval_ns);
 // The hardware buffer for `interval_ns`: 256 MiB below 100 µs, where 64 MiB overflowed at 5 µs (a decode failed
-// with CUPTI_ERROR_UNKNOWN and two seconds were lost) and 256 MiB kept every record; 64 MiB above.
+// with CUPTI_ERROR_UNKNOWN and two seconds were lost) and 256 MiB kept every record (on the H200 1 GiB lost more
+// than 256 MiB: 316 of 8,134 ms with one metric, its decodes taking up to 84 ms); 64 MiB above.
 size_t PmHardwareBufferFor(uint64_t interval_ns);
 
 class PmSamplingPipeline {

@@ -1,7 +1,5 @@
 #include "profiler/pm_recording.h"
 
-#include <cstdio>
-
 #include "nvidia/counter_handover.h"
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
@@ -95,7 +93,7 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
         nvidia::PmMetricProperties properties;
         static_cast<void>(sampling->sampler.Host().Describe(metric, &properties));
         made->columns_.push_back({metric, properties.unit, "float64"});
-        made->kinds_.push_back(properties.accumulates ? MetricKind::kAmount : MetricKind::kReading);
+        made->kinds_.push_back(MetricKindOf(metric, properties.accumulates));
       }
     }
     made->gpus_.push_back(std::move(gpu));
@@ -137,17 +135,9 @@ bool PmRecording::Stop(std::string* error) {
 std::vector<std::string> PmRecording::CoverageNotes() const {
   std::vector<std::string> notes;
   for (const RecordedGpu& gpu : gpus_) {
-    const auto& losses = gpu.losses;
-    const auto& costs = gpu.costs;
-    char line[512];
-    std::snprintf(line, sizeof line,
-                  "PM sampling on GPU %d (%s): %zu samples of %.1f µs cover %.1f of %.1f ms sampled "
-                  "(%llu gap(s), %.3f ms lost; %llu overflow(s)); decoding %.2f s, evaluating %.2f s of CPU",
-                  gpu.series.gpu.index, gpu.name.c_str(), gpu.series.samples.spans.size(), options_.interval_ns / 1e3,
-                  losses.covered_ns / 1e6, losses.sampled_ns / 1e6, static_cast<unsigned long long>(losses.gaps),
-                  losses.gap_ns / 1e6, static_cast<unsigned long long>(losses.overflows), costs.decode_ns / 1e9,
-                  costs.evaluate_ns / 1e9);
-    notes.emplace_back(line);
+    const std::string label = "GPU " + std::to_string(gpu.series.gpu.index) + " (" + gpu.name + ")";
+    notes.push_back(
+        nvidia::DescribePmSampling(label, options_.interval_ns, gpu.losses, gpu.costs, options_.decode_period));
   }
   return notes;
 }

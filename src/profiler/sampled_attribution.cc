@@ -44,7 +44,8 @@ void MarkOverlaps(const std::vector<TimedWork>& work, const std::vector<std::siz
 // 210 µs PyTorch max_pool read 1.9-7.6 % too many DRAM bytes at 20 µs, its neighbours moving bytes several times
 // faster; shared by rates, 0.2-1.3 % (the H100's samples at 5 µs, merged into 20 µs ones).
 std::vector<std::vector<double>> OwnRates(const std::vector<TimedWork>& work, const SampleSeries& samples,
-                                          const std::vector<double>& work_time, std::size_t metrics) {
+                                          const std::vector<double>& quantities, const std::vector<double>& work_time,
+                                          std::size_t metrics) {
   const std::size_t count = samples.spans.size();
   std::vector<std::vector<double>> rates(work.size());
   for (std::size_t index = 0; index < work.size(); ++index) {
@@ -57,7 +58,7 @@ std::vector<std::vector<double>> OwnRates(const std::vector<TimedWork>& work, co
       const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
       if (span.start_ns < piece.start_ns || span.end_ns > piece.end_ns || work_time[s] != span_time) continue;
       alone_time += span_time;
-      for (std::size_t m = 0; m < metrics; ++m) sums[m] += samples.values[s * metrics + m];
+      for (std::size_t m = 0; m < metrics; ++m) sums[m] += quantities[s * metrics + m];
     }
     if (alone_time <= 0.0) continue;
     for (double& sum : sums) sum /= alone_time;
@@ -92,7 +93,19 @@ RatedSamples RateSamples(const std::vector<TimedWork>& work, const SampleSeries&
   return rated;
 }
 
+bool EndsWith(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 }  // namespace
+
+MetricKind MetricKindOf(const std::string& name, bool accumulates) {
+  if (accumulates) return MetricKind::kAmount;
+  if (EndsWith(name, ".pct_of_peak_sustained_elapsed") || EndsWith(name, ".per_second")) {
+    return MetricKind::kTimeAverage;
+  }
+  return MetricKind::kReading;
+}
 
 std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work, const SampleSeries& samples,
                                              const std::vector<MetricKind>& kinds, std::uint64_t interval_ns) {
@@ -136,7 +149,15 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
   }
   if (have_union) add_busy(union_start, union_end);
 
-  const std::vector<std::vector<double>> rates = OwnRates(work, samples, work_time, metrics);
+  // What adds up over time in each sample: an amount itself, a time average times the sample's span.
+  std::vector<double> quantities(samples.values);
+  for (std::size_t s = 0; s < count; ++s) {
+    const auto span_time = static_cast<double>(samples.spans[s].end_ns - samples.spans[s].start_ns);
+    for (std::size_t m = 0; m < metrics; ++m) {
+      if (kinds[m] == MetricKind::kTimeAverage) quantities[s * metrics + m] *= span_time;
+    }
+  }
+  const std::vector<std::vector<double>> rates = OwnRates(work, samples, quantities, work_time, metrics);
   const RatedSamples rated_samples = RateSamples(work, samples, rates, metrics);
   const std::vector<double>& expected = rated_samples.expected;
   const std::vector<double>& unrated_time = rated_samples.unrated_time;
@@ -172,11 +193,16 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
         const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
         for (std::size_t m = 0; m < metrics; ++m) {
           const double value = samples.values[s * metrics + m];
-          if (kinds[m] == MetricKind::kAmount) {
-            out.values[m] += amount_share(index, s, m, overlap, value);
-          } else {
-            out.values[m] += value * (span_time / busy_time[s]) * overlap;
-            reading_time[m] += overlap;
+          switch (kinds[m]) {
+            case MetricKind::kAmount: out.values[m] += amount_share(index, s, m, overlap, value); break;
+            case MetricKind::kTimeAverage:
+              out.values[m] += amount_share(index, s, m, overlap, quantities[s * metrics + m]);
+              reading_time[m] += overlap;
+              break;
+            case MetricKind::kReading:
+              out.values[m] += value * (span_time / busy_time[s]) * overlap;
+              reading_time[m] += overlap;
+              break;
           }
         }
       }
@@ -185,7 +211,7 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
     for (std::size_t m = 0; m < metrics; ++m) {
       if (out.samples == 0) {
         out.values[m] = std::numeric_limits<double>::quiet_NaN();
-      } else if (kinds[m] == MetricKind::kReading) {
+      } else if (kinds[m] != MetricKind::kAmount) {
         out.values[m] /= reading_time[m];
       }
     }

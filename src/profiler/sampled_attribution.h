@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace opengpa::profiling {
@@ -43,7 +44,14 @@ struct SampleSeries {
   std::vector<double> values;
 };
 
-enum class MetricKind { kAmount, kReading };
+// kAmount: a count per sample that adds up over time (bytes, instructions). kTimeAverage: a rate averaged over the
+// sample's elapsed time (a .pct_of_peak_sustained_elapsed utilization, a .per_second rate): its value times the
+// sample's span adds up over time as an amount does, so a sample shared at a boundary is split by the launches'
+// own rates as amounts are. kReading: any other gauge (a hit rate, a ratio), weighted by time.
+enum class MetricKind { kAmount, kTimeAverage, kReading };
+
+// The kind of PM sampling metric `name`, given whether CUPTI says it accumulates.
+MetricKind MetricKindOf(const std::string& name, bool accumulates);
 
 // What a kernel got.
 struct AttributedWork {

@@ -71,6 +71,29 @@ TEST(SampledAttributionTest, AReadingIsTheBusyPartsReading) {
   EXPECT_DOUBLE_EQ(longer[0].values[0], (80.0 * 5 + 50.0 * 10) / 15);
 }
 
+TEST(SampledAttributionTest, ATimeAverageSharedAtABoundaryGoesByTheLaunchesOwnRates) {
+  // 20 % then 80 % of peak; the boundary sample (5 ns of each) read 50 %: each keeps its own utilization, where a
+  // reading weighted by time would give the first (20 * 20 + 50 * 5) / 25 = 26 % and the second 68 %.
+  const std::vector<TimedWork> work = {{0, 25, true}, {25, 50, true}};
+  const SampleSeries series = Series(0, {20, 20, 50, 80, 80});
+  const auto result = AttributeSamples(work, series, {MetricKind::kTimeAverage}, 10);
+  EXPECT_DOUBLE_EQ(result[0].values[0], 20.0);
+  EXPECT_DOUBLE_EQ(result[1].values[0], 80.0);
+  const auto by_time = AttributeSamples(work, series, {MetricKind::kReading}, 10);
+  EXPECT_DOUBLE_EQ(by_time[0].values[0], 26.0);
+  // Alone with idle time in its sample, a time average is the busy part's, as a reading is.
+  const auto alone = AttributeSamples({{0, 5, true}}, Series(0, {40}), {MetricKind::kTimeAverage}, 10);
+  EXPECT_DOUBLE_EQ(alone[0].values[0], 80.0);
+}
+
+TEST(SampledAttributionTest, MetricKindsFollowTheirNames) {
+  EXPECT_EQ(MetricKindOf("dram__bytes_read.sum", true), MetricKind::kAmount);
+  EXPECT_EQ(MetricKindOf("dram__throughput.avg.pct_of_peak_sustained_elapsed", false), MetricKind::kTimeAverage);
+  EXPECT_EQ(MetricKindOf("dram__bytes.sum.per_second", false), MetricKind::kTimeAverage);
+  EXPECT_EQ(MetricKindOf("lts__t_sector_hit_rate.pct", false), MetricKind::kReading);
+  EXPECT_EQ(MetricKindOf("sm__cycles_active.avg.pct_of_peak_sustained_active", false), MetricKind::kReading);
+}
+
 TEST(SampledAttributionTest, ConcurrentWorkIsMarkedAndSharesByTime) {
   // A kernel, a concurrent one inside it, and a copy overlapping the first's end; a later kernel alone.
   const std::vector<TimedWork> work = {{0, 20, true}, {5, 10, true}, {18, 25, false}, {40, 50, true}};

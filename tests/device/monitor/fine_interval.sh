@@ -6,6 +6,9 @@
 #    each GPU; fine_interval_check.py: bytes within 1 % of the loops' own, no hole, no record dropped, exit 0.
 # 2. The same with DRAM read and write bytes, and 3. at 2 µs with one metric for 3 s: figures and the monitor's own
 #    account of lost time, not judged (the host's decoding is the limit there: docs/validation.md).
+# LOOP_SECONDS (default 4) lengthens the loops of cases 1 and 2; MONITOR_ARGS adds monitor options to every case
+# (e.g. "--pm-buffer-mib 1024"). The monitor's last line per GPU says what PM sampling covered, where its holes
+# fell and what decoding cost.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 stage=$(cd "${1:?usage: fine_interval.sh STAGE}" && pwd) || exit 2
@@ -22,7 +25,8 @@ status=0
 run_case() {  # NAME INTERVAL_US METRICS SECONDS
   local name=$1 interval=$2 metrics=$3 seconds=$4
   echo "== $name: PM every $interval us ($metrics), copy loops of $seconds s on $gpus GPU(s)"
-  "$opengpa" monitor --counters "$metrics" --pm-interval-us "$interval" --csv "$work/$name.csv" -f \
+  # shellcheck disable=SC2086
+  "$opengpa" monitor --counters "$metrics" --pm-interval-us "$interval" --csv "$work/$name.csv" -f ${MONITOR_ARGS:-} \
     >"$out/${name}_stdout.txt" 2>"$out/${name}_stderr.txt" &
   local monitor=$! pids=()
   sleep 2
@@ -42,8 +46,8 @@ run_case() {  # NAME INTERVAL_US METRICS SECONDS
     ${5:-} | tee "$out/${name}_check.txt"
   return "${PIPESTATUS[0]}"
 }
-run_case five 5 dram__bytes_read.sum 4 || status=1
-run_case five_two_metrics 5 dram__bytes_read.sum,dram__bytes_write.sum 4 --report-only
+run_case five 5 dram__bytes_read.sum "${LOOP_SECONDS:-4}" || status=1
+run_case five_two_metrics 5 dram__bytes_read.sum,dram__bytes_write.sum "${LOOP_SECONDS:-4}" --report-only
 run_case two 2 dram__bytes_read.sum 3 --report-only
 rm -f "$work"/*.csv
 final=${OUT:-/tmp/opengpa-fine-interval}

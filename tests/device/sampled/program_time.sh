@@ -2,7 +2,8 @@
 # Issue 36: the whole program's time under `opengpa profile --mode sampled` against the same program unprofiled,
 # whole processes (Python's start and import included), rounds alternated so that drifts of the machine fall on both.
 # The profiler's own time around the program (set-up, drain, attribution) is printed from its notes.
-#   tests/device/sampled/program_time.sh STAGE     (STAGE from build.sh; results in $RESULTS_DIR)
+#   tests/device/sampled/program_time.sh STAGE     (STAGE from build.sh; results in $RESULTS_DIR; ROUNDS, INTERVAL,
+#   TORCH_ARGS, GPT2_ARGS; ONLY=NAME runs one workload: trivial, torch_program or gpt2_generate)
 set -uo pipefail
 stage=$(cd "$1" && pwd)
 results=${RESULTS_DIR:-/tmp/opengpa-program-time}
@@ -17,6 +18,7 @@ for workload in "trivial" "torch_program.py ${TORCH_ARGS:-30 64}" "gpt2_generate
   # shellcheck disable=SC2086
   set -- $workload
   name=${1%.py}
+  [[ -n ${ONLY:-} && $name != "$ONLY" ]] && continue  # ONLY=gpt2_generate: that workload alone
   if [[ $name == trivial ]]; then args=("${trivial[@]}"); else args=("$stage/$1" "${@:2}"); fi
   plain=() sampled=()
   for round in $(seq "$rounds"); do
