@@ -10,6 +10,7 @@
 #include "counters/catalog.h"
 #include "counters/expression.h"
 #include "platform/logging.h"
+#include "platform/text_affixes.h"
 
 namespace opengpa::cuda {
 
@@ -37,11 +38,6 @@ bool IsListedRollup(MetricKind kind, std::string_view suffix) {
     case MetricKind::kThroughput: return IsThroughputRollup(suffix);
   }
   return false;
-}
-
-bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
 GpaUsageType UsageOfDimension(std::string_view dim_unit) {

@@ -9,16 +9,12 @@
 #include "nvidia/gpu_processes.h"
 #include "nvidia/perfworks_graphics_device.h"
 #include "platform/logging.h"
+#include "platform/text_affixes.h"
 
 namespace opengpa::nvidia {
 namespace {
 
 using perfworks::MetricDescription;
-
-bool EndsWith(const std::string& text, const char* suffix) {
-  const std::size_t n = std::char_traits<char>::length(suffix);
-  return text.size() >= n && text.compare(text.size() - n, n, suffix) == 0;
-}
 
 // The metrics one sampler pass of `chip` can collect, in the forms that aggregate over several intervals.
 std::vector<GraphicsMetric> SampleableMetrics(const perfworks::ChipMetrics& chip) {

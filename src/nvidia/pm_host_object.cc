@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "platform/logging.h"
+#include "platform/text_affixes.h"
 
 namespace opengpa::nvidia {
 
@@ -52,10 +53,6 @@ GpaStatus PmHostObject::BaseMetrics(std::vector<std::string>* names) const {
 }
 
 namespace {
-
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 
 // A counter-type metric with a plain rollup (.sum/.avg/.max/.min) is an amount per sample, which adds up
 // over time; ratios, percentages and rates are readings.

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 
+#include "platform/text_affixes.h"
 namespace opengpa::profiling {
 namespace {
 
@@ -91,10 +92,6 @@ RatedSamples RateSamples(const std::vector<TimedWork>& work, const SampleSeries&
     }
   }
   return rated;
-}
-
-bool EndsWith(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -192,18 +189,12 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
         covered += overlap;
         const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
         for (std::size_t m = 0; m < metrics; ++m) {
-          const double value = samples.values[s * metrics + m];
-          switch (kinds[m]) {
-            case MetricKind::kAmount: out.values[m] += amount_share(index, s, m, overlap, value); break;
-            case MetricKind::kTimeAverage:
-              out.values[m] += amount_share(index, s, m, overlap, quantities[s * metrics + m]);
-              reading_time[m] += overlap;
-              break;
-            case MetricKind::kReading:
-              out.values[m] += value * (span_time / busy_time[s]) * overlap;
-              reading_time[m] += overlap;
-              break;
+          if (kinds[m] == MetricKind::kReading) {
+            out.values[m] += samples.values[s * metrics + m] * (span_time / busy_time[s]) * overlap;
+          } else {
+            out.values[m] += amount_share(index, s, m, overlap, quantities[s * metrics + m]);
           }
+          if (kinds[m] != MetricKind::kAmount) reading_time[m] += overlap;
         }
       }
     }

@@ -8,6 +8,7 @@
 #include "nvidia/cupti_profiler_session.h"
 #include "nvidia/pm_host_object.h"
 #include "platform/logging.h"
+#include "platform/text_affixes.h"
 
 namespace opengpa::cuda {
 
@@ -27,8 +28,6 @@ const CuptiLibrary* PmCupti() {
   }();
   return library.get();
 }
-
-bool StartsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
 }  // namespace
 
