@@ -357,6 +357,39 @@ def check_sample_csv(browser, opengpa, work):
     assert_clean(browser, "sample CSV report")
 
 
+def check_sampled_sol(browser, opengpa, work):
+    """A sampled profile's unit throughputs (PM sampling's names) give the summary its SOL bars and busiest unit."""
+    profile = synthesize_profile.synthesize(40, 1, 11)
+    pm_names = {"SOL_SM": "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                "SOL_L1TEX": "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
+                "SOL_L2": "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed",
+                "SOL_DRAM": "dram__throughput.avg.pct_of_peak_sustained_elapsed"}
+    profile["counters"] = [dict(c, name=pm_names[c["name"]]) if c["name"] in pm_names else c
+                           for c in profile["counters"] if c["name"] not in ("SOL_Memory", "GPUBottleneck")]
+    for sample in profile["samples"]:
+        values = sample["values"]
+        values.pop("SOL_Memory")
+        values.pop("GPUBottleneck")
+        for name, pm_name in pm_names.items():
+            values[pm_name] = values.pop(name)
+    path = work / "sampled-sol.json"
+    with open(path, "w") as output:
+        json.dump(profile, output)
+    html = work / "sampled-sol.html"
+    run([opengpa, "report", str(path), "-o", str(html), "-f"])
+    open_report(browser, html, "summary")
+    head = browser.run("return [...document.querySelectorAll('.top-kernels th')].map((th) => th.textContent);")
+    check(head[3:] == ["bottleneck", "SOL SM %", "SOL L1/TEX %", "SOL L2 %", "SOL DRAM %"], f"sampled SOL: {head}")
+    top = table_cells_plain(browser, ".top-kernels")
+    check(top and all(row[3] in ("SM (busiest)", "L1/TEX (busiest)", "L2 (busiest)", "DRAM (busiest)") for row in top),
+          f"sampled SOL: bottlenecks {top}")
+    # The busiest unit is the largest of the four bars of the row.
+    for row in top:
+        bars = dict(zip(("SM", "L1/TEX", "L2", "DRAM"), (number(cell) for cell in row[4:8])))
+        check(row[3] == max(bars, key=bars.get) + " (busiest)", f"sampled SOL: {row[3]} for {bars}")
+    assert_clean(browser, "sampled SOL report")
+
+
 def check_real_inputs(browser, opengpa, work, screenshots, arguments):
     """Real inputs made here: a profile of tests/cli's OpenCL workload on PoCL (JSON and CSV), and the CSVs of the
     OpenCL and OpenGL samples (GPA samples on PoCL and llvmpipe); each that can be made is drawn and checked."""
@@ -424,6 +457,7 @@ def main():
         check_ranks_and_benchmark(browser, arguments.opengpa, arguments.work, screenshots, arguments.benchmark)
         check_diff(browser, arguments.opengpa, arguments.work, screenshots)
         check_sample_csv(browser, arguments.opengpa, arguments.work)
+        check_sampled_sol(browser, arguments.opengpa, arguments.work)
         check_real_inputs(browser, arguments.opengpa, arguments.work, screenshots, arguments)
     except Failure as failure:
         browser.screenshot(screenshots / "failure.png")
