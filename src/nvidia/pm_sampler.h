@@ -117,7 +117,6 @@ class PmSampler {
   int64_t epoch_offset_ns() const { return epoch_offset_ns_; }
   const PmSamplingLosses& Losses() const { return losses_; }
   const PmSamplingCosts& Costs() const { return costs_; }
-  std::chrono::nanoseconds decode_period() const { return decode_period_; }
   // DescribePmSampling of the last Start..Stop, labelled as this sampler's GPU.
   std::string Describe() const;
 
