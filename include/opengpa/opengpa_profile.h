@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define OPENGPA_PROFILE_API_MAJOR_VERSION 1
-#define OPENGPA_PROFILE_API_MINOR_VERSION 1
+#define OPENGPA_PROFILE_API_MINOR_VERSION 2
 
 #if defined(__GNUC__)
 #define OPENGPA_PROFILE_EXPORT __attribute__((visibility("default")))
@@ -97,9 +97,11 @@ OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileStart(const OpenGpaPro
 /* What a sampled session measures (API 1.1). */
 typedef struct OpenGpaProfileSampledOptions {
   size_t struct_size;      /* sizeof(OpenGpaProfileSampledOptions) */
-  const char* metrics;     /* comma-separated CUPTI PM sampling metrics (dram__bytes_read.sum, ...); NULL or "":
-                              dram__bytes_read.sum,dram__bytes_write.sum, `opengpa profile --mode sampled`'s default */
-  double interval_us;      /* the PM sampling interval, microseconds, 0.5 to 1,000,000 (0: 20) */
+  const char* metrics;     /* comma-separated CUPTI PM sampling metrics (dram__bytes_read.sum, ...) and the sampled
+                              Speed-of-Light counters (SOL_SM, ..., GPUBottleneck, or SpeedOfLight for all; API 1.2);
+                              NULL or "": dram__bytes_read.sum,dram__bytes_write.sum, the CLI's default */
+  double interval_us;      /* the PM sampling interval, microseconds, 0.5 to 1,000,000 (0: 20, or 100 where the
+                              SM throughput is read: SOL_SM, GPUBottleneck) */
   const char* kernel_name; /* ECMAScript regular expression: the rows kept (every launch takes its share); NULL or "":
                               all */
   const char* stream_path; /* the launches' timeline written (created or truncated) */
@@ -113,7 +115,7 @@ typedef struct OpenGpaProfileSampledOptions {
  * (PushRange/PopRange, NVTX). OpenGpaProfileStop then gives each launch its share of its GPU's samples and writes
  * the profile, one row per launch with the metrics and pm__coverage, pm__samples, pm__overlapped and pm__short
  * (docs/cli.md, "--mode sampled"); GetLaunches returns the rows' labels. InvalidArgument for a name that is no
- * CUPTI metric, an interval out of range, a bad expression or an empty path; Failed when PM sampling or the
+ * CUPTI metric nor a sampled Speed-of-Light counter, an interval out of range, a bad expression or an empty path; Failed when PM sampling or the
  * activity API cannot start (another tool holds them, the build has no PM sampling, a metric the GPU lacks). */
 OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileStartSampled(const OpenGpaProfileSampledOptions* options);
 

@@ -17,12 +17,14 @@
 
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_loader.h"
+#include "profiler/counter_outputs.h"
 #include "profiler/in_process_state.h"
 #include "profiler/kernel_timeline.h"
 #include "profiler/launch_filter.h"
 #include "profiler/profile_api.h"
 #include "profiler/profile_writers.h"
 #include "profiler/sample_stream.h"
+#include "profiler/sampled_counters.h"
 #include "profiler/sampled_profile.h"
 #ifdef OPENGPA_PROFILE_PM_SAMPLING
 #include "profiler/pm_recording.h"
@@ -38,6 +40,7 @@ class SampledSession {
   std::string stream_path;
   std::string output_path;
   std::string kernel_name;
+  profiling::SampledCounterPlan counters;  // the rows' columns as asked (sampled_counters.h)
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
@@ -46,7 +49,6 @@ namespace {
 // `opengpa profile --mode sampled`'s default metrics (tools/opengpa/sampled_mode.h): DRAM traffic, which the H100
 // keeps at a 5 µs interval without losing a record.
 const char* const kDefaultMetrics = "dram__bytes_read.sum,dram__bytes_write.sum";
-constexpr double kDefaultIntervalUs = 20.0;
 // Finer than the PM sampler's resolution or coarser than a second is no sampling interval anyone means.
 constexpr double kMinIntervalUs = 0.5;
 constexpr double kMaxIntervalUs = 1e6;
@@ -105,6 +107,8 @@ bool StopSampledSession(SampledSessionPointer session, std::vector<InProcessLaun
   std::unordered_map<std::uint64_t, const profiling::LaunchLabel*> label_of_index;
   for (std::size_t row = 0; row < run.samples.size(); ++row) label_of_index[run.samples[row].index] = row_labels[row];
   if (!profiling::KeepChosenLaunches(session->kernel_name, 0, 0, &run, error)) return false;
+  profiling::SetSampledOutputs(session->counters, &run);
+  if (!profiling::EvaluateOutputs(&run, error)) return false;
   launches->clear();
   for (const profiling::Sample& sample : run.samples) {
     InProcessLaunch launch;
@@ -158,15 +162,13 @@ OpenGpaProfileStatus OpenGpaProfileStartSampled(const OpenGpaProfileSampledOptio
         options->metrics != nullptr && *options->metrics != '\0' ? options->metrics : kDefaultMetrics;
     const std::vector<std::string> metrics = profiler::SplitCounterNames(metric_text);
     if (metrics.empty()) return Fail(kOpenGpaProfileStatusErrorInvalidArgument, prefix + "options->metrics names none");
-    for (const std::string& name : metrics) {
-      if (!profiling::IsPmMetricName(name)) {
-        std::string message = prefix;
-        message += "'" + name + "' is not a CUPTI PM sampling metric (such as dram__bytes_read.sum); GPA counters are ";
-        message += "measured per launch by the exact mode";
-        return Fail(kOpenGpaProfileStatusErrorInvalidArgument, message);
-      }
+    profiling::SampledCounterPlan counters;
+    std::string plan_error;
+    if (!profiling::PlanSampledCounters(metrics, &counters, &plan_error)) {
+      return Fail(kOpenGpaProfileStatusErrorInvalidArgument, prefix + plan_error);
     }
-    const double interval_us = options->interval_us == 0.0 ? kDefaultIntervalUs : options->interval_us;
+    const double interval_us =
+        options->interval_us == 0.0 ? profiling::DefaultSampledIntervalUs(counters) : options->interval_us;
     if (!(interval_us >= kMinIntervalUs && interval_us <= kMaxIntervalUs)) {
       return Fail(kOpenGpaProfileStatusErrorInvalidArgument, prefix + "options->interval_us " +
                                                                  std::to_string(options->interval_us) +
@@ -201,6 +203,7 @@ OpenGpaProfileStatus OpenGpaProfileStartSampled(const OpenGpaProfileSampledOptio
     session->stream_path = options->stream_path;
     session->output_path = options->output_path;
     session->kernel_name = kernel_name;
+    session->counters = counters;
     std::FILE* file = std::fopen(options->stream_path, "w");
     if (file == nullptr) {
       return Fail(kOpenGpaProfileStatusErrorFailed, prefix + "cannot write the timeline " + options->stream_path);
@@ -208,7 +211,7 @@ OpenGpaProfileStatus OpenGpaProfileStartSampled(const OpenGpaProfileSampledOptio
     auto stream = std::make_unique<profiling::SampleStreamWriter>(file);
     // Sampling starts before the timeline, so that the first launch is inside samples.
     profiling::PmRecordingOptions recording;
-    recording.metrics = metrics;
+    recording.metrics = counters.pm_metrics;
     recording.interval_ns = static_cast<std::uint64_t>(std::llround(interval_us * 1000.0));
     const std::string cupti = LoadedCuptiPath();
     if (!cupti.empty()) recording.cupti_candidates = {cupti};

@@ -21,7 +21,7 @@ struct PmRecordingOptions {
   std::vector<std::string> metrics;  // CUPTI metrics that fit one PM sampling pass
   std::uint64_t interval_ns = 20'000;
   // Records wait here between decodes. At 5 µs one DRAM metric kept every record with 256 MiB and a 25 ms
-  // decode period on the H100 (docs/profile.md, "Sampled mode").
+  // decode period on the H100 (docs/cli.md, "--mode sampled").
   std::size_t hardware_buffer_bytes = std::size_t{256} << 20;
   std::chrono::nanoseconds decode_period = std::chrono::milliseconds(25);
   // Where libcupti is looked for; empty: nvidia::cupti::DefaultCuptiCandidates(). A process that already loaded

@@ -3,7 +3,7 @@
 // kernels' own start and end times came from CUPTI's activity records; this file gives each kernel launch its
 // share of the samples. Pure arithmetic, no CUDA: tested without a GPU.
 //
-// The rule, per GPU (docs/profile.md, "Sampled mode"):
+// The rule, per GPU (docs/cli.md, "--mode sampled"):
 // - Work is every kernel, copy and memset the program ran on that GPU. A sample's amounts (counters that
 //   accumulate: bytes, instructions, cycles) go to the work that ran during it; time in the sample with no work
 //   gets nothing (the GPU counted only for the work), so a kernel shorter than the interval still gets the whole

@@ -120,8 +120,8 @@ static void SampledSessions(const char* work) {
                 "StartSampled refuses a struct from an unknown version");
   options.struct_size = sizeof options;
   options.metrics = "dram__bytes_read.sum,GPUTime";
-  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument,
-                "'GPUTime' is not a CUPTI PM sampling metric", "StartSampled refuses a GPA counter name");
+  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument, "'GPUTime' is neither",
+                "StartSampled refuses a GPA counter it cannot sample");
   options.metrics = NULL;
   options.interval_us = -5.0;
   ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument,
@@ -137,6 +137,10 @@ static void SampledSessions(const char* work) {
   options.output_path = "";
   ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument, "output_path is empty",
                 "StartSampled without an output is InvalidArgument");
+  /* The sampled Speed-of-Light counters are names it takes (API 1.2): the empty output is what it refuses. */
+  options.metrics = "SpeedOfLight,sol_dram";
+  ExpectFailure(OpenGpaProfileStartSampled(&options), kOpenGpaProfileStatusErrorInvalidArgument, "output_path is empty",
+                "StartSampled takes the Speed-of-Light counters");
 }
 
 static void Labels(void) {

@@ -57,9 +57,11 @@ def test_the_c_entry_refuses_gpa_counters_and_bad_intervals_and_says_why(tmp_pat
         status = library.OpenGpaProfileStartSampled(ctypes.byref(options))
         return status, library.OpenGpaProfileGetLastError().decode()
 
-    assert start(b"GPUTime", 20.0) == (-2, "OpenGpaProfileStartSampled: 'GPUTime' is not a CUPTI PM sampling metric "
-                                       "(such as dram__bytes_read.sum); GPA counters are measured per launch by the "
-                                       "exact mode")
+    status, message = start(b"GPUTime", 20.0)
+    assert status == -2 and message.startswith("OpenGpaProfileStartSampled: the sampled mode measures CUPTI PM "
+                                               "sampling metrics") and "'GPUTime' is neither" in message
+    status, message = start(b"SpeedOfLight", 0.0)  # sampled Speed of Light: the names are fine, the GPU missing
+    assert status == -4 and "no CUDA driver" in message
     status, message = start(b"dram__bytes_read.sum", 0.1)
     assert status == -2 and "outside 0.5 to 1,000,000" in message
     status, message = start(b"dram__bytes_read.sum", 20.0, b"gemm(")

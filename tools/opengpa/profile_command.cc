@@ -62,6 +62,7 @@
 #include "profiler/profile_writers.h"
 #include "profiler/replay_merge.h"
 #include "profiler/sample_stream.h"
+#include "profiler/sampled_counters.h"
 #include "profiler/sampled_gate.h"
 #include "profiler/sampled_profile.h"
 #include "profiler/stream_status.h"
@@ -92,11 +93,11 @@ struct ProfileOptions {
   std::vector<std::string> nvtx_include;
   profiling::RangeMode range_mode = profiling::RangeMode::kKernel;
   profiling::GraphProfiling graph_profiling = profiling::GraphProfiling::kNode;
-  bool csv = false;            // ncu's --csv: the per-launch rows on stdout instead of the summary table
-  std::string mode = "exact";  // exact | sampled (sampled_mode.h)
-  double sampling_interval_us = kDefaultSamplingIntervalUs;
-  std::string collective_kernel;  // --collective-kernel (collective_kernels.h)
-  double turn_timeout_s = -1;     // --turn-timeout; negative: the library's default (gpu_turns.h)
+  bool csv = false;                   // ncu's --csv: the per-launch rows on stdout instead of the summary table
+  std::string mode = "exact";         // exact | sampled (sampled_mode.h)
+  double sampling_interval_us = 0.0;  // 0: not chosen (profiling::DefaultSampledIntervalUs decides)
+  std::string collective_kernel;      // --collective-kernel (collective_kernels.h)
+  double turn_timeout_s = -1;         // --turn-timeout; negative: the library's default (gpu_turns.h)
   std::vector<std::string> program;
 };
 
@@ -343,7 +344,7 @@ int RunProfile(ProfileOptions options) {
                  "--range-mode nvtx or --replay-mode kernel|application\n";
     return 2;
   }
-  if (!sampled && options.sampling_interval_us != kDefaultSamplingIntervalUs) {
+  if (!sampled && options.sampling_interval_us != 0.0) {
     std::cerr << "opengpa profile: --sampling-interval-us is for --mode sampled\n";
     return 2;
   }
@@ -378,11 +379,25 @@ int RunProfile(ProfileOptions options) {
     return 2;
   }
   // A counter the program's profiler would refuse is a usage error, found before the program runs. (The sampled
-  // mode's metrics are checked by the GPU's PM sampler when it starts.)
-  if (sampled ? !CheckSampledMetrics(counters, &error)
+  // mode's metrics are checked by the GPU's PM sampler when it starts; its Speed-of-Light counters become the PM
+  // metrics they are built on, which are what the program's processes and the sampler are given.)
+  profiling::SampledCounterPlan sampled_plan;
+  if (sampled ? !profiling::PlanSampledCounters(counters, &sampled_plan, &error)
               : !CheckCounterNames(options.api, settings.replay, &counters, &error)) {
     std::cerr << "opengpa profile: " << error << '\n';
     return 2;
+  }
+  if (sampled) {
+    counters = sampled_plan.pm_metrics;
+    if (options.sampling_interval_us == 0.0) {
+      options.sampling_interval_us = profiling::DefaultSampledIntervalUs(sampled_plan);
+      if (sampled_plan.reads_sm_throughput && !options.quiet) {
+        std::fprintf(stderr,
+                     "opengpa profile: sampling every %.0f µs: PM sampling's SM throughput (which SOL_SM and "
+                     "GPUBottleneck read) costs the host about 60 µs a record (--sampling-interval-us to choose)\n",
+                     options.sampling_interval_us);
+      }
+    }
   }
   // Every output is checked before the program runs, so a bad -o never costs a run. A name per process is known
   // only once its process is (its folder is checked now; an existing file is refused when it is written).
@@ -476,6 +491,8 @@ int RunProfile(ProfileOptions options) {
     // choose (the expression compiled above, before the program ran).
     static_cast<void>(profiling::KeepChosenLaunches(options.kernel_name, options.launch_skip, options.launch_count,
                                                     &first.samples, &error, options.nvtx_include));
+    // The rows' columns become the counters as asked (a Speed-of-Light counter from its metrics), evaluated below.
+    profiling::SetSampledOutputs(sampled_plan, &first.samples);
   }
   const int exit_code = first.result.exit_code;
   // The library decides the replay of `auto` (it knows the set's passes on this chip); say which it took.
@@ -700,8 +717,9 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
       ->transform(CLI::IsMember({"exact", "sampled"}, CLI::ignore_case));
   command
       .add_option("--sampling-interval-us", options->sampling_interval_us,
-                  "--mode sampled: the PM sampling interval, microseconds (default 20; finer resolves shorter "
-                  "kernels but costs more CPU; see docs/profile.md)")
+                  "--mode sampled: the PM sampling interval, microseconds (default 20, or 100 where SOL_SM, "
+                  "GPUBottleneck or the SM throughput is asked; finer resolves shorter kernels but costs more CPU; "
+                  "see docs/cli.md)")
       ->check(CLI::Range(1.0, 1000000.0));
   command.add_flag("--csv", options->csv,
                    "Print each launch's row (<prefix>.csv) on stdout instead of the summary table, as ncu --csv");

@@ -19,18 +19,6 @@ const std::vector<std::string>& DefaultSampledMetrics() {
   return metrics;
 }
 
-bool CheckSampledMetrics(const std::vector<std::string>& metrics, std::string* error) {
-  for (const std::string& name : metrics) {
-    if (!profiling::IsPmMetricName(name)) {
-      *error = "--mode sampled measures CUPTI PM sampling metrics (such as dram__bytes_read.sum); '" + name +
-               "' is not one (GPA counters are measured per launch by --mode exact; `opengpa monitor "
-               "--list-pm-metrics` lists the metrics)";
-      return false;
-    }
-  }
-  return true;
-}
-
 #ifdef OPENGPA_CLI_SAMPLED_MODE
 namespace {
 

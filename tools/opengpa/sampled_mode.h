@@ -13,12 +13,8 @@
 namespace opengpa::cli {
 
 // The metrics of `--mode sampled` when no --metrics are given: DRAM traffic alone, which the H100 keeps at a
-// 5 µs interval without losing a record (docs/profile.md, "Sampled mode", has the measured costs of larger sets).
+// 5 µs interval without losing a record (docs/cli.md, "--mode sampled", has the measured costs of larger sets).
 const std::vector<std::string>& DefaultSampledMetrics();
-inline constexpr double kDefaultSamplingIntervalUs = 20.0;
-
-// True when every name is a CUPTI metric name ("unit__counter.rollup"); otherwise *error names the first that is not.
-bool CheckSampledMetrics(const std::vector<std::string>& metrics, std::string* error);
 
 class SampledRecording {
  public:

@@ -1,0 +1,48 @@
+// What `opengpa profile --mode sampled` (and Python's sampled mode) can be asked for, and what PM sampling must
+// measure for it: CUPTI PM sampling metrics, each its own column, and the Speed-of-Light counters of
+// catalogs/pm_sampled_sol.json (SOL_SM ... GPUBottleneck, or their group "SpeedOfLight"), which are formulas over
+// the unit throughputs PM sampling measures. A derived counter is evaluated per launch, after the launch got its
+// share of the samples (sampled_profile.h), by the same formula engine as the exact mode's counters
+// (counter_outputs.h). Pure: tested without a GPU.
+#ifndef OPENGPA_PROFILER_SAMPLED_COUNTERS_H_
+#define OPENGPA_PROFILER_SAMPLED_COUNTERS_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "profiler/profile_run.h"
+
+namespace opengpa::profiling {
+
+// The default sampling interval, and the one for a set that reads PM sampling's SM throughput
+// (TriageCompute.sm__throughput, which SOL_SM and GPUBottleneck read): that metric costs the host about 63 µs per
+// record to decode and evaluate on the H200, so at 50 µs a quarter of a run was lost and at 100 µs none
+// (docs/validation.md row 64).
+inline constexpr double kDefaultSampledIntervalUs = 20.0;
+inline constexpr double kSmThroughputSampledIntervalUs = 100.0;
+
+struct SampledCounterPlan {
+  std::vector<std::string> pm_metrics;  // what PM sampling measures: each needed metric once, in first-needed order
+  // The rows' columns, in the order asked: a metric as itself, a derived counter as its catalog formula over
+  // pm_metrics, then the columns saying how far each row can be trusted (pm__coverage ...).
+  std::vector<OutputCounter> outputs;
+  std::vector<std::pair<std::string, double>> constants;  // the catalog's, for the formulas
+  bool reads_sm_throughput = false;                       // pm_metrics hold PM sampling's SM throughput
+};
+
+// Plans `asked` (names as the user wrote them; a catalog counter or group in any case). False and *error naming
+// the first name that is neither a PM sampling metric nor one of the catalog's counters or groups.
+bool PlanSampledCounters(const std::vector<std::string>& asked, SampledCounterPlan* plan, std::string* error);
+
+// The interval to sample at when none was chosen: kSmThroughputSampledIntervalUs for a set that reads PM
+// sampling's SM throughput, else kDefaultSampledIntervalUs.
+double DefaultSampledIntervalUs(const SampledCounterPlan& plan);
+
+// After AttributeSampledRun (whose columns are plan.pm_metrics and the trust columns): the outputs and constants
+// EvaluateOutputs turns the rows into.
+void SetSampledOutputs(const SampledCounterPlan& plan, ProfileRun* run);
+
+}  // namespace opengpa::profiling
+
+#endif  // OPENGPA_PROFILER_SAMPLED_COUNTERS_H_
