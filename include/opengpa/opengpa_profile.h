@@ -100,8 +100,8 @@ typedef struct OpenGpaProfileSampledOptions {
   const char* metrics;     /* comma-separated CUPTI PM sampling metrics (dram__bytes_read.sum, ...) and the sampled
                               Speed-of-Light counters (SOL_SM, ..., GPUBottleneck, or SpeedOfLight for all; API 1.2);
                               NULL or "": dram__bytes_read.sum,dram__bytes_write.sum, the CLI's default */
-  double interval_us;      /* the PM sampling interval, microseconds, 0.5 to 1,000,000 (0: 20, or 100 where the
-                              SM throughput is read: SOL_SM, GPUBottleneck) */
+  double interval_us;      /* the PM sampling interval, microseconds, 0.5 to 1,000,000 (0: 20, or 100-200 where
+                              the SM throughput is read: SOL_SM, GPUBottleneck) */
   const char* kernel_name; /* ECMAScript regular expression: the rows kept (every launch takes its share); NULL or "":
                               all */
   const char* stream_path; /* the launches' timeline written (created or truncated) */

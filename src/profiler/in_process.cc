@@ -293,7 +293,7 @@ OpenGpaProfileStatus OpenGpaProfileJoin(const char* const* stream_paths, uint32_
       return Fail(kOpenGpaProfileStatusErrorFailed, "OpenGpaProfileJoin: " + error);
     }
     std::ofstream out(output_path);
-    out << profiling::ProfileJson(joined).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    profiling::WriteProfileJson(joined, out);
     if (!out.good()) {
       return Fail(kOpenGpaProfileStatusErrorFailed, std::string("OpenGpaProfileJoin: cannot write ") + output_path);
     }

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -124,7 +123,7 @@ bool StopSampledSession(SampledSessionPointer session, std::vector<InProcessLaun
   run.command = OwnCommand();
   run.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - session->started).count();
   std::ofstream out(session->output_path);
-  out << profiling::ProfileJson(run).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  profiling::WriteProfileJson(run, out);
   if (!out.good()) {
     *error = "cannot write the profile " + session->output_path;
     return false;

@@ -7,10 +7,12 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "platform/text_table.h"
+#include "profiler/json_text.h"
 
 namespace opengpa::profiling {
 namespace {
@@ -41,11 +43,6 @@ const ProcessInfo& ProcessOf(const ProfileRun& run, std::uint32_t pid) {
 
 std::string Dimensions(const std::array<std::uint64_t, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
-}
-
-nlohmann::ordered_json ValueJson(double value) {
-  if (!std::isfinite(value)) return nullptr;
-  return value;
 }
 
 // Index of the first counter measured in nanoseconds (a duration for samples without timestamps).
@@ -102,12 +99,83 @@ std::string NvtxPath(const Sample& sample) {
   return path;
 }
 
+// Writes JSON objects (trace events, profile samples) to `out` through a buffer, one per line, each after a comma
+// but the first.
+class JsonObjectLines {
+ public:
+  explicit JsonObjectLines(std::ostream& out) : out_(out) { buffer_.reserve(kFlushAt + 4096); }
+  ~JsonObjectLines() { Flush(); }
+  JsonObjectLines(const JsonObjectLines&) = delete;
+  JsonObjectLines& operator=(const JsonObjectLines&) = delete;
+
+  // The event's text goes to the returned buffer, between the braces this adds.
+  std::string& Begin() {
+    buffer_.append(first_ ? "\n{" : ",\n{");
+    first_ = false;
+    return buffer_;
+  }
+  void End() {
+    buffer_.push_back('}');
+    if (buffer_.size() >= kFlushAt) Flush();
+  }
+  void Flush() {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kFlushAt = 1 << 20;
+  std::ostream& out_;
+  std::string buffer_;
+  bool first_ = true;
+};
+
+void AppendKey(std::string* text, std::string_view key) {
+  AppendJsonString(text, key);
+  text->push_back(':');
+}
+
+void AppendUnsigned(std::string* text, std::uint64_t value) { text->append(std::to_string(value)); }
+
+// A metadata event naming a trace process (tid 0) or thread.
+void WriteName(JsonObjectLines* events, const char* what, std::uint32_t pid, std::uint32_t tid,
+               const std::string& name) {
+  std::string& text = events->Begin();
+  AppendKey(&text, "name");
+  AppendJsonString(&text, what);
+  text.append(R"(,"ph":"M","pid":)");
+  AppendUnsigned(&text, pid);
+  text.append(",\"tid\":");
+  AppendUnsigned(&text, tid);
+  text.append(R"(,"args":{"name":)");
+  AppendJsonString(&text, name);
+  text.push_back('}');
+  events->End();
+}
+
+// One "C" event: counter `name`'s value on track `queue` from `ts_us` on.
+void WriteCounterEvent(JsonObjectLines* events, const std::string& name, double ts_us, std::uint32_t pid,
+                       const std::string& queue, double value) {
+  std::string& text = events->Begin();
+  AppendKey(&text, "name");
+  AppendJsonString(&text, name);
+  text.append(R"(,"ph":"C","ts":)");
+  AppendJsonNumber(&text, ts_us);
+  text.append(",\"pid\":");
+  AppendUnsigned(&text, pid);
+  text.append(",\"args\":{");
+  AppendKey(&text, queue);
+  AppendJsonNumber(&text, value);
+  text.push_back('}');
+  events->End();
+}
+
 // Counter tracks: per counter, one "C" event at each launch's start holding its value, keyed by the launch's queue
 // (Perfetto draws one track per counter and queue, in the process's group; chrome://tracing one chart per
 // counter), and 0 at its end unless the queue's next launch starts there with a value of its own, so that a value
 // spans its kernel and neither the idle time after it nor a next launch that has none.
-void AddCounterTracks(const ProfileRun& run, const std::vector<std::pair<double, double>>& placed,
-                      nlohmann::ordered_json* events) {
+void WriteCounterTracks(const ProfileRun& run, const std::vector<std::pair<double, double>>& placed,
+                        JsonObjectLines* events) {
   constexpr std::size_t kNone = SIZE_MAX;
   // The next launch of the same process and queue, found from the last launch back.
   std::vector<std::size_t> next(run.samples.size(), kNone);
@@ -118,25 +186,21 @@ void AddCounterTracks(const ProfileRun& run, const std::vector<std::pair<double,
     if (found != later.end()) next[i] = found->second;
     later[key] = i;
   }
+  std::map<std::uint32_t, std::string> queue_names;
   for (std::size_t i = 0; i < run.samples.size(); ++i) {
     const Sample& sample = run.samples[i];
-    const std::string queue = QueueName(run, sample.queue);
+    auto [named, added] = queue_names.try_emplace(sample.queue);
+    if (added) named->second = QueueName(run, sample.queue);
+    const std::string& queue = named->second;
     const auto pid = sample.pid == 0 ? 1 : sample.pid;
     const double end_us = placed[i].first + placed[i].second;
     const bool idle_after = next[i] == kNone || placed[next[i]].first > end_us;
     for (std::size_t c = 0; c < run.counters.size() && c < sample.values.size(); ++c) {
       if (!std::isfinite(sample.values[c])) continue;
-      events->push_back({{"name", run.counters[c].name},
-                         {"ph", "C"},
-                         {"ts", placed[i].first},
-                         {"pid", pid},
-                         {"args", {{queue, sample.values[c]}}}});
+      WriteCounterEvent(events, run.counters[c].name, placed[i].first, pid, queue, sample.values[c]);
       const bool next_has_value =
           !idle_after && c < run.samples[next[i]].values.size() && std::isfinite(run.samples[next[i]].values[c]);
-      if (!next_has_value) {
-        events->push_back(
-            {{"name", run.counters[c].name}, {"ph", "C"}, {"ts", end_us}, {"pid", pid}, {"args", {{queue, 0}}}});
-      }
+      if (!next_has_value) WriteCounterEvent(events, run.counters[c].name, end_us, pid, queue, 0.0);
     }
   }
 }
@@ -167,67 +231,129 @@ void WriteProfileCsv(const ProfileRun& run, std::ostream& out) {
   }
 }
 
-nlohmann::ordered_json ProfileJson(const ProfileRun& run) {
-  nlohmann::ordered_json json;
-  json["schema"] = "opengpa-profile/1";
-  json["api"] = run.api;
-  json["device"] = run.device;
-  json["command"] = run.command;
-  json["exit_code"] = run.exit_code;
-  json["wall_time_s"] = run.wall_time_s;
-  if (!run.replay.empty()) json["replay"] = {{"mode", run.replay}, {"passes", run.passes}};
-  json["counters"] = nlohmann::ordered_json::array();
-  for (const auto& counter : run.counters) {
-    json["counters"].push_back({{"name", counter.name}, {"usage", counter.usage}, {"data_type", counter.data_type}});
+void WriteProfileJson(const ProfileRun& run, std::ostream& out) {
+  std::string text = "{\"schema\":\"opengpa-profile/1\",\n\"api\":";
+  AppendJsonString(&text, run.api);
+  text.append(",\n\"device\":");
+  AppendJsonString(&text, run.device);
+  text.append(",\n\"command\":[");
+  for (std::size_t i = 0; i < run.command.size(); ++i) {
+    if (i != 0) text.push_back(',');
+    AppendJsonString(&text, run.command[i]);
   }
-  json["queues"] = nlohmann::ordered_json::array();
-  for (const auto& queue : run.queues) {
-    nlohmann::ordered_json entry = {{"id", queue.id}, {"name", queue.name}, {"device", queue.device}};
-    if (queue.gpu.index >= 0) entry["gpu"] = queue.gpu.index;
-    if (!queue.gpu.uuid.empty()) entry["gpu_uuid"] = queue.gpu.uuid;
-    if (!queue.gpu.pci_bus_id.empty()) entry["pci_bus_id"] = queue.gpu.pci_bus_id;
-    json["queues"].push_back(std::move(entry));
+  text.append("],\n\"exit_code\":" + std::to_string(run.exit_code) + ",\n\"wall_time_s\":");
+  AppendJsonNumber(&text, run.wall_time_s);
+  if (!run.replay.empty()) {
+    text.append(",\n\"replay\":{\"mode\":");
+    AppendJsonString(&text, run.replay);
+    text.append(",\"passes\":" + std::to_string(run.passes) + "}");
   }
-  json["processes"] = nlohmann::ordered_json::array();
-  for (const auto& process : run.processes) {
-    nlohmann::ordered_json entry = {{"pid", process.pid}, {"rank", nullptr}, {"host", process.host}};
-    if (process.rank) entry["rank"] = *process.rank;
-    json["processes"].push_back(std::move(entry));
+  text.append(",\n\"counters\":[");
+  for (std::size_t i = 0; i < run.counters.size(); ++i) {
+    text.append(i == 0 ? "\n{" : ",\n{");
+    AppendKey(&text, "name");
+    AppendJsonString(&text, run.counters[i].name);
+    text.append(",\"usage\":");
+    AppendJsonString(&text, run.counters[i].usage);
+    text.append(",\"data_type\":");
+    AppendJsonString(&text, run.counters[i].data_type);
+    text.push_back('}');
   }
-  json["unprofiled"] = nlohmann::ordered_json::array();
-  for (const auto& unprofiled : run.unprofiled) {
-    json["unprofiled"].push_back({{"pid", unprofiled.pid}, {"reason", unprofiled.reason}});
-  }
-  json["samples"] = nlohmann::ordered_json::array();
-  for (const auto& sample : run.samples) {
-    const ProcessInfo& process = ProcessOf(run, sample.pid);
-    const GpuIdentity& gpu = GpuOf(run, sample.queue);
-    nlohmann::ordered_json entry = {{"pid", sample.pid},
-                                    {"rank", process.rank ? nlohmann::ordered_json(*process.rank) : nullptr},
-                                    {"host", process.host},
-                                    {"gpu", gpu.index >= 0 ? nlohmann::ordered_json(gpu.index) : nullptr},
-                                    {"gpu_uuid", gpu.uuid},
-                                    {"pci_bus_id", gpu.pci_bus_id},
-                                    {"index", sample.index},
-                                    {"kernel", sample.name},
-                                    {"queue", sample.queue},
-                                    {"grid", {sample.grid[0], sample.grid[1], sample.grid[2]}},
-                                    {"block", {sample.block[0], sample.block[1], sample.block[2]}}};
-    if (sample.start_ns) entry["start_ns"] = *sample.start_ns;
-    if (sample.end_ns) entry["end_ns"] = *sample.end_ns;
-    entry["nvtx"] = sample.nvtx;
-    if (sample.context != 0) entry["context"] = sample.context;
-    if (sample.graph) entry["graph"] = *sample.graph;
-    if (sample.graph_node) entry["graph_node"] = *sample.graph_node;
-    nlohmann::ordered_json values = nlohmann::ordered_json::object();
-    for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
-      values[run.counters[i].name] = ValueJson(sample.values[i]);
+  text.append("],\n\"queues\":[");
+  for (std::size_t i = 0; i < run.queues.size(); ++i) {
+    const Queue& queue = run.queues[i];
+    text.append(i == 0 ? "\n{\"id\":" : ",\n{\"id\":");
+    AppendUnsigned(&text, queue.id);
+    text.append(",\"name\":");
+    AppendJsonString(&text, queue.name);
+    text.append(",\"device\":");
+    AppendJsonString(&text, queue.device);
+    if (queue.gpu.index >= 0) text.append(",\"gpu\":" + std::to_string(queue.gpu.index));
+    if (!queue.gpu.uuid.empty()) {
+      text.append(",\"gpu_uuid\":");
+      AppendJsonString(&text, queue.gpu.uuid);
     }
-    entry["values"] = std::move(values);
-    json["samples"].push_back(std::move(entry));
+    if (!queue.gpu.pci_bus_id.empty()) {
+      text.append(",\"pci_bus_id\":");
+      AppendJsonString(&text, queue.gpu.pci_bus_id);
+    }
+    text.push_back('}');
   }
-  json["messages"] = run.messages;
-  return json;
+  text.append("],\n\"processes\":[");
+  for (std::size_t i = 0; i < run.processes.size(); ++i) {
+    const ProcessInfo& process = run.processes[i];
+    text.append(i == 0 ? "\n{\"pid\":" : ",\n{\"pid\":");
+    AppendUnsigned(&text, process.pid);
+    text.append(",\"rank\":" + (process.rank ? std::to_string(*process.rank) : std::string("null")) + ",\"host\":");
+    AppendJsonString(&text, process.host);
+    text.push_back('}');
+  }
+  text.append("],\n\"unprofiled\":[");
+  for (std::size_t i = 0; i < run.unprofiled.size(); ++i) {
+    text.append(i == 0 ? "\n{\"pid\":" : ",\n{\"pid\":");
+    AppendUnsigned(&text, run.unprofiled[i].pid);
+    text.append(",\"reason\":");
+    AppendJsonString(&text, run.unprofiled[i].reason);
+    text.push_back('}');
+  }
+  text.append("],\n\"samples\":[");
+  out << text;
+  {
+    JsonObjectLines samples(out);  // one sample per line, written as made
+    for (const auto& sample : run.samples) {
+      const ProcessInfo& process = ProcessOf(run, sample.pid);
+      const GpuIdentity& gpu = GpuOf(run, sample.queue);
+      std::string& entry = samples.Begin();
+      entry.append("\"pid\":");
+      AppendUnsigned(&entry, sample.pid);
+      entry.append(",\"rank\":" + (process.rank ? std::to_string(*process.rank) : std::string("null")) + ",\"host\":");
+      AppendJsonString(&entry, process.host);
+      entry.append(",\"gpu\":" + (gpu.index >= 0 ? std::to_string(gpu.index) : std::string("null")) + ",\"gpu_uuid\":");
+      AppendJsonString(&entry, gpu.uuid);
+      entry.append(",\"pci_bus_id\":");
+      AppendJsonString(&entry, gpu.pci_bus_id);
+      entry.append(",\"index\":");
+      AppendUnsigned(&entry, sample.index);
+      entry.append(",\"kernel\":");
+      AppendJsonString(&entry, sample.name);
+      entry.append(",\"queue\":");
+      AppendUnsigned(&entry, sample.queue);
+      for (const auto& [key, dimensions] : {std::pair{"grid", &sample.grid}, std::pair{"block", &sample.block}}) {
+        entry.append(",\"" + std::string(key) + "\":[");
+        for (std::size_t d = 0; d < 3; ++d) {
+          if (d != 0) entry.push_back(',');
+          AppendUnsigned(&entry, (*dimensions)[d]);
+        }
+        entry.push_back(']');
+      }
+      if (sample.start_ns) entry.append(",\"start_ns\":" + std::to_string(*sample.start_ns));
+      if (sample.end_ns) entry.append(",\"end_ns\":" + std::to_string(*sample.end_ns));
+      entry.append(",\"nvtx\":[");
+      for (std::size_t r = 0; r < sample.nvtx.size(); ++r) {
+        if (r != 0) entry.push_back(',');
+        AppendJsonString(&entry, sample.nvtx[r]);
+      }
+      entry.push_back(']');
+      if (sample.context != 0) entry.append(",\"context\":" + std::to_string(sample.context));
+      if (sample.graph) entry.append(",\"graph\":" + std::to_string(*sample.graph));
+      if (sample.graph_node) entry.append(",\"graph_node\":" + std::to_string(*sample.graph_node));
+      entry.append(",\"values\":{");
+      for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
+        if (i != 0) entry.push_back(',');
+        AppendKey(&entry, run.counters[i].name);
+        AppendJsonNumber(&entry, sample.values[i]);
+      }
+      entry.push_back('}');
+      samples.End();
+    }
+  }
+  text = "],\n\"messages\":[";
+  for (std::size_t i = 0; i < run.messages.size(); ++i) {
+    text.append(i == 0 ? "\n" : ",\n");
+    AppendJsonString(&text, run.messages[i]);
+  }
+  text.append("]}");
+  out << text;
 }
 
 void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t max_width) {
@@ -315,70 +441,84 @@ void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t m
   WriteAligned(table, out);
 }
 
-nlohmann::ordered_json ChromeTrace(const ProfileRun& run) {
-  nlohmann::ordered_json events = nlohmann::ordered_json::array();
-  // One trace process per process of the program (its pid; 1 where the stream named none), its queues as threads.
-  std::map<std::uint32_t, std::set<std::uint32_t>> queues_of;  // trace pid -> queue ids its samples use
-  for (const auto& sample : run.samples) queues_of[sample.pid == 0 ? 1 : sample.pid].insert(sample.queue);
-  if (queues_of.empty()) queues_of[1];
-  for (const auto& [pid, queue_ids] : queues_of) {
-    const std::string suffix = pid == 1 ? "" : " (pid " + std::to_string(pid) + ")";
-    events.push_back({{"name", "process_name"},
-                      {"ph", "M"},
-                      {"pid", pid},
-                      {"tid", 0},
-                      {"args", {{"name", run.api + " " + run.device + suffix}}}});
-    for (const auto& queue : run.queues) {
-      if (queues_of.size() > 1 && queue_ids.count(queue.id) == 0) continue;
-      events.push_back(
-          {{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", queue.id}, {"args", {{"name", queue.name}}}});
-    }
-  }
-  std::uint64_t origin = UINT64_MAX;
-  for (const auto& sample : run.samples) {
-    if (sample.start_ns) origin = std::min(origin, *sample.start_ns);
-  }
-  if (origin == UINT64_MAX) origin = 0;
-  const auto duration_counter = DurationCounter(run);
-  std::map<std::uint32_t, double> queue_cursor_us;  // where untimed samples are laid end to end
-  std::vector<std::pair<double, double>> placed;    // per sample: ts and dur (µs)
-  placed.reserve(run.samples.size());
-  for (const auto& sample : run.samples) {
-    double ts_us = 0.0;
-    double dur_us = 0.0;
-    bool laid_out = false;
-    if (sample.start_ns && sample.end_ns && *sample.end_ns >= *sample.start_ns) {
-      ts_us = static_cast<double>(*sample.start_ns - origin) / 1000.0;
-      dur_us = static_cast<double>(*sample.end_ns - *sample.start_ns) / 1000.0;
-    } else {
-      // No device timestamps (kernel replay): consecutive on the queue, as long as the measured duration.
-      laid_out = true;
-      ts_us = queue_cursor_us[sample.queue];
-      if (duration_counter && sample.values.size() > *duration_counter &&
-          std::isfinite(sample.values[*duration_counter])) {
-        dur_us = sample.values[*duration_counter] / 1000.0;
+void WriteChromeTrace(const ProfileRun& run, std::ostream& out) {
+  out << R"({"displayTimeUnit":"ns","traceEvents":[)";
+  {
+    JsonObjectLines events(out);
+    // One trace process per process of the program (its pid; 1 where the stream named none), its queues as threads.
+    std::map<std::uint32_t, std::set<std::uint32_t>> queues_of;  // trace pid -> queue ids its samples use
+    for (const auto& sample : run.samples) queues_of[sample.pid == 0 ? 1 : sample.pid].insert(sample.queue);
+    if (queues_of.empty()) queues_of[1];
+    for (const auto& [pid, queue_ids] : queues_of) {
+      const std::string suffix = pid == 1 ? "" : " (pid " + std::to_string(pid) + ")";
+      WriteName(&events, "process_name", pid, 0, run.api + " " + run.device + suffix);
+      for (const auto& queue : run.queues) {
+        if (queues_of.size() > 1 && queue_ids.count(queue.id) == 0) continue;
+        WriteName(&events, "thread_name", pid, queue.id, queue.name);
       }
     }
-    queue_cursor_us[sample.queue] = std::max(queue_cursor_us[sample.queue], ts_us + dur_us);
-    nlohmann::ordered_json args = {
-        {"index", sample.index}, {"grid", Dimensions(sample.grid)}, {"block", Dimensions(sample.block)}};
-    if (!sample.nvtx.empty()) args["nvtx"] = NvtxPath(sample);
-    if (laid_out) args["timeline"] = "laid end to end (no device timestamps)";
-    for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
-      args[run.counters[i].name] = ValueJson(sample.values[i]);
+    std::uint64_t origin = UINT64_MAX;
+    for (const auto& sample : run.samples) {
+      if (sample.start_ns) origin = std::min(origin, *sample.start_ns);
     }
-    events.push_back({{"name", sample.name},
-                      {"cat", run.api},
-                      {"ph", "X"},
-                      {"ts", ts_us},
-                      {"dur", dur_us},
-                      {"pid", sample.pid == 0 ? 1 : sample.pid},
-                      {"tid", sample.queue},
-                      {"args", std::move(args)}});
-    placed.emplace_back(ts_us, dur_us);
+    if (origin == UINT64_MAX) origin = 0;
+    const auto duration_counter = DurationCounter(run);
+    std::map<std::uint32_t, double> queue_cursor_us;  // where untimed samples are laid end to end
+    std::vector<std::pair<double, double>> placed;    // per sample: ts and dur (µs)
+    placed.reserve(run.samples.size());
+    for (const auto& sample : run.samples) {
+      double ts_us = 0.0;
+      double dur_us = 0.0;
+      bool laid_out = false;
+      if (sample.start_ns && sample.end_ns && *sample.end_ns >= *sample.start_ns) {
+        ts_us = static_cast<double>(*sample.start_ns - origin) / 1000.0;
+        dur_us = static_cast<double>(*sample.end_ns - *sample.start_ns) / 1000.0;
+      } else {
+        // No device timestamps (kernel replay): consecutive on the queue, as long as the measured duration.
+        laid_out = true;
+        ts_us = queue_cursor_us[sample.queue];
+        if (duration_counter && sample.values.size() > *duration_counter &&
+            std::isfinite(sample.values[*duration_counter])) {
+          dur_us = sample.values[*duration_counter] / 1000.0;
+        }
+      }
+      queue_cursor_us[sample.queue] = std::max(queue_cursor_us[sample.queue], ts_us + dur_us);
+      std::string& text = events.Begin();
+      AppendKey(&text, "name");
+      AppendJsonString(&text, sample.name);
+      text.append(",\"cat\":");
+      AppendJsonString(&text, run.api);
+      text.append(R"(,"ph":"X","ts":)");
+      AppendJsonNumber(&text, ts_us);
+      text.append(",\"dur\":");
+      AppendJsonNumber(&text, dur_us);
+      text.append(",\"pid\":");
+      AppendUnsigned(&text, sample.pid == 0 ? 1 : sample.pid);
+      text.append(",\"tid\":");
+      AppendUnsigned(&text, sample.queue);
+      text.append(R"(,"args":{"index":)");
+      AppendUnsigned(&text, sample.index);
+      text.append(",\"grid\":");
+      AppendJsonString(&text, Dimensions(sample.grid));
+      text.append(",\"block\":");
+      AppendJsonString(&text, Dimensions(sample.block));
+      if (!sample.nvtx.empty()) {
+        text.append(",\"nvtx\":");
+        AppendJsonString(&text, NvtxPath(sample));
+      }
+      if (laid_out) text.append(",\"timeline\":\"laid end to end (no device timestamps)\"");
+      for (std::size_t i = 0; i < run.counters.size() && i < sample.values.size(); ++i) {
+        text.push_back(',');
+        AppendKey(&text, run.counters[i].name);
+        AppendJsonNumber(&text, sample.values[i]);
+      }
+      text.push_back('}');
+      events.End();
+      placed.emplace_back(ts_us, dur_us);
+    }
+    WriteCounterTracks(run, placed, &events);
   }
-  AddCounterTracks(run, placed, &events);
-  return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
+  out << "\n]}";
 }
 
 }  // namespace opengpa::profiling

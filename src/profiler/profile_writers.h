@@ -11,18 +11,21 @@
 #ifndef OPENGPA_PROFILER_PROFILE_WRITERS_H_
 #define OPENGPA_PROFILER_PROFILE_WRITERS_H_
 
-#include <nlohmann/json.hpp>
-
 #include <ostream>
+#include <string>
 
 #include "profiler/profile_run.h"
 
 namespace opengpa::profiling {
 
 void WriteProfileCsv(const ProfileRun& run, std::ostream& out);
-nlohmann::ordered_json ProfileJson(const ProfileRun& run);
+// The profile JSON (schema opengpa-profile/1; docs/cli.md): the run, then one sample per line. Written as it is
+// made (json_text.h); kernel names that are not UTF-8 get U+FFFD for their stray bytes.
+void WriteProfileJson(const ProfileRun& run, std::ostream& out);
 void WriteProfileSummary(const ProfileRun& run, std::ostream& out, std::size_t max_width = 0);
-nlohmann::ordered_json ChromeTrace(const ProfileRun& run);
+// The Chrome trace (chrome://tracing, Perfetto): a complete event per launch on its queue's track, and a counter
+// track per counter. Written as it is made, for runs of hundreds of thousands of events (json_text.h).
+void WriteChromeTrace(const ProfileRun& run, std::ostream& out);
 
 // Integers below 1e15 as integers ("2000"); otherwise the shortest text that reads back as the same
 // double ("0.25", "1.5e+20"); "" for NaN.

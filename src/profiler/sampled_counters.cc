@@ -143,7 +143,9 @@ bool PlanSampledCounters(const std::vector<std::string>& asked, SampledCounterPl
 }
 
 double DefaultSampledIntervalUs(const SampledCounterPlan& plan) {
-  return plan.reads_sm_throughput ? kSmThroughputSampledIntervalUs : kDefaultSampledIntervalUs;
+  if (!plan.reads_sm_throughput) return kDefaultSampledIntervalUs;
+  return std::max(kSmThroughputSampledIntervalUs,
+                  kSmThroughputUsPerMetric * static_cast<double>(plan.pm_metrics.size()));
 }
 
 void SetSampledOutputs(const SampledCounterPlan& plan, ProfileRun* run) {

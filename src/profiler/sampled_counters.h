@@ -15,12 +15,15 @@
 
 namespace opengpa::profiling {
 
-// The default sampling interval, and the one for a set that reads PM sampling's SM throughput
-// (TriageCompute.sm__throughput, which SOL_SM and GPUBottleneck read): that metric costs the host about 63 µs per
-// record to decode and evaluate on the H200, so at 50 µs a quarter of a run was lost and at 100 µs none
-// (docs/validation.md row 64).
+// The default sampling interval, and the ones for a set that reads PM sampling's SM throughput
+// (TriageCompute.sm__throughput, which SOL_SM and GPUBottleneck read), whose records cost the host far more to
+// decode and evaluate (docs/validation.md rows 64 and 71, H200): with DRAM throughput beside it about 63 µs a
+// record (every record kept at 100 µs, a quarter of the run lost at 50 µs); with the four unit throughputs of
+// SpeedOfLight about 116 µs (16 % lost at 100 µs). So such a set is sampled every kSmThroughputUsPerMetric per
+// metric, and never finer than kSmThroughputSampledIntervalUs.
 inline constexpr double kDefaultSampledIntervalUs = 20.0;
 inline constexpr double kSmThroughputSampledIntervalUs = 100.0;
+inline constexpr double kSmThroughputUsPerMetric = 50.0;
 
 struct SampledCounterPlan {
   std::vector<std::string> pm_metrics;  // what PM sampling measures: each needed metric once, in first-needed order
@@ -35,8 +38,8 @@ struct SampledCounterPlan {
 // the first name that is neither a PM sampling metric nor one of the catalog's counters or groups.
 bool PlanSampledCounters(const std::vector<std::string>& asked, SampledCounterPlan* plan, std::string* error);
 
-// The interval to sample at when none was chosen: kSmThroughputSampledIntervalUs for a set that reads PM
-// sampling's SM throughput, else kDefaultSampledIntervalUs.
+// The interval to sample at when none was chosen: for a set that reads PM sampling's SM throughput,
+// kSmThroughputUsPerMetric per metric and at least kSmThroughputSampledIntervalUs; else kDefaultSampledIntervalUs.
 double DefaultSampledIntervalUs(const SampledCounterPlan& plan);
 
 // After AttributeSampledRun (whose columns are plan.pm_metrics and the trust columns): the outputs and constants

@@ -5,11 +5,26 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <tuple>
 
 namespace opengpa::profiling {
 namespace {
+
+// The profile JSON as written, read back by a strict JSON parser.
+nlohmann::ordered_json Json(const ProfileRun& run) {
+  std::ostringstream out;
+  WriteProfileJson(run, out);
+  return nlohmann::ordered_json::parse(out.str());
+}
+
+// The Chrome trace as written, read back by a strict JSON parser (a malformed trace fails here).
+nlohmann::ordered_json Trace(const ProfileRun& run) {
+  std::ostringstream out;
+  WriteChromeTrace(run, out);
+  return nlohmann::ordered_json::parse(out.str());
+}
 
 ProfileRun TwoQueueRun() {
   ProfileRun run;
@@ -59,7 +74,7 @@ TEST(ProfileWritersTest, ACudaRowNamesItsContextAndTheGraphItWasLaunchedIn) {
   WriteProfileCsv(run, out);
   EXPECT_NE(out.str().find("\n0,,,,,,0,scale,queue 0,3,12,,1024,"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("\n0,,,,,,1,add,queue 1,4,13,0,1024,"), std::string::npos) << out.str();
-  const auto json = ProfileJson(run);
+  const auto json = Json(run);
   EXPECT_EQ(json["samples"][0]["context"], 3);
   EXPECT_EQ(json["samples"][0]["graph"], 12);
   EXPECT_FALSE(json["samples"][0].contains("graph_node"));
@@ -78,7 +93,7 @@ TEST(ProfileWritersTest, EachRowNamesItsProcessAndItsOpenNvtxRangesOutermostFirs
       std::string::npos)
       << out.str();
   EXPECT_NE(out.str().find("\n200,,,,,,1,add,"), std::string::npos) << out.str();
-  const auto json = ProfileJson(run);
+  const auto json = Json(run);
   EXPECT_EQ(json["samples"][0]["pid"], 100);
   EXPECT_EQ(json["samples"][0]["nvtx"].get<std::vector<std::string>>(),
             (std::vector<std::string>{"epoch 1", "torch@forward"}));
@@ -98,7 +113,7 @@ TEST(ProfileWritersTest, EachRowNamesTheRankAndHostOfItsProcessAndTheGpuOfItsQue
             std::string::npos)
       << out.str();
   EXPECT_NE(out.str().find("\n200,,node7,,,,1,add,"), std::string::npos) << out.str();
-  const auto json = ProfileJson(run);
+  const auto json = Json(run);
   EXPECT_EQ(json["samples"][0]["rank"], 3);
   EXPECT_EQ(json["samples"][0]["gpu"], 1);
   EXPECT_EQ(json["samples"][0]["gpu_uuid"], "GPU-5d4c0000-1111-2222-3333-444455556666");
@@ -116,7 +131,7 @@ TEST(ProfileWritersTest, ChromeTraceShowsEachProcessOfTheProgramAsATraceProcess)
   ProfileRun run = TwoQueueRun();
   run.samples[0].pid = 100;
   run.samples[1].pid = 200;
-  const auto trace = ChromeTrace(run);
+  const auto trace = Trace(run);
   std::map<int, std::string> processes;
   std::map<std::string, int> pid_of_kernel;
   for (const auto& event : trace["traceEvents"]) {
@@ -130,7 +145,7 @@ TEST(ProfileWritersTest, ChromeTraceShowsEachProcessOfTheProgramAsATraceProcess)
 }
 
 TEST(ProfileWritersTest, JsonKeysValuesByCounterNameAndWritesMissingValuesAsNull) {
-  const auto json = ProfileJson(TwoQueueRun());
+  const auto json = Json(TwoQueueRun());
   EXPECT_EQ(json["schema"], "opengpa-profile/1");
   ASSERT_EQ(json["samples"].size(), 2u);
   EXPECT_EQ(json["samples"][0]["values"]["GPUTime"], 2000.0);
@@ -140,7 +155,7 @@ TEST(ProfileWritersTest, JsonKeysValuesByCounterNameAndWritesMissingValuesAsNull
 }
 
 TEST(ProfileWritersTest, ChromeTraceHasACompleteEventPerSampleInMicrosecondsOnItsQueuesTrack) {
-  const auto trace = ChromeTrace(TwoQueueRun());
+  const auto trace = Trace(TwoQueueRun());
   int complete = 0;
   for (const auto& event : trace["traceEvents"]) {
     if (event["ph"] != "X") continue;
@@ -159,7 +174,7 @@ TEST(ProfileWritersTest, ChromeTraceHasACompleteEventPerSampleInMicrosecondsOnIt
 }
 
 TEST(ProfileWritersTest, ChromeTraceNamesEveryQueueTrack) {
-  const auto trace = ChromeTrace(TwoQueueRun());
+  const auto trace = Trace(TwoQueueRun());
   std::vector<std::string> names;
   for (const auto& event : trace["traceEvents"]) {
     if (event["ph"] == "M" && event["name"] == "thread_name") names.push_back(event["args"]["name"]);
@@ -175,7 +190,7 @@ TEST(ProfileWritersTest, SamplesWithoutTimestampsAreLaidEndToEndByTheirMeasuredD
     sample.end_ns.reset();
     sample.queue = 0;
   }
-  const auto trace = ChromeTrace(run);
+  const auto trace = Trace(run);
   std::vector<std::pair<double, double>> spans;
   for (const auto& event : trace["traceEvents"]) {
     if (event["ph"] == "X") spans.emplace_back(event["ts"].get<double>(), event["dur"].get<double>());
@@ -201,7 +216,7 @@ std::map<std::tuple<std::string, double, std::string>, double> CounterEvents(con
 }
 
 TEST(ProfileWritersTest, ChromeTraceCounterTracksHoldEachLaunchsValueFromItsStartToItsEnd) {
-  const auto values = CounterEvents(ChromeTrace(TwoQueueRun()));
+  const auto values = CounterEvents(Trace(TwoQueueRun()));
   // scale on queue 0 from 0 to 2 µs, add on queue 1 from 3 to 6 µs; add has no "bytes, moved" value.
   const std::map<std::tuple<std::string, double, std::string>, double> expected = {
       {{"GPUTime", 0.0, "queue 0"}, 2000},     {{"GPUTime", 2.0, "queue 0"}, 0},
@@ -217,7 +232,7 @@ TEST(ProfileWritersTest, ChromeTraceCounterTracksOfBackToBackLaunchesStepWithout
     sample.end_ns.reset();
     sample.queue = 0;
   }
-  const auto values = CounterEvents(ChromeTrace(run));
+  const auto values = CounterEvents(Trace(run));
   const std::map<std::tuple<std::string, double, std::string>, double> expected = {
       {{"GPUTime", 0.0, "queue 0"}, 2000},
       {{"GPUTime", 2.0, "queue 0"}, 3000},

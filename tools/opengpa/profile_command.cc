@@ -37,6 +37,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -394,7 +395,7 @@ int RunProfile(ProfileOptions options) {
       if (sampled_plan.reads_sm_throughput && !options.quiet) {
         std::fprintf(stderr,
                      "opengpa profile: sampling every %.0f µs: PM sampling's SM throughput (which SOL_SM and "
-                     "GPUBottleneck read) costs the host about 60 µs a record (--sampling-interval-us to choose)\n",
+                     "GPUBottleneck read) costs the host 60-120 µs a record (--sampling-interval-us to choose)\n",
                      options.sampling_interval_us);
       }
     }
@@ -615,12 +616,19 @@ int RunProfile(ProfileOptions options) {
   // others.
   std::vector<std::string> written;
   std::vector<std::string> failures;
+  const auto writing_began = std::chrono::steady_clock::now();
   for (const ProfileReport& report : reports) {
     const profiling::ProfileRun& part = report.run;
     const std::vector<std::function<void(std::ostream&)>> writers = {
         [&part](std::ostream& out) { profiling::WriteProfileCsv(part, out); },
-        [&part](std::ostream& out) { out << profiling::ProfileJson(part).dump(2) << '\n'; },
-        [&part](std::ostream& out) { out << profiling::ChromeTrace(part).dump() << '\n'; }};
+        [&part](std::ostream& out) {
+          profiling::WriteProfileJson(part, out);
+          out << '\n';
+        },
+        [&part](std::ostream& out) {
+          profiling::WriteChromeTrace(part, out);
+          out << '\n';
+        }};
     const std::vector<std::string> outputs = report_files(report.prefix);
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       if (WriteFile(outputs[i], options.force, writers[i], &error)) {
@@ -630,6 +638,9 @@ int RunProfile(ProfileOptions options) {
       }
     }
   }
+  // The profiler's own time after the program, last part: how long the outputs took (the notes above said the rest).
+  const double writing_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - writing_began).count();
   auto list = [](const std::vector<std::string>& items) {
     std::string text;
     for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
@@ -647,14 +658,16 @@ int RunProfile(ProfileOptions options) {
 
   if (options.csv) {  // stdout holds the CSV alone; what would surround the table goes to stderr
     profiling::WriteProfileCsv(run, std::cout);
-    std::cerr << "opengpa profile: wrote " << list(written) << '\n';
+    std::cerr << "opengpa profile: wrote " << list(written) << " in " << std::fixed << std::setprecision(2)
+              << writing_seconds << " s\n";
     if (!kept.empty()) std::cerr << "opengpa profile: sample stream kept at " << kept << '\n';
   } else {
     std::cout << run.samples.size() << " kernel launch(es) of " << options.program[0] << " on "
               << (run.device.empty() ? std::string("?") : run.device) << ", " << result.wall_time_s
               << " s under the profiler, exit code " << result.exit_code << "\n\n";
     profiling::WriteProfileSummary(run, std::cout, StdoutWidth());
-    std::cout << "\nwrote " << list(written) << '\n';
+    std::cout << "\nwrote " << list(written) << " in " << std::fixed << std::setprecision(2) << writing_seconds
+              << " s\n";
     if (!kept.empty()) std::cout << "sample stream kept at " << kept << '\n';
   }
   if (late_signal) {
@@ -717,7 +730,7 @@ void SetUpProfile(CLI::App& command, RunFunction* run) {
       ->transform(CLI::IsMember({"exact", "sampled"}, CLI::ignore_case));
   command
       .add_option("--sampling-interval-us", options->sampling_interval_us,
-                  "--mode sampled: the PM sampling interval, microseconds (default 20, or 100 where SOL_SM, "
+                  "--mode sampled: the PM sampling interval, microseconds (default 20; 100-200 where SOL_SM, "
                   "GPUBottleneck or the SM throughput is asked; finer resolves shorter kernels but costs more CPU; "
                   "see docs/cli.md)")
       ->check(CLI::Range(1.0, 1000000.0));
