@@ -2,7 +2,9 @@
 and sampled, alternated ROUNDS times (drifts of the machine fall on both), and splits each run at the phases the
 program prints (Unix times: imported, built, on the GPU, warmed up, generated) plus its launch and the end of the
 command (for the sampled run: the program's exit, the drain, the attribution and the outputs). Prints each round
-and the median of each phase, unprofiled against sampled.
+and the median of each phase, unprofiled against sampled. BESIDE_MONITOR=1 adds a third run per round: the program
+unprofiled while `opengpa monitor` samples the same PM metrics at the same interval from another process, which
+separates what PM sampling's decoding costs the machine from what the profiler costs inside the program.
   program_phases.py STAGE [ROUNDS [INTERVAL_US [GPT2 ARGS...]]]"""
 import os
 import statistics
@@ -13,8 +15,8 @@ import time
 
 def run(command, err_path):
     start = time.time()
-    with open(err_path, "w") as err:
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=err, check=False)
+    with open(err_path, "w") as err, open(err_path[:-len(".err")] + ".out", "w") as out:
+        subprocess.run(command, stdout=out, stderr=err, check=False)
     end = time.time()
     marks = [("launched", start)]
     with open(err_path) as err:
@@ -41,20 +43,37 @@ def main():
     os.makedirs(results, exist_ok=True)
     sampled_command = [os.path.join(stage, "bin", "opengpa"), "profile", "--api", "cuda", "-f", "--mode", "sampled",
                        "--sampling-interval-us", interval, "-o", os.path.join(results, "gpt2_sampled"), "--", *program]
-    plain, sampled = [], []
+    beside = os.environ.get("BESIDE_MONITOR") == "1"
+    monitor_command = [os.path.join(stage, "bin", "opengpa"), "monitor", "--counters",
+                       "dram__bytes_read.sum,dram__bytes_write.sum", "--pm-interval-us", interval, "--csv",
+                       os.path.join(results, "monitor.csv"), "-f"]
+    plain, sampled, monitored = [], [], []
     for round_index in range(rounds):
         plain.append(spans(run(program, os.path.join(results, f"plain_{round_index}.err"))))
         sampled.append(spans(run(sampled_command, os.path.join(results, f"sampled_{round_index}.err"))))
-        print(f"round {round_index + 1}: unprofiled {plain[-1]['whole']:.3f} s | sampled {sampled[-1]['whole']:.3f} s",
-              flush=True)
-    print("\n| phase | unprofiled median (s) | sampled median (s) | sampled - unprofiled (s) |")
-    print("|---|---|---|---|")
+        line = f"round {round_index + 1}: unprofiled {plain[-1]['whole']:.3f} s | sampled {sampled[-1]['whole']:.3f} s"
+        if beside:
+            with open(os.path.join(results, f"monitor_{round_index}.err"), "w") as err:
+                monitor = subprocess.Popen(monitor_command, stdout=subprocess.DEVNULL, stderr=err)
+                time.sleep(2.0)  # its PM sampling set up before the program starts
+                monitored.append(spans(run(program, os.path.join(results, f"monitored_{round_index}.err"))))
+                monitor.terminate()
+                monitor.wait(timeout=30)
+            line += f" | unprofiled beside the monitor {monitored[-1]['whole']:.3f} s"
+        print(line, flush=True)
+    print("\n| phase | unprofiled median (s) | sampled median (s) | sampled - unprofiled (s) |" +
+          (" beside the monitor (s) | beside - unprofiled (s) |" if beside else ""))
+    print("|---|---|---|---|" + ("---|---|" if beside else ""))
     for phase in plain[0]:
-        if not all(phase in s for s in plain + sampled):
+        if not all(phase in s for s in plain + sampled + monitored):
             continue
         p = statistics.median(s[phase] for s in plain)
         s = statistics.median(s[phase] for s in sampled)
-        print(f"| {phase} | {p:.3f} | {s:.3f} | {s - p:+.3f} |")
+        line = f"| {phase} | {p:.3f} | {s:.3f} | {s - p:+.3f} |"
+        if beside:
+            m = statistics.median(x[phase] for x in monitored)
+            line += f" {m:.3f} | {m - p:+.3f} |"
+        print(line)
     p = statistics.median(s["whole"] for s in plain)
     s = statistics.median(s["whole"] for s in sampled)
     print(f"\nwhole program: median unprofiled {p:.3f} s, sampled {s:.3f} s: x{s / p:.3f}; "
