@@ -636,9 +636,8 @@ int RunProfile(ProfileOptions options) {
     std::vector<std::string> errors(outputs.size());
     std::vector<std::future<bool>> writing;
     for (std::size_t i = 0; i < outputs.size(); ++i) {
-      writing.push_back(std::async(std::launch::async, [&, i] {
-        return WriteFile(outputs[i], options.force, writers[i], &errors[i]);
-      }));
+      writing.push_back(std::async(std::launch::async,
+                                   [&, i] { return WriteFile(outputs[i], options.force, writers[i], &errors[i]); }));
     }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       if (writing[i].get()) {

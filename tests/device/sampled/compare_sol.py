@@ -86,10 +86,9 @@ def main():
     if len(sys.argv) > 3:
         ncu = rows(sys.argv[3])
         ncu_pairs = list(matched(sampled, ncu))
+        ncu_columns = ["SOL_SM", "SOL_L1TEX", "SOL_L2", "SOL_DRAM", "SOL_Memory"]
         table("Sampled SOL against the exact mode's own SOL (ncu's throughput metrics; information)", ncu_pairs,
-              ["SOL_SM", "SOL_L1TEX", "SOL_L2", "SOL_DRAM", "SOL_Memory"],
-              lambda r: {c: number(r, c) for c in ("SOL_SM", "SOL_L1TEX", "SOL_L2", "SOL_DRAM", "SOL_Memory",
-                                                     "GPUBottleneck")})
+              ncu_columns, lambda r: {c: number(r, c) for c in ncu_columns + ["GPUBottleneck"]})
 
 
 if __name__ == "__main__":
