@@ -331,17 +331,19 @@ GpaStatus PmSampler::Evaluate(const std::vector<uint8_t>& image, PmSamples* samp
       return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: sample {} info failed: {}", sample,
                       cupti_.Describe(r));
     }
-    // The first record spans from SetConfig to the first trigger after Start: work from before Start
-    // (any process's) would be counted in it.
-    if (when.startTimestamp < start_cupti_ns_) continue;
-    // Seen on the H200 while decoding fell far behind (one thread decoding and evaluating at 50 µs): spans that end
-    // before they begin, which would count negative time. Such a record's values are not trusted either.
-    if (when.endTimestamp <= when.startTimestamp) {
-      if (losses_.malformed++ == 0) {
-        Log(kGpaLoggingError,
-            "CUPTI PM sampling: {} returned a sample ending before it began; such samples are skipped", label_);
-      }
-      continue;
+    const uint64_t gaps_before = losses_.gaps;
+    const PmSpanVerdict verdict =
+        AccountPmSpan({when.startTimestamp, when.endTimestamp}, start_cupti_ns_, interval_ns_, &last_end_ns_, &losses_);
+    if (verdict == PmSpanVerdict::kMalformed && losses_.malformed == 1) {
+      Log(kGpaLoggingError, "CUPTI PM sampling: {} returned a sample ending before it began; such samples are skipped",
+          label_);
+    }
+    if (verdict != PmSpanVerdict::kKept) continue;
+    if (gaps_before == 0 && losses_.gaps == 1) {
+      Log(kGpaLoggingError,
+          "CUPTI PM sampling: {} lost {:.3f} ms of samples (the hardware buffer wrapped before a decode); use a "
+          "longer interval or a larger hardware buffer",
+          label_, losses_.first_gaps.front().length_ns / 1e6);
     }
     auto evaluate = MakeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
@@ -356,26 +358,36 @@ GpaStatus PmSampler::Evaluate(const std::vector<uint8_t>& image, PmSamples* samp
       return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: evaluating sample {} failed: {}", sample,
                       cupti_.Describe(r));
     }
-    // KEEP_LATEST overwrites unread records without setting `overflow`: a hole between consecutive
-    // samples is how lost records show.
-    if (last_end_ns_ != 0 && when.startTimestamp > last_end_ns_ + interval_ns_ / 2) {
-      losses_.gap_ns += when.startTimestamp - last_end_ns_;
-      if (losses_.first_gaps.size() < PmSamplingLosses::kGapsKept) {
-        losses_.first_gaps.push_back({last_end_ns_ - start_cupti_ns_, when.startTimestamp - last_end_ns_});
-      }
-      if (losses_.gaps++ == 0) {
-        Log(kGpaLoggingError,
-            "CUPTI PM sampling: {} lost {:.3f} ms of samples (the hardware buffer wrapped before a decode); use a "
-            "longer interval or a larger hardware buffer",
-            label_, (when.startTimestamp - last_end_ns_) / 1e6);
-      }
-    }
-    last_end_ns_ = when.endTimestamp;
-    losses_.covered_ns += when.endTimestamp - when.startTimestamp;
     samples->times.push_back(PmSampleTime{when.startTimestamp, when.endTimestamp});
     samples->values.insert(samples->values.end(), values_.begin(), values_.end());
   }
   return kGpaStatusOk;
+}
+
+PmSpanVerdict AccountPmSpan(PmSampleTime span, uint64_t start_ns, uint64_t interval_ns, uint64_t* last_end_ns,
+                            PmSamplingLosses* losses) {
+  // The first record spans from SetConfig to the first trigger after Start: work from before Start (any
+  // process's) would be counted in it.
+  if (span.start_ns < start_ns) return PmSpanVerdict::kBeforeStart;
+  // Seen on the H200 while decoding fell far behind (one thread decoding and evaluating at 50 µs): spans that end
+  // before they begin, which would count negative time (a run's coverage then read 18,446,744,071,612 ms). Such a
+  // record's values are not trusted either.
+  if (span.end_ns <= span.start_ns) {
+    ++losses->malformed;
+    return PmSpanVerdict::kMalformed;
+  }
+  // KEEP_LATEST overwrites unread records without setting `overflow`: a hole between consecutive records is how
+  // lost records show.
+  if (*last_end_ns != 0 && span.start_ns > *last_end_ns + interval_ns / 2) {
+    losses->gap_ns += span.start_ns - *last_end_ns;
+    if (losses->first_gaps.size() < PmSamplingLosses::kGapsKept) {
+      losses->first_gaps.push_back({*last_end_ns - start_ns, span.start_ns - *last_end_ns});
+    }
+    ++losses->gaps;
+  }
+  *last_end_ns = span.end_ns;
+  losses->covered_ns += span.end_ns - span.start_ns;
+  return PmSpanVerdict::kKept;
 }
 
 std::string PmSampler::Describe() const {

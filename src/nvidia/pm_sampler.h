@@ -77,6 +77,14 @@ struct PmSamplingCosts {
   uint64_t samples = 0;       // samples evaluated
 };
 
+// What the sampler makes of one decoded record's span (pure: tested without a GPU). kBeforeStart: it began before
+// Start (not this session's); kMalformed: it ends before it begins (counted in losses->malformed, skipped);
+// kKept: a sample, its span added to losses->covered_ns and the hole since *last_end_ns (more than half an interval)
+// counted as lost. *last_end_ns is the end of the last kept record (0 before the first).
+enum class PmSpanVerdict { kBeforeStart, kMalformed, kKept };
+PmSpanVerdict AccountPmSpan(PmSampleTime span, uint64_t start_ns, uint64_t interval_ns, uint64_t* last_end_ns,
+                            PmSamplingLosses* losses);
+
 // One line for a log or a profile's notes: what `losses` and `costs` say of one Start..Stop on `label`, e.g.
 // "PM sampling on GPU 0: 801,234 samples of 5.0 µs cover 4006.2 of 4010.0 ms (2 gaps, 3.1 ms lost, at 1.20 s
 // +1.9 ms, 3.41 s +1.2 ms; 0 overflows); decoding 2.10 s of CPU in 160 calls (longest 31.0 ms, 3 slower than

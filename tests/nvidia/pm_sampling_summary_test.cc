@@ -40,5 +40,37 @@ TEST(DescribePmSampling, NamesWhereTheFirstHolesFellAndCountsTheRest) {
   EXPECT_NE(line.find("slower than the 100 ms period"), std::string::npos) << line;
 }
 
+// The record spans CUPTI decoded on the H200 while decoding fell far behind (validation row 65): one ended before it
+// began. Skipped and counted, it leaves the coverage as the kept records say (it once read 18,446,744,071,612 ms).
+TEST(AccountPmSpan, SkipsAndCountsARecordEndingBeforeItBeginsAndCountsTheHolesBetweenKeptOnes) {
+  PmSamplingLosses losses;
+  uint64_t last_end = 0;
+  const uint64_t start = 1'000'000;
+  const uint64_t interval = 50'000;
+  EXPECT_EQ(AccountPmSpan({900'000, 1'010'000}, start, interval, &last_end, &losses), PmSpanVerdict::kBeforeStart);
+  EXPECT_EQ(AccountPmSpan({1'010'000, 1'060'000}, start, interval, &last_end, &losses), PmSpanVerdict::kKept);
+  EXPECT_EQ(AccountPmSpan({1'060'000, 1'110'000}, start, interval, &last_end, &losses), PmSpanVerdict::kKept);
+  EXPECT_EQ(AccountPmSpan({1'200'000, 1'150'000}, start, interval, &last_end, &losses), PmSpanVerdict::kMalformed);
+  EXPECT_EQ(AccountPmSpan({1'300'000, 1'300'000}, start, interval, &last_end, &losses), PmSpanVerdict::kMalformed);
+  // 90 µs after the last kept record: a hole of more than half an interval.
+  EXPECT_EQ(AccountPmSpan({1'200'000, 1'250'000}, start, interval, &last_end, &losses), PmSpanVerdict::kKept);
+  // 20 µs late: within half an interval, no hole.
+  EXPECT_EQ(AccountPmSpan({1'270'000, 1'320'000}, start, interval, &last_end, &losses), PmSpanVerdict::kKept);
+  EXPECT_EQ(losses.malformed, 2u);
+  EXPECT_EQ(losses.covered_ns, 4 * interval);
+  EXPECT_EQ(losses.gaps, 1u);
+  EXPECT_EQ(losses.gap_ns, 90'000u);
+  ASSERT_EQ(losses.first_gaps.size(), 1u);
+  EXPECT_EQ(losses.first_gaps[0].at_ns, 110'000u);  // where the hole began, after Start
+  EXPECT_EQ(last_end, 1'320'000u);
+  losses.sampled_ns = 400'000;
+  const std::string line =
+      DescribePmSampling("GPU 0", interval, losses, PmSamplingCosts{}, std::chrono::milliseconds(25));
+  EXPECT_NE(line.find("cover 0.2 of 0.4 ms (1 gap(s), 0.090 ms lost: at 0.000 s +0.090 ms; 2 malformed sample(s) "
+                      "skipped"),
+            std::string::npos)
+      << line;
+}
+
 }  // namespace
 }  // namespace opengpa::nvidia
