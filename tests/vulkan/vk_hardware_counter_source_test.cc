@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <string>
 
 #include "vulkan_gpa_fixture.h"
 
@@ -78,9 +80,18 @@ TEST_F(VkHardwareCounterSourceTest, OnlyAnNvidiaGpuHasSampledCountersAndOtherDev
 }
 
 TEST_F(VkHardwareCounterSourceTest, TheEnvironmentCanTurnTheSamplerOff) {
+  // The variable is put back as the run had it: tests/device/vulkan/run.sh sets it to 0 for the whole suite, whose
+  // later tests pin the one-pass timestamps-and-statistics path (unsetting it here turned the sampler on for them
+  // on the H200: five failed with NotEnoughPasses).
+  const char* before = std::getenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS");
+  const std::optional<std::string> saved = before != nullptr ? std::optional<std::string>(before) : std::nullopt;
   setenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS", "0", 1);
   const std::vector<std::string> names = ReopenWithHardwareCounters();
-  unsetenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS");
+  if (saved) {
+    setenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS", saved->c_str(), 1);
+  } else {
+    unsetenv("OPENGPA_GRAPHICS_HARDWARE_COUNTERS");
+  }
   for (const std::string& name : names) EXPECT_EQ(name.find("__"), std::string::npos) << name;
   EXPECT_TRUE(Logged("OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0"));
 }

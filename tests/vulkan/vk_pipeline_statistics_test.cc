@@ -169,7 +169,10 @@ TEST_F(FullScreenTest, PollingBetweenTheSubmissionsOfAPassLeavesEachFragmentCoun
   ASSERT_GE(device().SubmitAndWait({command_buffers[0]}), 0);
   for (int poll = 0; poll < 3; ++poll) EXPECT_EQ(gpa().GpaIsPassComplete(session, 0), kGpaStatusResultNotReady);
   ASSERT_GE(device().SubmitAndWait({command_buffers[1]}), 0);
-  EXPECT_EQ(gpa().GpaIsPassComplete(session, 0), kGpaStatusOk);
+  GpaUInt32 passes = 0;
+  EXPECT_EQ(gpa().GpaGetPassCount(session, &passes), kGpaStatusOk);
+  EXPECT_EQ(gpa().GpaIsPassComplete(session, 0), kGpaStatusOk)
+      << passes << " pass(es); " << (errors().empty() ? "" : errors().back());
   EXPECT_EQ(Read(session, 0)["PSPixelsIn"], 256.0 * 192);
   EXPECT_EQ(Read(session, 1)["PSPixelsIn"], 256.0 * 192);
 }
@@ -193,7 +196,7 @@ TEST_P(ComputeTest, DispatchCountsExactlyGroupsTimesWorkgroupSizeInvocations) {
   ASSERT_EQ(gpa().GpaEndCommandList(list), kGpaStatusOk);
   vkEndCommandBuffer(command_buffer);
   ASSERT_GE(device().SubmitAndWait({command_buffer}), 0);
-  ASSERT_EQ(gpa().GpaEndSession(session), kGpaStatusOk);
+  ASSERT_EQ(gpa().GpaEndSession(session), kGpaStatusOk) << (errors().empty() ? "" : errors().back());
 
   const double expected = double(x) * y * z * local_size;
   SampleValues values = Read(session, 3);
