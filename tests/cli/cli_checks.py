@@ -935,9 +935,12 @@ def profile_killed_takes_the_program_along_and_the_next_run_names_its_stream(ctx
 # A shell that ends while a process it started still writes the stream: the program of `opengpa profile -- sh -c
 # 'app && ...'` when Ctrl-C ends the shell during app's last batch (seen on the H100, docs/validation.md row 43).
 # The shell here waits for app's header in the stream (OPENGPA_PROFILE_OUTPUT), then exits at once.
-SHELL_ENDS_AFTER_HEADER = ('"$@" & i=0; '
+# The workload is stopped once it wrote its header and resumed half a second later by a process that writes no
+# stream, so that it still runs when the shell has ended, however fast the machine (under load the workload once
+# finished before opengpa looked).
+SHELL_ENDS_AFTER_HEADER = ('"$@" & w=$!; i=0; '
                            'while ! grep -q \'"type":"header"\' "$OPENGPA_PROFILE_OUTPUT" && [ $i -lt 2000 ]; '
-                           'do sleep 0.01; i=$((i+1)); done; exit 0')
+                           'do sleep 0.01; i=$((i+1)); done; kill -STOP $w; (sleep 0.5; kill -CONT $w) & exit 0')
 
 
 @check

@@ -186,7 +186,13 @@ std::vector<std::uint32_t> WaitForStreamWriters(profiling::SampleStreamProgress*
     for (std::uint32_t pid : progress->Unfinished()) {
       if (ProcessRuns(pid)) writing.push_back(pid);
     }
-    if (writing.empty() || std::chrono::steady_clock::now() >= deadline) return writing;
+    if (writing.empty()) {
+      // A process may have written its end record and exited between the Poll above and ProcessRuns: read once
+      // more, so that it is not taken for one that ended without its end record (seen under load in CI).
+      progress->Poll();
+      return writing;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return writing;
     if (!said && !quiet) {
       std::fprintf(stderr,
                    "opengpa profile: the program ended; waiting for process %u, still writing samples "
