@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "platform/text_affixes.h"
+
 namespace opengpa {
 namespace {
 
@@ -22,14 +24,6 @@ constexpr std::uint32_t kInlineStackSlots = 64;
 bool IsNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 bool IsNameChar(char c) { return IsNameStart(c) || std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '.'; }
 bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
-}
 
 // NaN in, NaN out, for every operator and function (catalogs/README.md): a NaN operand makes the result
 // NaN whatever its position, so min(NaN, 2) and min(2, NaN) are both NaN.
@@ -266,11 +260,11 @@ class ExpressionParser {
 
   bool ParseCall(const Token& function, int depth) {
     Op op;
-    if (EqualsIgnoreCase(function.text, "min")) {
+    if (EqualsIgnoringCase(function.text, "min")) {
       op = Op::kMin;
-    } else if (EqualsIgnoreCase(function.text, "max")) {
+    } else if (EqualsIgnoringCase(function.text, "max")) {
       op = Op::kMax;
-    } else if (EqualsIgnoreCase(function.text, "argmax")) {
+    } else if (EqualsIgnoringCase(function.text, "argmax")) {
       op = Op::kArgmax;
     } else {
       return Error(function, fmt::format("unknown function '{}' (only min, max and argmax exist)", function.text));

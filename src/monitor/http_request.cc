@@ -3,6 +3,8 @@
 #include <cctype>
 #include <string>
 
+#include "platform/text_affixes.h"
+
 namespace opengpa::monitor {
 namespace {
 
@@ -26,14 +28,6 @@ bool IsOriginTarget(std::string_view target) {
   for (char c : target) {
     const auto u = static_cast<unsigned char>(c);
     if (u <= 0x20 || u >= 0x7f) return false;
-  }
-  return true;
-}
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
   }
   return true;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "platform/text_affixes.h"
+
 namespace opengpa::cli {
 namespace {
 
@@ -10,10 +12,7 @@ char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned 
 
 }  // namespace
 
-bool SameName(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return Lower(x) == Lower(y); });
-}
+bool SameName(std::string_view a, std::string_view b) { return EqualsIgnoringCase(a, b); }
 
 std::string LowerCase(std::string_view text) {
   std::string out(text);
