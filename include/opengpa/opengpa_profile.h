@@ -115,8 +115,9 @@ typedef struct OpenGpaProfileSampledOptions {
  * (PushRange/PopRange, NVTX). OpenGpaProfileStop then gives each launch its share of its GPU's samples and writes
  * the profile, one row per launch with the metrics and pm__coverage, pm__samples, pm__overlapped and pm__short
  * (docs/cli.md, "--mode sampled"); GetLaunches returns the rows' labels. InvalidArgument for a name that is no
- * CUPTI metric nor a sampled Speed-of-Light counter, an interval out of range, a bad expression or an empty path; Failed when PM sampling or the
- * activity API cannot start (another tool holds them, the build has no PM sampling, a metric the GPU lacks). */
+ * CUPTI metric nor a sampled Speed-of-Light counter, an interval out of range, a bad expression or an empty path;
+ * Failed when PM sampling or the activity API cannot start (another tool holds them, the build has no PM sampling, a
+ * metric the GPU lacks). */
 OPENGPA_PROFILE_EXPORT OpenGpaProfileStatus OpenGpaProfileStartSampled(const OpenGpaProfileSampledOptions* options);
 
 /* Decodes what is pending, writes the stream's end record and unsubscribes. The caller synchronizes its work

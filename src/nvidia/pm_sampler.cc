@@ -331,15 +331,14 @@ GpaStatus PmSampler::Evaluate(const std::vector<uint8_t>& image, PmSamples* samp
       return LogError(kGpaStatusErrorReadingSampleResult, "CUPTI PM sampling: sample {} info failed: {}", sample,
                       cupti_.Describe(r));
     }
-    const uint64_t gaps_before = losses_.gaps;
     const PmSpanVerdict verdict =
         AccountPmSpan({when.startTimestamp, when.endTimestamp}, start_cupti_ns_, interval_ns_, &last_end_ns_, &losses_);
     if (verdict == PmSpanVerdict::kMalformed && losses_.malformed == 1) {
       Log(kGpaLoggingError, "CUPTI PM sampling: {} returned a sample ending before it began; such samples are skipped",
           label_);
     }
-    if (verdict != PmSpanVerdict::kKept) continue;
-    if (gaps_before == 0 && losses_.gaps == 1) {
+    if (verdict == PmSpanVerdict::kBeforeStart || verdict == PmSpanVerdict::kMalformed) continue;
+    if (verdict == PmSpanVerdict::kKeptAfterHole && losses_.gaps == 1) {
       Log(kGpaLoggingError,
           "CUPTI PM sampling: {} lost {:.3f} ms of samples (the hardware buffer wrapped before a decode); use a "
           "longer interval or a larger hardware buffer",
@@ -378,7 +377,8 @@ PmSpanVerdict AccountPmSpan(PmSampleTime span, uint64_t start_ns, uint64_t inter
   }
   // KEEP_LATEST overwrites unread records without setting `overflow`: a hole between consecutive records is how
   // lost records show.
-  if (*last_end_ns != 0 && span.start_ns > *last_end_ns + interval_ns / 2) {
+  const bool after_hole = *last_end_ns != 0 && span.start_ns > *last_end_ns + interval_ns / 2;
+  if (after_hole) {
     losses->gap_ns += span.start_ns - *last_end_ns;
     if (losses->first_gaps.size() < PmSamplingLosses::kGapsKept) {
       losses->first_gaps.push_back({*last_end_ns - start_ns, span.start_ns - *last_end_ns});
@@ -387,7 +387,7 @@ PmSpanVerdict AccountPmSpan(PmSampleTime span, uint64_t start_ns, uint64_t inter
   }
   *last_end_ns = span.end_ns;
   losses->covered_ns += span.end_ns - span.start_ns;
-  return PmSpanVerdict::kKept;
+  return after_hole ? PmSpanVerdict::kKeptAfterHole : PmSpanVerdict::kKept;
 }
 
 std::string PmSampler::Describe() const {

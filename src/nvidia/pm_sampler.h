@@ -79,9 +79,10 @@ struct PmSamplingCosts {
 
 // What the sampler makes of one decoded record's span (pure: tested without a GPU). kBeforeStart: it began before
 // Start (not this session's); kMalformed: it ends before it begins (counted in losses->malformed, skipped);
-// kKept: a sample, its span added to losses->covered_ns and the hole since *last_end_ns (more than half an interval)
-// counted as lost. *last_end_ns is the end of the last kept record (0 before the first).
-enum class PmSpanVerdict { kBeforeStart, kMalformed, kKept };
+// kKept: a sample, its span added to losses->covered_ns; kKeptAfterHole: the same, after a hole since *last_end_ns
+// (more than half an interval) that was counted as lost. *last_end_ns is the end of the last kept record (0
+// before the first).
+enum class PmSpanVerdict { kBeforeStart, kMalformed, kKept, kKeptAfterHole };
 PmSpanVerdict AccountPmSpan(PmSampleTime span, uint64_t start_ns, uint64_t interval_ns, uint64_t* last_end_ns,
                             PmSamplingLosses* losses);
 

@@ -108,7 +108,7 @@ class JsonObjectLines {
   JsonObjectLines(const JsonObjectLines&) = delete;
   JsonObjectLines& operator=(const JsonObjectLines&) = delete;
 
-  // The event's text goes to the returned buffer, between the braces this adds.
+  // The object's fields go to the returned buffer, between the braces this adds.
   std::string& Begin() {
     buffer_.append(first_ ? "\n{" : ",\n{");
     first_ = false;
@@ -136,6 +136,21 @@ void AppendKey(std::string* text, std::string_view key) {
 }
 
 void AppendUnsigned(std::string* text, std::uint64_t value) { text->append(std::to_string(value)); }
+
+// `strings` as a JSON array.
+void AppendJsonStrings(std::string* text, const std::vector<std::string>& strings) {
+  text->push_back('[');
+  for (std::size_t i = 0; i < strings.size(); ++i) {
+    if (i != 0) text->push_back(',');
+    AppendJsonString(text, strings[i]);
+  }
+  text->push_back(']');
+}
+
+// A process's rank as a JSON value: null where the process named none.
+std::string RankJson(const ProcessInfo& process) {
+  return process.rank ? std::to_string(*process.rank) : std::string("null");
+}
 
 // A metadata event naming a trace process (tid 0) or thread.
 void WriteName(JsonObjectLines* events, const char* what, std::uint32_t pid, std::uint32_t tid,
@@ -236,12 +251,9 @@ void WriteProfileJson(const ProfileRun& run, std::ostream& out) {
   AppendJsonString(&text, run.api);
   text.append(",\n\"device\":");
   AppendJsonString(&text, run.device);
-  text.append(",\n\"command\":[");
-  for (std::size_t i = 0; i < run.command.size(); ++i) {
-    if (i != 0) text.push_back(',');
-    AppendJsonString(&text, run.command[i]);
-  }
-  text.append("],\n\"exit_code\":" + std::to_string(run.exit_code) + ",\n\"wall_time_s\":");
+  text.append(",\n\"command\":");
+  AppendJsonStrings(&text, run.command);
+  text.append(",\n\"exit_code\":" + std::to_string(run.exit_code) + ",\n\"wall_time_s\":");
   AppendJsonNumber(&text, run.wall_time_s);
   if (!run.replay.empty()) {
     text.append(",\n\"replay\":{\"mode\":");
@@ -249,55 +261,68 @@ void WriteProfileJson(const ProfileRun& run, std::ostream& out) {
     text.append(",\"passes\":" + std::to_string(run.passes) + "}");
   }
   text.append(",\n\"counters\":[");
-  for (std::size_t i = 0; i < run.counters.size(); ++i) {
-    text.append(i == 0 ? "\n{" : ",\n{");
-    AppendKey(&text, "name");
-    AppendJsonString(&text, run.counters[i].name);
-    text.append(",\"usage\":");
-    AppendJsonString(&text, run.counters[i].usage);
-    text.append(",\"data_type\":");
-    AppendJsonString(&text, run.counters[i].data_type);
-    text.push_back('}');
-  }
-  text.append("],\n\"queues\":[");
-  for (std::size_t i = 0; i < run.queues.size(); ++i) {
-    const Queue& queue = run.queues[i];
-    text.append(i == 0 ? "\n{\"id\":" : ",\n{\"id\":");
-    AppendUnsigned(&text, queue.id);
-    text.append(",\"name\":");
-    AppendJsonString(&text, queue.name);
-    text.append(",\"device\":");
-    AppendJsonString(&text, queue.device);
-    if (queue.gpu.index >= 0) text.append(",\"gpu\":" + std::to_string(queue.gpu.index));
-    if (!queue.gpu.uuid.empty()) {
-      text.append(",\"gpu_uuid\":");
-      AppendJsonString(&text, queue.gpu.uuid);
-    }
-    if (!queue.gpu.pci_bus_id.empty()) {
-      text.append(",\"pci_bus_id\":");
-      AppendJsonString(&text, queue.gpu.pci_bus_id);
-    }
-    text.push_back('}');
-  }
-  text.append("],\n\"processes\":[");
-  for (std::size_t i = 0; i < run.processes.size(); ++i) {
-    const ProcessInfo& process = run.processes[i];
-    text.append(i == 0 ? "\n{\"pid\":" : ",\n{\"pid\":");
-    AppendUnsigned(&text, process.pid);
-    text.append(",\"rank\":" + (process.rank ? std::to_string(*process.rank) : std::string("null")) + ",\"host\":");
-    AppendJsonString(&text, process.host);
-    text.push_back('}');
-  }
-  text.append("],\n\"unprofiled\":[");
-  for (std::size_t i = 0; i < run.unprofiled.size(); ++i) {
-    text.append(i == 0 ? "\n{\"pid\":" : ",\n{\"pid\":");
-    AppendUnsigned(&text, run.unprofiled[i].pid);
-    text.append(",\"reason\":");
-    AppendJsonString(&text, run.unprofiled[i].reason);
-    text.push_back('}');
-  }
-  text.append("],\n\"samples\":[");
   out << text;
+  {
+    JsonObjectLines counters(out);
+    for (const auto& counter : run.counters) {
+      std::string& entry = counters.Begin();
+      AppendKey(&entry, "name");
+      AppendJsonString(&entry, counter.name);
+      entry.append(",\"usage\":");
+      AppendJsonString(&entry, counter.usage);
+      entry.append(",\"data_type\":");
+      AppendJsonString(&entry, counter.data_type);
+      counters.End();
+    }
+  }
+  out << "],\n\"queues\":[";
+  {
+    JsonObjectLines queues(out);
+    for (const Queue& queue : run.queues) {
+      std::string& entry = queues.Begin();
+      entry.append("\"id\":");
+      AppendUnsigned(&entry, queue.id);
+      entry.append(",\"name\":");
+      AppendJsonString(&entry, queue.name);
+      entry.append(",\"device\":");
+      AppendJsonString(&entry, queue.device);
+      if (queue.gpu.index >= 0) entry.append(",\"gpu\":" + std::to_string(queue.gpu.index));
+      if (!queue.gpu.uuid.empty()) {
+        entry.append(",\"gpu_uuid\":");
+        AppendJsonString(&entry, queue.gpu.uuid);
+      }
+      if (!queue.gpu.pci_bus_id.empty()) {
+        entry.append(",\"pci_bus_id\":");
+        AppendJsonString(&entry, queue.gpu.pci_bus_id);
+      }
+      queues.End();
+    }
+  }
+  out << "],\n\"processes\":[";
+  {
+    JsonObjectLines processes(out);
+    for (const ProcessInfo& process : run.processes) {
+      std::string& entry = processes.Begin();
+      entry.append("\"pid\":");
+      AppendUnsigned(&entry, process.pid);
+      entry.append(",\"rank\":" + RankJson(process) + ",\"host\":");
+      AppendJsonString(&entry, process.host);
+      processes.End();
+    }
+  }
+  out << "],\n\"unprofiled\":[";
+  {
+    JsonObjectLines unprofiled(out);
+    for (const UnprofiledProcess& process : run.unprofiled) {
+      std::string& entry = unprofiled.Begin();
+      entry.append("\"pid\":");
+      AppendUnsigned(&entry, process.pid);
+      entry.append(",\"reason\":");
+      AppendJsonString(&entry, process.reason);
+      unprofiled.End();
+    }
+  }
+  out << "],\n\"samples\":[";
   {
     JsonObjectLines samples(out);  // one sample per line, written as made
     for (const auto& sample : run.samples) {
@@ -306,7 +331,7 @@ void WriteProfileJson(const ProfileRun& run, std::ostream& out) {
       std::string& entry = samples.Begin();
       entry.append("\"pid\":");
       AppendUnsigned(&entry, sample.pid);
-      entry.append(",\"rank\":" + (process.rank ? std::to_string(*process.rank) : std::string("null")) + ",\"host\":");
+      entry.append(",\"rank\":" + RankJson(process) + ",\"host\":");
       AppendJsonString(&entry, process.host);
       entry.append(",\"gpu\":" + (gpu.index >= 0 ? std::to_string(gpu.index) : std::string("null")) + ",\"gpu_uuid\":");
       AppendJsonString(&entry, gpu.uuid);
@@ -328,12 +353,8 @@ void WriteProfileJson(const ProfileRun& run, std::ostream& out) {
       }
       if (sample.start_ns) entry.append(",\"start_ns\":" + std::to_string(*sample.start_ns));
       if (sample.end_ns) entry.append(",\"end_ns\":" + std::to_string(*sample.end_ns));
-      entry.append(",\"nvtx\":[");
-      for (std::size_t r = 0; r < sample.nvtx.size(); ++r) {
-        if (r != 0) entry.push_back(',');
-        AppendJsonString(&entry, sample.nvtx[r]);
-      }
-      entry.push_back(']');
+      entry.append(",\"nvtx\":");
+      AppendJsonStrings(&entry, sample.nvtx);
       if (sample.context != 0) entry.append(",\"context\":" + std::to_string(sample.context));
       if (sample.graph) entry.append(",\"graph\":" + std::to_string(*sample.graph));
       if (sample.graph_node) entry.append(",\"graph_node\":" + std::to_string(*sample.graph_node));
@@ -347,12 +368,9 @@ void WriteProfileJson(const ProfileRun& run, std::ostream& out) {
       samples.End();
     }
   }
-  text = "],\n\"messages\":[";
-  for (std::size_t i = 0; i < run.messages.size(); ++i) {
-    text.append(i == 0 ? "\n" : ",\n");
-    AppendJsonString(&text, run.messages[i]);
-  }
-  text.append("]}");
+  text = "],\n\"messages\":";
+  AppendJsonStrings(&text, run.messages);
+  text.append("}");
   out << text;
 }
 

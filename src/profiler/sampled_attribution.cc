@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "platform/text_affixes.h"
+
 namespace opengpa::profiling {
 namespace {
 

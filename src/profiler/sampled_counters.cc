@@ -1,11 +1,11 @@
 #include "profiler/sampled_counters.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "counters/catalog.h"
 #include "counters/expression.h"
+#include "platform/text_affixes.h"
 #include "platform/type_strings.h"
 #include "profiler/sampled_profile.h"
 
@@ -62,12 +62,6 @@ const DerivedCatalog& Derived() {
   return catalog;
 }
 
-bool SameIgnoringCase(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::string KnownNames(const DerivedCatalog& catalog) {
   std::string names;
   std::vector<std::string> groups;
@@ -95,21 +89,26 @@ bool PlanSampledCounters(const std::vector<std::string>& asked, SampledCounterPl
   }
   SampledCounterPlan made;
   made.constants = catalog.constants;
-  std::vector<std::string> columns;  // the asked names, each once, catalog names as the catalog spells them
+  // The rows' columns in the order asked, each once; a catalog name as the catalog spells it.
+  auto add_column = [&made](OutputCounter column) {
+    const bool known = std::any_of(made.outputs.begin(), made.outputs.end(),
+                                   [&column](const OutputCounter& output) { return output.name == column.name; });
+    if (!known) made.outputs.push_back(std::move(column));
+  };
   for (const std::string& name : asked) {
     if (IsPmMetricName(name)) {
       AddOnce(name, &made.pm_metrics);
-      AddOnce(name, &columns);
+      add_column({name, "", "float64", name});  // a metric as itself (its unit is set by SetSampledOutputs)
       continue;
     }
     bool found = false;
     for (const DerivedCounter& counter : catalog.counters) {
-      if (!SameIgnoringCase(name, counter.definition.name) && !SameIgnoringCase(name, counter.definition.group)) {
-        continue;
-      }
+      const CounterDefinition& definition = counter.definition;
+      if (!EqualsIgnoringCase(name, definition.name) && !EqualsIgnoringCase(name, definition.group)) continue;
       found = true;
       for (const std::string& input : counter.inputs) AddOnce(input, &made.pm_metrics);
-      AddOnce(counter.definition.name, &columns);
+      add_column({definition.name, UsageTypeAsString(definition.usage),
+                  definition.data_type == kGpaDataTypeUint64 ? "uint64" : "float64", definition.formula});
     }
     if (!found) {
       *error =
@@ -122,19 +121,8 @@ bool PlanSampledCounters(const std::vector<std::string>& asked, SampledCounterPl
     }
   }
   made.reads_sm_throughput = std::any_of(made.pm_metrics.begin(), made.pm_metrics.end(), [](const std::string& metric) {
-    return metric.rfind("TriageCompute.sm__throughput", 0) == 0;
+    return StartsWith(metric, "TriageCompute.sm__throughput");
   });
-  for (const std::string& column : columns) {
-    auto counter = std::find_if(catalog.counters.begin(), catalog.counters.end(),
-                                [&column](const DerivedCounter& c) { return c.definition.name == column; });
-    if (counter == catalog.counters.end()) {
-      made.outputs.push_back({column, "", "float64", column});  // a metric as itself (its unit is set later)
-    } else {
-      const CounterDefinition& definition = counter->definition;
-      made.outputs.push_back({definition.name, UsageTypeAsString(definition.usage),
-                              definition.data_type == kGpaDataTypeUint64 ? "uint64" : "float64", definition.formula});
-    }
-  }
   for (const char* trust : {kCoverageColumn, kSamplesColumn, kOverlappedColumn, kShortColumn}) {
     made.outputs.push_back({trust, "", "", trust});
   }

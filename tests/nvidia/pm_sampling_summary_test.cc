@@ -53,7 +53,7 @@ TEST(AccountPmSpan, SkipsAndCountsARecordEndingBeforeItBeginsAndCountsTheHolesBe
   EXPECT_EQ(AccountPmSpan({1'200'000, 1'150'000}, start, interval, &last_end, &losses), PmSpanVerdict::kMalformed);
   EXPECT_EQ(AccountPmSpan({1'300'000, 1'300'000}, start, interval, &last_end, &losses), PmSpanVerdict::kMalformed);
   // 90 µs after the last kept record: a hole of more than half an interval.
-  EXPECT_EQ(AccountPmSpan({1'200'000, 1'250'000}, start, interval, &last_end, &losses), PmSpanVerdict::kKept);
+  EXPECT_EQ(AccountPmSpan({1'200'000, 1'250'000}, start, interval, &last_end, &losses), PmSpanVerdict::kKeptAfterHole);
   // 20 µs late: within half an interval, no hole.
   EXPECT_EQ(AccountPmSpan({1'270'000, 1'320'000}, start, interval, &last_end, &losses), PmSpanVerdict::kKept);
   EXPECT_EQ(losses.malformed, 2u);

@@ -38,7 +38,6 @@
 #include <fstream>
 #include <functional>
 #include <future>
-#include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -654,8 +653,9 @@ int RunProfile(ProfileOptions options) {
     }
   }
   // The profiler's own time after the program, last part: how long the outputs took (the notes above said the rest).
-  const double writing_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - writing_began).count();
+  char writing_took[32];
+  std::snprintf(writing_took, sizeof writing_took, " in %.2f s",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - writing_began).count());
   auto list = [](const std::vector<std::string>& items) {
     std::string text;
     for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
@@ -673,16 +673,14 @@ int RunProfile(ProfileOptions options) {
 
   if (options.csv) {  // stdout holds the CSV alone; what would surround the table goes to stderr
     profiling::WriteProfileCsv(run, std::cout);
-    std::cerr << "opengpa profile: wrote " << list(written) << " in " << std::fixed << std::setprecision(2)
-              << writing_seconds << " s\n";
+    std::cerr << "opengpa profile: wrote " << list(written) << writing_took << '\n';
     if (!kept.empty()) std::cerr << "opengpa profile: sample stream kept at " << kept << '\n';
   } else {
     std::cout << run.samples.size() << " kernel launch(es) of " << options.program[0] << " on "
               << (run.device.empty() ? std::string("?") : run.device) << ", " << result.wall_time_s
               << " s under the profiler, exit code " << result.exit_code << "\n\n";
     profiling::WriteProfileSummary(run, std::cout, StdoutWidth());
-    std::cout << "\nwrote " << list(written) << " in " << std::fixed << std::setprecision(2) << writing_seconds
-              << " s\n";
+    std::cout << "\nwrote " << list(written) << writing_took << '\n';
     if (!kept.empty()) std::cout << "sample stream kept at " << kept << '\n';
   }
   if (late_signal) {
