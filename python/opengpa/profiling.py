@@ -222,10 +222,11 @@ def profile(counters: Union[str, Sequence[str], None] = None, context: Optional[
     GPU; regions become labels of the launches.
 
     `mode="sampled"` (with per_kernel=True): `opengpa profile --mode sampled` in this process. The GPUs' counters
-    are sampled every `sampling_interval_us` (default 20; 100-200 where the SM throughput is read) while the work runs
-    unserialized, and each launch gets its share of the samples by its own start and end; `counters` are CUPTI PM
-    sampling metrics (default DRAM bytes read and written) and the Speed-of-Light counters built on them (SOL_SM,
-    SOL_Memory, SOL_L1TEX, SOL_L2, SOL_DRAM, GPUBottleneck, or "SpeedOfLight" for all). No replay and no L2 flush
+    are sampled every `sampling_interval_us` (default 20; 100, or 25 per metric above four, where the SM throughput
+    is read) while the work runs unserialized, and each launch gets its share of the samples by its own start and
+    end; `counters` are CUPTI PM sampling metrics (default DRAM bytes read and written) and the Speed-of-Light
+    counters built on them (SOL_SM, SOL_Memory, SOL_L1TEX, SOL_L2, SOL_DRAM, GPUBottleneck, or "SpeedOfLight" for
+    all). No replay and no L2 flush
     (replay "auto"/"none", cache_control "none" only)."""
     check_mode(mode, per_kernel, replay, cache_control, sampling_interval_us)
     if per_kernel:

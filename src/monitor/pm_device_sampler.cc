@@ -38,8 +38,7 @@ GpaStatus PmDeviceSampler::Configure(const PmSamplingOptions& options, const std
   sampler_options_.hardware_buffer_bytes = options.hardware_buffer_bytes != 0
                                                ? options.hardware_buffer_bytes
                                                : nvidia::PmHardwareBufferFor(options.interval_ns);
-  decode_period_ = nvidia::PmDecodePeriodFor(options.interval_ns);
-  sampler_options_.decode_period = decode_period_;
+  sampler_options_.decode_period = nvidia::PmDecodePeriodFor(options.interval_ns);
   metrics_ = metrics;
   if (GpaStatus status = MakeSampler(); status != kGpaStatusOk) return status;
   for (const std::string& metric : metrics) {
@@ -59,7 +58,7 @@ GpaStatus PmDeviceSampler::Resume() {
   }
   if (GpaStatus status = sampler_->Start(); status != kGpaStatusOk) return status;
   started_ = true;
-  pipeline_ = std::make_unique<nvidia::PmSamplingPipeline>(*sampler_, decode_period_);
+  pipeline_ = std::make_unique<nvidia::PmSamplingPipeline>(*sampler_);
   return kGpaStatusOk;
 }
 

@@ -8,7 +8,6 @@
 #ifndef OPENGPA_MONITOR_PM_DEVICE_SAMPLER_H_
 #define OPENGPA_MONITOR_PM_DEVICE_SAMPLER_H_
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,8 +19,6 @@
 #include "nvidia/pm_sampling_pipeline.h"
 
 namespace opengpa::monitor {
-
-using nvidia::kPmDecodePeriod;
 
 // The monitor's description of a PM sampling metric, from what CUPTI says about it on the host object's chip.
 [[nodiscard]] GpaStatus DescribePmMetric(const nvidia::PmHostObject& host, const std::string& metric,
@@ -57,7 +54,6 @@ class PmDeviceSampler final : public HandedOverDevice {
   std::vector<std::string> metrics_;
   std::unique_ptr<nvidia::PmSampler> sampler_;  // enabled on the GPU; null while handed over
   bool started_ = false;
-  std::chrono::nanoseconds decode_period_ = kPmDecodePeriod;
   std::unique_ptr<nvidia::PmSamplingPipeline> pipeline_;  // while sampling
   std::vector<CounterDescriptor> descriptors_;
   nvidia::PmSamples samples_;  // reused between collections

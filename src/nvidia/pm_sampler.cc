@@ -103,22 +103,68 @@ GpaStatus PmSampler::Configure(const PmSamplerOptions& options, const std::vecto
                     options.interval_ns, options.hardware_buffer_bytes, label_, cupti_.Describe(r));
   }
 
-  // Room for two decode periods' worth of samples; more takes another decode round.
-  const double per_poll =
-      std::ceil(static_cast<double>(options.decode_period.count()) / static_cast<double>(options.interval_ns));
-  const auto max_samples = static_cast<uint32_t>(std::clamp(2.0 * per_poll + 16.0, 64.0, 100000.0));
+  // Room for two decode periods' worth of samples (more takes another decode round), in an image small enough
+  // to decode into in time.
+  constexpr uint32_t kProbeSamples = 64;
+  size_t probe_bytes = 0;
+  size_t wanted_bytes = 0;
+  const uint32_t wanted_samples = PmSamplesPerImage(options.decode_period, options.interval_ns);
+  if (GpaStatus status = CounterDataSize(kProbeSamples, &probe_bytes); status != kGpaStatusOk) return status;
+  if (GpaStatus status = CounterDataSize(wanted_samples, &wanted_bytes); status != kGpaStatusOk) return status;
+  decode_period_ = options.decode_period;
+  if (wanted_samples > kProbeSamples && wanted_bytes > options.largest_image_bytes) {
+    const size_t per_sample = (wanted_bytes - probe_bytes) / (wanted_samples - kProbeSamples);
+    const size_t fixed = probe_bytes - std::min(probe_bytes, per_sample * kProbeSamples);
+    decode_period_ = PmDecodePeriodForImage(options.decode_period, options.interval_ns, fixed, per_sample,
+                                            options.largest_image_bytes);
+    Log(kGpaLoggingMessage,
+        "CUPTI PM sampling on {}: a record takes {} KiB of a decode's image; decoding every {:.1f} ms instead of "
+        "{:.1f} ms keeps the image within {} MiB",
+        label_, per_sample >> 10, std::chrono::duration<double, std::milli>(decode_period_).count(),
+        std::chrono::duration<double, std::milli>(options.decode_period).count(), options.largest_image_bytes >> 20);
+  }
+  size_t image_bytes = 0;
+  if (GpaStatus status = CounterDataSize(PmSamplesPerImage(decode_period_, options.interval_ns), &image_bytes);
+      status != kGpaStatusOk) {
+    return status;
+  }
+  counter_data_.assign(image_bytes, 0);
+  return InitializeImage(&counter_data_);
+}
+
+GpaStatus PmSampler::CounterDataSize(uint32_t max_samples, size_t* bytes) const {
   auto size =
       MakeParams<CUpti_PmSampling_GetCounterDataSize_Params>(CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
   size.pPmSamplingObject = sampler_;
-  size.pMetricNames = metric_names_.data();
+  size.pMetricNames = const_cast<const char**>(metric_names_.data());
   size.numMetrics = metric_names_.size();
   size.maxSamples = max_samples;
   if (CUptiResult r = cupti_.Api().pm_get_counter_data_size(&size); r != CUPTI_SUCCESS) {
     return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: cuptiPmSamplingGetCounterDataSize failed: {}",
                     cupti_.Describe(r));
   }
-  counter_data_.assign(size.counterDataSize, 0);
-  return ResetCounterData();
+  *bytes = size.counterDataSize;
+  return kGpaStatusOk;
+}
+
+uint32_t PmSamplesPerImage(std::chrono::nanoseconds period, uint64_t interval_ns) {
+  const double per_period =
+      std::ceil(static_cast<double>(period.count()) / static_cast<double>(std::max<uint64_t>(interval_ns, 1)));
+  return static_cast<uint32_t>(std::clamp(2.0 * per_period + 16.0, 64.0, 100000.0));
+}
+
+std::chrono::nanoseconds PmDecodePeriodForImage(std::chrono::nanoseconds wanted, uint64_t interval_ns,
+                                                size_t fixed_bytes, size_t bytes_per_sample,
+                                                size_t largest_image_bytes) {
+  const auto image_bytes = [&](std::chrono::nanoseconds period) {
+    return fixed_bytes + bytes_per_sample * PmSamplesPerImage(period, interval_ns);
+  };
+  if (image_bytes(wanted) <= largest_image_bytes || bytes_per_sample == 0) return wanted;
+  // The samples that fit, less the margin, are two periods' worth.
+  const size_t room = largest_image_bytes > fixed_bytes ? (largest_image_bytes - fixed_bytes) / bytes_per_sample : 0;
+  const uint64_t per_period = room > 16 ? (room - 16) / 2 : 0;
+  const std::chrono::nanoseconds fits(per_period * interval_ns);
+  return std::clamp(fits, std::min(kPmShortestDecodePeriod, wanted), wanted);
 }
 
 GpaStatus PmSampler::Start() {
@@ -133,6 +179,8 @@ GpaStatus PmSampler::Start() {
   last_end_ns_ = 0;
   losses_ = PmSamplingLosses{};
   costs_ = PmSamplingCosts{};
+  decode_starts_.clear();
+  costs_.image_bytes = counter_data_.size();
   auto start = MakeParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
   start.pPmSamplingObject = sampler_;
   if (CUptiResult r = cupti_.Api().pm_start(&start); r != CUPTI_SUCCESS) {
@@ -192,6 +240,9 @@ GpaStatus PmSampler::DecodeImages(std::vector<std::vector<uint8_t>>* images, boo
     decode.pPmSamplingObject = sampler_;
     decode.pCounterDataImage = counter_data_.data();
     decode.counterDataImageSize = counter_data_.size();
+    uint64_t on_gpu_clock = 0;
+    cupti_.Api().get_timestamp(&on_gpu_clock);
+    if (decode_starts_.size() < kDecodeStartsKept) decode_starts_.push_back(on_gpu_clock);
     const uint64_t decode_start = SteadyNanoseconds();
     const CUptiResult decoded = cupti_.Api().pm_decode_data(&decode);
     const uint64_t decode_took = SteadyNanoseconds() - decode_start;
@@ -210,11 +261,11 @@ GpaStatus PmSampler::DecodeImages(std::vector<std::vector<uint8_t>>* images, boo
           "interval or a larger hardware buffer",
           label_);
     }
-    // The decoded image goes to the caller; a fresh one takes its place.
+    // The decoded image goes to the caller; a readied one, or a fresh one, takes its place.
     const size_t image_size = counter_data_.size();
     images->push_back(std::move(counter_data_));
-    counter_data_.assign(image_size, 0);
-    if (GpaStatus status = ResetCounterData(); status != kGpaStatusOk) return status;
+    counter_data_ = ImageForNextDecode(image_size);
+    if (counter_data_.empty()) return kGpaStatusErrorFailed;  // logged
     // A decode can stop early: COUNTER_DATA_FULL (the image was too small; go on, the image is sized
     // for two periods so this is rare), or OTHER with records left (seen at the buffer's wrap), which
     // waits for the next period unless draining.
@@ -225,6 +276,35 @@ GpaStatus PmSampler::DecodeImages(std::vector<std::vector<uint8_t>>* images, boo
     }
   }
   return kGpaStatusOk;
+}
+
+GpaStatus PmSampler::ReadyImage(std::vector<uint8_t> image) {
+  // A few are enough: a decode takes one, and more than one only when it fell behind.
+  constexpr size_t kReadyImagesKept = 4;
+  const uint64_t start = SteadyNanoseconds();
+  const GpaStatus initialized = InitializeImage(&image);
+  costs_.ready_elsewhere_ns += SteadyNanoseconds() - start;
+  if (initialized != kGpaStatusOk) return initialized;
+  ++costs_.readied_images;
+  std::lock_guard<std::mutex> lock(ready_mutex_);
+  if (ready_images_.size() < kReadyImagesKept) ready_images_.push_back(std::move(image));
+  return kGpaStatusOk;
+}
+
+std::vector<uint8_t> PmSampler::ImageForNextDecode(size_t size) {
+  {
+    std::lock_guard<std::mutex> lock(ready_mutex_);
+    if (!ready_images_.empty()) {
+      std::vector<uint8_t> image = std::move(ready_images_.back());
+      ready_images_.pop_back();
+      return image;
+    }
+  }
+  const uint64_t start = SteadyNanoseconds();
+  std::vector<uint8_t> image(size, 0);
+  if (InitializeImage(&image) != kGpaStatusOk) image.clear();
+  costs_.prepare_ns += SteadyNanoseconds() - start;
+  return image;
 }
 
 size_t PmSampler::CompletedSamples(const std::vector<uint8_t>& image) const {
@@ -296,12 +376,12 @@ GpaStatus PmSampler::Enable() {
   return kGpaStatusOk;
 }
 
-GpaStatus PmSampler::ResetCounterData() {
+GpaStatus PmSampler::InitializeImage(std::vector<uint8_t>* image) const {
   auto params = MakeParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
       CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   params.pPmSamplingObject = sampler_;
-  params.counterDataSize = counter_data_.size();
-  params.pCounterData = counter_data_.data();
+  params.counterDataSize = image->size();
+  params.pCounterData = image->data();
   if (CUptiResult r = cupti_.Api().pm_counter_data_image_initialize(&params); r != CUPTI_SUCCESS) {
     return LogError(kGpaStatusErrorFailed, "CUPTI PM sampling: counter data image initialisation failed: {}",
                     cupti_.Describe(r));
@@ -363,6 +443,23 @@ GpaStatus PmSampler::Evaluate(const std::vector<uint8_t>& image, PmSamples* samp
   return kGpaStatusOk;
 }
 
+std::vector<uint8_t> PmDecodeDisturbedSamples(const std::vector<PmSampleTime>& times,
+                                              const std::vector<uint64_t>& decode_starts_ns, uint64_t interval_ns) {
+  std::vector<uint8_t> disturbed(times.size(), 0);
+  if (interval_ns < kPmDisturbanceKnownInterval) return disturbed;
+  size_t s = 0;
+  for (uint64_t start : decode_starts_ns) {
+    while (s < times.size() && times[s].end_ns <= start) ++s;  // the first sample still running at `start`
+    if (s == times.size()) break;
+    // In flight at the start (or, in a hole, the first after it, if it follows within an interval)...
+    if (times[s].start_ns > start + interval_ns) continue;
+    disturbed[s] = 1;
+    // ...and the one after it, when it follows without a hole.
+    if (s + 1 < times.size() && times[s + 1].start_ns <= times[s].end_ns + interval_ns / 2) disturbed[s + 1] = 1;
+  }
+  return disturbed;
+}
+
 PmSpanVerdict AccountPmSpan(PmSampleTime span, uint64_t start_ns, uint64_t interval_ns, uint64_t* last_end_ns,
                             PmSamplingLosses* losses) {
   // The first record spans from SetConfig to the first trigger after Start: work from before Start (any
@@ -396,7 +493,7 @@ std::string PmSampler::Describe() const {
 
 std::string DescribePmSampling(const std::string& label, uint64_t interval_ns, const PmSamplingLosses& losses,
                                const PmSamplingCosts& costs, std::chrono::nanoseconds decode_period) {
-  char buffer[256];
+  char buffer[320];
   std::snprintf(buffer, sizeof buffer,
                 "PM sampling on %s: %llu samples of %.1f µs cover %.1f of %.1f ms (%llu gap(s), %.3f ms lost",
                 label.c_str(), static_cast<unsigned long long>(costs.samples), interval_ns / 1e3,
@@ -412,11 +509,13 @@ std::string DescribePmSampling(const std::string& label, uint64_t interval_ns, c
   if (losses.malformed != 0) line += "; " + std::to_string(losses.malformed) + " malformed sample(s) skipped";
   std::snprintf(buffer, sizeof buffer,
                 "; %llu overflow(s)); decoding %.2f s of CPU in %llu call(s) (longest %.1f ms, %llu slower than the "
-                "%.0f ms period), evaluating %.2f s",
+                "%.0f ms period), readying %.1f MiB images %.2f s there and %.2f s beside it, evaluating %.2f s",
                 static_cast<unsigned long long>(losses.overflows), costs.decode_ns / 1e9,
                 static_cast<unsigned long long>(costs.decode_calls), costs.longest_decode_ns / 1e6,
                 static_cast<unsigned long long>(costs.slow_decodes),
-                std::chrono::duration<double, std::milli>(decode_period).count(), costs.evaluate_ns / 1e9);
+                std::chrono::duration<double, std::milli>(decode_period).count(),
+                static_cast<double>(costs.image_bytes) / (1 << 20), costs.prepare_ns / 1e9,
+                costs.ready_elsewhere_ns / 1e9, costs.evaluate_ns / 1e9);
   return line + buffer;
 }
 

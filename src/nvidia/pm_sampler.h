@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,13 +28,34 @@ inline constexpr std::chrono::nanoseconds kPmDecodePeriod = std::chrono::millise
 // The smallest hardware buffer that kept every 1 ms record of nine metrics with kPmDecodePeriod (docs/realtime.md).
 inline constexpr size_t kPmMinimumHardwareBuffer = size_t{4} << 20;
 
+// The largest counter-data image a decode fills. An image holds two decode periods of records, and a record of
+// the SOL set takes 85 KiB of it: on the H200, decoding into images of 30 and 43 MiB fell behind, losing 2-40 % of
+// the time, and the cost of a decode per record grew with the image (two DRAM metrics at 5 µs: 3.8 µs a record
+// into 12 MiB images, 5.3 µs into 30 MiB ones). Two DRAM metrics at 5 µs kept every record with 12 MiB images
+// and lost 13-49 % with 16 MiB ones (docs/validation.md row 76), so a set with large records is decoded more often.
+inline constexpr size_t kPmLargestImage = size_t{12} << 20;
+// Decoding more often than this costs more in fixed per-call work and in disturbed SM counts than it saves.
+inline constexpr std::chrono::nanoseconds kPmShortestDecodePeriod = std::chrono::milliseconds(2);
+
 struct PmSamplerOptions {
   uint64_t interval_ns = 1'000'000;                 // the hardware sampling interval (GPU time)
   size_t hardware_buffer_bytes = size_t{64} << 20;  // where records wait for a decode; >= kPmMinimumHardwareBuffer
-  // How often the caller decodes while sampling: sizes the counter-data image so that one decode call holds
-  // what arrived in one period (two, for a late one).
+  // How often the caller would decode while sampling: sizes the counter-data image so that one decode call holds
+  // what arrived in one period (two, for a late one). Shortened, down to kPmShortestDecodePeriod, where that image
+  // would exceed largest_image_bytes; PmSampler::decode_period() says what was chosen.
   std::chrono::nanoseconds decode_period = kPmDecodePeriod;
+  size_t largest_image_bytes = kPmLargestImage;
 };
+
+// Samples a counter-data image makes room for when decoded every `period` at `interval_ns`: two periods' worth and
+// a margin, within CUPTI's limits.
+uint32_t PmSamplesPerImage(std::chrono::nanoseconds period, uint64_t interval_ns);
+// The decode period an image of at most `largest_image_bytes` allows (pure: tested without a GPU), given what an
+// image costs: `fixed_bytes` plus `bytes_per_sample` a sample. `wanted` when its image fits; otherwise the longest
+// period whose image does, not below kPmShortestDecodePeriod.
+std::chrono::nanoseconds PmDecodePeriodForImage(std::chrono::nanoseconds wanted, uint64_t interval_ns,
+                                                size_t fixed_bytes, size_t bytes_per_sample,
+                                                size_t largest_image_bytes);
 
 // Decoded samples: times[i] is sample i's span on CUPTI's GPU clock (ns), values[i * metric count + m] its value of
 // metric m (an amount over the span for counters, a reading for ratios and rates).
@@ -72,9 +94,13 @@ struct PmSamplingCosts {
   uint64_t decode_calls = 0;
   uint64_t decode_ns = 0;  // inside cuptiPmSamplingDecodeData
   uint64_t longest_decode_ns = 0;
-  uint64_t slow_decodes = 0;  // calls that took longer than the decode period (the buffer filled meanwhile)
-  uint64_t evaluate_ns = 0;   // sample info and metric evaluation on the host
-  uint64_t samples = 0;       // samples evaluated
+  uint64_t slow_decodes = 0;        // calls that took longer than the decode period (the buffer filled meanwhile)
+  uint64_t evaluate_ns = 0;         // sample info and metric evaluation on the host
+  uint64_t samples = 0;             // samples evaluated
+  uint64_t image_bytes = 0;         // one counter-data image (sized for two decode periods of samples)
+  uint64_t prepare_ns = 0;          // readying images on the decoding thread (allocation and CUPTI's initialisation)
+  uint64_t readied_images = 0;      // images readied by ReadyImage, off the decoding thread
+  uint64_t ready_elsewhere_ns = 0;  // what that took
 };
 
 // What the sampler makes of one decoded record's span (pure: tested without a GPU). kBeforeStart: it began before
@@ -92,6 +118,18 @@ PmSpanVerdict AccountPmSpan(PmSampleTime span, uint64_t start_ns, uint64_t inter
 // the 25 ms period), evaluating 1.36 s".
 std::string DescribePmSampling(const std::string& label, uint64_t interval_ns, const PmSamplingLosses& losses,
                                const PmSamplingCosts& costs, std::chrono::nanoseconds decode_period);
+
+// The shortest interval at which the samples a decode disturbs were found (docs/realtime.md): with FMA work on every
+// SM, one sample per decode read SM-idle (sm__cycles_active.avg and sm__inst_executed.sum under half the median): at
+// 100 µs the sample in flight when the decode call began (31 %) or the one after it (69 %), at 1 ms the one in
+// flight (41 of 42). At 10 and 20 µs no sample near a decode's start stood out.
+inline constexpr uint64_t kPmDisturbanceKnownInterval = 100'000;
+
+// Per sample (times in order), 1 when a decode call that began at one of `decode_starts_ns` (in order) may have
+// zeroed its SM-unit counts: the sample in flight at the call's start and the one after it; none below
+// kPmDisturbanceKnownInterval, where the disturbed sample is not known. Pure: tested without a GPU.
+std::vector<uint8_t> PmDecodeDisturbedSamples(const std::vector<PmSampleTime>& times,
+                                              const std::vector<uint64_t>& decode_starts_ns, uint64_t interval_ns);
 
 class PmSampler {
  public:
@@ -117,15 +155,27 @@ class PmSampler {
   // were decoded, by one thread at a time; Stop evaluates its own drain, so evaluate every earlier image first.
   [[nodiscard]] GpaStatus DecodeImages(std::vector<std::vector<uint8_t>>* images, bool drain);
   [[nodiscard]] GpaStatus EvaluateImage(const std::vector<uint8_t>& image, PmSamples* samples);
+  // Readies an evaluated image for a later decode to fill (CUPTI's initialisation) and keeps it until one takes
+  // it, so that the decoding thread neither allocates nor initialises images: an image holds two decode periods
+  // of records, and readying one cost the decoding thread as much as decoding (the SOL set at 100 µs: 43 MiB
+  // images, 35 ms each, docs/validation.md row 76). One thread at a time.
+  [[nodiscard]] GpaStatus ReadyImage(std::vector<uint8_t> image);
 
   const PmHostObject& Host() const { return *host_; }
   size_t MetricCount() const { return metric_names_.size(); }
   uint64_t interval_ns() const { return interval_ns_; }
+  // How often to decode: the options' period, or a shorter one that keeps the image within its limit.
+  std::chrono::nanoseconds decode_period() const { return decode_period_; }
   // CUPTI's clock at Start, and CUPTI's clock -> Unix epoch (ns) measured then.
   uint64_t start_ns() const { return start_cupti_ns_; }
   int64_t epoch_offset_ns() const { return epoch_offset_ns_; }
   const PmSamplingLosses& Losses() const { return losses_; }
   const PmSamplingCosts& Costs() const { return costs_; }
+  // When each decode call of the last Start..Stop began, on CUPTI's clock (the first kDecodeStartsKept: 35 minutes
+  // at the shortest decode period): a decode zeroes the SM-unit counts of a sample near it (docs/realtime.md), so
+  // these say which samples to distrust (PmDecodeDisturbedSamples).
+  static constexpr size_t kDecodeStartsKept = size_t{1} << 20;
+  const std::vector<uint64_t>& DecodeStarts() const { return decode_starts_; }
   // DescribePmSampling of the last Start..Stop, labelled as this sampler's GPU.
   std::string Describe() const;
 
@@ -133,7 +183,10 @@ class PmSampler {
   void MakeContextCurrent();
   [[nodiscard]] GpaStatus CounterAvailability(std::vector<uint8_t>* image);
   [[nodiscard]] GpaStatus Enable();
-  [[nodiscard]] GpaStatus ResetCounterData();
+  [[nodiscard]] GpaStatus InitializeImage(std::vector<uint8_t>* image) const;
+  [[nodiscard]] GpaStatus CounterDataSize(uint32_t max_samples, size_t* bytes) const;
+  // An image ReadyImage readied, or a fresh one initialised here; empty when initialisation failed.
+  std::vector<uint8_t> ImageForNextDecode(size_t size);
   size_t CompletedSamples(const std::vector<uint8_t>& image) const;
   [[nodiscard]] GpaStatus Evaluate(const std::vector<uint8_t>& image, PmSamples* samples, size_t* completed);
 
@@ -148,6 +201,8 @@ class PmSampler {
   CUpti_PmSampling_Object* sampler_ = nullptr;
   std::vector<uint8_t> config_;
   std::vector<uint8_t> counter_data_;
+  std::mutex ready_mutex_;
+  std::vector<std::vector<uint8_t>> ready_images_;  // initialised, for the next decodes
   std::vector<std::string> metrics_;
   std::vector<const char*> metric_names_;  // point into metrics_
   std::vector<double> values_;
@@ -159,6 +214,7 @@ class PmSampler {
   uint64_t last_end_ns_ = 0;
   PmSamplingLosses losses_;
   PmSamplingCosts costs_;
+  std::vector<uint64_t> decode_starts_;
 };
 
 }  // namespace opengpa::nvidia

@@ -1,10 +1,13 @@
-// PM sampling kept flowing at fine intervals: one PmSampler's records decoded by one thread every decode period and
-// evaluated into samples by another, so that the decoding thread returns to the hardware buffer in time. At 5 µs
+// PM sampling kept flowing at fine intervals: one PmSampler's records decoded by one thread every decode period,
+// evaluated into samples by a second, and the evaluated images readied for the next decodes by a third, so that
+// the decoding thread does nothing but decode and returns to the hardware buffer in time. At 5 µs
 // with two DRAM metrics on the H100, decoding and evaluating on one thread fell behind and lost a third of the run;
 // split, every record was kept (docs/validation.md, "Sampled mode"). One thread that decoded first and evaluated
 // only until the next decode was due lost more on the H200 than two (two DRAM metrics at 5 µs: 2,674 of 12,226 ms
 // against 1,039 of 8,124): a decode that starts late finds more records and takes longer, so it falls further
-// behind; two threads overlap their CUPTI calls. One per GPU: one thread decoding two busy GPUs
+// behind; two threads overlap their CUPTI calls. Readying an image (CUPTI's initialisation of two decode periods'
+// room) cost the decoding thread as much as decoding with the SOL set at 100 µs (docs/validation.md row 76), hence
+// the third thread. One per GPU: one thread decoding two busy GPUs
 // in turn fell behind both. Used by the monitor (PmSamplingSource) and `opengpa profile --mode sampled`
 // (profiler/pm_recording.h). Only compiled with OPENGPA_WITH_PM_SAMPLING.
 #ifndef OPENGPA_NVIDIA_PM_SAMPLING_PIPELINE_H_
@@ -33,8 +36,9 @@ size_t PmHardwareBufferFor(uint64_t interval_ns);
 
 class PmSamplingPipeline {
  public:
-  // `sampler` is configured and started by the caller and outlives the pipeline.
-  PmSamplingPipeline(PmSampler& sampler, std::chrono::nanoseconds decode_period);
+  // `sampler` is configured and started by the caller and outlives the pipeline; it decodes every
+  // sampler.decode_period().
+  explicit PmSamplingPipeline(PmSampler& sampler);
   ~PmSamplingPipeline();  // Finish
   PmSamplingPipeline(const PmSamplingPipeline&) = delete;
   PmSamplingPipeline& operator=(const PmSamplingPipeline&) = delete;
@@ -43,19 +47,28 @@ class PmSamplingPipeline {
   void TakeSamples(PmSamples* samples);
   // Stops decoding and waits until everything decoded is evaluated (the sampler's Stop drains the rest). Idempotent.
   void Finish();
+  // The most decoded images that waited for the evaluating thread at once: each holds two decode periods of
+  // records, so this says what falling behind cost in memory.
+  size_t PeakWaitingImages();
 
  private:
   void Decode(std::chrono::nanoseconds period);
   void Evaluate();
+  void Ready();
 
   PmSampler& sampler_;
   std::mutex mutex_;
-  std::condition_variable wake_;   // the decoding thread: stop
-  std::condition_variable ready_;  // the evaluating thread: an image, or decoding ended
+  std::condition_variable wake_;             // the decoding thread: stop
+  std::condition_variable ready_;            // the evaluating thread: an image, or decoding ended
+  std::condition_variable evaluated_image_;  // the readying thread: an image, or evaluating ended
   std::deque<std::vector<uint8_t>> decoded_;
+  std::deque<std::vector<uint8_t>> to_ready_;  // evaluated, for the readying thread
   PmSamples evaluated_;
+  size_t peak_waiting_ = 0;
   bool stopping_ = false;
   bool decoding_done_ = false;
+  bool evaluating_done_ = false;
+  std::thread readier_;
   std::thread evaluator_;
   std::thread decoder_;
 };

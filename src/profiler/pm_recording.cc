@@ -1,5 +1,7 @@
 #include "profiler/pm_recording.h"
 
+#include <algorithm>
+
 #include "nvidia/counter_handover.h"
 #include "nvidia/cuda_driver.h"
 #include "nvidia/cupti_pm_library.h"
@@ -104,8 +106,7 @@ bool PmRecording::Start(const PmRecordingOptions& options, std::unique_ptr<PmRec
       *error = "PM sampling could not start on GPU " + std::to_string(i) + " (see the message above)";
       return false;
     }
-    made->devices_[i]->pipeline =
-        std::make_unique<nvidia::PmSamplingPipeline>(made->devices_[i]->sampler, options.decode_period);
+    made->devices_[i]->pipeline = std::make_unique<nvidia::PmSamplingPipeline>(made->devices_[i]->sampler);
   }
   *recording = std::move(made);
   return true;
@@ -122,12 +123,15 @@ bool PmRecording::Stop(std::string* error) {
     }
     RecordedGpu& gpu = gpus_[i];
     SampleSeries& samples = gpu.series.samples;
+    samples.disturbed =
+        nvidia::PmDecodeDisturbedSamples(device.samples.times, device.sampler.DecodeStarts(), options_.interval_ns);
     samples.spans.reserve(device.samples.times.size());
     for (const nvidia::PmSampleTime& time : device.samples.times) samples.spans.push_back({time.start_ns, time.end_ns});
     samples.values = std::move(device.samples.values);
     device.samples = {};
     gpu.losses = device.sampler.Losses();
     gpu.costs = device.sampler.Costs();
+    gpu.decode_period = device.sampler.decode_period();
   }
   return ok;
 }
@@ -136,8 +140,14 @@ std::vector<std::string> PmRecording::CoverageNotes() const {
   std::vector<std::string> notes;
   for (const RecordedGpu& gpu : gpus_) {
     const std::string label = "GPU " + std::to_string(gpu.series.gpu.index) + " (" + gpu.name + ")";
-    notes.push_back(
-        nvidia::DescribePmSampling(label, options_.interval_ns, gpu.losses, gpu.costs, options_.decode_period));
+    std::string note =
+        nvidia::DescribePmSampling(label, options_.interval_ns, gpu.losses, gpu.costs, gpu.decode_period);
+    const auto& disturbed = gpu.series.samples.disturbed;
+    if (const auto marked = std::count(disturbed.begin(), disturbed.end(), 1); marked != 0) {
+      note += "; " + std::to_string(marked) +
+              " samples next to a decode, whose SM counts it may have zeroed, left out of the launches' averages";
+    }
+    notes.push_back(std::move(note));
   }
   return notes;
 }

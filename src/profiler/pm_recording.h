@@ -21,7 +21,8 @@ struct PmRecordingOptions {
   std::vector<std::string> metrics;  // CUPTI metrics that fit one PM sampling pass
   std::uint64_t interval_ns = 20'000;
   // Records wait here between decodes. At 5 µs one DRAM metric kept every record with 256 MiB and a 25 ms
-  // decode period on the H100 (docs/cli.md, "--mode sampled").
+  // decode period on the H100 (docs/cli.md, "--mode sampled"); a set with larger records is decoded more often
+  // (nvidia::kPmLargestImage).
   std::size_t hardware_buffer_bytes = std::size_t{256} << 20;
   std::chrono::nanoseconds decode_period = std::chrono::milliseconds(25);
   // Where libcupti is looked for; empty: nvidia::cupti::DefaultCuptiCandidates(). A process that already loaded
@@ -35,6 +36,7 @@ struct RecordedGpu {
   std::string name;
   nvidia::PmSamplingLosses losses;
   nvidia::PmSamplingCosts costs;
+  std::chrono::nanoseconds decode_period{0};  // as the sampler chose it (nvidia::PmSampler::decode_period)
 };
 
 class PmRecording {

@@ -16,6 +16,10 @@ std::uint64_t Overlap(std::uint64_t a_start, std::uint64_t a_end, std::uint64_t 
   return end > start ? end - start : 0;
 }
 
+bool Disturbed(const SampleSeries& samples, std::size_t s) {
+  return s < samples.disturbed.size() && samples.disturbed[s] != 0;
+}
+
 // The first sample that ends after `start_ns` (samples are in time order).
 std::size_t FirstSampleEndingAfter(const SampleSeries& samples, std::uint64_t start_ns) {
   auto it = std::upper_bound(samples.spans.begin(), samples.spans.end(), start_ns,
@@ -59,6 +63,7 @@ std::vector<std::vector<double>> OwnRates(const std::vector<TimedWork>& work, co
       const SampleSeries::Span& span = samples.spans[s];
       const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
       if (span.start_ns < piece.start_ns || span.end_ns > piece.end_ns || work_time[s] != span_time) continue;
+      if (Disturbed(samples, s)) continue;
       alone_time += span_time;
       for (std::size_t m = 0; m < metrics; ++m) sums[m] += quantities[s * metrics + m];
     }
@@ -180,16 +185,26 @@ std::vector<AttributedWork> AttributeSamples(const std::vector<TimedWork>& work,
     const auto duration = static_cast<double>(piece.end_ns > piece.start_ns ? piece.end_ns - piece.start_ns : 0);
     out.short_work = duration < short_limit;
     double covered = 0.0;
+    const std::size_t first = FirstSampleEndingAfter(samples, piece.start_ns);
+    // Disturbed samples are left out of the averages only when an undisturbed one remains.
+    bool undisturbed = false;
+    for (std::size_t s = first; s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
+      const SampleSeries::Span& span = samples.spans[s];
+      undisturbed = undisturbed ||
+                    (!Disturbed(samples, s) && Overlap(piece.start_ns, piece.end_ns, span.start_ns, span.end_ns) > 0);
+    }
     if (duration > 0.0) {
-      for (std::size_t s = FirstSampleEndingAfter(samples, piece.start_ns);
-           s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
+      for (std::size_t s = first; s < count && samples.spans[s].start_ns < piece.end_ns; ++s) {
         const SampleSeries::Span& span = samples.spans[s];
         const auto overlap = static_cast<double>(Overlap(piece.start_ns, piece.end_ns, span.start_ns, span.end_ns));
         if (overlap <= 0.0) continue;
         ++out.samples;
         covered += overlap;
+        const bool left_out = undisturbed && Disturbed(samples, s);
+        out.disturbed_samples += left_out;
         const auto span_time = static_cast<double>(span.end_ns - span.start_ns);
         for (std::size_t m = 0; m < metrics; ++m) {
+          if (left_out && kinds[m] != MetricKind::kAmount) continue;
           if (kinds[m] == MetricKind::kReading) {
             out.values[m] += samples.values[s * metrics + m] * (span_time / busy_time[s]) * overlap;
           } else {

@@ -14,6 +14,8 @@
 // - A reading (a ratio, a rate, a percentage of peak) of a sample is taken as the reading of its busy part,
 //   span / busy time times the sample's value (the GPU was idle for the rest), and a kernel's reading is the
 //   average of that over its time in each sample.
+// - A sample a decode may have disturbed (SampleSeries::disturbed) is left out of a launch's readings and time
+//   averages, and out of the own rates, unless the launch has no other sample.
 // - Each launch also says how well it could be attributed: the share of its time the samples covered (lost
 //   records leave holes), how many samples it touched, whether other work ran at the same time on its GPU
 //   (its values are then shared by time, not measured), and whether it was shorter than three intervals.
@@ -42,6 +44,10 @@ struct SampleSeries {
   };
   std::vector<Span> spans;  // in time order, not overlapping
   std::vector<double> values;
+  // Empty, or per span 1 when a decode may have zeroed the sample's SM-unit counts (nvidia::PmDecodeDisturbedSamples):
+  // such a sample gives no own rate, and is left out of a launch's readings and time averages when the launch has
+  // other samples. Its amounts still count (DRAM bytes are not disturbed; SM amounts may read one sample short).
+  std::vector<std::uint8_t> disturbed;
 };
 
 // kAmount: a count per sample that adds up over time (bytes, instructions). kTimeAverage: a rate averaged over the
@@ -55,11 +61,12 @@ MetricKind MetricKindOf(const std::string& name, bool accumulates);
 
 // What a kernel got.
 struct AttributedWork {
-  std::vector<double> values;  // one per metric; NaN when no sample covered any of the kernel's time
-  double coverage = 0.0;       // share of the work's time inside decoded samples, 0..1
-  std::uint32_t samples = 0;   // samples it overlapped
-  bool overlapped = false;     // other work ran on the GPU during part of it
-  bool short_work = false;     // shorter than kShortIntervals sampling intervals
+  std::vector<double> values;           // one per metric; NaN when no sample covered any of the kernel's time
+  double coverage = 0.0;                // share of the work's time inside decoded samples, 0..1
+  std::uint32_t samples = 0;            // samples it overlapped
+  bool overlapped = false;              // other work ran on the GPU during part of it
+  bool short_work = false;              // shorter than kShortIntervals sampling intervals
+  std::uint32_t disturbed_samples = 0;  // disturbed samples left out of its readings and time averages
 };
 
 inline constexpr double kShortIntervals = 3.0;

@@ -17,13 +17,15 @@ namespace opengpa::profiling {
 
 // The default sampling interval, and the ones for a set that reads PM sampling's SM throughput
 // (TriageCompute.sm__throughput, which SOL_SM and GPUBottleneck read), whose records cost the host far more to
-// decode and evaluate (docs/validation.md rows 64 and 71, H200): with DRAM throughput beside it about 63 µs a
+// decode and evaluate (docs/validation.md rows 64, 71 and 76, H200): with DRAM throughput beside it about 63 µs a
 // record (every record kept at 100 µs, a quarter of the run lost at 50 µs); with the four unit throughputs of
-// SpeedOfLight about 116 µs (16 % lost at 100 µs). So such a set is sampled every kSmThroughputUsPerMetric per
-// metric, and never finer than kSmThroughputSampledIntervalUs.
+// SpeedOfLight 50-58 µs to decode and as much to evaluate, on two threads (0.4-0.5 % of a PyTorch run lost at
+// 100 µs since decoding does nothing else and its image stays within nvidia::kPmLargestImage; 9-43 % before). So
+// such a set is sampled every kSmThroughputUsPerMetric per metric, and never finer than
+// kSmThroughputSampledIntervalUs.
 inline constexpr double kDefaultSampledIntervalUs = 20.0;
 inline constexpr double kSmThroughputSampledIntervalUs = 100.0;
-inline constexpr double kSmThroughputUsPerMetric = 50.0;
+inline constexpr double kSmThroughputUsPerMetric = 25.0;
 
 struct SampledCounterPlan {
   std::vector<std::string> pm_metrics;  // what PM sampling measures: each needed metric once, in first-needed order

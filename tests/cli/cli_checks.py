@@ -1092,11 +1092,13 @@ def profile_mode_sampled_refuses_what_it_cannot_do_before_the_program_runs(ctx):
     expect("--mode" in result.stdout and "sampled" in result.stdout and "--sampling-interval-us" in result.stdout,
            result.stdout[-400:])
     # The sampled Speed-of-Light counters are not refused: they are sampled through the unit throughputs they
-    # read, every 100 µs a set that reads the SM throughput, 50 µs per metric with more (GPUBottleneck reads all
-    # four), unless an interval is chosen (src/profiler/sampled_counters.h). This machine's PM sampling then fails
-    # or succeeds on its own; either way it is no usage error.
+    # read, every 100 µs a set that reads the SM throughput (GPUBottleneck reads all four), 25 µs per metric
+    # with more than four, unless an interval is chosen (src/profiler/sampled_counters.h). This machine's PM
+    # sampling then fails or succeeds on its own; either way it is no usage error.
     for options, interval_said in [(["--metrics", "sol_sm"], "sampling every 100 µs"),
-                                   (["--metrics", "sol_dram,GPUBottleneck"], "sampling every 200 µs"),
+                                   (["--metrics", "sol_dram,GPUBottleneck"], "sampling every 100 µs"),
+                                   (["--metrics", "SpeedOfLight,sm__inst_executed.sum,lts__t_bytes.sum"],
+                                    "sampling every 150 µs"),
                                    (["--metrics", "SpeedOfLight", "--sampling-interval-us", "40"], None)]:
         result = ctx.run("profile", "--api", "cuda", "--mode", "sampled", *options, *out, "-f", "--", "true",
                          expect_ok=False)

@@ -18,11 +18,14 @@ TEST(DescribePmSampling, SaysWhatWasCoveredLostAndWhatDecodingCost) {
   costs.longest_decode_ns = 31'000'000;
   costs.slow_decodes = 3;
   costs.evaluate_ns = 1'360'000'000;
+  costs.image_bytes = 3 << 19;
+  costs.prepare_ns = 40'000'000;
+  costs.ready_elsewhere_ns = 2'250'000'000;
   const std::string line = DescribePmSampling("GPU 0", 5'000, losses, costs, std::chrono::milliseconds(25));
   EXPECT_EQ(line,
             "PM sampling on GPU 0: 801234 samples of 5.0 µs cover 4006.2 of 4010.0 ms (0 gap(s), 0.000 ms lost; 0 "
             "overflow(s)); decoding 2.10 s of CPU in 160 call(s) (longest 31.0 ms, 3 slower than the 25 ms period), "
-            "evaluating 1.36 s");
+            "readying 1.5 MiB images 0.04 s there and 2.25 s beside it, evaluating 1.36 s");
 }
 
 TEST(DescribePmSampling, NamesWhereTheFirstHolesFellAndCountsTheRest) {

@@ -86,6 +86,33 @@ TEST(SampledAttributionTest, ATimeAverageSharedAtABoundaryGoesByTheLaunchesOwnRa
   EXPECT_DOUBLE_EQ(alone[0].values[0], 80.0);
 }
 
+TEST(SampledAttributionTest, ADisturbedSampleIsLeftOutOfAveragesButItsAmountsCount) {
+  // SM throughput 80 % throughout, but a decode zeroed the third sample's SM counts (validation row 76).
+  SampleSeries series;
+  for (std::size_t i = 0; i < 4; ++i) series.spans.push_back({10 * i, 10 * (i + 1)});
+  series.values = {80, 1000, 80, 1000, 0, 0, 80, 1000};  // SM %, DRAM bytes
+  series.disturbed = {0, 0, 1, 0};
+  const std::vector<MetricKind> kinds = {MetricKind::kTimeAverage, MetricKind::kAmount};
+  const auto result = AttributeSamples({{0, 40, true}}, series, kinds, 10);
+  EXPECT_DOUBLE_EQ(result[0].values[0], 80.0);  // 60 % with the disturbed sample in the average
+  EXPECT_DOUBLE_EQ(result[0].values[1], 3000.0);
+  EXPECT_EQ(result[0].disturbed_samples, 1u);
+  EXPECT_EQ(result[0].samples, 4u);
+  // A launch whose only sample is disturbed keeps it: a value, if a low one, rather than none.
+  const auto only = AttributeSamples({{21, 29, true}}, series, {MetricKind::kReading, MetricKind::kAmount}, 10);
+  EXPECT_DOUBLE_EQ(only[0].values[0], 0.0);
+  EXPECT_EQ(only[0].disturbed_samples, 0u);
+  // A disturbed sample gives no own rate: the first launch's rate comes from its undisturbed sample (8 a ns), so of
+  // the shared sample it takes 5 ns at 8 and the short second launch the rest.
+  SampleSeries shared;
+  shared.spans = {{0, 10}, {10, 20}, {20, 30}};
+  shared.values = {80, 0, 100};
+  shared.disturbed = {0, 1, 0};
+  const auto rated = AttributeSamples({{0, 25, true}, {25, 30, true}}, shared, {MetricKind::kAmount}, 10);
+  EXPECT_DOUBLE_EQ(rated[0].values[0], 80.0 + 0.0 + 40.0);
+  EXPECT_DOUBLE_EQ(rated[1].values[0], 60.0);
+}
+
 TEST(SampledAttributionTest, MetricKindsFollowTheirNames) {
   EXPECT_EQ(MetricKindOf("dram__bytes_read.sum", true), MetricKind::kAmount);
   EXPECT_EQ(MetricKindOf("dram__throughput.avg.pct_of_peak_sustained_elapsed", false), MetricKind::kTimeAverage);

@@ -53,7 +53,10 @@ TEST(SampledCountersTest, ASpeedOfLightCounterSamplesTheThroughputItReadsInAnyCa
   EXPECT_EQ(names[1], "dram__bytes_read.sum");
   EXPECT_EQ(names[2], "SOL_SM");
   EXPECT_EQ(plan.outputs[0].usage, "percentage");
-  EXPECT_EQ(DefaultSampledIntervalUs(plan), 3 * kSmThroughputUsPerMetric);  // the SM's and two more: 150 µs
+  EXPECT_EQ(DefaultSampledIntervalUs(plan), kSmThroughputSampledIntervalUs);  // the SM's and two more: 100 µs
+  ASSERT_TRUE(PlanSampledCounters({"SpeedOfLight", "sm__inst_executed.sum", "lts__t_bytes.sum"}, &plan, &error))
+      << error;
+  EXPECT_EQ(DefaultSampledIntervalUs(plan), 6 * kSmThroughputUsPerMetric);  // six metrics: 150 µs
   ASSERT_TRUE(PlanSampledCounters({"SOL_SM"}, &plan, &error)) << error;
   EXPECT_EQ(DefaultSampledIntervalUs(plan), kSmThroughputSampledIntervalUs);
   // SOL_DRAM alone reads DRAM throughput only, which keeps the finer default.
@@ -67,7 +70,7 @@ TEST(SampledCountersTest, TheGroupNameAsksForEveryCounterAndTheFourThroughputsOn
   std::string error;
   ASSERT_TRUE(PlanSampledCounters({"SpeedOfLight", "GPUBottleneck"}, &plan, &error)) << error;
   EXPECT_EQ(plan.pm_metrics, (std::vector<std::string>{kSm, kL1, kL2, kDram}));
-  EXPECT_EQ(DefaultSampledIntervalUs(plan), 4 * kSmThroughputUsPerMetric);  // 200 µs: four costly metrics
+  EXPECT_EQ(DefaultSampledIntervalUs(plan), 4 * kSmThroughputUsPerMetric);  // 100 µs: four costly metrics
   const std::vector<std::string> names = OutputNames(plan);
   EXPECT_EQ(names, (std::vector<std::string>{"SOL_SM", "SOL_Memory", "SOL_L1TEX", "SOL_L2", "SOL_DRAM", "GPUBottleneck",
                                              "GPUBusiestUnit", "GPUBottleneckSOL", kCoverageColumn, kSamplesColumn,

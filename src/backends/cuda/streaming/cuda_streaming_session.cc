@@ -151,7 +151,7 @@ GpaStatus CudaStreamingSession::StartStreaming(const StreamingOptions& options) 
 void CudaStreamingSession::DecodeLoop() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stop_decoding_) {
-    if (wake_.wait_for(lock, nvidia::kPmDecodePeriod, [this] { return stop_decoding_; })) break;
+    if (wake_.wait_for(lock, sampler_->decode_period(), [this] { return stop_decoding_; })) break;
     // A failed decode is logged by the sampler; the next period tries again, and End reports what was lost.
     static_cast<void>(sampler_->Decode(&samples_, false));
   }
