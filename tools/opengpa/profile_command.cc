@@ -401,7 +401,8 @@ int RunProfile(ProfileOptions options) {
       if (sampled_plan.reads_sm_throughput && !options.quiet) {
         std::fprintf(stderr,
                      "opengpa profile: sampling every %.0f µs: PM sampling's SM throughput (which SOL_SM and "
-                     "GPUBottleneck read) costs the host 60-120 µs a record (--sampling-interval-us to choose)\n",
+                     "GPUBottleneck read) costs the host 50-60 µs a record to decode and as much to evaluate "
+                     "(--sampling-interval-us to choose)\n",
                      options.sampling_interval_us);
       }
     }
