@@ -285,7 +285,6 @@ GpaStatus PmSampler::ReadyImage(std::vector<uint8_t> image) {
   const GpaStatus initialized = InitializeImage(&image);
   costs_.ready_elsewhere_ns += SteadyNanoseconds() - start;
   if (initialized != kGpaStatusOk) return initialized;
-  ++costs_.readied_images;
   std::lock_guard<std::mutex> lock(ready_mutex_);
   if (ready_images_.size() < kReadyImagesKept) ready_images_.push_back(std::move(image));
   return kGpaStatusOk;

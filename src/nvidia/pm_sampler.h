@@ -99,8 +99,7 @@ struct PmSamplingCosts {
   uint64_t samples = 0;             // samples evaluated
   uint64_t image_bytes = 0;         // one counter-data image (sized for two decode periods of samples)
   uint64_t prepare_ns = 0;          // readying images on the decoding thread (allocation and CUPTI's initialisation)
-  uint64_t readied_images = 0;      // images readied by ReadyImage, off the decoding thread
-  uint64_t ready_elsewhere_ns = 0;  // what that took
+  uint64_t ready_elsewhere_ns = 0;  // readying images off the decoding thread (ReadyImage)
 };
 
 // What the sampler makes of one decoded record's span (pure: tested without a GPU). kBeforeStart: it began before

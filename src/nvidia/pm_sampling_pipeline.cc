@@ -14,7 +14,7 @@ size_t PmHardwareBufferFor(uint64_t interval_ns) {
 
 PmSamplingPipeline::PmSamplingPipeline(PmSampler& sampler) : sampler_(sampler) {
   const std::chrono::nanoseconds decode_period = sampler.decode_period();
-  readier_ = std::thread([this] { Ready(); });
+  readier_ = std::thread([this] { ReadyImages(); });
   evaluator_ = std::thread([this] { Evaluate(); });
   decoder_ = std::thread([this, decode_period] { Decode(decode_period); });
 }
@@ -34,14 +34,14 @@ void PmSamplingPipeline::Decode(std::chrono::nanoseconds period) {
     lock.lock();
     for (auto& image : images) decoded_.push_back(std::move(image));
     peak_waiting_ = std::max(peak_waiting_, decoded_.size());
-    if (!images.empty()) ready_.notify_all();
+    if (!images.empty()) decoded_image_.notify_all();
   }
 }
 
 void PmSamplingPipeline::Evaluate() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    ready_.wait(lock, [this] { return !decoded_.empty() || decoding_done_; });
+    decoded_image_.wait(lock, [this] { return !decoded_.empty() || decoding_done_; });
     if (decoded_.empty()) return;
     std::vector<uint8_t> image = std::move(decoded_.front());
     decoded_.pop_front();
@@ -59,7 +59,7 @@ void PmSamplingPipeline::Evaluate() {
   }
 }
 
-void PmSamplingPipeline::Ready() {
+void PmSamplingPipeline::ReadyImages() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     evaluated_image_.wait(lock, [this] { return !to_ready_.empty() || evaluating_done_; });
@@ -97,7 +97,7 @@ void PmSamplingPipeline::Finish() {
     std::lock_guard<std::mutex> lock(mutex_);
     decoding_done_ = true;
   }
-  ready_.notify_all();
+  decoded_image_.notify_all();
   if (evaluator_.joinable()) evaluator_.join();
   {
     std::lock_guard<std::mutex> lock(mutex_);

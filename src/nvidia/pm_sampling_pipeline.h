@@ -54,12 +54,12 @@ class PmSamplingPipeline {
  private:
   void Decode(std::chrono::nanoseconds period);
   void Evaluate();
-  void Ready();
+  void ReadyImages();
 
   PmSampler& sampler_;
   std::mutex mutex_;
   std::condition_variable wake_;             // the decoding thread: stop
-  std::condition_variable ready_;            // the evaluating thread: an image, or decoding ended
+  std::condition_variable decoded_image_;    // the evaluating thread: an image, or decoding ended
   std::condition_variable evaluated_image_;  // the readying thread: an image, or evaluating ended
   std::deque<std::vector<uint8_t>> decoded_;
   std::deque<std::vector<uint8_t>> to_ready_;  // evaluated, for the readying thread
