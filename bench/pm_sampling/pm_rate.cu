@@ -8,7 +8,8 @@
 //   pm_rate INTERVAL_US BUFFER_MIB DECODE_MS SECONDS [METRIC,METRIC,...]  (the first metric should be
 //   dram__bytes_read.sum, which the ground truth is for)
 // With PM_RATE_WORK=fma the work is FMA loops instead (no ground truth) and stderr says which samples the decodes
-// disturbed (ReportDecodeDisturbance); the first metric should then be an SM-unit count.
+// disturbed (ReportDecodeDisturbance); the first metric should then be an SM-unit count. With PM_RATE_CONTEXT=none
+// the sampler is enabled without the program's CUDA context.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -120,7 +121,11 @@ int main(int argc, char** argv) {
   std::unique_ptr<cupti::ProfilerSession> session;
   if (cupti::ProfilerSession::Begin(*cupti, &session) != kGpaStatusOk) return 1;
   const CudaDriver* driver = LoadCudaDriver();
-  PmSampler sampler(*cupti, *driver, 0, "GPU 0", context);
+  // PM_RATE_CONTEXT=none enables sampling without the program's context, as the monitor and the CLI's sampled mode
+  // (another process) do.
+  const char* context_choice = std::getenv("PM_RATE_CONTEXT");
+  const bool without_context = context_choice != nullptr && std::string(context_choice) == "none";
+  PmSampler sampler(*cupti, *driver, 0, "GPU 0", without_context ? nullptr : context);
   PmSamplerOptions options;
   options.interval_ns = static_cast<uint64_t>(interval_us * 1000.0);
   options.hardware_buffer_bytes = buffer_mib << 20;
