@@ -9,7 +9,8 @@
 //   dram__bytes_read.sum, which the ground truth is for)
 // With PM_RATE_WORK=fma the work is FMA loops instead (no ground truth) and stderr says which samples the decodes
 // disturbed (ReportDecodeDisturbance); the first metric should then be an SM-unit count. With PM_RATE_CONTEXT=none
-// the sampler is enabled without the program's CUDA context.
+// the sampler is enabled without the program's CUDA context; with PM_RATE_WORK=none it runs no work of its own and
+// samples another process's for SECONDS (the DRAM column then reads nan).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -146,12 +147,19 @@ int main(int argc, char** argv) {
   uint64_t launches = 0;
   const char* work = std::getenv("PM_RATE_WORK");
   const bool fma = work != nullptr && std::string(work) == "fma";
+  // PM_RATE_WORK=none: no work of its own; another process's (as the monitor samples a program), no ground truth.
+  const bool idle = work != nullptr && std::string(work) == "none";
   const auto work_start = std::chrono::steady_clock::now();
   cudaEvent_t batch_done[2];
   cudaEventCreateWithFlags(&batch_done[0], cudaEventDisableTiming);
   cudaEventCreateWithFlags(&batch_done[1], cudaEventDisableTiming);
   for (int batch = 0; std::chrono::duration<double>(std::chrono::steady_clock::now() - work_start).count() < seconds;
        ++batch) {
+    if (idle) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      pipeline->TakeSamples(&samples);
+      continue;
+    }
     for (int i = 0; i < 20; ++i, ++launches) {
       if (fma) {
         FmaKernel<<<132 * 8, 256>>>(reinterpret_cast<float*>(out), 200000);
@@ -200,7 +208,9 @@ int main(int argc, char** argv) {
       cost.decode_calls ? cost.decode_ns / 1e6 / cost.decode_calls : 0.0, cost.longest_decode_ns / 1e6,
       cost.samples ? static_cast<double>(cost.evaluate_ns) / cost.samples / 1e3 : 0.0,
       static_cast<double>(cost.image_bytes) / (1 << 20),
-      cost.decode_calls ? cost.prepare_ns / 1e6 / cost.decode_calls : 0.0, peak_waiting, read / expected_read);
+      cost.decode_calls ? cost.prepare_ns / 1e6 / cost.decode_calls : 0.0, peak_waiting,
+      launches != 0 ? read / expected_read : std::nan(""));
+  if (idle) std::fprintf(stderr, "DRAM bytes read while sampling: %.6g\n", read);
   cudaFree(in);
   cudaFree(out);
   return 0;
