@@ -515,7 +515,31 @@ std::string DescribePmSampling(const std::string& label, uint64_t interval_ns, c
                 std::chrono::duration<double, std::milli>(decode_period).count(),
                 static_cast<double>(costs.image_bytes) / (1 << 20), costs.prepare_ns / 1e9,
                 costs.ready_elsewhere_ns / 1e9, costs.evaluate_ns / 1e9);
-  return line + buffer;
+  line += buffer;
+  const bool lost =
+      losses.gap_ns != 0 || static_cast<double>(losses.covered_ns) < 0.99 * static_cast<double>(losses.sampled_ns);
+  if (const uint64_t keeps_up = PmIntervalThisHostKeepsUpWith(costs); lost && keeps_up > interval_ns) {
+    const auto samples = static_cast<double>(costs.samples);
+    std::snprintf(buffer, sizeof buffer,
+                  "; this host decoded %.1f µs and evaluated %.1f µs a record, so it keeps up with intervals of "
+                  "%.0f µs or more",
+                  costs.decode_ns / samples / 1e3, costs.evaluate_ns / samples / 1e3, keeps_up / 1e3);
+    line += buffer;
+  }
+  return line;
+}
+
+uint64_t PmIntervalThisHostKeepsUpWith(const PmSamplingCosts& costs) {
+  if (costs.samples == 0) return 0;
+  const double per_record =
+      static_cast<double>(std::max(costs.decode_ns, costs.evaluate_ns)) / static_cast<double>(costs.samples);
+  const double needed = per_record / kPmHostShare;
+  for (uint64_t decade = 1; decade <= 1'000'000'000'000; decade *= 10) {
+    for (uint64_t step : {1, 2, 5}) {
+      if (static_cast<double>(step * decade) >= needed) return step * decade;
+    }
+  }
+  return 0;
 }
 
 }  // namespace opengpa::nvidia

@@ -111,10 +111,18 @@ enum class PmSpanVerdict { kBeforeStart, kMalformed, kKept, kKeptAfterHole };
 PmSpanVerdict AccountPmSpan(PmSampleTime span, uint64_t start_ns, uint64_t interval_ns, uint64_t* last_end_ns,
                             PmSamplingLosses* losses);
 
+// The shortest interval of 1, 2 or 5 times a power of ten (ns) that this host kept up with, judged by what a record
+// cost it to decode and, on another thread, to evaluate: the slower of the two must take at most kPmHostShare of the
+// interval. On the H200's hosts two DRAM metrics at 5 µs were kept where decoding took 3.5 µs a record (70 %) and
+// lost 7 % and 22-34 % where it took 4.4 and 6.0 µs (docs/validation.md row 77). 0 when nothing was evaluated.
+inline constexpr double kPmHostShare = 0.7;
+uint64_t PmIntervalThisHostKeepsUpWith(const PmSamplingCosts& costs);
+
 // One line for a log or a profile's notes: what `losses` and `costs` say of one Start..Stop on `label`, e.g.
 // "PM sampling on GPU 0: 801,234 samples of 5.0 µs cover 4006.2 of 4010.0 ms (2 gaps, 3.1 ms lost, at 1.20 s
 // +1.9 ms, 3.41 s +1.2 ms; 0 overflows); decoding 2.10 s of CPU in 160 calls (longest 31.0 ms, 3 slower than
-// the 25 ms period), evaluating 1.36 s".
+// the 25 ms period), evaluating 1.36 s"; where time was lost, the interval this host keeps up with
+// (PmIntervalThisHostKeepsUpWith).
 std::string DescribePmSampling(const std::string& label, uint64_t interval_ns, const PmSamplingLosses& losses,
                                const PmSamplingCosts& costs, std::chrono::nanoseconds decode_period);
 

@@ -28,6 +28,48 @@ TEST(DescribePmSampling, SaysWhatWasCoveredLostAndWhatDecodingCost) {
             "readying 1.5 MiB images 0.04 s there and 2.25 s beside it, evaluating 1.36 s");
 }
 
+TEST(PmIntervalThisHostKeepsUpWith, TakesTheSlowerThreadsCostPerRecordWithRoomToSpare) {
+  PmSamplingCosts costs;
+  EXPECT_EQ(PmIntervalThisHostKeepsUpWith(costs), 0u);  // nothing evaluated
+  // Two DRAM metrics on three H200 hosts (validation row 77): 3.5 µs a record kept 5 µs; 4.4 and 6.0 µs did not.
+  costs.samples = 1'000'000;
+  costs.evaluate_ns = 2'500'000'000;
+  costs.decode_ns = 3'500'000'000;
+  EXPECT_EQ(PmIntervalThisHostKeepsUpWith(costs), 5'000u);
+  costs.decode_ns = 4'400'000'000;
+  EXPECT_EQ(PmIntervalThisHostKeepsUpWith(costs), 10'000u);
+  costs.decode_ns = 6'000'000'000;
+  EXPECT_EQ(PmIntervalThisHostKeepsUpWith(costs), 10'000u);
+  // The SOL set: evaluating (64 µs a record) is the slower thread.
+  costs.samples = 41'000;
+  costs.decode_ns = 2'300'000'000;
+  costs.evaluate_ns = 2'620'000'000;
+  EXPECT_EQ(PmIntervalThisHostKeepsUpWith(costs), 100'000u);
+}
+
+TEST(DescribePmSampling, SaysWhichIntervalTheHostKeepsUpWithWhenTimeWasLost) {
+  PmSamplingLosses losses;
+  losses.sampled_ns = 8'960'000'000;
+  losses.covered_ns = 5'241'500'000;
+  losses.gaps = 261;
+  losses.gap_ns = 3'066'000'000;
+  PmSamplingCosts costs;
+  costs.samples = 1'048'299;
+  costs.decode_ns = 7'020'000'000;
+  costs.evaluate_ns = 2'980'000'000;
+  const std::string line = DescribePmSampling("GPU 0", 5'000, losses, costs, std::chrono::milliseconds(10));
+  EXPECT_NE(line.find("; this host decoded 6.7 µs and evaluated 2.8 µs a record, so it keeps up with intervals of "
+                      "10 µs or more"),
+            std::string::npos)
+      << line;
+  // Nothing lost: nothing to advise, whatever the costs.
+  losses.gaps = 0;
+  losses.gap_ns = 0;
+  losses.covered_ns = losses.sampled_ns;
+  EXPECT_EQ(DescribePmSampling("GPU 0", 5'000, losses, costs, std::chrono::milliseconds(10)).find("keeps up"),
+            std::string::npos);
+}
+
 TEST(DescribePmSampling, NamesWhereTheFirstHolesFellAndCountsTheRest) {
   PmSamplingLosses losses;
   losses.gaps = 3;
