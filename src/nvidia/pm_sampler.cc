@@ -104,16 +104,17 @@ GpaStatus PmSampler::Configure(const PmSamplerOptions& options, const std::vecto
   }
 
   // Room for two decode periods' worth of samples (more takes another decode round), in an image small enough
-  // to decode into in time.
-  constexpr uint32_t kProbeSamples = 64;
-  size_t probe_bytes = 0;
-  size_t wanted_bytes = 0;
+  // to decode into in time: only an image over the limit takes a second size (to learn a record's share) and a
+  // shorter period.
   const uint32_t wanted_samples = PmSamplesPerImage(options.decode_period, options.interval_ns);
-  if (GpaStatus status = CounterDataSize(kProbeSamples, &probe_bytes); status != kGpaStatusOk) return status;
-  if (GpaStatus status = CounterDataSize(wanted_samples, &wanted_bytes); status != kGpaStatusOk) return status;
+  size_t image_bytes = 0;
+  if (GpaStatus status = CounterDataSize(wanted_samples, &image_bytes); status != kGpaStatusOk) return status;
   decode_period_ = options.decode_period;
-  if (wanted_samples > kProbeSamples && wanted_bytes > options.largest_image_bytes) {
-    const size_t per_sample = (wanted_bytes - probe_bytes) / (wanted_samples - kProbeSamples);
+  constexpr uint32_t kProbeSamples = 64;
+  if (wanted_samples > kProbeSamples && image_bytes > options.largest_image_bytes) {
+    size_t probe_bytes = 0;
+    if (GpaStatus status = CounterDataSize(kProbeSamples, &probe_bytes); status != kGpaStatusOk) return status;
+    const size_t per_sample = (image_bytes - probe_bytes) / (wanted_samples - kProbeSamples);
     const size_t fixed = probe_bytes - std::min(probe_bytes, per_sample * kProbeSamples);
     decode_period_ = PmDecodePeriodForImage(options.decode_period, options.interval_ns, fixed, per_sample,
                                             options.largest_image_bytes);
@@ -122,11 +123,10 @@ GpaStatus PmSampler::Configure(const PmSamplerOptions& options, const std::vecto
         "{:.1f} ms keeps the image within {} MiB",
         label_, per_sample >> 10, std::chrono::duration<double, std::milli>(decode_period_).count(),
         std::chrono::duration<double, std::milli>(options.decode_period).count(), options.largest_image_bytes >> 20);
-  }
-  size_t image_bytes = 0;
-  if (GpaStatus status = CounterDataSize(PmSamplesPerImage(decode_period_, options.interval_ns), &image_bytes);
-      status != kGpaStatusOk) {
-    return status;
+    if (GpaStatus status = CounterDataSize(PmSamplesPerImage(decode_period_, options.interval_ns), &image_bytes);
+        status != kGpaStatusOk) {
+      return status;
+    }
   }
   counter_data_.assign(image_bytes, 0);
   return InitializeImage(&counter_data_);
