@@ -111,6 +111,10 @@ class SampleStreamProgress {
   std::uint64_t Poll();
   // The pids that wrote a record but not yet their "end", as of the last Poll, in increasing order.
   std::vector<std::uint32_t> Unfinished() const;
+  // Whether `pid` has written its "end" record, as of the last Poll.
+  bool HasEnded(std::uint32_t pid) const { return ended_.count(pid) != 0; }
+  // Every pid that wrote a record, as of the last Poll.
+  const std::set<std::uint32_t>& Writers() const { return writers_; }
 
  private:
   void NoteWriter(std::string_view line);

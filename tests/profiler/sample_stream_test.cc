@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 namespace opengpa::profiling {
 namespace {
@@ -245,12 +246,20 @@ TEST_F(StreamFileTest, ProgressNamesTheProcessesThatWroteButHaveNotEnded) {
   child->WriteSample(sample);
   progress.Poll();
   EXPECT_EQ(progress.Unfinished(), (std::vector<std::uint32_t>{100, 4000000000u}));
+  EXPECT_EQ(progress.Writers(), (std::set<std::uint32_t>{100, 4000000000u}));
+  EXPECT_FALSE(progress.HasEnded(100));
   parent->WriteEnd(0);
   progress.Poll();
   EXPECT_EQ(progress.Unfinished(), (std::vector<std::uint32_t>{4000000000u}));
+  // The parent's end is what `opengpa profile --mode sampled` waits for before it stops PM sampling early, and
+  // only with no other process still writing.
+  EXPECT_TRUE(progress.HasEnded(100));
+  EXPECT_FALSE(progress.HasEnded(4000000000u));
+  EXPECT_FALSE(progress.HasEnded(7));  // a pid inside a kernel name wrote nothing
   child->WriteEnd(1);
   progress.Poll();
   EXPECT_TRUE(progress.Unfinished().empty());
+  EXPECT_TRUE(progress.HasEnded(4000000000u));
 }
 
 TEST_F(StreamFileTest, ProcessesWritingTheSameStreamAreToldApartByPid) {

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +42,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -72,6 +74,7 @@
 #include "sampled_mode.h"
 #include "signal_guard.h"
 #include "terminal.h"
+#include "while_exiting.h"
 
 namespace opengpa::cli {
 namespace {
@@ -158,7 +161,15 @@ struct ProgramRun {
   std::vector<std::uint32_t> still_writing;  // pids still writing the stream kWriterWait after the program ended
   std::vector<std::uint32_t> unended;        // pids that wrote to the stream and ended without their end record
   int signals_at_end = 0;                    // SignalGuard::Received() when the program ended
+  double stream_read_s = 0.0;                // how long reading the stream took
+  bool read_while_exiting = false;           // `samples` were read (and WhileExiting::Read ran) as it exited
 };
+
+// The stream file's size in bytes; 0 when it cannot be read.
+std::uint64_t StreamSize(const std::string& path) {
+  struct stat file {};
+  return stat(path.c_str(), &file) == 0 ? static_cast<std::uint64_t>(file.st_size) : 0;
+}
 
 // How long, after the program ended, opengpa waits for its other processes that are still writing the stream.
 constexpr std::chrono::seconds kWriterWait{10};
@@ -203,11 +214,12 @@ std::vector<std::uint32_t> WaitForStreamWriters(profiling::SampleStreamProgress*
   }
 }
 
-// Runs the program once with `settings`; `label` prefixes the progress line ("pass 2 of 3: ").
-// False and *error when the program cannot start or its stream cannot be read.
+// Runs the program once with `settings`; `label` prefixes the progress line ("pass 2 of 3: "). `while_exiting`
+// (optional) is called as its comment says. False and *error when the program cannot start or its stream cannot be
+// read.
 bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& counters,
              const profiling::ProfileSettings& settings, const std::string& label, ProgramRun* run, std::string* error,
-             const std::map<std::string, std::string>& extra_environment = {}) {
+             const std::map<std::string, std::string>& extra_environment = {}, WhileExiting* while_exiting = nullptr) {
   std::shared_ptr<SampleStreamFile> stream = SampleStreamFile::Create(error);
   if (stream == nullptr) return false;
   run->streams.push_back(stream);
@@ -249,10 +261,33 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
                  label.c_str(), static_cast<unsigned long long>(samples), interactive && !final_line ? "" : "\n");
     std::fflush(stderr);
   };
-  if (!RunProgram(
-          options.program, environment, [&] { report(false); }, &run->result, error)) {
-    return false;
-  }
+  // The stream as read while the program exited (WhileExiting), and its size then.
+  std::future<void> reading_early;
+  profiling::ProfileRun early_run;
+  bool early_ended = false;
+  bool early_read = false;
+  std::uint64_t early_size = 0;
+  auto tick = [&] {
+    report(false);  // polls the stream
+    const auto pid = static_cast<std::uint32_t>(run->result.pid);
+    if (while_exiting != nullptr && !reading_early.valid() && pid != 0 && progress.HasEnded(pid) &&
+        progress.Unfinished().empty()) {
+      reading_early = std::async(std::launch::async, [&, writers = progress.Writers(), path = stream->Path()] {
+        while_exiting->Ended(writers);
+        early_size = StreamSize(path);
+        const auto began = std::chrono::steady_clock::now();
+        std::string read_error;
+        early_read = profiling::ReadSampleStream(path, &early_run, &early_ended, &read_error);
+        if (early_read) {
+          while_exiting->Read(&early_run,
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+        }
+      });
+    }
+  };
+  const bool started = RunProgram(options.program, environment, tick, &run->result, error);
+  if (reading_early.valid()) reading_early.get();
+  if (!started) return false;
   run->signals_at_end = SignalGuard::Received();
   run->still_writing = WaitForStreamWriters(&progress, options.quiet);
   for (std::uint32_t pid : progress.Unfinished()) {
@@ -263,10 +298,19 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
   status.Drain();
   run->write_failures = status.Failures();
   report(true);
+  // What was read while the program exited is the stream whole unless something was written after it.
+  if (early_read && StreamSize(stream->Path()) == early_size) {
+    run->samples = std::move(early_run);
+    run->ended = early_ended;
+    run->read_while_exiting = true;
+    return true;
+  }
+  const auto reading_began = std::chrono::steady_clock::now();
   if (!profiling::ReadSampleStream(stream->Path(), &run->samples, &run->ended, error)) {
     *error += "; the sample stream is kept at " + stream->Keep();
     return false;
   }
+  run->stream_read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - reading_began).count();
   return true;
 }
 
@@ -464,6 +508,7 @@ int RunProfile(ProfileOptions options) {
   std::unique_ptr<profiling::SampledGate> gate;
   std::map<std::string, std::string> gate_environment;
   std::thread setting_up;
+  std::atomic<bool> recording_set_up{false};  // `recording` is written by setting_up until then
   std::string setup_error;
   if (sampled) {
     const char* tmp = std::getenv("TMPDIR");
@@ -471,14 +516,19 @@ int RunProfile(ProfileOptions options) {
     gate_environment[profiling::kSampledGateVariable] = gate->Path();
     setting_up = std::thread([&] {
       const bool started = SampledRecording::Start(counters, options.sampling_interval_us, &recording, &setup_error);
+      recording_set_up.store(true, std::memory_order_release);
       if (!gate->Open(started, setup_error)) {
         std::cerr << "opengpa profile: cannot write " << gate->Path()
                   << ": the program's processes wait for PM sampling until their limit\n";
       }
     });
   }
+  // Once the program's processes have all written their end records, PM sampling is stopped and the samples
+  // attributed while the program exits; a process that begins writing after that has no samples (said below).
+  SampledWhileExiting while_exiting(&recording_set_up, &recording);
   ProgramRun first;
-  const bool ran = RunOnce(options, counters, settings, "", &first, &error, gate_environment);
+  const bool ran =
+      RunOnce(options, counters, settings, "", &first, &error, gate_environment, sampled ? &while_exiting : nullptr);
   if (setting_up.joinable()) setting_up.join();
   if (sampled && recording == nullptr) {
     std::cerr << "opengpa profile: " << setup_error
@@ -490,10 +540,27 @@ int RunProfile(ProfileOptions options) {
     return 1;
   }
   if (recording) {
-    std::vector<std::string> notes;
-    const bool finished = recording->Finish(&first.samples, &notes, &error);
+    std::vector<std::string> notes = while_exiting.notes();
+    bool finished = while_exiting.finished();
+    if (first.read_while_exiting && while_exiting.attributed()) {
+      error = while_exiting.error();
+    } else {  // the program wrote more after its processes had ended, or ended otherwise: attributed now
+      notes.clear();
+      finished = recording->Finish(&first.samples, first.stream_read_s, /*while_program_exits=*/false, &notes, &error);
+    }
     // Printed with the run's other messages below.
     for (const std::string& note : notes) first.samples.messages.push_back(note);
+    std::string late;
+    for (const auto& process : first.samples.processes) {
+      if (!while_exiting.writers().empty() && while_exiting.writers().count(process.pid) == 0) {
+        late += (late.empty() ? "" : ", ") + std::to_string(process.pid);
+      }
+    }
+    if (!late.empty()) {
+      first.samples.messages.push_back("process " + late +
+                                       " began after the program's processes had all ended and PM sampling had "
+                                       "stopped: its launches have no samples");
+    }
     if (!finished) std::cerr << "opengpa profile: warning: " << error << '\n';
     // Every launch took its share of the samples; the rows kept are those --kernel-name and --launch-skip/-count
     // choose (the expression compiled above, before the program ran).

@@ -21,10 +21,12 @@ struct ProgramResult {
   int exit_code = 0;       // the program's exit status; 128 + signal when a signal ended it
   int interrupted_by = 0;  // the last signal opengpa received while the program ran (SIGINT, ...); 0: none
   double wall_time_s = 0.0;
+  int pid = 0;  // the program's process id, set as soon as it runs (on_tick may read it)
 };
 
 // `argv[0]` is looked up in PATH. `environment` entries replace (or add to) the inherited environment.
-// `on_tick` runs about every 50 ms while the program runs. False and *error when it cannot start.
+// `on_tick` runs about every 50 ms while the program runs. Its end is seen at once (a pidfd, where the kernel has
+// them), not at the next tick. False and *error when it cannot start.
 bool RunProgram(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment,
                 const std::function<void()>& on_tick, ProgramResult* result, std::string* error);
 

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <optional>
 
 #include "profiler/sampled_profile.h"
 
@@ -66,11 +68,22 @@ class PmSampledRecording final : public SampledRecording {
   PmSampledRecording(std::unique_ptr<profiling::PmRecording> recording, double start_seconds)
       : recording_(std::move(recording)), cpu_at_start_(CpuSeconds()), start_seconds_(start_seconds) {}
 
-  bool Finish(profiling::ProfileRun* run, std::vector<std::string>* notes, std::string* error) override {
-    const auto stop_begin = std::chrono::steady_clock::now();
-    const bool stopped = recording_->Stop(error);
-    const double stop_seconds = SecondsSince(stop_begin);
-    const double cpu = CpuSeconds() - cpu_at_start_;
+  bool Stop(std::string* error) override {
+    std::lock_guard<std::mutex> lock(stopping_);
+    if (!stop_seconds_) {
+      const auto stop_begin = std::chrono::steady_clock::now();
+      stopped_ = recording_->Stop(&stop_error_);
+      stop_seconds_ = SecondsSince(stop_begin);
+      cpu_while_sampling_ = CpuSeconds() - cpu_at_start_;
+    }
+    if (!stopped_) *error = stop_error_;
+    return stopped_;
+  }
+
+  bool Finish(profiling::ProfileRun* run, double stream_read_seconds, bool while_program_exits,
+              std::vector<std::string>* notes, std::string* error) override {
+    const bool stopped = Stop(error);
+    const double cpu = cpu_while_sampling_;
     std::vector<profiling::GpuSampleSeries> series;
     for (const profiling::RecordedGpu& gpu : recording_->Gpus()) series.push_back(gpu.series);
     for (const std::string& note : recording_->CoverageNotes()) notes->push_back(note);
@@ -84,14 +97,15 @@ class PmSampledRecording final : public SampledRecording {
     if (raw != nullptr && *raw != '\0') WriteRawSamples(raw, series, *run);
     const auto attribution_begin = std::chrono::steady_clock::now();
     profiling::AttributeSampledRun(series, recording_->Columns(), recording_->Kinds(), recording_->interval_ns(), run);
-    // What the mode adds to the program's own time outside it: the set-up before the program starts, the drain and
-    // the attribution after it ends (the outputs are written after this).
-    char phases[256];
+    // What the mode adds to the program's own time outside it: the set-up before the program starts; the drain, the
+    // reading and the attribution while it exits or after it (the outputs are written after this).
+    char phases[384];
     std::snprintf(phases, sizeof phases,
                   "the profiler's own time around the program: PM sampling set up in %.3f s while it started (its "
-                  "processes wait at their CUDA start until then), stopped and drained in %.3f s and the samples "
-                  "attributed in %.3f s after it",
-                  start_seconds_, stop_seconds, SecondsSince(attribution_begin));
+                  "processes wait at their CUDA start until then); stopped and drained in %.3f s, its launches read "
+                  "in %.3f s and the samples attributed in %.3f s %s",
+                  start_seconds_, *stop_seconds_, stream_read_seconds, SecondsSince(attribution_begin),
+                  while_program_exits ? "while it exited" : "after it");
     notes->push_back(phases);
     return stopped;
   }
@@ -100,6 +114,11 @@ class PmSampledRecording final : public SampledRecording {
   std::unique_ptr<profiling::PmRecording> recording_;
   double cpu_at_start_;
   double start_seconds_;
+  std::mutex stopping_;                 // Stop's, from the thread that stops early or from Finish
+  std::optional<double> stop_seconds_;  // set by the first Stop
+  bool stopped_ = false;
+  std::string stop_error_;
+  double cpu_while_sampling_ = 0.0;
 };
 
 }  // namespace
@@ -124,5 +143,22 @@ bool SampledRecording::Start(const std::vector<std::string>&, double, std::uniqu
   return false;
 }
 #endif
+
+void SampledWhileExiting::Ended(const std::set<std::uint32_t>& writers) {
+  writers_ = writers;
+  std::string error;  // Finish says it again
+  if (SampledRecording* recording = Recording()) recording->Stop(&error);
+}
+
+void SampledWhileExiting::Read(profiling::ProfileRun* run, double read_seconds) {
+  SampledRecording* recording = Recording();
+  if (recording == nullptr) return;
+  finished_ = recording->Finish(run, read_seconds, /*while_program_exits=*/true, &notes_, &error_);
+  attributed_ = true;
+}
+
+SampledRecording* SampledWhileExiting::Recording() const {
+  return set_up_->load(std::memory_order_acquire) ? recording_->get() : nullptr;
+}
 
 }  // namespace opengpa::cli

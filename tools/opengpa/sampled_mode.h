@@ -4,11 +4,15 @@
 #ifndef OPENGPA_CLI_SAMPLED_MODE_H_
 #define OPENGPA_CLI_SAMPLED_MODE_H_
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "profiler/profile_run.h"
+#include "while_exiting.h"
 
 namespace opengpa::cli {
 
@@ -22,9 +26,44 @@ class SampledRecording {
   static bool Start(const std::vector<std::string>& metrics, double interval_us,
                     std::unique_ptr<SampledRecording>* recording, std::string* error);
   virtual ~SampledRecording() = default;
-  // Stops sampling and fills `run`'s counters and values. `notes`: what the sampling covered, lost and cost,
-  // one line per GPU (printed and kept in the run's messages).
-  virtual bool Finish(profiling::ProfileRun* run, std::vector<std::string>* notes, std::string* error) = 0;
+  // Stops sampling and drains what the GPUs recorded; the first call does it, later ones return its answer. Called
+  // from another thread when the program's processes have all written their end records, so that the drain runs
+  // while the program exits (its CUDA teardown) rather than after: no launch it recorded can run later.
+  virtual bool Stop(std::string* error) = 0;
+  // Stops sampling (unless Stop did) and fills `run`'s counters and values. `notes`: what the sampling covered,
+  // lost and cost, one line per GPU (printed and kept in the run's messages); `stream_read_seconds`, how long the
+  // launches took to read, is said with the profiler's other times around the program, as done while it exited
+  // (`while_program_exits`) or after it.
+  virtual bool Finish(profiling::ProfileRun* run, double stream_read_seconds, bool while_program_exits,
+                      std::vector<std::string>* notes, std::string* error) = 0;
+};
+
+// The sampled mode's part while the program exits (while_exiting.h): PM sampling stopped and drained, then the
+// samples attributed to the launches as read then. Its results are used when RunOnce kept that read.
+class SampledWhileExiting final : public WhileExiting {
+ public:
+  // `*recording` is set by another thread, which then sets `*set_up`; both must outlive this object.
+  SampledWhileExiting(const std::atomic<bool>* set_up, const std::unique_ptr<SampledRecording>* recording)
+      : set_up_(set_up), recording_(recording) {}
+
+  void Ended(const std::set<std::uint32_t>& writers) override;
+  void Read(profiling::ProfileRun* run, double read_seconds) override;
+
+  bool attributed() const { return attributed_; }  // Read ran Finish
+  bool finished() const { return finished_; }      // what Finish returned, its notes and its error
+  const std::vector<std::string>& notes() const { return notes_; }
+  const std::string& error() const { return error_; }
+  const std::set<std::uint32_t>& writers() const { return writers_; }  // as Ended had them
+
+ private:
+  SampledRecording* Recording() const;
+  const std::atomic<bool>* set_up_;
+  const std::unique_ptr<SampledRecording>* recording_;
+  std::set<std::uint32_t> writers_;
+  bool attributed_ = false;
+  bool finished_ = false;
+  std::vector<std::string> notes_;
+  std::string error_;
 };
 
 }  // namespace opengpa::cli

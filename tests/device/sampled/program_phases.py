@@ -78,6 +78,20 @@ def main():
     s = statistics.median(s["whole"] for s in sampled)
     print(f"\nwhole program: median unprofiled {p:.3f} s, sampled {s:.3f} s: x{s / p:.3f}; "
           f"best {min(x['whole'] for x in plain):.3f} / {min(x['whole'] for x in sampled):.3f} s")
+    # Each round's two runs ran back to back: the median of their ratios is steadier than the ratio of medians when
+    # the machine drifts. The imports (Python's, before CUDA starts) vary by seconds from run to run on some machines
+    # and hold no profiler work but CUDA's start, so the time after them is given too.
+    ratios = [b["whole"] / a["whole"] for a, b in zip(plain, sampled)]
+    after = [(a["whole"] - a["launched -> imported"], b["whole"] - b["launched -> imported"])
+             for a, b in zip(plain, sampled) if "launched -> imported" in a and "launched -> imported" in b]
+    print(f"median of the rounds' ratios x{statistics.median(ratios):.3f} (from x{min(ratios):.3f} to "
+          f"x{max(ratios):.3f})")
+    if after:
+        p_after = statistics.median(a for a, _ in after)
+        s_after = statistics.median(b for _, b in after)
+        ratio_after = statistics.median(b / a for a, b in after)
+        print(f"after the imports: median unprofiled {p_after:.3f} s, sampled {s_after:.3f} s: "
+              f"x{s_after / p_after:.3f}; median of the rounds' ratios x{ratio_after:.3f}")
 
 
 if __name__ == "__main__":
