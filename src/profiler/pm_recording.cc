@@ -133,6 +133,11 @@ bool PmRecording::Stop(std::string* error) {
     gpu.costs = device.sampler.Costs();
     gpu.decode_period = device.sampler.decode_period();
   }
+  // Everything the results need is copied out: the samplers are disabled and CUPTI's profiler session ended now,
+  // so that the GPUs' counters are free for the next user as soon as sampling stops (and `opengpa profile` does
+  // this while the program exits rather than in its own exit).
+  devices_.clear();
+  libraries_.reset();
   return ok;
 }
 

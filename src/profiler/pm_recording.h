@@ -48,8 +48,9 @@ class PmRecording {
   PmRecording(const PmRecording&) = delete;
   PmRecording& operator=(const PmRecording&) = delete;
 
-  // Stops every GPU and drains what is left. False and *error when a GPU could not stop or decode; what was
-  // decoded is kept.
+  // Stops every GPU, drains what is left and releases the samplers and CUPTI's session (the counters are free for
+  // another user then). Once: a second call has nothing left to stop. False and *error when a GPU could not stop or
+  // decode; what was decoded is kept.
   bool Stop(std::string* error);
 
   const std::vector<RecordedGpu>& Gpus() const { return gpus_; }
