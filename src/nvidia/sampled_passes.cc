@@ -76,6 +76,15 @@ GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std
             "first that ends after that work, rather than {}",
             k, stamps_ns.size(), done - interval_ends_ns[interval], later, interval);
         interval = later;
+      } else {
+        // No interval ends after the work: the GPU's channel ran ahead of its engine past every later trigger too
+        // (a freshly started H200, docs/graphics-counters.md), and what the sample ran after this trigger was
+        // counted where no sample reads it. Its counts are short, and nothing here can tell by how much.
+        Log(kGpaLoggingError,
+            "trigger {} of {} fired {} ns before the work of the sample it ends was done, and no later interval of "
+            "the pass holds that work (the GPU ran behind its triggers): that sample's hardware counts miss what ran "
+            "after the trigger; run the pass again",
+            k, stamps_ns.size(), done - interval_ends_ns[interval]);
       }
     }
     interval = std::max(interval, floor);

@@ -47,6 +47,8 @@ constexpr std::uint64_t kTriggerBeforeStampNs = 2'000;
 // kTriggerToIntervalEndLimitNs). Not the trigger's own timestamp: it is written after whatever was recorded
 // between the sample's end and the trigger (a query's end can take 5 us), so it lies after the work's end even when
 // the trigger fired on time. No trigger closes an interval before the previous trigger's, so two may share one.
+// Where no interval ends after the work (every later trigger fired early too), the trigger keeps its interval and
+// an error is logged: that sample's counts miss what ran after it.
 GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std::vector<std::uint64_t>& done_ns,
                           const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals);
 

@@ -3,6 +3,7 @@
 // once 188 us before it.
 #include <gtest/gtest.h>
 
+#include "../monitor/log_capture.h"
 #include "nvidia/sampled_passes.h"
 
 namespace opengpa::nvidia {
@@ -89,6 +90,32 @@ TEST(AssignIntervals, NoTriggerClosesAnIntervalBeforeThePreviousTriggers) {
   Intervals intervals;
   ASSERT_EQ(AssignIntervals(stamps, done, ends, &intervals), kGpaStatusOk);
   EXPECT_EQ(intervals, (Intervals{0, 3, 3, 3}));
+}
+
+TEST(AssignIntervals, AnEndTriggerAheadOfEveryLaterIntervalKeepsItsOwnAndSaysTheSampleIsShort) {
+  // A freshly started H200 (vk_color_cube, docs/graphics-counters.md): the channel ran 21-28 us ahead of the engine
+  // and every trigger of the frame fired within 19 us, so no interval ends after the draws' work.
+  const Ns stamps = {30'000, 52'000, 53'000, 58'000};
+  const Ns done = {0, 50'000, 0, 56'000};
+  const Ns ends = {1'000, 4'000, 5'000, 19'000};
+  Intervals intervals;
+  monitor::testing::LogCapture log;
+  ASSERT_EQ(AssignIntervals(stamps, done, ends, &intervals), kGpaStatusOk);
+  EXPECT_EQ(intervals, (Intervals{0, 1, 2, 3}));
+  const std::string text = log.Text();
+  EXPECT_NE(text.find("trigger 1 of 4 fired 46000 ns before the work of the sample it ends was done, and no later "
+                      "interval"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("trigger 3 of 4 fired 37000 ns before"), std::string::npos) << text;
+  EXPECT_NE(text.find("run the pass again"), std::string::npos) << text;
+}
+
+TEST(AssignIntervals, AnEndTriggerMovedToALaterIntervalIsNotAnError) {
+  monitor::testing::LogCapture log;
+  Intervals intervals;
+  ASSERT_EQ(AssignIntervals(kColorCubeStamps, kColorCubeDone, kColorCubeEnds, &intervals), kGpaStatusOk);
+  EXPECT_EQ(log.Text().find("no later interval"), std::string::npos) << log.Text();
 }
 
 TEST(AssignIntervals, NoTriggersNoIntervals) {
