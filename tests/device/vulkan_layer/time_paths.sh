@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # GPUTime of opengpa_vk_sample's samples through core queries and through the layer, ROUNDS times alternated (one
 # process each: a single run's times move with the GPU's clocks), beside the same samples with timestamps only
-# (OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0, no sampler triggers in the command buffers): time_paths.py compares the
-# medians. Needs the Vulkan loader (see run.sh) and the layer built in BUILD.
+# (OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0, no sampler triggers in the command buffers), through each path:
+# time_paths.py compares the medians. Needs the Vulkan loader (see run.sh) and the layer built in BUILD.
 #   tests/device/vulkan_layer/time_paths.sh BUILD [ROUNDS]      results in $OUT or out/device-vulkan-layer
 # COUNTERS=NAME,... enables only those counters (opengpa_vk_sample --counters; default every counter). Each run's
 # output (its pass count; with OPENGPA_SAMPLER_TRACE=1 the sampler's intervals and each sample's timestamps) is kept
@@ -25,5 +25,7 @@ for round in $(seq "$rounds"); do
     echo "layer run $round failed"
   OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0 "${sample[@]}" --csv "$times/plain_$round.csv" >"$times/plain_$round.log" 2>&1 ||
     echo "timestamps-only run $round failed"
+  OPENGPA_GRAPHICS_HARDWARE_COUNTERS=0 "${layer[@]}" "${sample[@]}" --csv "$times/layerplain_$round.csv" \
+    >"$times/layerplain_$round.log" 2>&1 || echo "timestamps-only layer run $round failed"
 done
 python3 "$here/time_paths.py" "$times"
