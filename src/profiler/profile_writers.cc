@@ -1,6 +1,7 @@
 #include "profiler/profile_writers.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -75,18 +76,34 @@ std::string UnitSymbol(const std::string& usage) {
 
 }  // namespace
 
-std::string FormatValue(double value) {
-  if (std::isnan(value)) return "";
-  char text[32];
+namespace {
+
+// FormatValue's text, appended to `text`.
+void AppendValue(std::string* text, double value) {
+  if (std::isnan(value)) return;
+  char digits[64];
   // Counts (bytes, instructions, nanoseconds) print as integers, not "2e+03".
   if (std::fabs(value) < 1e15 && value == std::floor(value)) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-    return text;
+    const auto written = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::fixed, 0);
+    text->append(digits, written.ptr);
+    return;
   }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
+  // Otherwise as printf's %g prints it with the fewest significant digits that read back as `value`: that many
+  // as std::to_chars' shortest form has (one call each, where trying precisions from 1 up with snprintf and strtod
+  // took most of a large profile's CSV time: 17,883 sampled GPT-2 launches).
+  const auto shortest = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::scientific);
+  int significant = 0;
+  for (const char* c = digits; c != shortest.ptr && *c != 'e'; ++c) significant += *c >= '0' && *c <= '9' ? 1 : 0;
+  const auto written =
+      std::to_chars(digits, digits + sizeof digits, value, std::chars_format::general, std::max(significant, 1));
+  text->append(digits, written.ptr);
+}
+
+}  // namespace
+
+std::string FormatValue(double value) {
+  std::string text;
+  AppendValue(&text, value);
   return text;
 }
 
@@ -223,27 +240,57 @@ void WriteCounterTracks(const ProfileRun& run, const std::vector<std::pair<doubl
 }  // namespace
 
 void WriteProfileCsv(const ProfileRun& run, std::ostream& out) {
-  out << "pid,rank,host,gpu,gpu_uuid,pci_bus_id,index,kernel,queue,context,graph,graph_node,grid_x,grid_y,grid_z,"
-         "block_x,block_y,block_z,start_ns,end_ns,nvtx";
-  for (const auto& counter : run.counters) out << ',' << CsvCell(counter.name);
-  out << '\n';
+  // Each row is appended to one buffer, written a megabyte at a time (a stream insertion per cell took four times
+  // as long on a large run).
+  constexpr std::size_t kFlushAt = 1 << 20;
+  std::string text =
+      "pid,rank,host,gpu,gpu_uuid,pci_bus_id,index,kernel,queue,context,graph,graph_node,grid_x,grid_y,grid_z,"
+      "block_x,block_y,block_z,start_ns,end_ns,nvtx";
+  text.reserve(kFlushAt + 4096);
+  for (const auto& counter : run.counters) text.append(",").append(CsvCell(counter.name));
+  text.push_back('\n');
+  auto number = [&text](std::uint64_t value) { text.append(std::to_string(value)); };
   for (const auto& sample : run.samples) {
     const ProcessInfo& process = ProcessOf(run, sample.pid);
     const GpuIdentity& gpu = GpuOf(run, sample.queue);
-    out << sample.pid << ',' << (process.rank ? std::to_string(*process.rank) : "") << ',' << CsvCell(process.host)
-        << ',' << (gpu.index >= 0 ? std::to_string(gpu.index) : "") << ',' << CsvCell(gpu.uuid) << ','
-        << CsvCell(gpu.pci_bus_id) << ',' << sample.index << ',' << CsvCell(sample.name) << ','
-        << CsvCell(QueueName(run, sample.queue)) << ',' << (sample.context ? std::to_string(sample.context) : "") << ','
-        << (sample.graph ? std::to_string(*sample.graph) : "") << ','
-        << (sample.graph_node ? std::to_string(*sample.graph_node) : "");
-    for (auto v : sample.grid) out << ',' << v;
-    for (auto v : sample.block) out << ',' << v;
-    out << ',' << (sample.start_ns ? std::to_string(*sample.start_ns) : "");
-    out << ',' << (sample.end_ns ? std::to_string(*sample.end_ns) : "");
-    out << ',' << CsvCell(NvtxPath(sample));
-    for (double value : sample.values) out << ',' << FormatValue(value);
-    out << '\n';
+    number(sample.pid);
+    text.push_back(',');
+    if (process.rank) text.append(std::to_string(*process.rank));
+    text.append(",").append(CsvCell(process.host)).push_back(',');
+    if (gpu.index >= 0) number(static_cast<std::uint64_t>(gpu.index));
+    text.append(",").append(CsvCell(gpu.uuid)).append(",").append(CsvCell(gpu.pci_bus_id)).push_back(',');
+    number(sample.index);
+    text.append(",").append(CsvCell(sample.name)).append(",").append(CsvCell(QueueName(run, sample.queue)));
+    text.push_back(',');
+    if (sample.context != 0) number(sample.context);
+    text.push_back(',');
+    if (sample.graph) number(*sample.graph);
+    text.push_back(',');
+    if (sample.graph_node) number(*sample.graph_node);
+    for (auto v : sample.grid) {
+      text.push_back(',');
+      number(v);
+    }
+    for (auto v : sample.block) {
+      text.push_back(',');
+      number(v);
+    }
+    text.push_back(',');
+    if (sample.start_ns) number(*sample.start_ns);
+    text.push_back(',');
+    if (sample.end_ns) number(*sample.end_ns);
+    text.append(",").append(CsvCell(NvtxPath(sample)));
+    for (double value : sample.values) {
+      text.push_back(',');
+      AppendValue(&text, value);
+    }
+    text.push_back('\n');
+    if (text.size() >= kFlushAt) {
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+      text.clear();
+    }
   }
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 void WriteProfileJson(const ProfileRun& run, std::ostream& out) {
