@@ -37,12 +37,19 @@ class FakeRecording final : public SampledRecording {
   bool during_exit = false;
 };
 
+// A SampledWhileExiting over a FakeRecording, PM sampling set up or not yet.
+struct Exiting {
+  explicit Exiting(bool sampling) : set_up(sampling), owned(std::make_unique<FakeRecording>()) {}
+  FakeRecording& fake() { return static_cast<FakeRecording&>(*owned); }
+  std::atomic<bool> set_up;
+  std::unique_ptr<SampledRecording> owned;
+  SampledWhileExiting while_exiting{&set_up, &owned};
+};
+
 TEST(SampledWhileExitingTest, DoesNothingBeforePmSamplingIsSetUp) {
-  std::atomic<bool> set_up{false};
-  auto recording = std::make_unique<FakeRecording>();
-  FakeRecording* fake = recording.get();
-  std::unique_ptr<SampledRecording> owned = std::move(recording);
-  SampledWhileExiting while_exiting(&set_up, &owned);
+  Exiting exiting(/*sampling=*/false);
+  SampledWhileExiting& while_exiting = exiting.while_exiting;
+  FakeRecording* fake = &exiting.fake();
   profiling::ProfileRun run;
   while_exiting.Ended({100});
   while_exiting.Read(&run, 0.1);
@@ -53,11 +60,9 @@ TEST(SampledWhileExitingTest, DoesNothingBeforePmSamplingIsSetUp) {
 }
 
 TEST(SampledWhileExitingTest, StopsAtTheEndRecordsThenAttributesTheStreamAsDoneWhileTheProgramExits) {
-  std::atomic<bool> set_up{true};
-  auto recording = std::make_unique<FakeRecording>();
-  FakeRecording* fake = recording.get();
-  std::unique_ptr<SampledRecording> owned = std::move(recording);
-  SampledWhileExiting while_exiting(&set_up, &owned);
+  Exiting exiting(/*sampling=*/true);
+  SampledWhileExiting& while_exiting = exiting.while_exiting;
+  FakeRecording* fake = &exiting.fake();
   while_exiting.Ended({100, 200});
   EXPECT_EQ(fake->stops, 1);
   EXPECT_EQ(fake->finishes, 0);
