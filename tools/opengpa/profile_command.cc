@@ -540,12 +540,13 @@ int RunProfile(ProfileOptions options) {
     return 1;
   }
   if (recording) {
-    std::vector<std::string> notes = while_exiting.notes();
-    bool finished = while_exiting.finished();
+    std::vector<std::string> notes;
+    bool finished = false;
     if (first.read_while_exiting && while_exiting.attributed()) {
+      notes = while_exiting.notes();
+      finished = while_exiting.finished();
       error = while_exiting.error();
     } else {  // the program wrote more after its processes had ended, or ended otherwise: attributed now
-      notes.clear();
       finished = recording->Finish(&first.samples, first.stream_read_s, /*while_program_exits=*/false, &notes, &error);
     }
     // Printed with the run's other messages below.
