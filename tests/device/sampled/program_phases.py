@@ -13,16 +13,18 @@ import sys
 import time
 
 
-def run(command, err_path):
+def run(command, err_path, environment=None):
+    """The program's marks: its launch, each phase its "phases:" line names (Unix times; a "(CPU ...)" after a time
+    is left out) and the command's end."""
     start = time.time()
     with open(err_path, "w") as err, open(err_path[:-len(".err")] + ".out", "w") as out:
-        subprocess.run(command, stdout=out, stderr=err, check=False)
+        subprocess.run(command, stdout=out, stderr=err, check=False, env=environment)
     end = time.time()
     marks = [("launched", start)]
     with open(err_path) as err:
         for line in err:
             if line.startswith("phases: "):
-                for part in line[len("phases: "):].split(", "):
+                for part in line[len("phases: "):].strip().split(", "):
                     name, rest = part.rsplit(" (CPU", 1)[0].rsplit(" ", 1)
                     marks.append((name, float(rest)))
     marks.append(("command ended", end))

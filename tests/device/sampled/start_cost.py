@@ -1,30 +1,14 @@
 """Issue 36: where `opengpa profile --mode sampled` adds time to a program's start and end. Runs start_probe.py
 unprofiled, with the profiler's library injected alone (CUPTI's kernel records, no PM sampling, no CLI) and under
 `opengpa profile --mode sampled`, alternated ROUNDS times, and prints the median of each span between the probe's
-marks, the launch and the command's end (for the sampled run, that includes the CLI's drain, attribution and
+phases, the launch and the command's end (for the sampled run, that includes the CLI's drain, attribution and
 outputs).
   start_cost.py STAGE [ROUNDS]"""
 import os
 import statistics
-import subprocess
 import sys
-import time
 
-
-def run(command, err_path, environment=None):
-    launched = time.time()
-    with open(err_path, "w") as err:
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=err, check=False, env=environment)
-    ended = time.time()
-    marks = [("launched", launched)]
-    with open(err_path) as err:
-        for line in err:
-            if line.startswith("marks: "):
-                for part in line[len("marks: "):].strip().split(", "):
-                    name, value = part.rsplit(" ", 1)
-                    marks.append((name, float(value)))
-    marks.append(("command ended", ended))
-    return {f"{a[0]} -> {b[0]}": b[1] - a[1] for a, b in zip(marks, marks[1:])} | {"whole": ended - launched}
+from program_phases import run, spans  # the same marks and spans as the GPT-2 runs
 
 
 def main():
@@ -41,12 +25,12 @@ def main():
                                 OPENGPA_PROFILE_MODE="sampled")
     runs = {"unprofiled": [], "injected alone": [], "sampled": []}
     for index in range(rounds):
-        runs["unprofiled"].append(run(program, os.path.join(results, f"plain_{index}.err")))
+        runs["unprofiled"].append(spans(run(program, os.path.join(results, f"plain_{index}.err"))))
         if os.path.exists(injected_environment["OPENGPA_PROFILE_OUTPUT"]):
             os.remove(injected_environment["OPENGPA_PROFILE_OUTPUT"])
-        runs["injected alone"].append(run(program, os.path.join(results, f"injected_{index}.err"),
-                                          injected_environment))
-        runs["sampled"].append(run(sampled_command, os.path.join(results, f"sampled_{index}.err")))
+        runs["injected alone"].append(spans(run(program, os.path.join(results, f"injected_{index}.err"),
+                                                injected_environment)))
+        runs["sampled"].append(spans(run(sampled_command, os.path.join(results, f"sampled_{index}.err"))))
         print(f"round {index + 1}: " + " | ".join(f"{name} {r[-1]['whole']:.3f} s" for name, r in runs.items()),
               flush=True)
     names = list(runs)
