@@ -957,6 +957,43 @@ def profile_waits_for_a_process_of_the_program_still_writing_after_the_program_e
 
 
 @check
+def profile_waits_for_a_process_the_program_left_running_before_it_wrote_anything(ctx):
+    # An orphan that starts its work after the program ended (a child started without waiting for it, measured on
+    # the H200 with a CUDA child: its launches were all missing, exit 0): opengpa adopts it (process_tree.h) and
+    # waits for it although it has not written to the stream yet.
+    prefix = os.path.join(ctx.tmp, "orphan")
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", "sh", "-c", '(sleep 0.5; exec "$@") & exit 0',
+                     "sh", ctx.workload, "64", ROUNDS, expect_ok=False)
+    expect(result.returncode == 0, f"exit {result.returncode}:\n{result.stderr}")
+    expect("which it left running" in result.stderr, f"opengpa did not say what it waits for:\n{result.stderr}")
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(len(doc["samples"]) == LAUNCHES, f"{len(doc['samples'])} samples of the {LAUNCHES} the orphan launched")
+
+
+@check
+def profile_stops_waiting_for_a_process_the_program_left_running_and_names_it(ctx):
+    # A process left running that never writes samples (a server the program started): waited for 10 s, then
+    # named; the program's own results are written.
+    prefix = os.path.join(ctx.tmp, "left_running")
+    start = time.monotonic()
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", "sh", "-c",
+                     '"$1" 64 1 || exit 1; sleep 60 >/dev/null 2>&1 & exit 0', "sh", ctx.workload, expect_ok=False)
+    seconds = time.monotonic() - start
+    named = [line for line in result.stderr.splitlines() if "which the program left running, still ran" in line]
+    for line in named:  # the sleep, whose pid the message names
+        try:
+            os.kill(int(line.split("process ", 1)[1].split(",", 1)[0]), signal.SIGKILL)
+        except (ValueError, ProcessLookupError):
+            pass
+    expect(named, f"the process left running is not named:\n{result.stderr}")
+    expect(9 < seconds < 60, f"opengpa returned after {seconds:.1f} s (it waits 10 s)")
+    expect(result.returncode == 0, f"exit {result.returncode}:\n{result.stderr}")
+    doc = ctx.validated("profile.schema.json", prefix + ".json")
+    expect(len(doc["samples"]) == 8, f"{len(doc['samples'])} samples of the workload's 8")
+    expect(any("which the program left running" in m for m in doc["messages"]), f"JSON messages: {doc['messages']}")
+
+
+@check
 def profile_stops_waiting_for_a_process_that_outlives_the_program_and_keeps_the_stream(ctx):
     # A process that wrote a header and goes on running (a forged header, for a sleep): waited for 10 s, then
     # named; the results hold what the workload wrote; the stream is kept for what the process writes later.

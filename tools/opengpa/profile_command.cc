@@ -20,7 +20,8 @@
 // "sample stream truncated: <reason>" with a non-zero exit; streams left by an opengpa that was killed are
 // named at the start of the next run (sample_stream_file.h). A process of the program that outlives the one
 // opengpa started (the shell of `sh -c 'app && ...'` ended by Ctrl-C while app still writes its last batch) is
-// waited for, up to kWriterWait, until it writes its end record or ends.
+// waited for, up to kWriterWait, until it writes its end record or ends, and so is one the program left running
+// that has not written anything yet (opengpa adopts the program's orphans: process_tree.h).
 //
 // Every process of the program is profiled, whatever starts it (issue 29): the processes take turns on each GPU
 // (src/profiler/gpu_turns.h, a folder of lock files made for each run), and one that still launched work it
@@ -54,6 +55,7 @@
 #include "counter_selection.h"
 #include "output_file.h"
 #include "output_name.h"
+#include "process_tree.h"
 #include "profile_injection.h"
 #include "profile_reports.h"
 #include "profiler/collective_kernels.h"
@@ -159,6 +161,7 @@ struct ProgramRun {
   std::vector<std::shared_ptr<SampleStreamFile>> streams;
   std::map<std::uint32_t, profiling::StreamWriteFailure> write_failures;  // by pid: streams not written whole
   std::vector<std::uint32_t> still_writing;  // pids still writing the stream kWriterWait after the program ended
+  std::vector<std::uint32_t> left_running;   // other processes of the program still running then
   std::vector<std::uint32_t> unended;        // pids that wrote to the stream and ended without their end record
   int signals_at_end = 0;                    // SignalGuard::Received() when the program ended
   double stream_read_s = 0.0;                // how long reading the stream took
@@ -174,40 +177,44 @@ std::uint64_t StreamSize(const std::string& path) {
 // How long, after the program ended, opengpa waits for its other processes that are still writing the stream.
 constexpr std::chrono::seconds kWriterWait{10};
 
-// Whether process `pid` runs (a zombie does not: it has written all it ever will).
-bool ProcessRuns(std::uint32_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const std::size_t name_end = text.rfind(')');  // the state follows the command name, which may hold ')'
-  if (name_end == std::string::npos || name_end + 2 >= text.size()) return false;
-  const char state = text[name_end + 2];
-  return state != 'Z' && state != 'X';
-}
+// What was still running when opengpa stopped waiting for the program's other processes (normally nothing).
+struct LeftRunning {
+  std::vector<std::uint32_t> writing;  // processes that wrote to the stream and had not written their end record
+  std::vector<std::uint32_t> others;   // other processes the program left running (process_tree.h)
+};
 
 // Once the program has ended: waits, up to kWriterWait, while a process that wrote to the stream has not
 // written its end record and still runs (a grandchild finishing its last batch after the shell between it and
-// opengpa ended). Returns those still writing at the deadline (normally none).
-std::vector<std::uint32_t> WaitForStreamWriters(profiling::SampleStreamProgress* progress, bool quiet) {
+// opengpa ended), or while a process the program left running runs, which may not have written anything yet (a
+// child the program started without waiting for it, still starting when the program ended), reaping those
+// opengpa adopted as they end.
+LeftRunning WaitForStreamWriters(profiling::SampleStreamProgress* progress, bool quiet) {
   const auto deadline = std::chrono::steady_clock::now() + kWriterWait;
   bool said = false;
+  const auto self = static_cast<std::uint32_t>(getpid());
   for (;;) {
+    ReapEndedChildren();
     progress->Poll();
-    std::vector<std::uint32_t> writing;
+    LeftRunning left;
     for (std::uint32_t pid : progress->Unfinished()) {
-      if (ProcessRuns(pid)) writing.push_back(pid);
+      if (ProcessRuns(pid)) left.writing.push_back(pid);
     }
-    if (writing.empty()) {
+    for (std::uint32_t pid : RunningDescendants(self)) {
+      if (std::find(left.writing.begin(), left.writing.end(), pid) == left.writing.end()) left.others.push_back(pid);
+    }
+    if (left.writing.empty() && left.others.empty()) {
       // A process may have written its end record and exited between the Poll above and ProcessRuns: read once
       // more, so that it is not taken for one that ended without its end record (seen under load in CI).
       progress->Poll();
-      return writing;
+      return left;
     }
-    if (std::chrono::steady_clock::now() >= deadline) return writing;
+    if (std::chrono::steady_clock::now() >= deadline) return left;
     if (!said && !quiet) {
-      std::fprintf(stderr,
-                   "opengpa profile: the program ended; waiting for process %u, still writing samples "
-                   "(at most %lld s)\n",
-                   writing.front(), static_cast<long long>(kWriterWait.count()));
+      const bool writing = !left.writing.empty();
+      std::fprintf(stderr, "opengpa profile: the program ended; waiting for process %u, %s (at most %lld s)\n",
+                   writing ? left.writing.front() : left.others.front(),
+                   writing ? "still writing samples" : "which it left running",
+                   static_cast<long long>(kWriterWait.count()));
       said = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -270,8 +277,10 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
   auto tick = [&] {
     report(false);  // polls the stream
     const auto pid = static_cast<std::uint32_t>(run->result.pid);
+    // Nothing recorded can run later once the program's own process has written its end record, no other process
+    // of it is still writing, and none that could yet begin runs (a child it has not waited for: process_tree.h).
     if (while_exiting != nullptr && !reading_early.valid() && pid != 0 && progress.HasEnded(pid) &&
-        progress.Unfinished().empty()) {
+        progress.Unfinished().empty() && RunningDescendants(static_cast<std::uint32_t>(getpid()), pid).empty()) {
       reading_early = std::async(std::launch::async, [&, writers = progress.Writers(), path = stream->Path()] {
         while_exiting->Ended(writers);
         early_size = StreamSize(path);
@@ -285,11 +294,17 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
       });
     }
   };
+  // The program's orphans become opengpa's children, to be waited for (WaitForStreamWriters); where the kernel
+  // refuses, they go to init and only those that write samples are waited for.
+  static const bool subreaper = BecomeSubreaper();
+  static_cast<void>(subreaper);
   const bool started = RunProgram(options.program, environment, tick, &run->result, error);
   if (reading_early.valid()) reading_early.get();
   if (!started) return false;
   run->signals_at_end = SignalGuard::Received();
-  run->still_writing = WaitForStreamWriters(&progress, options.quiet);
+  LeftRunning left = WaitForStreamWriters(&progress, options.quiet);
+  run->still_writing = std::move(left.writing);
+  run->left_running = std::move(left.others);
   for (std::uint32_t pid : progress.Unfinished()) {
     if (std::find(run->still_writing.begin(), run->still_writing.end(), pid) == run->still_writing.end()) {
       run->unended.push_back(pid);
@@ -338,6 +353,7 @@ bool RunRemainingPasses(const ProfileOptions& options, const std::vector<std::st
     first->streams.insert(first->streams.end(), run.streams.begin(), run.streams.end());
     first->write_failures.insert(run.write_failures.begin(), run.write_failures.end());
     first->still_writing.insert(first->still_writing.end(), run.still_writing.begin(), run.still_writing.end());
+    first->left_running.insert(first->left_running.end(), run.left_running.begin(), run.left_running.end());
     first->unended.insert(first->unended.end(), run.unended.begin(), run.unended.end());
     first->signals_at_end = run.signals_at_end;
     first->result.wall_time_s += run.result.wall_time_s;
@@ -640,6 +656,19 @@ int RunProfile(ProfileOptions options) {
                            " s after the program ended; the results hold what it wrote until then, and the "
                            "sample stream, which it goes on writing, is kept at " +
                            keep_streams());
+    std::cerr << "opengpa profile: " << run.messages.back() << '\n';
+  }
+  // A process the program left running that had written nothing kWriterWait after the program ended (a server it
+  // started, or a child still working): what it launches later is not profiled.
+  std::string left_running;
+  for (std::uint32_t pid : first.left_running) {
+    left_running += (left_running.empty() ? "" : ", ") + std::to_string(pid);
+  }
+  if (!left_running.empty()) {
+    run.messages.push_back("process " + left_running + ", which the program left running, still ran " +
+                           std::to_string(kWriterWait.count()) +
+                           " s after the program ended: opengpa stopped waiting, and what it launches from now on "
+                           "is not profiled");
     std::cerr << "opengpa profile: " << run.messages.back() << '\n';
   }
   if (result.interrupted_by != 0) {

@@ -12,6 +12,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 cp "$build/bin/opengpa" "$stage/bin/"
 cp "$build/lib/libopengpa_inject_cuda.so" "$build/lib/libOpenGPAProfile.so" "$stage/lib/"
 strip "$stage/bin/opengpa" "$stage/lib/"*.so
+"$here/../soname_copies.sh" "$stage/lib"  # libopengpa_inject_cuda.so needs libOpenGPAProfile.so.3
 nvcc -O2 -arch=sm_90 -shared -Xcompiler -fPIC "$here/spawn_kernels.cu" -o "$stage/tests/libspawn_kernels.so"
 nvcc -O2 -arch=sm_90 "$here/spawn_check.cu" -o "$stage/tests/spawn_check" -L"$stage/tests" -lspawn_kernels \
   -Xlinker -rpath -Xlinker '$ORIGIN'

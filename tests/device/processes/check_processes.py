@@ -35,10 +35,14 @@ def verdict(name, ok, figures):
         failures.append(name)
 
 
-def profile(name, program, *options, env=None):
+EXACT = ("--counters", "gpu__time_duration.sum")
+# The sampled mode (issue 36) with one DRAM metric, which every host keeps up with at its default interval.
+SAMPLED = ("--mode", "sampled", "--metrics", "dram__bytes_read.sum")
+
+
+def profile(name, program, *options, env=None, mode=EXACT):
     prefix = os.path.join(work, name)
-    command = [OPENGPA, "profile", "--api", "cuda", "--counters", "gpu__time_duration.sum", "-f", "-o", prefix,
-               *options, "--", *program]
+    command = [OPENGPA, "profile", "--api", "cuda", *mode, "-f", "-o", prefix, *options, "--", *program]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=dict(os.environ, **(env or {})))
     say(f"== {name}: exit {result.returncode}\n$ {' '.join(command)}\n{result.stdout[-3000:]}{result.stderr[-6000:]}")
     rows = []
@@ -58,9 +62,9 @@ def launches(rows):
     return counts, {(row["gpu_uuid"], row["pci_bus_id"]) for row in rows}
 
 
-def check_both_profiled(name, program, child_launches=M, env=None):
+def check_both_profiled(name, program, child_launches=M, env=None, mode=EXACT):
     """Every launch of the parent (as many as it printed) and of the child profiled, under two pids."""
-    result, rows, prefix = profile(name, program, env=env)
+    result, rows, prefix = profile(name, program, env=env, mode=mode)
     counts, gpus = launches(rows)
     parent = [pid for pid, kernels in counts.items() if "parent_kernel" in kernels]
     child = [pid for pid, kernels in counts.items() if "child_kernel" in kernels]
@@ -74,7 +78,23 @@ def check_both_profiled(name, program, child_launches=M, env=None):
     wall = json.load(open(prefix + ".json"))["wall_time_s"] if os.path.exists(prefix + ".json") else None
     verdict(name, ok, f"exit {result.returncode}; launches by pid {counts} (expected parent {parent_launches}, "
             f"child {child_launches}); GPUs named {sorted(gpus)}; wall {wall} s; {turns}")
-    return result
+    return result, rows
+
+
+def check_sampled(name, program, child_launches=M, early=True):
+    """The sampled mode with several processes: every launch of both is a row with its share of the samples (none
+    in lost time), and the samples were attributed while the program exited (`early`: the program's own process
+    ended last, so PM sampling could stop at its end record) or after it (a child outlived it), never missing a
+    process that began after PM sampling stopped."""
+    result, rows = check_both_profiled(name + "_launches", program, child_launches, mode=SAMPLED)
+    covered = [float(row["pm__coverage"]) for row in rows if row.get("pm__coverage")]
+    phases = [line for line in result.stderr.splitlines() if "own time around the program" in line]
+    when = "while it exited" if early else "after it"
+    late = [line for line in result.stderr.splitlines() if "began after the program's processes" in line]
+    ok = (result.returncode == 0 and len(covered) == len(rows) > 0 and min(covered) >= 0.999 and len(phases) == 1 and
+          phases[0].endswith(when) and not late)
+    verdict(name + "_attributed", ok, f"{len(rows)} rows, coverage {min(covered, default=None)}-"
+            f"{max(covered, default=None)} (expected 1); expected attribution {when!r}: {phases}; late: {late}")
 
 
 def main():
@@ -85,8 +105,17 @@ def main():
     for handover in ("release", "destroy"):
         check_both_profiled("concurrent_" + handover, [SPAWN, "parent", str(N), "2000", "concurrent"],
                             child_launches=2000, env={"OPENGPA_PROFILE_HANDOVER": handover})
-    check_both_profiled("python_subprocess_run", [sys.executable, os.path.join(TESTS, "parent.py"),
-                                                  os.path.join(TESTS, "libspawn_kernels.so"), SPAWN, str(N), str(M)])
+    python_parent = [sys.executable, os.path.join(TESTS, "parent.py"), os.path.join(TESTS, "libspawn_kernels.so"),
+                     SPAWN, str(N), str(M)]
+    check_both_profiled("python_subprocess_run", python_parent)
+    # A child that outlives the program's own process: opengpa waits for it and profiles its launches.
+    check_both_profiled("orphan", [SPAWN, "parent", str(N), str(M), "orphan"])
+
+    # The sampled mode (issue 36) with the same programs.
+    check_sampled("sampled_posix_spawn", [SPAWN, "parent", str(N), str(M), "posix_spawn"])
+    check_sampled("sampled_concurrent", [SPAWN, "parent", str(N), "2000", "concurrent"], child_launches=2000)
+    check_sampled("sampled_python_subprocess_run", python_parent)
+    check_sampled("sampled_orphan", [SPAWN, "parent", str(N), str(M), "orphan"], early=False)
 
     # Without turns: the failure issue 29 measured, now loud.
     result, rows, _ = profile("without_turns", [SPAWN, "parent", str(N), str(M), "posix_spawn"],

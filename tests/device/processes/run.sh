@@ -6,6 +6,10 @@
 #   posix_spawn, vfork, fork, Python subprocess.run: exit 0, the parent's 2N and the child's M launches profiled,
 #       under two pids, each row naming the GPU's UUID and PCI bus id
 #   concurrent: the parent's second N launches made while the child runs (both launch at once): all profiled
+#   orphan: the parent exits without waiting for its child: opengpa waits for the child, whose M launches are profiled
+#   sampled_*: posix_spawn, concurrent, Python and orphan again with --mode sampled (issue 36): every launch a row
+#       with all its time in decoded samples (pm__coverage 1), the samples attributed while the program exited
+#       (after it for the orphan, which outlives the program's own process), no process left without samples
 #   without turns (OPENGPA_PROFILE_TURNS=off): what happened before issue 29's fix (the child's setup refused),
 #       now named with its pid and reason, exit 3
 #   a child whose counters its GPU cannot measure: exit 3 naming it; --allow-unprofiled-processes: exit 0

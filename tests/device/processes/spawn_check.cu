@@ -3,7 +3,9 @@
 //   spawn_check child M                                      M launches
 // METHOD: posix_spawn (glibc's is clone(CLONE_VM|CLONE_VFORK): no fork handlers run), vfork (then exec), fork
 // (then exec), concurrent (posix_spawn, then rounds of 10 launches for as long as the child runs, so that both
-// processes launch on the GPU at the same time; the parent prints how many it made). The child gets this process's
+// processes launch on the GPU at the same time; the parent prints how many it made), orphan (posix_spawn, then the
+// parent exits at once, without waiting, while the child is still starting: the child outlives the program's own
+// process, and its exit status is not the parent's to check). The child gets this process's
 // environment with NAME=VALUE set and -NAME removed (to make a child the profiler cannot measure). Exits 0 when
 // every launch of both ran and the child exited 0.
 #include <spawn.h>
@@ -22,7 +24,8 @@ extern char** environ;
 int main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "child") == 0) return launch_kernels("child", std::atoi(argv[2]));
   if (argc < 5 || std::strcmp(argv[1], "parent") != 0) {
-    std::fprintf(stderr, "usage: %s parent N M posix_spawn|vfork|fork|concurrent [NAME=VALUE|-NAME]... | child M\n",
+    std::fprintf(stderr,
+                 "usage: %s parent N M posix_spawn|vfork|fork|concurrent|orphan [NAME=VALUE|-NAME]... | child M\n",
                  argv[0]);
     return 2;
   }
@@ -50,7 +53,7 @@ int main(int argc, char** argv) {
   std::string m = argv[3];
   char* child_argv[] = {self.data(), child_word.data(), m.data(), nullptr};
   pid_t pid = -1;
-  if (method == "posix_spawn" || method == "concurrent") {
+  if (method == "posix_spawn" || method == "concurrent" || method == "orphan") {
     if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, child_argv, envp.data()) != 0) pid = -1;
   } else if (method == "vfork") {
     pid = vfork();
@@ -71,6 +74,10 @@ int main(int argc, char** argv) {
   }
   int launched = n;
   int status = 0;
+  if (method == "orphan") {
+    std::printf("parent %d: %d launches; child %d (orphan): not waited for\n", getpid(), launched, pid);
+    return 0;
+  }
   if (method == "concurrent") {
     // Rounds of 10 launches for as long as the child runs (at least one): both processes launch at once.
     do {
