@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends/common/sampled_hardware_counters.h"
+#include "backends/common/timing_pass.h"
 #include "counter_library/nvidia_device_ids.h"
 
 namespace opengpa::embedded {
@@ -22,16 +23,20 @@ GpaStatus CatalogOnlyContext::CountPasses(const std::vector<HardwareCounterIndex
     }
   }
   std::vector<std::string> sampled;
+  bool timing = false;
   for (HardwareCounterIndex index : counters) {
     if (sampler_ != nullptr && index >= first_sampled_ && index < end_sampled_) {
       sampled.push_back(hardware_[index].name);
+    } else {
+      timing = timing || IsTimingHardwareCounter(hardware_[index]);
     }
   }
   std::vector<nvidia::perfworks::PassConfig> plan;
   if (!sampled.empty()) {
     if (GpaStatus status = sampler_->PlanPasses(sampled, &plan); status != kGpaStatusOk) return status;
   }
-  *passes = counters.empty() ? 0 : std::max<GpaUInt32>(1, static_cast<GpaUInt32>(plan.size()));
+  // As the live Vulkan and OpenGL backends count them (their timing counters' pass after the sampler's).
+  *passes = counters.empty() ? 0 : PassesWithTimingPass(static_cast<GpaUInt32>(plan.size()), 1, timing);
   return kGpaStatusOk;
 }
 

@@ -7,6 +7,7 @@
 
 #include "backends/common/context_checks.h"
 #include "backends/common/sampled_stream_session.h"
+#include "backends/common/timing_pass.h"
 #include "backends/opengl/gl_session.h"
 #include "platform/logging.h"
 
@@ -122,12 +123,15 @@ GpaStatus GlContext::CountPasses(const std::vector<HardwareCounterIndex>& counte
     return status;
   }
   // Each query counter has its own target, so all of them are collected together; the sampler's metrics take the
-  // passes PerfWorks needs.
+  // passes PerfWorks needs, and then the timing counters one more (backends/common/timing_pass.h).
   std::vector<std::string> names;
   std::vector<bool> additive;
   std::vector<nvidia::perfworks::PassConfig> plan;
   if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) return status;
-  *passes = std::max<GpaUInt32>(1, static_cast<GpaUInt32>(plan.size()));
+  const bool timing = std::any_of(counters.begin(), counters.end(), [&](HardwareCounterIndex index) {
+    return IsTimingHardwareCounter(device_->counters[index].info);
+  });
+  *passes = PassesWithTimingPass(static_cast<GpaUInt32>(plan.size()), 1, timing);
   return kGpaStatusOk;
 }
 

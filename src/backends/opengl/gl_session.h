@@ -12,7 +12,9 @@
 // With NVIDIA's GPU periodic sampler (`sampled`), GpaBeginSample and GpaEndSample also finish the GL work so far
 // (glFinish) and then fire a CPU trigger, which closes a sampler interval exactly there; a sample's values are the
 // intervals between its two triggers. Each pass has its own sampler configuration, set when the pass's command
-// list begins; the timestamp and statistics queries are read from pass 0.
+// list begins. The timestamp and statistics queries are read from pass 0, or, when a timing counter is enabled
+// beside the sampler's, from a pass of their own after the sampler's, with no trigger and no glFinish in it
+// (backends/common/timing_pass.h).
 #ifndef OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
 #define OPENGPA_BACKENDS_OPENGL_GL_SESSION_H_
 
@@ -61,6 +63,14 @@ class GlSession final : public ImmediateSession {
   bool PassEnded(GpaUInt32 pass) const;
   // The sampled counters' values of `slot`, by SampledPasses name index.
   GpaStatus SampledValues(SampleSlot slot, std::vector<double>* values) const;
+  // The passes the sampler counts in (the first ones), 0 without sampled counters.
+  GpaUInt32 SamplerPassCount() const { return sampled_ != nullptr ? sampled_->PassCount() : 0; }
+  // Whether `pass` fires CPU triggers.
+  bool Triggered(GpaUInt32 pass) const { return pass < SamplerPassCount(); }
+  // The pass whose queries are the results: the timing pass (the one after the sampler's), else the first.
+  GpaUInt32 QueryPass() const {
+    return SamplerPassCount() > 0 && PassCount() > SamplerPassCount() ? SamplerPassCount() : 0;
+  }
 
   std::shared_ptr<const ContextState> device_;
   std::vector<HardwareCounterIndex> columns_;

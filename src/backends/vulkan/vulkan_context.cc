@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backends/common/sampled_stream_session.h"
+#include "backends/common/timing_pass.h"
 #include "backends/vulkan/vulkan_session.h"
 #include "platform/logging.h"
 
@@ -383,8 +384,9 @@ GpaStatus VulkanContext::CountPasses(const std::vector<HardwareCounterIndex>& co
   GpaStatus status = CheckCounters(counters);
   if (status != kGpaStatusOk) return status;
   // Timestamps and every pipeline statistic are written by independent queries of one recording; the sampler's
-  // metrics take as many passes as PerfWorks needs to configure them one sampler pass at a time, the driver's
-  // counters as many as it needs to count them one driver pass at a time.
+  // metrics take as many passes as PerfWorks needs to configure them one sampler pass at a time (and then the
+  // timing counters one more: backends/common/timing_pass.h), the driver's counters as many as it needs to count
+  // them one driver pass at a time.
   std::vector<std::string> names;
   std::vector<bool> additive;
   std::vector<nvidia::perfworks::PassConfig> plan;
@@ -393,7 +395,11 @@ GpaStatus VulkanContext::CountPasses(const std::vector<HardwareCounterIndex>& co
   std::vector<PerformanceQuerySet> performance;
   status = PlanPerformanceQueries(counters, &performance);
   if (status != kGpaStatusOk) return status;
-  *passes = std::max({GpaUInt32{1}, static_cast<GpaUInt32>(plan.size()), static_cast<GpaUInt32>(performance.size())});
+  const bool timing = std::any_of(counters.begin(), counters.end(), [&](HardwareCounterIndex index) {
+    return IsTimingHardwareCounter(counters_[index].info);
+  });
+  *passes =
+      PassesWithTimingPass(static_cast<GpaUInt32>(plan.size()), static_cast<GpaUInt32>(performance.size()), timing);
   return kGpaStatusOk;
 }
 

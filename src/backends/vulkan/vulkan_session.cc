@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "backends/common/timing_pass.h"
 #include "platform/logging.h"
 
 namespace opengpa::vulkan {
@@ -101,12 +102,13 @@ struct VulkanSession::ListRecord {
 VulkanSession::VulkanSession(SessionSetup setup)
     : setup_(std::move(setup)),
       timestamps_(NeedsTimestamps(setup_.counters)),
+      timing_pass_(setup_.sampled != nullptr && HasTimingCounter(setup_.counters)),
       statistics_(QueriedStatistics(setup_.counters, setup_.supported_statistics)),
       result_timeout_(ResultTimeout()),
       records_(PassCount()),
       pass_ready_(PassCount(), false),
       sampled_(setup_.sampled) {
-  if (sampled_ != nullptr) triggers_ = std::make_unique<nvidia::EngineTriggers>(*setup_.sampler, PassCount());
+  if (sampled_ != nullptr) triggers_ = std::make_unique<nvidia::EngineTriggers>(*setup_.sampler, SamplerPassCount());
   int sampled = 0;
   for (const VulkanHardwareCounter& counter : setup_.counters) {
     sampled_column_.push_back(counter.source == CounterSource::kSampledMetric ? sampled++ : -1);
@@ -125,8 +127,7 @@ VulkanSession::VulkanSession(SessionSetup setup)
 VulkanSession::~VulkanSession() = default;
 
 GpaUInt32 VulkanSession::PassCount() const {
-  const GpaUInt32 sampled = setup_.sampled != nullptr ? setup_.sampled->PassCount() : 0;
-  return std::max({GpaUInt32{1}, sampled, static_cast<GpaUInt32>(setup_.performance.size())});
+  return PassesWithTimingPass(SamplerPassCount(), static_cast<GpaUInt32>(setup_.performance.size()), timing_pass_);
 }
 
 GpaStatus VulkanSession::Begin() {
@@ -158,7 +159,7 @@ GpaStatus VulkanSession::BeginCommandList(GpaUInt32 pass, void* api_list, GpaCom
     return LogError(kGpaStatusErrorIndexOutOfRange, "pass_index {} is out of range: this session needs {} pass(es)",
                     pass, PassCount());
   }
-  if (sampled_ != nullptr && pass != sampled_->ActivePass()) {
+  if (Triggered(pass) && pass != sampled_->ActivePass()) {
     AdvanceSampler(/*wait_to_settle=*/true);
     if (sampler_status_ != kGpaStatusOk) return sampler_status_;
     if (pass != sampled_->ActivePass()) {
@@ -241,7 +242,7 @@ void VulkanSession::CloseOpenSegments(ListRecord& list) {
     for (Segment& segment : Record(list.pass, slot)->segments) {
       if (segment.open && segment.list == list.index) {
         EndSegmentQueries(list, segment);
-        if (sampled_ != nullptr) segment.end_marker = RecordBoundary(list);
+        if (Triggered(list.pass)) segment.end_marker = RecordBoundary(list);
         segment.open = false;
       }
     }
@@ -268,7 +269,7 @@ GpaStatus VulkanSession::OpenSegment(ListRecord& list, SampleSlot slot, SampleRe
   // its last one, so that GPUTime holds the sample's work alone on both recording paths: a trigger costs
   // microseconds of the GPU's time, and through the layer the triggers are inside the cumulative sample's begin
   // and end (the layer's GPUTime read 7.8-10.5 µs above the core path's while the core's held its begin trigger).
-  if (sampled_ != nullptr) segment.begin_marker = RecordBoundary(list);
+  if (Triggered(list.pass)) segment.begin_marker = RecordBoundary(list);
   list.pools->BeginStatistics(list.command_buffer, entry);
   if (list.performance != nullptr) list.performance->Begin(list.command_buffer, segment.performance_query);
   if (first) {
@@ -317,7 +318,7 @@ GpaStatus VulkanSession::EndSample(BackendCommandList& handle, SampleSlot slot) 
   Segment& segment = record.segments.back();
   list->pools->WriteTimestamp(list->command_buffer, segment.entry, TimestampRole::kBottomAfter);
   EndSegmentQueries(*list, segment);
-  if (sampled_ != nullptr) segment.end_marker = RecordBoundary(*list);
+  if (Triggered(list->pass)) segment.end_marker = RecordBoundary(*list);
   segment.open = false;
   record.ended = true;
   list->open_slots.erase(std::remove(list->open_slots.begin(), list->open_slots.end(), slot), list->open_slots.end());
@@ -335,7 +336,7 @@ GpaStatus VulkanSession::EndCommandList(BackendCommandList& handle) {
   CloseOpenSegments(*list);
   // A last boundary closes the interval that holds the list's work after its last sample; a timestamp after it
   // says the front end has passed every trigger of the list, so the sampler can stop without losing one.
-  if (sampled_ != nullptr && list->triggered) {
+  if (Triggered(list->pass) && list->triggered) {
     RecordBoundary(*list);
     std::uint32_t entry = 0;
     if (GpaStatus status = list->pools->Allocate(&entry); status != kGpaStatusOk) return status;
@@ -450,8 +451,8 @@ bool VulkanSession::RecordAvailable(const SampleRecord& record) const {
       return false;
     }
   }
-  if (sampled_ != nullptr) {
-    for (const Segment& segment : record.segments) {
+  for (const Segment& segment : record.segments) {
+    if (Triggered(lists_[segment.list]->pass)) {
       if (!TimestampOf(Segment{segment.list, segment.begin_marker, false}, TimestampRole::kBottomBefore) ||
           !TimestampOf(Segment{segment.list, segment.end_marker, false}, TimestampRole::kBottomBefore)) {
         return false;
@@ -548,7 +549,7 @@ bool VulkanSession::IsPassComplete(GpaUInt32 pass) {
   if (pass >= PassCount()) return false;
   AdvanceSampler();
   if (RefreshResults(pass) != kGpaStatusOk || !pass_ready_[pass]) return false;
-  return sampled_ == nullptr || sampled_->Decoded(pass) || sampler_status_ != kGpaStatusOk;
+  return !Triggered(pass) || sampled_->Decoded(pass) || sampler_status_ != kGpaStatusOk;
 }
 
 std::uint64_t VulkanSession::TimestampNs(const Segment& segment, TimestampRole role) const {
@@ -561,8 +562,8 @@ std::uint64_t VulkanSession::TimestampNs(const Segment& segment, TimestampRole r
 GpaStatus VulkanSession::PlaceTriggers() {
   // When the work each sample's end trigger follows was done: the sample's own bottom-of-pipe timestamp after it
   // (written by GpaEndSample on the segment that ends the sample; a segment a command list's end closed has none).
-  std::vector<std::map<std::uint64_t, std::uint64_t>> done(PassCount());
-  for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
+  std::vector<std::map<std::uint64_t, std::uint64_t>> done(SamplerPassCount());
+  for (GpaUInt32 pass = 0; pass < SamplerPassCount(); ++pass) {
     for (const SampleRecord& record : records_[pass]) {
       for (const Segment& segment : record.segments) {
         if (TimestampOf(segment, TimestampRole::kBottomAfter)) {
@@ -593,7 +594,7 @@ void VulkanSession::TraceSample(SampleSlot slot) const {
     const std::optional<std::size_t> closed = triggers_->IntervalOf(pass, TriggerKey(list, marker));
     return closed ? static_cast<long long>(*closed) : -1LL;
   };
-  for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
+  for (GpaUInt32 pass = 0; pass < SamplerPassCount(); ++pass) {
     if (slot >= records_[pass].size() || !records_[pass][slot].begun) continue;
     for (const Segment& segment : records_[pass][slot].segments) {
       const Segment begin{segment.list, segment.begin_marker, false};
@@ -616,7 +617,7 @@ GpaStatus VulkanSession::SampledValues(SampleSlot slot, std::vector<double>* val
       std::count_if(sampled_column_.begin(), sampled_column_.end(), [](int c) { return c >= 0; }));
   std::vector<double> sums(names, 0.0);
   std::vector<double> weights(names, 0.0);
-  for (GpaUInt32 pass = 0; pass < PassCount(); ++pass) {
+  for (GpaUInt32 pass = 0; pass < SamplerPassCount(); ++pass) {
     if (slot >= records_[pass].size() || !records_[pass][slot].begun) {
       return LogError(kGpaStatusErrorSampleNotFound,
                       "sample slot {} was not recorded in pass {}: every pass must record the same samples", slot,
@@ -651,7 +652,8 @@ GpaStatus VulkanSession::PerformanceValue(SampleSlot slot, std::size_t column, d
 
 GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>* values) {
   std::unique_lock<std::mutex> lock(mutex_);
-  const GpaUInt32 pass = 0;  // timestamps and statistics are read from the first pass; sampled counters from theirs
+  // Timestamps and statistics are read from the timing pass, or the first; sampled counters from their own passes.
+  const GpaUInt32 pass = QueryPass();
   const auto deadline = std::chrono::steady_clock::now() + result_timeout_;
   auto pause = std::chrono::microseconds(50);
   for (GpaUInt32 waited = 0; waited < PassCount();) {
@@ -659,7 +661,7 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
     if (sampler_status_ != kGpaStatusOk) return sampler_status_;
     GpaStatus status = RefreshResults(waited);
     if (status != kGpaStatusOk) return status;
-    if (pass_ready_[waited] && (sampled_ == nullptr || sampled_->Decoded(waited))) {
+    if (pass_ready_[waited] && (!Triggered(waited) || sampled_->Decoded(waited))) {
       ++waited;
       continue;
     }

@@ -19,7 +19,11 @@
 // current pass has ended and its work has completed (checked in every call). Engine triggers recorded while another
 // pass is being sampled are not counted (measured on the H100), so a pass's command lists must be recorded after the
 // previous pass's work has completed: GpaBeginCommandList refuses a pass that is not the one being sampled
-// (docs/graphics-counters.md).
+// (docs/graphics-counters.md). The timing counters (GPUTime, ExecutionStart/End/Duration) of such a session are
+// measured in a pass of their own after the sampler's, with no trigger in it: a draw's time read 1.3-6 µs long with
+// triggers around it, by an amount that moved with the sampler's configuration and with when the triggers fired,
+// so the two recording paths disagreed (validation rows 69-81). That pass has no sampler configuration, so its
+// command lists may be recorded at any time.
 //
 // With the driver's VK_KHR_performance_query counters (SessionSetup::performance), each GPA pass has a set of them the
 // driver counts in one pass, and every segment recorded in that pass is also one performance query of its command
@@ -149,9 +153,16 @@ class VulkanSession final : public BackendSession {
   GpaStatus SampledValues(SampleSlot slot, std::vector<double>* values) const;
   // Result column `column`'s VK_KHR_performance_query value for `slot`: its segments' sum, or their mean.
   GpaStatus PerformanceValue(SampleSlot slot, std::size_t column, double* value) const;
+  // The passes the sampler counts in (the first ones), 0 without sampled counters.
+  GpaUInt32 SamplerPassCount() const { return setup_.sampled != nullptr ? setup_.sampled->PassCount() : 0; }
+  // Whether `pass` records engine triggers.
+  bool Triggered(GpaUInt32 pass) const { return pass < SamplerPassCount(); }
+  // The pass whose timestamps and statistics are the results: the timing pass, else the first.
+  GpaUInt32 QueryPass() const { return timing_pass_ ? SamplerPassCount() : 0; }
 
   const SessionSetup setup_;
   const bool timestamps_;
+  const bool timing_pass_;  // the timing counters have a pass of their own, after the sampler's (above)
   const VkQueryPipelineStatisticFlags statistics_;
   const std::chrono::milliseconds result_timeout_;  // how long ReadResults waits for unsubmitted work
   std::mutex mutex_;

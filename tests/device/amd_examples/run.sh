@@ -9,7 +9,10 @@
 # PROGRAM: gl_triangle, vk_color_cube (default: both), to spend less device time on one of them.
 # XVFB_DEBS: Debian 12 packages of Xvfb and what it loads (fetch here with apt-get download: xvfb libxfont2
 #   libfontenc1 libpixman-1-0 libunwind8 x11-xkb-utils libxkbfile1 xkb-data libgl1-mesa-dri libglapi-mesa
-#   libxshmfence1 libdrm2 libdrm-amdgpu1 libsensors5 libz3-4 libllvm15 libedit2 libxml2 libicu72). They are unpacked
+#   libxshmfence1 libdrm2 libdrm-amdgpu1 libsensors5 libz3-4 libllvm15 libedit2 libxml2 libicu72; on an Ubuntu 24.04
+#   image also libfreetype6 libpng16-16 libbrotli1 libdrm-intel1 libdrm-nouveau2 libdrm-radeon1 libpciaccess0
+#   libxcb-dri3-0 libxcb-glx0 libxcb-randr0 libx11-xcb1 libxcb-present0 libxcb-sync1 libxcb-xfixes0 libxcb-dri2-0
+#   libxcb-shm0: without the last ones NVIDIA's GLX crashed gl_triangle at its start). They are unpacked
 #   under /tmp, except xkbcomp (Xvfb runs it from /usr/bin) and Mesa's software DRI driver (Xvfb's GLX loads it from
 #   the path it was built with), which go to their own paths only where those are missing.
 # The GL loaders (.gl of tests/device's README) must be unpacked into / first.
@@ -70,7 +73,8 @@ fi
 # below VK_LAYER_OPENGPA_gpa_interface (the first layer named is nearest the program). The layer writes presented
 # frame 1 (drawn as the profiled frame 0, without GPA's commands) to a PPM that check_amd_examples.py counts pixels in.
 # vk_color_cube records every pass's command buffers before submitting any, which the sampler cannot follow across a
-# change of configuration (docs/graphics-counters.md), so each run asks for counters of one sampler pass; it exits
+# change of configuration (docs/graphics-counters.md), so each run asks for counters of one sampler pass (GPUTime's
+# timing pass, which has no sampler configuration, may be recorded with it); it exits
 # once its profile is written (--exitafterprofile).
 if wanted vk_color_cube; then
   export VK_ADD_LAYER_PATH=$bin VK_INSTANCE_LAYERS=VK_LAYER_OPENGPA_gpa_interface:VK_LAYER_OPENGPA_headless_present

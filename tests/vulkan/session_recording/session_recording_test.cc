@@ -1,7 +1,9 @@
 // What the Vulkan session records for a sample through core queries, in order, against fake entry points: the
 // sample's pipeline-statistics query begins before its first timestamps and ends after its last, and counts every
 // supported statistic once the sample counts one graphics statistic (QueriedStatistics), as the query of
-// VK_LAYER_OPENGPA_gpa_interface does, so both recording paths record the same query.
+// VK_LAYER_OPENGPA_gpa_interface does, so both recording paths record the same query. With NVIDIA's GPU periodic
+// sampler (GH100's metrics offline: the toolkit's libnvperf_host, no GPU), the timing counters get a pass of their own
+// after the sampler's, which records no trigger and may be recorded while the sampler samples its first pass.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,6 +12,8 @@
 #include <vector>
 
 #include "backends/vulkan/vulkan_session.h"
+#include "nvidia/graphics_counter_source.h"
+#include "nvidia/sampled_passes.h"
 
 namespace opengpa::vulkan {
 namespace {
@@ -46,6 +50,12 @@ VulkanHardwareCounter Counter(CounterSource source, VkQueryPipelineStatisticFlag
   VulkanHardwareCounter counter;
   counter.source = source;
   counter.statistic = static_cast<VkQueryPipelineStatisticFlagBits>(statistic);
+  // A time counter as the backend describes it (its info makes it a timing counter: backends/common/timing_pass.h).
+  MeasurementCapabilities capabilities;
+  capabilities.timestamps = true;
+  for (const VulkanHardwareCounter& built : BuildHardwareCounters(capabilities)) {
+    if (built.source == source) counter.info = built.info;
+  }
   return counter;
 }
 
@@ -61,21 +71,27 @@ class SessionRecordingTest : public ::testing::Test {
     functions_.CmdBeginQuery = FakeCmdBeginQuery;
     functions_.CmdEndQuery = FakeCmdEndQuery;
   }
-  // Records one sample with `counters` on a primary command list, as GpaBeginSample / GpaEndSample do.
-  void RecordOneSample(std::vector<VulkanHardwareCounter> counters) {
+  SessionSetup Setup(std::vector<VulkanHardwareCounter> counters) {
     SessionSetup setup;
     setup.functions = &functions_;
     setup.counters = std::move(counters);
     setup.supported_statistics = kAll;
-    VulkanSession session(std::move(setup));
-    ASSERT_EQ(session.Begin(), kGpaStatusOk);
+    return setup;
+  }
+  // Records one sample on a primary command list of `pass`, as GpaBeginSample / GpaEndSample do.
+  static void RecordOneSample(VulkanSession& session, GpaUInt32 pass) {
     std::unique_ptr<BackendCommandList> list;
     auto* command_buffer = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{7});
-    ASSERT_EQ(session.BeginCommandList(0, command_buffer, kGpaCommandListPrimary, &list), kGpaStatusOk);
+    ASSERT_EQ(session.BeginCommandList(pass, command_buffer, kGpaCommandListPrimary, &list), kGpaStatusOk);
     ASSERT_EQ(session.BeginSample(*list, 0), kGpaStatusOk);
     recorded.emplace_back("draw");
     ASSERT_EQ(session.EndSample(*list, 0), kGpaStatusOk);
     ASSERT_EQ(session.EndCommandList(*list), kGpaStatusOk);
+  }
+  void RecordOneSample(std::vector<VulkanHardwareCounter> counters) {
+    VulkanSession session(Setup(std::move(counters)));
+    ASSERT_EQ(session.Begin(), kGpaStatusOk);
+    RecordOneSample(session, 0);
   }
   DeviceFunctions functions_;
 };
@@ -106,6 +122,60 @@ TEST(QueriedStatistics, WhatTheCountersReadWithEverySupportedStatisticOnceOneIsG
   EXPECT_EQ(QueriedStatistics({Counter(CounterSource::kPipelineStatistic, kCompute)}, kAll), kCompute);
   EXPECT_EQ(QueriedStatistics({Counter(CounterSource::kSampledMetric)}, kAll), 0u);
   EXPECT_EQ(QueriedStatistics({}, kAll), 0u);
+}
+
+// A session whose kSampledMetric counters are GH100's `metrics` (planned into sampler passes offline), beside
+// `others`. Not begun: beginning would start the sampler, which needs the GPU.
+class SampledSessionTest : public SessionRecordingTest {
+ protected:
+  static void SetUpTestSuite() {
+    std::string why;
+    source_ = nvidia::GraphicsCounterSource::ForChip("GH100", &why).release();
+    if (source_ == nullptr) problem_ = why;
+  }
+  void SetUp() override {
+    if (source_ == nullptr) GTEST_SKIP() << "no PerfWorks host library: " << problem_;
+    SessionRecordingTest::SetUp();
+  }
+  std::unique_ptr<VulkanSession> Session(const std::vector<std::string>& metrics,
+                                         std::vector<VulkanHardwareCounter> others) {
+    std::vector<nvidia::perfworks::PassConfig> passes;
+    EXPECT_EQ(source_->PlanPasses(metrics, &passes), kGpaStatusOk);
+    sampler_passes_ = static_cast<GpaUInt32>(passes.size());
+    SessionSetup setup = Setup(std::move(others));
+    for (std::size_t i = 0; i < metrics.size(); ++i) setup.counters.push_back(Counter(CounterSource::kSampledMetric));
+    setup.sampler = source_;
+    setup.sampled = std::make_shared<nvidia::SampledPasses>(*source_, nvidia::perfworks::kTriggerEngine, metrics,
+                                                            std::vector<bool>(metrics.size(), true), passes);
+    return std::make_unique<VulkanSession>(std::move(setup));
+  }
+  GpaUInt32 sampler_passes_ = 0;
+
+ private:
+  static inline nvidia::GraphicsCounterSource* source_ = nullptr;  // kept for the process
+  static inline std::string problem_;
+};
+
+// Vertex- and pixel-shader threads cannot share a sampler pass on GH100.
+const std::vector<std::string> kTwoSamplerPasses = {"sm__threads_launched_shader_vs.sum",
+                                                    "sm__threads_launched_shader_ps_killmask_off.sum"};
+
+TEST_F(SampledSessionTest, TimingCountersGetAPassOfTheirOwnAfterTheSamplersWithNoTrigger) {
+  auto session = Session(kTwoSamplerPasses, {Counter(CounterSource::kBottomToBottomTime)});
+  ASSERT_EQ(sampler_passes_, 2u);
+  EXPECT_EQ(session->PassCount(), 3u);
+  // The sampler samples its pass 0: its pass 1 cannot be recorded yet (its triggers would not count), the timing
+  // pass can, and records the sample's timestamps alone: no marker timestamps, no trigger, at its end none either.
+  std::unique_ptr<BackendCommandList> list;
+  auto* command_buffer = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{9});
+  EXPECT_EQ(session->BeginCommandList(1, command_buffer, kGpaCommandListPrimary, &list), kGpaStatusErrorFailed);
+  RecordOneSample(*session, 2);
+  EXPECT_EQ(recorded, (std::vector<std::string>{"timestamp top", "timestamp bottom", "draw", "timestamp bottom"}));
+}
+
+TEST_F(SampledSessionTest, WithoutTimingCountersThereIsNoTimingPass) {
+  auto session = Session(kTwoSamplerPasses, {Counter(CounterSource::kPipelineStatistic, kVertices)});
+  EXPECT_EQ(session->PassCount(), sampler_passes_);
 }
 
 }  // namespace
