@@ -129,6 +129,10 @@ class BackendSession {
   // columns in the order of the counters given to BackendContext::CreateSession.
   // Slots the backend never saw (e.g. secondary-only samples) may be left 0.
   [[nodiscard]] virtual GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) = 0;
+  // After ReadResults: a slot whose values could not be measured whole while the others were (NVIDIA's sampler
+  // triggers that ran ahead of a sample's work, nvidia/engine_triggers.h); its row is left 0, and reading it gives
+  // kGpaStatusErrorReadingSampleResult with `why`.
+  virtual bool SampleIncomplete(SampleSlot /*slot*/, std::string* /*why*/) const { return false; }
 };
 
 // A session that only streams (GPA 4's streaming counters): one pass, command lists that carry nothing, and no

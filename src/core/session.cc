@@ -586,6 +586,10 @@ GpaStatus Session::GetSampleResult(GpaUInt32 sample_id, std::size_t size, void* 
     }
     lock.lock();
   }
+  std::string why;
+  if (backend_->SampleIncomplete(slot, &why)) {
+    return LogError(kGpaStatusErrorReadingSampleResult, "sample_id {} has no result: {}", sample_id, why);
+  }
   results_.CopyRow(slot, out);
   return kGpaStatusOk;
 }

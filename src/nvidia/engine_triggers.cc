@@ -8,7 +8,7 @@
 namespace opengpa::nvidia {
 
 EngineTriggers::EngineTriggers(const GraphicsCounterSource& source, std::uint32_t passes)
-    : source_(source), recorded_(passes), intervals_(passes) {}
+    : source_(source), recorded_(passes), intervals_(passes), short_(passes) {}
 
 GpaStatus EngineTriggers::Record(std::uint32_t pass, std::uint64_t key, void* command_buffer,
                                  const std::function<void()>& write_stamps) {
@@ -55,11 +55,14 @@ GpaStatus EngineTriggers::Place(const SampledPasses& sampled, const StampOf& sta
       done.push_back(r.done);
     }
     std::vector<std::size_t> intervals;
-    if (GpaStatus status = sampled.IntervalsClosedAfter(pass, stamps, done, &intervals); status != kGpaStatusOk) {
+    std::vector<std::size_t> short_counts;
+    if (GpaStatus status = sampled.IntervalsClosedAfter(pass, stamps, done, &intervals, &short_counts);
+        status != kGpaStatusOk) {
       placed_status_ = status;
       return status;
     }
     for (std::size_t k = 0; k < intervals.size(); ++k) intervals_[pass][ran[k].key] = intervals[k];
+    for (std::size_t k : short_counts) short_[pass].insert(ran[k].key);
   }
   placed_ = true;
   placed_status_ = kGpaStatusOk;
@@ -83,6 +86,13 @@ GpaStatus EngineTriggers::Accumulate(const SampledPasses& sampled, std::uint32_t
   const auto& placed = intervals_[pass];
   const auto first = placed.find(begin_key);
   const auto last = placed.find(end_key);
+  if (short_[pass].count(end_key) != 0) {
+    return LogError(kGpaStatusErrorReadingSampleResult,
+                    "pass {}: a sample's end trigger fired before its work was done and no sampler interval holds "
+                    "what ran after it (the GPU ran behind its triggers): its hardware counts would be short, so it "
+                    "has none; run the session again",
+                    pass);
+  }
   if (first != placed.end() && last != placed.end() && last->second == first->second) {
     Log(kGpaLoggingMessage,
         "pass {}: a sample's begin and end triggers closed the same sampler interval (the trigger before it fired "

@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "gpu_performance_api/gpu_perf_api_types.h"
@@ -60,7 +61,9 @@ class EngineTriggers {
   // Adds `sampled`'s values of `pass` between triggers `begin_key` and `end_key` to `sums` / `weights`
   // (SampledPasses::Accumulate). kGpaStatusErrorFailed (logged) when either closed no interval. Both closing the
   // same interval (the trigger before the sample's was moved past its begin: AssignIntervals) adds nothing
-  // (logged): what the sample ran counts in the one before.
+  // (logged): what the sample ran counts in the one before. kGpaStatusErrorReadingSampleResult (logged) when
+  // `end_key` fired before the sample's work was done and no interval holds what ran after it (AssignIntervals'
+  // short counts): the sums would be short by an amount nothing can tell.
   GpaStatus Accumulate(const SampledPasses& sampled, std::uint32_t pass, std::uint64_t begin_key, std::uint64_t end_key,
                        std::vector<double>* sums, std::vector<double>* weights) const;
 
@@ -68,6 +71,7 @@ class EngineTriggers {
   const GraphicsCounterSource& source_;
   std::vector<std::vector<std::uint64_t>> recorded_;             // [pass]: keys in recording order
   std::vector<std::map<std::uint64_t, std::size_t>> intervals_;  // [pass]: key -> interval it closed
+  std::vector<std::set<std::uint64_t>> short_;                   // [pass]: keys whose sample's counts are short
   bool placed_ = false;
   std::optional<GpaStatus> placed_status_;
 };

@@ -56,8 +56,10 @@ GpaStatus MatchIntervals(const std::vector<std::uint64_t>& stamps_ns,
 }  // namespace
 
 GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std::vector<std::uint64_t>& done_ns,
-                          const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals) {
+                          const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals,
+                          std::vector<std::size_t>* short_counts) {
   intervals->clear();
+  if (short_counts != nullptr) short_counts->clear();
   if (GpaStatus status = MatchIntervals(stamps_ns, interval_ends_ns, intervals); status != kGpaStatusOk) {
     return status;
   }
@@ -85,6 +87,7 @@ GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std
             "the pass holds that work (the GPU ran behind its triggers): that sample's hardware counts miss what ran "
             "after the trigger; run the pass again",
             k, stamps_ns.size(), done - interval_ends_ns[interval]);
+        if (short_counts != nullptr) short_counts->push_back(k);
       }
     }
     interval = std::max(interval, floor);
@@ -209,11 +212,12 @@ GpaStatus SampledPasses::Advance(std::size_t triggers) {
 
 GpaStatus SampledPasses::IntervalsClosedAfter(GpaUInt32 pass, const std::vector<std::uint64_t>& stamps_ns,
                                               const std::vector<std::uint64_t>& done_ns,
-                                              std::vector<std::size_t>* intervals) const {
+                                              std::vector<std::size_t>* intervals,
+                                              std::vector<std::size_t>* short_counts) const {
   if (merged_[pass]) {
     return LogError(kGpaStatusErrorFailed, "pass {}: the GPU periodic sampler merged some of its triggers", pass);
   }
-  const GpaStatus assigned = AssignIntervals(stamps_ns, done_ns, decoded_[pass].end_ns, intervals);
+  const GpaStatus assigned = AssignIntervals(stamps_ns, done_ns, decoded_[pass].end_ns, intervals, short_counts);
   // OPENGPA_SAMPLER_TRACE=1: every interval and trigger of the pass on stderr, to see how samples were placed.
   if (SamplerTraceOn()) {
     const DecodedPass& decoded = decoded_[pass];

@@ -47,10 +47,11 @@ constexpr std::uint64_t kTriggerBeforeStampNs = 2'000;
 // kTriggerToIntervalEndLimitNs). Not the trigger's own timestamp: it is written after whatever was recorded
 // between the sample's end and the trigger (a query's end can take 5 us), so it lies after the work's end even when
 // the trigger fired on time. No trigger closes an interval before the previous trigger's, so two may share one.
-// Where no interval ends after the work (every later trigger fired early too), the trigger keeps its interval and
-// an error is logged: that sample's counts miss what ran after it.
+// Where no interval ends after the work (every later trigger fired early too), the trigger keeps its interval, an
+// error is logged and `short_counts` (optional) holds k: that sample's counts miss what ran after the trigger.
 GpaStatus AssignIntervals(const std::vector<std::uint64_t>& stamps_ns, const std::vector<std::uint64_t>& done_ns,
-                          const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals);
+                          const std::vector<std::uint64_t>& interval_ends_ns, std::vector<std::size_t>* intervals,
+                          std::vector<std::size_t>* short_counts = nullptr);
 
 // OPENGPA_SAMPLER_TRACE=1 (read once): the sampler's passes, intervals (every metric of each), triggers and the
 // samples placed in them are printed on stderr, with what each step of the sampler cost.
@@ -79,9 +80,11 @@ class SampledPasses {
   GpaStatus CpuTrigger();
 
   // The intervals of decoded `pass` that the backend's triggers closed, given the GPU timestamp written just
-  // before each trigger, in the order the GPU ran them, and when the work each ends was done (AssignIntervals).
+  // before each trigger, in the order the GPU ran them, and when the work each ends was done (AssignIntervals,
+  // whose `short_counts` it passes on).
   GpaStatus IntervalsClosedAfter(GpaUInt32 pass, const std::vector<std::uint64_t>& stamps_ns,
-                                 const std::vector<std::uint64_t>& done_ns, std::vector<std::size_t>* intervals) const;
+                                 const std::vector<std::uint64_t>& done_ns, std::vector<std::size_t>* intervals,
+                                 std::vector<std::size_t>* short_counts = nullptr) const;
   std::size_t IntervalCount(GpaUInt32 pass) const { return decoded_[pass].durations.size(); }
 
   // Adds pass `pass`'s counters over intervals (after, last] to `sums` / `weights` (indexed like `names`): counts

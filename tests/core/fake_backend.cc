@@ -162,6 +162,12 @@ class FakeSession : public BackendSession {
     return kGpaStatusOk;
   }
 
+  bool SampleIncomplete(SampleSlot slot, std::string* why) const override {
+    if (device_.incomplete_slot < 0 || slot != static_cast<SampleSlot>(device_.incomplete_slot)) return false;
+    *why = "the fake device measured it in part";
+    return true;
+  }
+
   GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override {
     ++device_.read_results_calls;
     if (device_.hold_reads.load()) {

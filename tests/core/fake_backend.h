@@ -55,6 +55,8 @@ struct FakeDevice {
   std::uint32_t waves_per_simd = 0;
   std::uint32_t vgprs_per_simd = 0;
   std::uint32_t lds_bytes_per_compute_unit = 0;
+  // A sample slot the session measured only in part (BackendSession::SampleIncomplete); -1: none.
+  std::int32_t incomplete_slot = -1;
 
   // Live state the test may flip.
   std::atomic<bool> passes_complete{true};

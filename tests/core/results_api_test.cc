@@ -110,6 +110,21 @@ TEST_F(ResultsTest, AFailedReadIsReportedAndRetriedOnTheNextCall) {
   EXPECT_EQ(value, static_cast<GpaUInt64>(FakeHardwareValue(0, 0) + FakeHardwareValue(1, 0)));
 }
 
+// A sample the backend measured only in part (NVIDIA's sampler triggers ran ahead of its work) has no result, with
+// the reason in the log; the session's other samples keep theirs.
+TEST_F(ResultsTest, ASampleMeasuredInPartHasNoResultAndTheOthersKeepTheirs) {
+  GpaSessionId session = BegunSession({"FakeTotalWork"});
+  RecordAllPasses(session, {0, 1});
+  ASSERT_EQ(GpaEndSession(session), kGpaStatusOk);
+  device_.incomplete_slot = 1;
+  GpaUInt64 value = 0;
+  EXPECT_EQ(GpaGetSampleResult(session, 1, sizeof value, &value), kGpaStatusErrorReadingSampleResult);
+  EXPECT_THAT(ErrorLog::Last(), HasSubstr("sample_id 1 has no result: the fake device measured it in part"));
+  ASSERT_EQ(GpaGetSampleResult(session, 0, sizeof value, &value), kGpaStatusOk);
+  EXPECT_EQ(value, static_cast<GpaUInt64>(FakeHardwareValue(0, 0) + FakeHardwareValue(1, 0)));
+  device_.incomplete_slot = -1;
+}
+
 TEST_F(ResultsTest, ResultSizeIsEightBytesPerEnabledCounter) {
   GpaSessionId session = BegunSession({"FakeTotalWork", "FakeTimeMs", "FakeScaledBytes"});
   RecordAllPasses(session, {4});

@@ -99,9 +99,11 @@ TEST(AssignIntervals, AnEndTriggerAheadOfEveryLaterIntervalKeepsItsOwnAndSaysThe
   const Ns done = {0, 50'000, 0, 56'000};
   const Ns ends = {1'000, 4'000, 5'000, 19'000};
   Intervals intervals;
+  Intervals short_counts;
   monitor::testing::LogCapture log;
-  ASSERT_EQ(AssignIntervals(stamps, done, ends, &intervals), kGpaStatusOk);
+  ASSERT_EQ(AssignIntervals(stamps, done, ends, &intervals, &short_counts), kGpaStatusOk);
   EXPECT_EQ(intervals, (Intervals{0, 1, 2, 3}));
+  EXPECT_EQ(short_counts, (Intervals{1, 3}));  // the two samples these triggers end have no result
   const std::string text = log.Text();
   EXPECT_NE(text.find("trigger 1 of 4 fired 46000 ns before the work of the sample it ends was done, and no later "
                       "interval"),
@@ -114,8 +116,10 @@ TEST(AssignIntervals, AnEndTriggerAheadOfEveryLaterIntervalKeepsItsOwnAndSaysThe
 TEST(AssignIntervals, AnEndTriggerMovedToALaterIntervalIsNotAnError) {
   monitor::testing::LogCapture log;
   Intervals intervals;
-  ASSERT_EQ(AssignIntervals(kColorCubeStamps, kColorCubeDone, kColorCubeEnds, &intervals), kGpaStatusOk);
+  Intervals short_counts = {9};
+  ASSERT_EQ(AssignIntervals(kColorCubeStamps, kColorCubeDone, kColorCubeEnds, &intervals, &short_counts), kGpaStatusOk);
   EXPECT_EQ(log.Text().find("no later interval"), std::string::npos) << log.Text();
+  EXPECT_TRUE(short_counts.empty());
 }
 
 TEST(AssignIntervals, NoTriggersNoIntervals) {

@@ -24,6 +24,7 @@ class FakeDevice(ctypes.Structure):
         ("waves_per_simd", ctypes.c_uint32),
         ("vgprs_per_simd", ctypes.c_uint32),
         ("lds_bytes_per_compute_unit", ctypes.c_uint32),
+        ("incomplete_slot", ctypes.c_int32),
         ("passes_complete", ctypes.c_bool),
         ("hold_reads", ctypes.c_bool),
         ("reads_waiting", ctypes.c_int32),
@@ -40,6 +41,7 @@ class FakeDevice(ctypes.Structure):
         device.supports_continue = True
         device.supports_secondary = True
         device.passes_complete = True
+        device.incomplete_slot = -1
         return device
 
 

@@ -704,7 +704,13 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
     sampled.clear();
     if (sampled_ != nullptr && nvidia::SamplerTraceOn()) TraceSample(slot);
     if (sampled_ != nullptr && record.required) {
-      if (GpaStatus status = SampledValues(slot, &sampled); status != kGpaStatusOk) return status;
+      const GpaStatus status = SampledValues(slot, &sampled);
+      if (status == kGpaStatusErrorReadingSampleResult) {
+        // Its counts would be short (its end trigger ran ahead of its work): it has no result, the others do.
+        incomplete_.insert(slot);
+        continue;
+      }
+      if (status != kGpaStatusOk) return status;
     }
     for (std::size_t c = 0; c < columns; ++c) {
       const VulkanHardwareCounter& counter = setup_.counters[c];
@@ -747,6 +753,15 @@ GpaStatus VulkanSession::ReadResults(SampleSlot slot_count, std::vector<double>*
     }
   }
   return kGpaStatusOk;
+}
+
+bool VulkanSession::SampleIncomplete(SampleSlot slot, std::string* why) const {
+  if (incomplete_.count(slot) == 0) return false;
+  *why =
+      "its end trigger for NVIDIA's GPU periodic sampler fired before the sample's work was done, and no sampler "
+      "interval holds what ran after it (the GPU ran behind its triggers), so its hardware counts would be short; "
+      "run the session again";
+  return true;
 }
 
 }  // namespace opengpa::vulkan

@@ -37,6 +37,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -100,6 +102,7 @@ class VulkanSession final : public BackendSession {
                                  const std::vector<std::pair<SampleSlot, SampleSlot>>& copies) override;
   bool IsPassComplete(GpaUInt32 pass) override;
   GpaStatus ReadResults(SampleSlot slot_count, std::vector<double>* values) override;
+  bool SampleIncomplete(SampleSlot slot, std::string* why) const override;
 
  private:
   struct ListRecord;
@@ -179,6 +182,7 @@ class VulkanSession final : public BackendSession {
   std::vector<PerformanceColumn> performance_column_;  // per result column (kPerformanceQuery columns only)
   GpaStatus sampler_status_ = kGpaStatusOk;            // the first failure of the sampler, reported by ReadResults
   std::unique_ptr<nvidia::EngineTriggers> triggers_;   // sampled sessions: every boundary's trigger, by TriggerKey
+  std::set<SampleSlot> incomplete_;                    // slots whose sampled counts were short (SampleIncomplete)
   // When the pass being sampled was first seen complete: it is stopped only nvidia::kSamplerSettle later.
   std::optional<std::chrono::steady_clock::time_point> active_complete_since_;
 };
