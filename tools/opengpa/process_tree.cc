@@ -1,14 +1,14 @@
 #include "process_tree.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 
@@ -20,10 +20,21 @@ struct ProcessEntry {
   bool runs = false;
 };
 
-// /proc/PID/stat's state and parent, which follow the command name (which may hold ')' and spaces).
+// /proc/PID/stat's state and parent, which follow the command name (which may hold ')' and spaces). Read with
+// read(2): a process that ends while it is read fails the read with ESRCH, which std::ifstream turns into an
+// exception (seen in CI: "basic_filebuf::underflow error reading the file: No such process").
 bool ReadProcessEntry(std::uint32_t pid, ProcessEntry* entry) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::string path = "/proc/" + std::to_string(pid) + "/stat";
+  const int file = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file < 0) return false;
+  char buffer[1024];
+  ssize_t got = 0;
+  do {
+    got = read(file, buffer, sizeof buffer);
+  } while (got < 0 && errno == EINTR);
+  close(file);
+  if (got <= 0) return false;
+  const std::string text(buffer, static_cast<std::size_t>(got));
   const std::size_t name_end = text.rfind(')');
   if (name_end == std::string::npos || name_end + 4 >= text.size()) return false;
   const char state = text[name_end + 2];

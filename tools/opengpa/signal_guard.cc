@@ -9,13 +9,16 @@ namespace {
 std::atomic<pid_t> program_pid{0};
 std::atomic<int> received{0};
 std::atomic<int> last{0};
+std::atomic<int> unpassed{0};  // the last signal that arrived while no program ran, for the next one
 
 // Async-signal-safe: atomics and kill(2) only.
 void Hold(int signal_number, siginfo_t* info, void*) {
   last = signal_number;
   ++received;
   const pid_t program = program_pid;
-  if (program > 0 && info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE)) {
+  if (program <= 0) {
+    unpassed = signal_number;
+  } else if (info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE)) {
     kill(program, signal_number);
   }
 }
@@ -48,6 +51,10 @@ int SignalGuard::Received() { return received.load(); }
 
 int SignalGuard::Last() { return last.load(); }
 
-void SignalGuard::SetProgram(pid_t program) { program_pid = program; }
+void SignalGuard::SetProgram(pid_t program) {
+  program_pid = program;  // first: a signal from now on is passed on by the handler, not left for the exchange
+  const int missed = unpassed.exchange(0);
+  if (program > 0 && missed != 0) kill(program, missed);
+}
 
 }  // namespace opengpa::cli

@@ -24,7 +24,11 @@ class SignalGuard {
   // Signals received since the process started (a count, so callers compare before and after), and the last.
   static int Received();
   static int Last();
-  // The program signals sent to opengpa alone are passed on to; 0: none.
+  // The program signals sent to opengpa alone are passed on to; 0: none. A signal that arrived while no program
+  // ran (held from before the program started: while PM sampling was set up, say) is passed on to the program set
+  // next, whatever sent it, so that a SIGTERM to `opengpa profile` during its set-up ends the program as one during
+  // its run does (seen in CI: a SIGTERM every millisecond from the start, and one run in ten exited 0, the program
+  // never told).
   static void SetProgram(pid_t program);
   // Installs the handlers for the rest of the process, never restored: `opengpa profile` holds the signals until
   // it has exited, since one landing between its last output and its exit would otherwise end it with the
