@@ -956,6 +956,24 @@ def profile_waits_for_a_process_of_the_program_still_writing_after_the_program_e
     expect_complete_or_absent(ctx.tmp, "grandchild", LAUNCHES)
 
 
+def profile_leaving_a_sleep(ctx, prefix, script, message):
+    """Profiles `sh -c SCRIPT sh WORKLOAD`, whose `sleep 60` outlives it: the result, how many seconds opengpa took,
+    and its stderr lines holding `message`, after the processes they name ("process N") are killed."""
+    start = time.monotonic()
+    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", "sh", "-c", script, "sh", ctx.workload,
+                     expect_ok=False)
+    seconds = time.monotonic() - start
+    named = [line for line in result.stderr.splitlines() if message in line]
+    for line in named:
+        found = re.search(r"process (\d+)", line)
+        try:
+            if found:
+                os.kill(int(found.group(1)), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return result, seconds, named
+
+
 @check
 def profile_waits_for_a_process_the_program_left_running_before_it_wrote_anything(ctx):
     # An orphan that starts its work after the program ended (a child started without waiting for it, measured on
@@ -975,16 +993,8 @@ def profile_stops_waiting_for_a_process_the_program_left_running_and_names_it(ct
     # A process left running that never writes samples (a server the program started): waited for 10 s, then
     # named; the program's own results are written.
     prefix = os.path.join(ctx.tmp, "left_running")
-    start = time.monotonic()
-    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", "sh", "-c",
-                     '"$1" 64 1 || exit 1; sleep 60 >/dev/null 2>&1 & exit 0', "sh", ctx.workload, expect_ok=False)
-    seconds = time.monotonic() - start
-    named = [line for line in result.stderr.splitlines() if "which the program left running, still ran" in line]
-    for line in named:  # the sleep, whose pid the message names
-        try:
-            os.kill(int(line.split("process ", 1)[1].split(",", 1)[0]), signal.SIGKILL)
-        except (ValueError, ProcessLookupError):
-            pass
+    script = '"$1" 64 1 || exit 1; sleep 60 >/dev/null 2>&1 & exit 0'
+    result, seconds, named = profile_leaving_a_sleep(ctx, prefix, script, "which the program left running, still ran")
     expect(named, f"the process left running is not named:\n{result.stderr}")
     expect(9 < seconds < 60, f"opengpa returned after {seconds:.1f} s (it waits 10 s)")
     expect(result.returncode == 0, f"exit {result.returncode}:\n{result.stderr}")
@@ -1002,16 +1012,7 @@ def profile_stops_waiting_for_a_process_that_outlives_the_program_and_keeps_the_
     script = ('"$1" 64 1 || exit 1; sleep 60 >/dev/null 2>&1 & printf \'%s\\n\' "$!" >> "$OPENGPA_PROFILE_OUTPUT"; '
               'exit 0') % (header % "%s")
     prefix = os.path.join(ctx.tmp, "lingering")
-    start = time.monotonic()
-    result = ctx.run("profile", "--api", "cl", "-o", prefix, "--", "sh", "-c", script, "sh", ctx.workload,
-                     expect_ok=False)
-    seconds = time.monotonic() - start
-    lingering = [line for line in result.stderr.splitlines() if "was still writing samples" in line]
-    for line in lingering:  # the sleep, whose pid the message names
-        try:
-            os.kill(int(line.split("process ", 1)[1].split(" ", 1)[0]), signal.SIGKILL)
-        except (ValueError, ProcessLookupError):
-            pass
+    result, seconds, lingering = profile_leaving_a_sleep(ctx, prefix, script, "was still writing samples")
     expect(lingering, f"the process still running is not named:\n{result.stderr}")
     expect(9 < seconds < 60, f"opengpa returned after {seconds:.1f} s (it waits 10 s)")
     expect(result.returncode == 0, f"exit {result.returncode}:\n{result.stderr}")

@@ -5,27 +5,23 @@
 #include <cstring>
 #include <string>
 
-#include "nvidia/graphics_counter_source.h"
 #include "sampler_events.h"
+#include "tests/nvidia/gh100_offline_source.h"
 
 namespace opengpa::vklayer {
 namespace {
 
 class SamplerEventsTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    std::string why;
-    source_ = nvidia::GraphicsCounterSource::ForChip("GH100", &why).release();
-    if (source_ == nullptr) problem_ = why;
-  }
   void SetUp() override {
-    if (source_ == nullptr) GTEST_SKIP() << "no PerfWorks host library: " << problem_;
+    std::string problem;
+    source_ = opengpa::testing::Gh100OfflineSource(&problem);
+    if (source_ == nullptr) GTEST_SKIP() << "no PerfWorks host library: " << problem;
   }
-  static const nvidia::GraphicsCounterSource& source() { return *source_; }
+  const nvidia::GraphicsCounterSource& source() const { return *source_; }
 
  private:
-  static inline nvidia::GraphicsCounterSource* source_ = nullptr;  // kept for the process, as the layer does
-  static inline std::string problem_;
+  const nvidia::GraphicsCounterSource* source_ = nullptr;
 };
 
 TEST_F(SamplerEventsTest, EventEIsMetricEOfTheSourceWithItsNameUnitAndKind) {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "backends/vulkan/vulkan_session.h"
-#include "nvidia/graphics_counter_source.h"
 #include "nvidia/sampled_passes.h"
+#include "tests/nvidia/gh100_offline_source.h"
 
 namespace opengpa::vulkan {
 namespace {
@@ -128,13 +128,10 @@ TEST(QueriedStatistics, WhatTheCountersReadWithEverySupportedStatisticOnceOneIsG
 // `others`. Not begun: beginning would start the sampler, which needs the GPU.
 class SampledSessionTest : public SessionRecordingTest {
  protected:
-  static void SetUpTestSuite() {
-    std::string why;
-    source_ = nvidia::GraphicsCounterSource::ForChip("GH100", &why).release();
-    if (source_ == nullptr) problem_ = why;
-  }
   void SetUp() override {
-    if (source_ == nullptr) GTEST_SKIP() << "no PerfWorks host library: " << problem_;
+    std::string problem;
+    source_ = testing::Gh100OfflineSource(&problem);
+    if (source_ == nullptr) GTEST_SKIP() << "no PerfWorks host library: " << problem;
     SessionRecordingTest::SetUp();
   }
   std::unique_ptr<VulkanSession> Session(const std::vector<std::string>& metrics,
@@ -152,8 +149,7 @@ class SampledSessionTest : public SessionRecordingTest {
   GpaUInt32 sampler_passes_ = 0;
 
  private:
-  static inline nvidia::GraphicsCounterSource* source_ = nullptr;  // kept for the process
-  static inline std::string problem_;
+  const nvidia::GraphicsCounterSource* source_ = nullptr;
 };
 
 // Vertex- and pixel-shader threads cannot share a sampler pass on GH100.
