@@ -294,10 +294,6 @@ bool RunOnce(const ProfileOptions& options, const std::vector<std::string>& coun
       });
     }
   };
-  // The program's orphans become opengpa's children, to be waited for (WaitForStreamWriters); where the kernel
-  // refuses, they go to init and only those that write samples are waited for.
-  static const bool subreaper = BecomeSubreaper();
-  static_cast<void>(subreaper);
   const bool started = RunProgram(options.program, environment, tick, &run->result, error);
   if (reading_early.valid()) reading_early.get();
   if (!started) return false;
@@ -514,6 +510,9 @@ int RunProfile(ProfileOptions options) {
   }
   // From here on, SIGINT, SIGTERM, SIGHUP and SIGQUIT never end opengpa: they are counted until it exits.
   SignalGuard::HoldUntilExit();
+  // The program's orphans become opengpa's children, to be waited for (WaitForStreamWriters); where the kernel
+  // refuses, they go to init and only those that write samples are waited for.
+  static_cast<void>(BecomeSubreaper());
   if (!options.quiet) {
     std::fprintf(stderr, "opengpa profile: running %s with %zu counter(s) (%s)\n", options.program[0].c_str(),
                  counters.size(), std::string(ApiShortName(options.api)).c_str());

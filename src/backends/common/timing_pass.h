@@ -8,6 +8,9 @@
 #ifndef OPENGPA_BACKENDS_COMMON_TIMING_PASS_H_
 #define OPENGPA_BACKENDS_COMMON_TIMING_PASS_H_
 
+#include <algorithm>
+#include <vector>
+
 #include "counters/hardware_counter.h"
 #include "gpu_performance_api/gpu_perf_api_types.h"
 
@@ -21,6 +24,19 @@ GpaUInt32 PassesWithTimingPass(GpaUInt32 sampler_passes, GpaUInt32 other_passes,
 // Whether a hardware counter is one of the timing counters a timing pass measures: read from timestamps, in
 // nanoseconds, in the "Timing" group (Vulkan's and OpenGL's timestamp counters).
 bool IsTimingHardwareCounter(const HardwareCounterInfo& counter);
+
+// Whether a backend's enabled counters (elements with their `info`), or those of its table that `indices` name, hold
+// a timing counter: what the backends' pass counts and sessions ask of the enabled set.
+template <typename Counter>
+bool HoldsTimingCounter(const std::vector<Counter>& counters) {
+  return std::any_of(counters.begin(), counters.end(),
+                     [](const Counter& counter) { return IsTimingHardwareCounter(counter.info); });
+}
+template <typename Counter>
+bool HoldsTimingCounter(const std::vector<Counter>& table, const std::vector<HardwareCounterIndex>& indices) {
+  return std::any_of(indices.begin(), indices.end(),
+                     [&](HardwareCounterIndex index) { return IsTimingHardwareCounter(table[index].info); });
+}
 
 }  // namespace opengpa
 

@@ -128,10 +128,8 @@ GpaStatus GlContext::CountPasses(const std::vector<HardwareCounterIndex>& counte
   std::vector<bool> additive;
   std::vector<nvidia::perfworks::PassConfig> plan;
   if (GpaStatus status = PlanSampledPasses(counters, &names, &additive, &plan); status != kGpaStatusOk) return status;
-  const bool timing = std::any_of(counters.begin(), counters.end(), [&](HardwareCounterIndex index) {
-    return IsTimingHardwareCounter(device_->counters[index].info);
-  });
-  *passes = PassesWithTimingPass(static_cast<GpaUInt32>(plan.size()), 1, timing);
+  *passes =
+      PassesWithTimingPass(static_cast<GpaUInt32>(plan.size()), 1, HoldsTimingCounter(device_->counters, counters));
   return kGpaStatusOk;
 }
 

@@ -16,18 +16,12 @@ double NanosecondsSince(GLuint64 timestamp, GLint64 origin, GLint bits) {
   return static_cast<double>(delta);
 }
 
-// Whether the enabled `counters` of `device` hold a timing counter (backends/common/timing_pass.h).
-bool HasTimingCounter(const ContextState& device, const std::vector<HardwareCounterIndex>& counters) {
-  return std::any_of(counters.begin(), counters.end(),
-                     [&](HardwareCounterIndex index) { return IsTimingHardwareCounter(device.counters[index].info); });
-}
-
 }  // namespace
 
 GlSession::GlSession(std::shared_ptr<const ContextState> device, std::vector<HardwareCounterIndex> counters,
                      std::shared_ptr<nvidia::SampledPasses> sampled)
     : ImmediateSession("OpenGL", PassesWithTimingPass(sampled != nullptr ? sampled->PassCount() : 0, 1,
-                                                      HasTimingCounter(*device, counters))),
+                                                      HoldsTimingCounter(device->counters, counters))),
       device_(std::move(device)),
       columns_(std::move(counters)),
       samples_(PassCount()),

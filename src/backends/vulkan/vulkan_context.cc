@@ -395,11 +395,8 @@ GpaStatus VulkanContext::CountPasses(const std::vector<HardwareCounterIndex>& co
   std::vector<PerformanceQuerySet> performance;
   status = PlanPerformanceQueries(counters, &performance);
   if (status != kGpaStatusOk) return status;
-  const bool timing = std::any_of(counters.begin(), counters.end(), [&](HardwareCounterIndex index) {
-    return IsTimingHardwareCounter(counters_[index].info);
-  });
-  *passes =
-      PassesWithTimingPass(static_cast<GpaUInt32>(plan.size()), static_cast<GpaUInt32>(performance.size()), timing);
+  *passes = PassesWithTimingPass(static_cast<GpaUInt32>(plan.size()), static_cast<GpaUInt32>(performance.size()),
+                                 HoldsTimingCounter(counters_, counters));
   return kGpaStatusOk;
 }
 

@@ -1,10 +1,8 @@
 #include "backends/vulkan/vulkan_hardware_counters.h"
 
-#include <algorithm>
 #include <iterator>
 
 #include "backends/common/sampled_hardware_counters.h"
-#include "backends/common/timing_pass.h"
 
 namespace opengpa::vulkan {
 namespace {
@@ -66,11 +64,6 @@ VkQueryPipelineStatisticFlags SupportedStatistics(const VkPhysicalDeviceFeatures
   if (!features.geometryShader) all &= ~kGeometryStatistics;
   if (!features.tessellationShader) all &= ~kTessellationStatistics;
   return all;
-}
-
-bool HasTimingCounter(const std::vector<VulkanHardwareCounter>& counters) {
-  return std::any_of(counters.begin(), counters.end(),
-                     [](const VulkanHardwareCounter& counter) { return IsTimingHardwareCounter(counter.info); });
 }
 
 std::vector<VulkanHardwareCounter> BuildHardwareCounters(const MeasurementCapabilities& capabilities) {

@@ -46,9 +46,6 @@ VkQueryPipelineStatisticFlags SupportedStatistics(const VkPhysicalDeviceFeatures
 
 std::vector<VulkanHardwareCounter> BuildHardwareCounters(const MeasurementCapabilities& capabilities);
 
-// Whether `counters` hold a timing counter (backends/common/timing_pass.h).
-bool HasTimingCounter(const std::vector<VulkanHardwareCounter>& counters);
-
 // The sampler's metrics as hardware counters (kSampledMetric), appended after the API's own.
 void AddSampledMetrics(const std::vector<nvidia::GraphicsMetric>& metrics, std::vector<VulkanHardwareCounter>* out);
 

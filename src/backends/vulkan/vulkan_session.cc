@@ -102,7 +102,7 @@ struct VulkanSession::ListRecord {
 VulkanSession::VulkanSession(SessionSetup setup)
     : setup_(std::move(setup)),
       timestamps_(NeedsTimestamps(setup_.counters)),
-      timing_pass_(setup_.sampled != nullptr && HasTimingCounter(setup_.counters)),
+      timing_pass_(setup_.sampled != nullptr && HoldsTimingCounter(setup_.counters)),
       statistics_(QueriedStatistics(setup_.counters, setup_.supported_statistics)),
       result_timeout_(ResultTimeout()),
       records_(PassCount()),
